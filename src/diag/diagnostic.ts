@@ -1,0 +1,58 @@
+import type { Range } from './range.js';
+
+export type Severity = 'error' | 'warning';
+
+/**
+ * A problem found in a manifest, as a value: never a string glued together, never a thrown stack.
+ * `path` is the block path from the outermost block inwards, each segment already formatted
+ * (`endpoint "GET /x"`, `pipeline`, `sql "q"`); it renders as `in endpoint "GET /x" > pipeline > sql "q"`.
+ */
+export interface Diagnostic {
+  readonly severity: Severity;
+  readonly summary: string;
+  readonly detail?: string;
+  /** The span the diagnostic is about; rendered underlined. */
+  readonly subject?: Range;
+  /** A wider span giving context (for example the whole expression around the subject). */
+  readonly context?: Range;
+  readonly path?: readonly string[];
+  /** A replacement to suggest, shown as `Did you mean "<suggestion>"?`. */
+  readonly suggestion?: string;
+}
+
+/** An ordered, append-only list of diagnostics, collected so that one run reports all of them. */
+export class Diagnostics implements Iterable<Diagnostic> {
+  readonly items: Diagnostic[] = [];
+
+  add(diagnostic: Diagnostic): void {
+    this.items.push(diagnostic);
+  }
+
+  error(summary: string, subject?: Range, extra: Partial<Omit<Diagnostic, 'severity' | 'summary' | 'subject'>> = {}): void {
+    this.items.push({ severity: 'error', summary, ...(subject ? { subject } : {}), ...extra });
+  }
+
+  append(others: Iterable<Diagnostic>): void {
+    for (const d of others) this.items.push(d);
+  }
+
+  get hasErrors(): boolean {
+    return this.items.some((d) => d.severity === 'error');
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  [Symbol.iterator](): Iterator<Diagnostic> {
+    return this.items[Symbol.iterator]();
+  }
+}
+
+/** Thrown only at the boundary between boot and the CLI: carries every diagnostic of a failed load. */
+export class DiagnosticsError extends Error {
+  constructor(readonly diagnostics: readonly Diagnostic[]) {
+    super(diagnostics.map((d) => d.summary).join('; '));
+    this.name = 'DiagnosticsError';
+  }
+}

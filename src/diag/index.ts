@@ -1,0 +1,4 @@
+export * from './range.js';
+export * from './diagnostic.js';
+export * from './suggest.js';
+export * from './render.js';
