@@ -71,7 +71,8 @@ function areaOf(file: string): string | undefined {
     .sort((a, b) => b.length - a.length)[0];
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+// `... from 'x'`, side-effect `import 'x'`, and dynamic `import('x')`.
+const IMPORT = /\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]/g;
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
