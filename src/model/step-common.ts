@@ -1,0 +1,38 @@
+/**
+ * Shapes shared by every step spec (src/steps/<kind>/spec.ts). They live in the model because the
+ * model owns what a checked step is; the step folders own how each kind is decoded and run.
+ */
+import type { Range } from '../diag/range.js';
+import type { CompiledExpression } from '../expr/index.js';
+import type { ConnectionKind } from './types.js';
+
+/**
+ * A runtime expression, compiled once at boot. Its `references` (ctx.*, steps.*) were checked at
+ * boot; `constant` ones can be evaluated once with no variables.
+ */
+export type Expr = CompiledExpression;
+
+/** A resolved reference to a declared connection: look it up with `connectionKey(kind, name)`. */
+export interface ConnectionRef {
+  readonly kind: ConnectionKind;
+  readonly name: string;
+  readonly range: Range;
+}
+
+export interface StepBase {
+  /** The step's label (`sql "q"` -> `q`); absent for `respond`, unlabelled `parallel`, `stream`. */
+  readonly name?: string;
+  /** The whole block. */
+  readonly range: Range;
+  /** Block path for diagnostics and runtime errors: `['endpoint "GET /x"', 'pipeline', 'sql "q"']`. */
+  readonly blockPath: readonly string[];
+}
+
+/** `catch "<code>" { status, body }`: a database error with that SQLSTATE answers with status/body. */
+export interface CatchSpec {
+  /** SQLSTATE code, five characters (e.g. `23505`). */
+  readonly code: string;
+  readonly status: number;
+  readonly body?: Expr;
+  readonly range: Range;
+}

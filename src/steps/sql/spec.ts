@@ -1,0 +1,18 @@
+/** `sql "<name>" { connection, query, args, stream, timeout, catch "<code>" { status, body } }` */
+import type { CatchSpec, ConnectionRef, Expr, StepBase } from '../../model/step-common.js';
+
+export interface SqlStepSpec extends StepBase {
+  readonly kind: 'sql';
+  readonly name: string;
+  /** Absent only inside a `transaction`, whose client the step uses. */
+  readonly connection?: ConnectionRef;
+  /** The SQL text with named parameters `@name`; always static (values go through `args`). */
+  readonly query: string;
+  /** Distinct `@name` parameters in order of first appearance; each has an entry in `args`. */
+  readonly parameters: readonly string[];
+  readonly args: ReadonlyMap<string, Expr>;
+  /** `stream = true`: output `stream` (rows one by one) instead of `row`/`rows`/`rows_affected`. */
+  readonly stream: boolean;
+  readonly timeoutMs?: number;
+  readonly catches: readonly CatchSpec[];
+}

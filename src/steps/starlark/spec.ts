@@ -1,0 +1,21 @@
+/** `starlark "<name>" { source | file, max_steps, timeout }`: the code defines `execute(ctx)`. */
+import type { Range } from '../../diag/range.js';
+import type { StepBase } from '../../model/step-common.js';
+
+export interface StarlarkStepSpec extends StepBase {
+  readonly kind: 'starlark';
+  readonly name: string;
+  /** The program text (inline `source`, or the contents of `file` read at boot). */
+  readonly source: string;
+  /** Name to report Starlark errors under: the `.star` file, or the manifest file for inline code. */
+  readonly sourceName: string;
+  /**
+   * For inline code: where the string starts in the manifest, so a Starlark error at line n of the
+   * program can be reported at manifest line `sourceRange.start.line + n - 1` (heredocs start a line later).
+   */
+  readonly sourceRange?: Range;
+  /** `file`, resolved against the declaring manifest file's directory. */
+  readonly file?: string;
+  readonly maxSteps?: number;
+  readonly timeoutMs?: number;
+}

@@ -1,0 +1,29 @@
+/** `stream "<format>" { source, event, heartbeat, retry, flush_every, headers, content_type, schema, when, columns }` */
+import type { Expr, StepBase } from '../../model/step-common.js';
+import type { TypeSpec } from '../../schema/field.js';
+
+export type StreamFormat = 'sse' | 'ndjson' | 'csv' | 'raw';
+
+export interface StreamStepSpec extends StepBase {
+  readonly kind: 'stream';
+  readonly format: StreamFormat;
+  /** The sequence or byte reader, e.g. `steps.q.stream`. */
+  readonly source: Expr;
+  /** sse: static event type name. */
+  readonly event?: string;
+  /** sse: default 15 000 ms. */
+  readonly heartbeatMs?: number;
+  /** sse: sent once as `retry: <ms>`. */
+  readonly retryMs?: number;
+  /** ndjson: default 1. */
+  readonly flushEvery: number;
+  readonly headers?: Expr;
+  /** The configured `content_type`, else the format's default (SPEC.md §4.3). */
+  readonly contentType: string;
+  /** sse, ndjson: fields kept on output. */
+  readonly schema?: TypeSpec;
+  /** Absent: the stream always runs and ends the pipeline. */
+  readonly when?: Expr;
+  /** csv: header row and column order. */
+  readonly columns?: readonly string[];
+}
