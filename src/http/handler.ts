@@ -1,0 +1,113 @@
+/**
+ * The route handler of one endpoint: decode the body, validate, build `ctx`, run the compiled graph,
+ * write the outcome.
+ *
+ * The synchronous path (every step synchronous, the usual case for expression-only endpoints) allocates
+ * no promise, timer or listener. Only a run that enters the event loop gets the request time-out (504,
+ * and the graph is cancelled so its steps are torn down) and a client-disconnect watch (the graph is
+ * cancelled too).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../steps/endpoint.js';
+import { decodeBody } from './body.js';
+import { noteOf } from './note.js';
+import { requestPath, sendProblem, sendStatusProblem } from './problems.js';
+import { writeResult } from './reply.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
+import type { RequestValidator } from './validation.js';
+
+export interface HandlerOptions {
+  readonly endpoint: CompiledEndpoint;
+  readonly validate: RequestValidator;
+  readonly jsonBody: boolean;
+  /** The name of a trailing `{name...}` parameter (Fastify calls it `*`). */
+  readonly catchAll?: string;
+  readonly requestTimeoutMs: number;
+}
+
+type Params = Record<string, string | undefined>;
+
+export function makeHandler(options: HandlerOptions): (request: FastifyRequest, reply: FastifyReply) => void {
+  const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs } = options;
+
+  return function handle(request, reply) {
+    reply.header(REQUEST_ID_HEADER, request.id);
+
+    const decoded = decodeBody(request.body, request.headers['content-type'], jsonBody);
+    if (!decoded.ok) {
+      if (decoded.status === 400) {
+        sendProblem(request, reply, { type: 'urn:svc:error:bad-request', title: decoded.title!, status: 400, detail: decoded.detail });
+      } else sendStatusProblem(request, reply, decoded.status, decoded.detail);
+      return;
+    }
+
+    let params = request.params as Params;
+    if (catchAll !== undefined) {
+      const { '*': rest, ...named } = params;
+      params = { ...named, [catchAll]: rest };
+    }
+
+    const checked = validate(
+      { path: params, query: request.query as Record<string, unknown>, headers: request.headers, body: decoded.body },
+      requestPath(request),
+    );
+    if (!checked.ok) {
+      sendProblem(request, reply, checked.problem);
+      return;
+    }
+
+    const input = checked.value;
+    const ctx: RequestContext = {
+      request: { method: request.method, path: input.path, query: input.query, headers: input.headers, body: input.body },
+      timestamp_epoch: Math.floor(Date.now() / 1000),
+      request_id: request.id,
+    };
+
+    let outcome: EndpointResult | PendingResult;
+    try {
+      outcome = endpoint.run(ctx);
+    } catch (error) {
+      // A compiled graph reports failures as results; a throw here is a bug in svc, still never a crash.
+      outcome = { kind: 'failure', status: 500, error };
+    }
+    if (outcome.kind !== 'pending') writeResult(request, reply, outcome);
+    else awaitPending(request, reply, outcome, requestTimeoutMs);
+  };
+}
+
+function awaitPending(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number): void {
+  let settled = false;
+  const res = reply.raw;
+
+  const finish = (): boolean => {
+    if (settled) return false;
+    settled = true;
+    clearTimeout(timer);
+    res.off('close', onClose);
+    return true;
+  };
+
+  const timer = setTimeout(() => {
+    if (!finish()) return;
+    pending.cancel();
+    noteOf(request).cancelled = 'timeout';
+    sendStatusProblem(request, reply, 504, `the request took longer than ${timeoutMs} ms`);
+  }, timeoutMs);
+
+  // `close` before the response finished: the client went away, so the steps are torn down at once.
+  const onClose = (): void => {
+    if (res.writableFinished || !finish()) return;
+    pending.cancel();
+    noteOf(request).cancelled = 'client closed';
+  };
+  res.on('close', onClose);
+
+  pending.result.then(
+    (result) => {
+      if (finish()) writeResult(request, reply, result);
+    },
+    (error: unknown) => {
+      if (finish()) writeResult(request, reply, { kind: 'failure', status: 500, error });
+    },
+  );
+}

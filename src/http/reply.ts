@@ -1,0 +1,51 @@
+/**
+ * Writes what a pipeline decided. The common case (a JSON object, no extra headers) is one
+ * `JSON.stringify` (or none, for a body serialized at boot) and one `send`.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
+import type { EndpointResult } from '../steps/endpoint.js';
+import { noteOf } from './note.js';
+import { requestPath, sendProblem } from './problems.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function writeResult(request: FastifyRequest, reply: FastifyReply, result: EndpointResult): void {
+  if (result.kind === 'failure') {
+    const note = noteOf(request);
+    note.error = result.error;
+    if (result.step !== undefined) note.step = result.step;
+    const body = problem(result.status);
+    // The step is named so an operator can find the log line; the cause stays in the log.
+    sendProblem(request, reply, result.step === undefined ? body : { ...body, step: result.step });
+    return;
+  }
+  reply.code(result.status);
+  const headers = result.headers;
+  let contentType: string | undefined;
+  if (headers !== undefined) {
+    for (const name in headers) {
+      const value = headers[name]!;
+      if (name.toLowerCase() === 'content-type') contentType = value;
+      else reply.header(name, value);
+    }
+  }
+  const body = result.body;
+  if (body === null || body === undefined) {
+    if (contentType !== undefined) reply.header('content-type', contentType);
+    reply.send();
+    return;
+  }
+  if (result.problem) {
+    const record = body as Record<string, unknown>;
+    const payload = record.instance === undefined ? { ...record, instance: requestPath(request) } : record;
+    reply.header('content-type', contentType ?? PROBLEM_CONTENT_TYPE).send(JSON.stringify(payload));
+    return;
+  }
+  // A string with a declared media type is sent as is (text, HTML, CSV); everything else is JSON.
+  if (typeof body === 'string' && contentType !== undefined) {
+    reply.header('content-type', contentType).send(body);
+    return;
+  }
+  reply.header('content-type', contentType ?? JSON_TYPE).send(result.json ?? JSON.stringify(body));
+}

@@ -1,0 +1,23 @@
+/**
+ * `X-Request-Id`: accepted from the client when it is sane, generated otherwise, echoed on every response.
+ *
+ * "Sane" bounds what reaches the log and the response header: at most 128 characters from a safe set
+ * (no spaces, quotes or control characters), so a client cannot forge log structure or inject headers.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+const SANE = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+export function isSaneRequestId(value: unknown): value is string {
+  return typeof value === 'string' && SANE.test(value);
+}
+
+/** Fastify's `genReqId`: runs once per request, before routing. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers[REQUEST_ID_HEADER];
+  // randomUUID draws from a cached entropy pool: tens of nanoseconds, unique across instances.
+  return isSaneRequestId(given) ? given : randomUUID();
+}

@@ -1,0 +1,88 @@
+/**
+ * Builds the Fastify instance of a compiled service. Everything is decided here, at boot: routes,
+ * 405 routes with their `Allow`, validators, error mapping. Requests only run.
+ */
+import { fastify, type FastifyInstance } from 'fastify';
+import type { CompiledEndpoint } from '../steps/endpoint.js';
+import { installRawBodyParser } from './body.js';
+import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
+import { makeHandler } from './handler.js';
+import { logRequest, type Logger } from './log.js';
+import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
+import { toRoutePath } from './paths.js';
+import { requestIdOf } from './request-id.js';
+import { compileValidator, declaresJsonBody } from './validation.js';
+import './note.js';
+
+export interface ServerOptions {
+  readonly endpoints: readonly CompiledEndpoint[];
+  /** `server.max_body_size` in bytes. */
+  readonly bodyLimit: number;
+  /** `server.request_timeout` in milliseconds. */
+  readonly requestTimeoutMs: number;
+  readonly logger: Logger;
+}
+
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const { logger } = options;
+  const app = fastify({
+    // Logging is ours: one line per request, see log.ts.
+    logger: false,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    bodyLimit: options.bodyLimit,
+    // Fastify's 503-while-closing body is not a problem record; in-flight and late requests are
+    // served instead, bounded by the shutdown time-out (lifecycle.ts).
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: 2048 },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+  });
+
+  app.decorateRequest('svcNote', null);
+  installRawBodyParser(app);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+
+  app.addHook('onResponse', (request, reply, done) => {
+    logRequest(logger, {
+      reqId: request.id,
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: reply.elapsedTime,
+      note: request.svcNote,
+    });
+    done();
+  });
+
+  // Endpoints grouped by routed path, so each path's 405 route knows all its methods.
+  const byUrl = new Map<string, CompiledEndpoint[]>();
+  for (const endpoint of options.endpoints) {
+    const { url } = toRoutePath(endpoint.path);
+    byUrl.set(url, [...(byUrl.get(url) ?? []), endpoint]);
+  }
+
+  for (const [url, endpoints] of byUrl) {
+    for (const endpoint of endpoints) {
+      const { catchAll } = toRoutePath(endpoint.path);
+      app.route({
+        method: endpoint.method.toUpperCase(),
+        url,
+        handler: makeHandler({
+          endpoint,
+          validate: compileValidator(endpoint.request),
+          jsonBody: declaresJsonBody(endpoint.request),
+          requestTimeoutMs: options.requestTimeoutMs,
+          ...(catchAll !== undefined ? { catchAll } : {}),
+        }),
+      });
+    }
+    const declared = endpoints.map((e) => e.method);
+    const others = notAllowedMethods(declared);
+    if (others.length > 0) app.route({ method: others, url, handler: methodNotAllowedHandler(allowedMethods(declared)) });
+  }
+
+  await app.ready();
+  return app;
+}

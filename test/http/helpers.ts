@@ -1,0 +1,52 @@
+/** Builders for HTTP adapter tests: endpoints from plain functions, and a log capture. */
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildServer, createLogger } from '../../src/http/index.js';
+import type { RequestSpec } from '../../src/schema/field.js';
+import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../../src/steps/endpoint.js';
+
+export const NO_REQUEST: RequestSpec = { path: [], query: [], headers: [] };
+
+export function endpoint(
+  label: string,
+  run: (ctx: RequestContext) => EndpointResult | PendingResult,
+  request: RequestSpec = NO_REQUEST,
+): CompiledEndpoint {
+  const [method, path] = label.split(' ') as [string, string];
+  return { method, path, request, run };
+}
+
+export function json(body: unknown, status = 200, headers?: Record<string, string>): EndpointResult {
+  return { kind: 'response', status, body, problem: false, ...(headers ? { headers } : {}) };
+}
+
+/** A pino destination that keeps every line, parsed. */
+export class LogCapture extends Writable {
+  readonly lines: Record<string, unknown>[] = [];
+  override _write(chunk: Buffer, _enc: string, done: () => void): void {
+    for (const line of chunk.toString('utf8').split('\n')) if (line) this.lines.push(JSON.parse(line) as Record<string, unknown>);
+    done();
+  }
+  requests(): Record<string, unknown>[] {
+    return this.lines.filter((l) => 'reqId' in l);
+  }
+}
+
+export interface TestServer {
+  readonly app: FastifyInstance;
+  readonly log: LogCapture;
+}
+
+export async function server(
+  endpoints: CompiledEndpoint[],
+  options: { bodyLimit?: number; requestTimeoutMs?: number } = {},
+): Promise<TestServer> {
+  const log = new LogCapture();
+  const app = await buildServer({
+    endpoints,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    logger: createLogger({ stream: log }),
+  });
+  return { app, log };
+}
