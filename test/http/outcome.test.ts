@@ -1,0 +1,116 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { markProblem, problem } from '../../src/problem/index.js';
+import type { EndpointResult, PendingResult } from '../../src/steps/endpoint.js';
+import { endpoint, json, server } from './helpers.js';
+
+test('status, headers and a JSON body are written as decided', async () => {
+  const { app } = await server([endpoint('GET /a', () => json({ ok: true }, 201, { 'X-Cache': 'HIT' }))]);
+  const r = await app.inject({ method: 'GET', url: '/a' });
+  assert.equal(r.statusCode, 201);
+  assert.equal(r.headers['x-cache'], 'HIT');
+  assert.deepEqual(r.json(), { ok: true });
+});
+
+test('a null body sends no body', async () => {
+  const { app } = await server([endpoint('DELETE /a', () => json(null, 204))]);
+  const r = await app.inject({ method: 'DELETE', url: '/a' });
+  assert.equal(r.statusCode, 204);
+  assert.equal(r.body, '');
+  assert.equal(r.headers['content-type'], undefined);
+});
+
+test('a problem() body is application/problem+json with instance filled in', async () => {
+  const body = markProblem(problem(404, 'User not found'));
+  const { app } = await server([endpoint('GET /users/{id}', () => ({ kind: 'response', status: 404, body, problem: true }))]);
+  const r = await app.inject({ method: 'GET', url: '/users/9?x=y' });
+  assert.equal(r.statusCode, 404);
+  assert.match(r.headers['content-type'] as string, /^application\/problem\+json/);
+  assert.deepEqual(r.json(), { type: 'urn:svc:error:not-found', title: 'User not found', status: 404, instance: '/users/9' });
+});
+
+test('a string body with a declared content type is sent as is', async () => {
+  const { app } = await server([endpoint('GET /t', () => json('<b>hi</b>', 200, { 'Content-Type': 'text/html' }))]);
+  const r = await app.inject({ method: 'GET', url: '/t' });
+  assert.equal(r.body, '<b>hi</b>');
+  assert.match(r.headers['content-type'] as string, /^text\/html/);
+});
+
+test('a failing step is a 500 naming the step, with no internals; the log has the full error', async () => {
+  const secret = new Error('password authentication failed for user "admin" at 10.0.0.3');
+  const { app, log } = await server([endpoint('GET /f', () => ({ kind: 'failure', status: 500, step: 'lookup', error: secret }))]);
+  const r = await app.inject({ method: 'GET', url: '/f', headers: { 'x-request-id': 'req-500' } });
+  assert.equal(r.statusCode, 500);
+  assert.match(r.headers['content-type'] as string, /^application\/problem\+json/);
+  assert.deepEqual(r.json(), { type: 'urn:svc:error:internal', title: 'Internal Server Error', status: 500, step: 'lookup', instance: '/f' });
+  assert.doesNotMatch(r.body, /password|10\.0\.0\.3|stack/);
+  const [line] = log.requests();
+  assert.equal(line!.reqId, 'req-500');
+  assert.equal(line!.step, 'lookup');
+  assert.equal(line!.status, 500);
+  assert.match(JSON.stringify(line!.err), /password authentication failed/);
+});
+
+test('a throwing endpoint is still a 500 problem, never a crash or Fastify error shape', async () => {
+  const { app } = await server([endpoint('GET /boom', () => { throw new TypeError('internal detail'); })]);
+  const r = await app.inject({ method: 'GET', url: '/boom' });
+  assert.equal(r.statusCode, 500);
+  assert.equal(r.json().type, 'urn:svc:error:internal');
+  assert.doesNotMatch(r.body, /internal detail/);
+});
+
+test('an asynchronous run is awaited', async () => {
+  const { app } = await server([
+    endpoint('GET /slow', (): PendingResult => ({
+      kind: 'pending',
+      result: new Promise<EndpointResult>((resolve) => setTimeout(() => resolve(json({ late: true })), 10)),
+      cancel: () => {},
+    })),
+  ]);
+  const r = await app.inject({ method: 'GET', url: '/slow' });
+  assert.deepEqual(r.json(), { late: true });
+});
+
+test('request_timeout answers 504 and cancels the run', async () => {
+  let cancelled = 0;
+  const { app, log } = await server(
+    [endpoint('GET /hang', (): PendingResult => ({ kind: 'pending', result: new Promise(() => {}), cancel: () => void cancelled++ }))],
+    { requestTimeoutMs: 50 },
+  );
+  const r = await app.inject({ method: 'GET', url: '/hang' });
+  assert.equal(r.statusCode, 504);
+  assert.equal(r.json().type, 'urn:svc:error:timeout');
+  assert.equal(r.json().title, 'Gateway Timeout');
+  assert.equal(cancelled, 1);
+  assert.equal(log.requests()[0]!.cancelled, 'timeout');
+});
+
+test('a client that disconnects cancels the run', async () => {
+  let cancelled!: () => void;
+  const gone = new Promise<void>((resolve) => (cancelled = resolve));
+  const { app } = await server([
+    endpoint('GET /hang', (): PendingResult => ({ kind: 'pending', result: new Promise(() => {}), cancel: () => cancelled() })),
+  ]);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  const controller = new AbortController();
+  const request = fetch(`http://127.0.0.1:${port}/hang`, { signal: controller.signal }).catch(() => 'aborted');
+  setTimeout(() => controller.abort(), 50);
+  assert.equal(await request, 'aborted');
+  await gone;
+  await app.close();
+});
+
+test('one log line per request, with id, method, url, status and duration', async () => {
+  const { app, log } = await server([endpoint('GET /a', () => json({}))]);
+  await app.inject({ method: 'GET', url: '/a?q=1', headers: { 'x-request-id': 'one' } });
+  await app.inject({ method: 'GET', url: '/missing', headers: { 'x-request-id': 'two' } });
+  const lines = log.lines;
+  assert.equal(lines.length, 2);
+  assert.deepEqual(
+    lines.map((l) => [l.reqId, l.method, l.url, l.status]),
+    [['one', 'GET', '/a?q=1', 200], ['two', 'GET', '/missing', 404]],
+  );
+  assert.equal(typeof lines[0]!.ms, 'number');
+  assert.equal(typeof lines[0]!.time, 'number');
+});
