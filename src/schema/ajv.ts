@@ -1,0 +1,32 @@
+/**
+ * The one ajv instance of the process. Every validator is compiled on it at boot; nothing compiles at
+ * request time.
+ */
+import Ajv2020Module, { type Ajv2020 } from 'ajv/dist/2020.js';
+import { FORMATS } from './formats.js';
+
+// ajv is CommonJS: under NodeNext the default import is `module.exports`, whose `.default` is the class
+// (ajv sets both), which is also what the type declarations describe.
+const Ajv = Ajv2020Module.default;
+
+let instance: Ajv2020 | undefined;
+
+export function sharedAjv(): Ajv2020 {
+  instance ??= new Ajv({
+    // Report every failed constraint at once (SPEC.md §7 rule 2).
+    allErrors: true,
+    // Defaults are injected while validating, so steps see them (SPEC.md §2.4 rule 5).
+    useDefaults: true,
+    // Strict: an unknown keyword or format, or a keyword that cannot apply, is a boot error rather
+    // than a constraint silently not checked.
+    strict: true,
+    // `default = null` makes `type: [T, "null"]` (json-schema.ts).
+    allowUnionTypes: true,
+    // Only the spec's formats exist; ajv's own would otherwise not be loaded anyway (no ajv-formats
+    // plugin), and an unknown name must fail at compile time.
+    formats: { ...FORMATS },
+    // The schemas carry no $id and are never referenced by other schemas.
+    addUsedSchema: false,
+  });
+  return instance;
+}

@@ -1,0 +1,147 @@
+/**
+ * The built-in `format` values of SPEC.md §2.3, as ajv format definitions.
+ *
+ * ajv-formats' "full" definitions are used where they already say what the spec says (uri, date,
+ * ipv4, ipv6); ours are written where they do not:
+ * - uuid: ajv-formats accepts any version (and a `urn:uuid:` prefix); the spec admits v4 and v7 only.
+ * - date-time: ajv-formats accepts a space separator, `+0100` and `+01` offsets; RFC 3339 §5.6 wants
+ *   `T` and `+01:00`.
+ * - hostname: ajv-formats is ASCII only and does not check the 253-character total; ours accepts
+ *   internationalised names by converting them with WHATWG `domainToASCII` (UTS #46) first.
+ * - email: ajv-formats' regex does not bound the local part (64), the address (254) or labels (63).
+ */
+import { domainToASCII } from 'node:url';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import type { Format } from 'ajv';
+
+// --- uuid ---------------------------------------------------------------------------------------
+
+/** RFC 9562: version nibble 4 or 7, variant bits `10` (8, 9, a, b). Either case, no braces, no urn. */
+const UUID_V4_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export function isUuid(s: string): boolean {
+  return UUID_V4_V7.test(s);
+}
+
+// --- date, date-time (RFC 3339 §5.6) ------------------------------------------------------------
+
+const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function validDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month]!);
+}
+
+const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isDate(s: string): boolean {
+  const m = FULL_DATE.exec(s);
+  return m !== null && validDate(+m[1]!, +m[2]!, +m[3]!);
+}
+
+/** full-date "T" full-time; `T` and `Z` may be lower case (§5.6 note); the offset needs its colon. */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+export function isDateTime(s: string): boolean {
+  const m = DATE_TIME.exec(s);
+  if (m === null || !validDate(+m[1]!, +m[2]!, +m[3]!)) return false;
+  const hour = +m[4]!;
+  const minute = +m[5]!;
+  const second = +m[6]!;
+  const sign = m[7] === '-' ? -1 : 1;
+  const offH = m[8] === undefined ? 0 : +m[8];
+  const offM = m[9] === undefined ? 0 : +m[9];
+  if (hour > 23 || minute > 59 || offH > 23 || offM > 59 || second > 60) return false;
+  if (second < 60) return true;
+  // A leap second exists only as 23:59:60 UTC (RFC 3339 §5.7): shift by the offset and check.
+  const utcMinute = (((hour * 60 + minute - sign * (offH * 60 + offM)) % 1440) + 1440) % 1440;
+  return utcMinute === 1439;
+}
+
+// --- hostname (RFC 1123, with IDN) ---------------------------------------------------------------
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+const NON_ASCII = /[^\x00-\x7f]/;
+const A_LABEL = /(?:^|\.)xn--/i;
+
+/**
+ * RFC 1123 host name or FQDN (an optional trailing dot): labels of 1-63 letters, digits and inner
+ * hyphens, 253 characters at most. A name with Unicode labels (or `xn--` A-labels) goes through
+ * `domainToASCII` first, which maps and punycode-encodes it and rejects what IDNA forbids; the ASCII
+ * result must then pass the same rules (so `bücher.example` is valid, `xn--zz` is not).
+ */
+export function isHostname(s: string, allowIdn = true): boolean {
+  let host = s;
+  if (NON_ASCII.test(host) || A_LABEL.test(host)) {
+    if (!allowIdn && NON_ASCII.test(host)) return false;
+    host = domainToASCII(host);
+    if (host === '') return false;
+  }
+  if (host.endsWith('.')) host = host.slice(0, -1);
+  if (host.length === 0 || host.length > 253) return false;
+  for (const label of host.split('.')) if (!LABEL.test(label)) return false;
+  return true;
+}
+
+// --- email (RFC 5322, practical subset) ----------------------------------------------------------
+
+/** dot-atom local part: atext runs separated by single dots (RFC 5322 §3.2.3). */
+const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/i;
+
+/**
+ * The practical subset of RFC 5322 addr-spec that mail systems accept: a dot-atom local part (no
+ * quoted strings, no comments) of at most 64 characters, `@`, and an ASCII host name with at least one
+ * dot and no trailing dot (no IP literals); 254 characters in all (RFC 5321 path limit).
+ */
+export function isEmail(s: string): boolean {
+  if (s.length > 254) return false;
+  const at = s.lastIndexOf('@');
+  if (at < 1 || at > 64) return false;
+  const domain = s.slice(at + 1);
+  return (
+    LOCAL_PART.test(s.slice(0, at)) &&
+    domain.includes('.') &&
+    !domain.endsWith('.') &&
+    isHostname(domain, false)
+  );
+}
+
+// --- the table -----------------------------------------------------------------------------------
+
+const ajvFull = fullFormats as Record<string, Format>;
+
+/** Format name -> ajv definition. Only these names are accepted in a manifest. */
+export const FORMATS: Readonly<Record<string, Format>> = {
+  email: isEmail,
+  uuid: isUuid,
+  // ajv-formats' full `uri` requires a scheme: RFC 3986 absolute URI (a fragment is allowed).
+  uri: ajvFull.uri!,
+  'date-time': isDateTime,
+  date: isDate,
+  // dotted decimal, each octet 0-255 without leading zeros (`01.2.3.4` is ambiguous: octal or not).
+  ipv4: ajvFull.ipv4!,
+  // every RFC 4291 §2.2 text form (full, `::` compressed, embedded IPv4); zone ids (`%eth0`) are
+  // rejected: they name an interface of one host and mean nothing to a server receiving them.
+  ipv6: ajvFull.ipv6!,
+  hostname: (s: string) => isHostname(s, true),
+};
+
+export const FORMAT_NAMES: readonly string[] = Object.keys(FORMATS);
+
+export function isKnownFormat(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(FORMATS, name);
+}
+
+/** Test one value against a named format (used by tests and by boot checks of defaults). */
+export function checkFormat(name: string, value: string): boolean {
+  const def = FORMATS[name];
+  if (def === undefined) return false;
+  if (typeof def === 'function') return def(value) as boolean;
+  if (def instanceof RegExp) return def.test(value);
+  if (typeof def === 'object' && 'validate' in def) {
+    const v = def.validate;
+    return typeof v === 'function' ? (v as (s: string) => boolean)(value) : (v as RegExp).test(value);
+  }
+  return true;
+}

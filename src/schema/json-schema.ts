@@ -1,0 +1,200 @@
+/**
+ * Field specs -> JSON Schema 2020-12. The one translation used by the request validators (ajv) and by
+ * the OpenAPI 3.1 compiler, so the document and the server can never disagree about a constraint.
+ *
+ * Decisions written here because SPEC.md §2.2 is silent on them:
+ * - Objects allow undeclared extra properties (the JSON Schema default: no `additionalProperties`).
+ *   A production API is expected to tolerate clients that send a field more (forward compatibility),
+ *   and the validated body passes them through. They cannot shadow a declared field: a declared name is
+ *   always validated as declared, `__proto__`/`constructor.prototype` keys are refused by the JSON
+ *   parser (json-body.ts), and names of `Object.prototype` members are refused as field names at boot
+ *   (check.ts), so `body.toString`-style lookups never reach the prototype.
+ * - Scalar constraints written on a `list(T)` or `map(T)` field (`enum`, `format`, `pattern`,
+ *   `min_length`, `max_length`, `min`, `max`) apply to its innermost scalar elements: the table of
+ *   §2.2 says they apply to strings and numbers, and a list of strings is where users write them
+ *   (`tags`: list(string) with `max_length = 20`). Item-count constraints stay on the outer list.
+ * - A field that declares `default = null` admits null (`type: [T, "null"]`): the default is injected
+ *   and then validated like any value, so it must be valid.
+ * - `any` is `{}`; `map(T)` is an object whose every value is T.
+ */
+import type { FieldSpec, ObjectTypeSpec, TypeSpec } from './field.js';
+
+/** A JSON Schema 2020-12 document or subschema, as a plain JSON value. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+export interface JsonSchemaOptions {
+  /**
+   * Called for every named object (a `schema "<name>"` block) other than the root: a string result is
+   * emitted as `{ "$ref": <result> }` (OpenAPI passes `#/components/schemas/<name>`), `undefined`
+   * inlines the object. Without it every object is inlined, and a schema that contains itself throws.
+   */
+  readonly ref?: (object: ObjectTypeSpec, expanding: readonly ObjectTypeSpec[]) => string | undefined;
+  /**
+   * Bound every integer to ±(2^53−1) (validators only, never the published document): a larger
+   * integer cannot be held exactly by a JS number, so `9007199254740993` would silently become another
+   * value. errors.ts reports the bound as `must be a safe integer`.
+   */
+  readonly safeIntegers?: boolean;
+}
+
+export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** Scalar constraints that a list or map hands down to its elements. */
+interface ScalarConstraints {
+  enum?: readonly (string | number)[] | undefined;
+  format?: string | undefined;
+  pattern?: string | undefined;
+  minLength?: number | undefined;
+  maxLength?: number | undefined;
+  min?: number | undefined;
+  max?: number | undefined;
+}
+
+export function isFieldSpec(input: TypeSpec | FieldSpec): input is FieldSpec {
+  return 'type' in input && typeof (input as FieldSpec).type === 'object' && 'required' in input;
+}
+
+/**
+ * The JSON Schema of a type, or of a field (its type plus every attribute of SPEC.md §2.2). A field's
+ * `required` is not part of its own schema: it lands in the enclosing object's `required` list (and
+ * OpenAPI puts it on the parameter).
+ */
+export function toJsonSchema(input: TypeSpec | FieldSpec, options: JsonSchemaOptions = {}): JsonSchema {
+  const ctx: Ctx = { options, stack: [] };
+  return isFieldSpec(input) ? fieldSchema(input, ctx) : typeSchema(input, undefined, false, ctx, true);
+}
+
+interface Ctx {
+  readonly options: JsonSchemaOptions;
+  /** Objects being expanded, to detect a schema that contains itself. */
+  readonly stack: ObjectTypeSpec[];
+}
+
+function fieldSchema(field: FieldSpec, ctx: Ctx): JsonSchema {
+  const nullable = field.hasDefault && field.default === null;
+  const schema: JsonSchema = {};
+  if (field.description !== undefined) schema.description = field.description;
+  Object.assign(schema, typeSchema(field.type, field, nullable, ctx, false));
+  if (field.minItems !== undefined) schema.minItems = field.minItems;
+  if (field.maxItems !== undefined) schema.maxItems = field.maxItems;
+  if (field.uniqueItems === true) schema.uniqueItems = true;
+  if (field.hasDefault) schema.default = field.default ?? null;
+  return schema;
+}
+
+/**
+ * `constraints` are the scalar attributes still to place: they go on the first scalar reached, through
+ * any list/map nesting.
+ */
+function typeSchema(
+  type: TypeSpec,
+  constraints: ScalarConstraints | undefined,
+  nullable: boolean,
+  ctx: Ctx,
+  root: boolean,
+): JsonSchema {
+  switch (type.kind) {
+    case 'any': {
+      const schema: JsonSchema = {};
+      if (constraints !== undefined) addScalarConstraints(schema, constraints, nullable);
+      return schema;
+    }
+    case 'string':
+    case 'integer':
+    case 'number':
+    case 'boolean': {
+      const schema: JsonSchema = { type: nullable ? [type.kind, 'null'] : type.kind };
+      if (constraints !== undefined) addScalarConstraints(schema, constraints, nullable);
+      if (type.kind === 'integer' && ctx.options.safeIntegers === true) clampSafe(schema);
+      return schema;
+    }
+    case 'list':
+      return {
+        type: nullable ? ['array', 'null'] : 'array',
+        items: typeSchema(type.items, constraints, false, ctx, false),
+      };
+    case 'map':
+      return {
+        type: nullable ? ['object', 'null'] : 'object',
+        additionalProperties: typeSchema(type.values, constraints, false, ctx, false),
+      };
+    case 'object': {
+      if (!root && type.name !== undefined && ctx.options.ref !== undefined) {
+        const ref = ctx.options.ref(type, ctx.stack);
+        if (ref !== undefined) return nullable ? { anyOf: [{ $ref: ref }, { type: 'null' }] } : { $ref: ref };
+      }
+      return objectSchema(type, nullable, ctx);
+    }
+  }
+}
+
+function objectSchema(type: ObjectTypeSpec, nullable: boolean, ctx: Ctx): JsonSchema {
+  if (ctx.stack.includes(type)) {
+    throw new Error(`schema "${type.name ?? '(inline)'}" contains itself: it can only be emitted with a $ref`);
+  }
+  ctx.stack.push(type);
+  const properties: JsonSchema = {};
+  const required: string[] = [];
+  for (const field of type.fields) {
+    properties[field.name] = fieldSchema(field, ctx);
+    if (field.required) required.push(field.name);
+  }
+  ctx.stack.pop();
+  const schema: JsonSchema = {};
+  if (type.description !== undefined) schema.description = type.description;
+  schema.type = nullable ? ['object', 'null'] : 'object';
+  schema.properties = properties;
+  if (required.length > 0) schema.required = required;
+  return schema;
+}
+
+function addScalarConstraints(schema: JsonSchema, c: ScalarConstraints, nullable: boolean): void {
+  if (c.enum !== undefined) schema.enum = nullable ? [...c.enum, null] : [...c.enum];
+  if (c.format !== undefined) schema.format = c.format;
+  if (c.pattern !== undefined) schema.pattern = c.pattern;
+  if (c.minLength !== undefined) schema.minLength = c.minLength;
+  if (c.maxLength !== undefined) schema.maxLength = c.maxLength;
+  if (c.min !== undefined) schema.minimum = c.min;
+  if (c.max !== undefined) schema.maximum = c.max;
+}
+
+function clampSafe(schema: JsonSchema): void {
+  const min = schema.minimum as number | undefined;
+  const max = schema.maximum as number | undefined;
+  if (min === undefined || min < -MAX_SAFE) schema.minimum = -MAX_SAFE;
+  if (max === undefined || max > MAX_SAFE) schema.maximum = MAX_SAFE;
+}
+
+/**
+ * The JSON Schema of an object type for a validator: everything is inlined (ajv's defaults only work
+ * outside composite keywords, and inlined code is the fastest), except a named object met again inside
+ * itself (a tree of `node`s), which goes to `$defs` and is referenced.
+ */
+export function toValidatorSchema(type: ObjectTypeSpec): JsonSchema {
+  const names = new Map<ObjectTypeSpec, string>();
+  const used = new Set<string>();
+  const queue: ObjectTypeSpec[] = [];
+  const options: JsonSchemaOptions = {
+    safeIntegers: true,
+    ref(object, expanding) {
+      if (!expanding.includes(object)) return undefined;
+      let name = names.get(object);
+      if (name === undefined) {
+        const base = (object.name ?? 'object').replace(/[^A-Za-z0-9_.-]/g, '_');
+        name = base;
+        for (let i = 2; used.has(name); i++) name = `${base}_${i}`;
+        used.add(name);
+        names.set(object, name);
+        queue.push(object);
+      }
+      return `#/$defs/${name}`;
+    },
+  };
+  const schema = toJsonSchema(type, options);
+  if (queue.length > 0) {
+    const defs: JsonSchema = {};
+    for (let i = 0; i < queue.length; i++) defs[names.get(queue[i]!)!] = toJsonSchema(queue[i]!, options);
+    schema.$defs = defs;
+  }
+  return schema;
+}

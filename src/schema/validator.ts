@@ -1,0 +1,161 @@
+/**
+ * Request validators: one per endpoint, compiled at boot, run on every request (SPEC.md §2.4).
+ *
+ * Per coordinate, a request goes through three phases:
+ * 1. text -> typed (coerce.ts), for path, query and header fields only: exact literals are converted,
+ *    anything else stays text so the next phase reports it with the documented reason;
+ * 2. one precompiled ajv function, which checks every constraint (allErrors) and injects defaults;
+ * 3. on failure only: errors.ts maps ajv errors to `invalid_params` entries.
+ * All four coordinates are always validated, so one 422 lists every failed constraint of the request.
+ *
+ * What the pipeline receives (`value`):
+ * - path, query, headers: the incoming entries, with declared fields typed and defaulted. Undeclared
+ *   entries pass through as text (path parameters the spec does not declare are strings; an
+ *   undeclared query parameter or header is still readable). A `__proto__` key is never copied.
+ *   When no declared field needs converting or defaulting, the incoming object itself is returned
+ *   (no copy: the search endpoint's headers), so treat `value` as read-only.
+ * - body: the parsed JSON value, completed IN PLACE with defaults (nested objects too). An absent
+ *   body (`undefined`) is validated as `{}`, so an endpoint whose body fields are all optional works
+ *   without a body and still sees its defaults, and one with required fields lists each as missing.
+ *   Undeclared body properties pass through (json-schema.ts).
+ * Header lookups use the declared names lower-cased; the HTTP layer hands over Node's headers object,
+ * whose names are already lower-case (RFC 9110: names are case-insensitive).
+ */
+import type { ValidateFunction } from 'ajv';
+import type { InvalidParam } from '../problem/index.js';
+import type { Coordinate, FieldSpec, ObjectTypeSpec, RequestSpec } from './field.js';
+import { sharedAjv } from './ajv.js';
+import { checkRequestSpec, SchemaError } from './check.js';
+import { isTextIdentity, textParser, type TextParser, type TextValue } from './coerce.js';
+import { mapErrors } from './errors.js';
+import { toJsonSchema, toValidatorSchema, type JsonSchema } from './json-schema.js';
+
+export type TextInput = Record<string, string | readonly string[]>;
+export type HeaderInput = Record<string, string | readonly string[] | undefined>;
+
+export interface RequestInput {
+  readonly path: Readonly<Record<string, string>>;
+  readonly query: Readonly<TextInput>;
+  readonly headers: Readonly<HeaderInput>;
+  readonly body: unknown;
+}
+
+export interface ValidatedRequest {
+  readonly path: Readonly<Record<string, unknown>>;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly headers: Readonly<Record<string, unknown>>;
+  readonly body: unknown;
+}
+
+export type ValidationResult =
+  | { readonly ok: true; readonly value: ValidatedRequest }
+  | { readonly ok: false; readonly invalidParams: InvalidParam[] };
+
+export interface RequestValidator {
+  validate(input: RequestInput): ValidationResult;
+  /** The JSON Schemas the validator runs, per coordinate (for debugging and tests). */
+  readonly schemas: Readonly<Partial<Record<Coordinate, JsonSchema>>>;
+}
+
+/**
+ * Compiles the validator of one endpoint. Throws `SchemaError` with every issue of check.ts when the
+ * spec cannot be validated as declared (src/model reports those as diagnostics before calling this).
+ */
+export function compileRequestValidator(spec: RequestSpec): RequestValidator {
+  const issues = checkRequestSpec(spec);
+  if (issues.length > 0) throw new SchemaError(issues);
+
+  const path = compileText(spec.path, 'path');
+  const query = compileText(spec.query, 'query');
+  const headers = compileText(spec.headers, 'header');
+  const body = spec.body === undefined ? undefined : compileBody(spec.body);
+
+  const schemas: Partial<Record<Coordinate, JsonSchema>> = {};
+  if (path !== undefined) schemas.path = path.schema;
+  if (query !== undefined) schemas.query = query.schema;
+  if (headers !== undefined) schemas.header = headers.schema;
+  if (body !== undefined) schemas.body = body.schema;
+
+  return {
+    schemas,
+    validate(input: RequestInput): ValidationResult {
+      // Each phase runs even after a failure, so the 422 lists the failures of every coordinate.
+      const p = path === undefined ? input.path : path.prepare(input.path);
+      const q = query === undefined ? input.query : query.prepare(input.query);
+      const h = headers === undefined ? input.headers : headers.prepare(input.headers);
+      const b = body === undefined ? input.body : input.body === undefined ? {} : input.body;
+      const pOk = path === undefined || path.check(p);
+      const qOk = query === undefined || query.check(q);
+      const hOk = headers === undefined || headers.check(h);
+      const bOk = body === undefined || body.check(b);
+      if (pOk && qOk && hOk && bOk) return { ok: true, value: { path: p, query: q, headers: h, body: b } };
+      // ajv keeps each function's errors until its next call; nothing ran in between.
+      const invalidParams: InvalidParam[] = [];
+      if (!pOk) invalidParams.push(...path!.errors());
+      if (!qOk) invalidParams.push(...query!.errors());
+      if (!hOk) invalidParams.push(...headers!.errors());
+      if (!bOk) invalidParams.push(...body!.errors());
+      return { ok: false, invalidParams };
+    },
+  };
+}
+
+interface CompiledText {
+  readonly schema: JsonSchema;
+  prepare(raw: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  check(value: unknown): boolean;
+  errors(): InvalidParam[];
+}
+
+/** The validator of path, query or header fields; `undefined` when the coordinate declares none. */
+function compileText(fields: readonly FieldSpec[], where: Coordinate): CompiledText | undefined {
+  if (fields.length === 0) return undefined;
+  const isHeader = where === 'header';
+  // Header names are declared in any casing and looked up lower-cased (RFC 9110 §5.1).
+  const declared: readonly FieldSpec[] = isHeader ? fields.map((f) => ({ ...f, name: f.name.toLowerCase() })) : fields;
+  const root: ObjectTypeSpec = { kind: 'object', fields: declared };
+  const schema = toJsonSchema(root, { safeIntegers: true });
+  const validate: ValidateFunction = sharedAjv().compile(schema);
+
+  const keys = declared.map((f) => f.name);
+  const parsers: TextParser[] = declared.map((f) => textParser(f, isHeader));
+  // When every declared field is plain text without a default, nothing is converted or injected:
+  // the incoming object is validated and passed on as it is (no allocation on the hot path).
+  const copyFree = declared.every((f) => isTextIdentity(f.type) && !f.hasDefault);
+
+  const prepare = copyFree
+    ? (raw: Readonly<Record<string, unknown>>) => raw as Record<string, unknown>
+    : (raw: Readonly<Record<string, unknown>>) => {
+        const out: Record<string, unknown> = {};
+        for (const key in raw) if (key !== '__proto__') out[key] = raw[key];
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i]!;
+          const v = raw[key];
+          if (v !== undefined) out[key] = parsers[i]!(v as TextValue);
+        }
+        return out;
+      };
+
+  return {
+    schema,
+    prepare,
+    check: (value) => validate(value) as boolean,
+    errors: () => mapErrors(validate.errors ?? [], where, root),
+  };
+}
+
+interface CompiledBody {
+  readonly schema: JsonSchema;
+  check(value: unknown): boolean;
+  errors(): InvalidParam[];
+}
+
+function compileBody(type: ObjectTypeSpec): CompiledBody {
+  const schema = toValidatorSchema(type);
+  const validate: ValidateFunction = sharedAjv().compile(schema);
+  return {
+    schema,
+    check: (value) => validate(value) as boolean,
+    errors: () => mapErrors(validate.errors ?? [], 'body', type),
+  };
+}
