@@ -1,0 +1,192 @@
+import { Observable, Subscription, type Subscriber, isObservable, map, mergeMap } from 'rxjs';
+import type { RunState } from './cancel.js';
+import { StepError, type ErrorWrapper } from './errors.js';
+import { ExitSignal, exitOutcome } from './exit.js';
+import { isPending, toObservable, type Eventual, type Exec, type Signal } from './exec.js';
+import { awaitResult } from './step.js';
+import type { ContainerNodeDef, Ending, GraphScope, StepInfo } from './types.js';
+
+const DONE: Ending = { kind: 'done' };
+const CANCEL: Ending = { kind: 'cancel' };
+
+/**
+ * A container (e.g. `transaction`): `wrap.enter` → body → `wrap.leave(ending)`.
+ *
+ * Guarantee: once `enter` has produced a scope, `leave` is called exactly once, whatever happens:
+ * 'done', 'exit', 'stream', 'error' (these three awaited before the container's own result), or
+ * 'cancel' when the run is torn down while the body is still running (unsubscribe, a failing
+ * parallel sibling, time-out, client gone) or while a Promise-based `enter` is still pending
+ * (the resource arrives after nobody wants it and is given straight back).
+ */
+export function compileContainer<S extends GraphScope>(
+  def: ContainerNodeDef<S>,
+  info: StepInfo,
+  body: Exec<S>,
+  wrap: ErrorWrapper,
+  onTeardownError: (error: StepError) => void,
+): Exec<S> {
+  const { enter, leave } = def.wrap;
+  const name = def.name;
+
+  /** Runs `leave` for a settled body; `after` maps its value to the container's signal. */
+  const finish = (inner: S, rt: RunState, ending: Ending, after: (value: unknown) => Signal): Eventual<Signal> => {
+    if (leave === undefined) return after(undefined);
+    let result: unknown;
+    try {
+      result = leave(inner, ending, rt);
+    } catch (cause) {
+      throw wrap(cause);
+    }
+    const pending = awaitResult(info, result, wrap, undefined);
+    if (pending === undefined) return after(result);
+    return pending.pipe(map(after));
+  };
+
+  const afterSignal = (scope: S, inner: S, rt: RunState, signal: Signal): Eventual<Signal> => {
+    if (signal === undefined) {
+      return finish(inner, rt, DONE, (value) => {
+        if (value instanceof ExitSignal) return exitOutcome(info, value.payload);
+        if (name !== undefined && value !== undefined) scope.steps[name] = value;
+        return undefined;
+      });
+    }
+    const ending: Ending = signal.kind === 'exit' ? { kind: 'exit', outcome: signal } : { kind: 'stream', outcome: signal };
+    return finish(inner, rt, ending, (value) => (value instanceof ExitSignal ? exitOutcome(info, value.payload) : signal));
+  };
+
+  const afterError = (inner: S, rt: RunState, cause: unknown): Eventual<Signal> => {
+    const error = wrap(cause);
+    return finish(inner, rt, { kind: 'error', error }, (value) => {
+      if (value instanceof ExitSignal) return exitOutcome(info, value.payload);
+      throw error;
+    });
+  };
+
+  /** Teardown path: nobody waits for it, failures are reported, never thrown. */
+  const cancel = (inner: S, rt: RunState): void => {
+    if (leave === undefined) return;
+    const report = (cause: unknown) => onTeardownError(wrap(cause));
+    try {
+      const result = leave(inner, CANCEL, rt);
+      if (isObservable(result)) result.subscribe({ error: report });
+      else if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+        (result as PromiseLike<unknown>).then(undefined, report);
+      }
+    } catch (cause) {
+      report(cause);
+    }
+  };
+
+  const runBody = (scope: S, inner: S, rt: RunState): Eventual<Signal> => {
+    let signal: Eventual<Signal>;
+    try {
+      signal = body(inner, rt);
+    } catch (cause) {
+      return afterError(inner, rt, cause);
+    }
+    if (!isPending(signal)) return afterSignal(scope, inner, rt, signal);
+    const running = signal;
+    let settled = false;
+    // Reached by the run's end even if the Observable below is never subscribed (a parallel branch
+    // abandoned because a sibling failed synchronously).
+    const deregister = rt.onAbort(() => {
+      if (settled) return;
+      settled = true;
+      cancel(inner, rt);
+    });
+    return new Observable<Signal>((subscriber) => {
+      const subscriptions = new Subscription();
+      const settle = (next: () => Eventual<Signal>) => {
+        settled = true;
+        deregister();
+        let result: Eventual<Signal>;
+        try {
+          result = next();
+        } catch (e) {
+          subscriber.error(e);
+          return;
+        }
+        subscriptions.add(toObservable(result).subscribe(subscriber));
+      };
+      subscriptions.add(
+        running.subscribe({
+          next: (s) => settle(() => afterSignal(scope, inner, rt, s)),
+          error: (e: unknown) => settle(() => afterError(inner, rt, e)),
+        }),
+      );
+      return () => {
+        subscriptions.unsubscribe();
+        if (!settled) {
+          settled = true;
+          deregister();
+          cancel(inner, rt);
+        }
+      };
+    });
+  };
+
+  return (scope, rt) => {
+    if (enter === undefined) return runBody(scope, scope, rt);
+    let entered: unknown;
+    try {
+      entered = enter(scope, rt);
+    } catch (cause) {
+      throw wrap(cause);
+    }
+    if (entered !== null && typeof entered === 'object' && !isObservable(entered) && typeof (entered as PromiseLike<S>).then === 'function') {
+      return enterLater(entered as PromiseLike<S>, scope, rt);
+    }
+    const pending = awaitResult(info, entered, wrap, undefined);
+    if (pending === undefined) return runBody(scope, entered as S, rt);
+    return pending.pipe(mergeMap((inner) => toObservable(runBody(scope, inner as S, rt))));
+  };
+
+  /**
+   * A Promise-based `enter` cannot be cancelled, and it has already started. If the run is torn
+   * down (or this continuation abandoned) before it resolves, the late scope is left at once.
+   */
+  function enterLater(promise: PromiseLike<S>, scope: S, rt: RunState): Eventual<Signal> {
+    let receiver: Subscriber<S> | undefined;
+    let value: { inner: S } | undefined;
+    let failure: { cause: unknown } | undefined;
+    let delivered = false;
+    let dropped = false;
+    const drop = () => {
+      if (delivered || dropped) return;
+      dropped = true;
+      if (value !== undefined) cancel(value.inner, rt);
+    };
+    const deregister = rt.onAbort(drop);
+    const deliver = (to: Subscriber<S>) => {
+      deregister();
+      if (value !== undefined) {
+        delivered = true;
+        to.next(value.inner);
+        to.complete();
+      } else if (failure !== undefined) {
+        dropped = true;
+        to.error(wrap(failure.cause));
+      }
+    };
+    promise.then(
+      (inner) => {
+        if (dropped) return cancel(inner, rt);
+        value = { inner };
+        if (receiver !== undefined) deliver(receiver);
+      },
+      (cause: unknown) => {
+        if (dropped) return;
+        failure = { cause };
+        if (receiver !== undefined) deliver(receiver);
+      },
+    );
+    return new Observable<S>((subscriber) => {
+      receiver = subscriber;
+      if (value !== undefined || failure !== undefined) deliver(subscriber);
+      return () => {
+        receiver = undefined;
+        drop();
+      };
+    }).pipe(mergeMap((inner) => toObservable(runBody(scope, inner, rt))));
+  }
+}

@@ -1,0 +1,177 @@
+import type { PlanNode } from './types.js';
+
+/** One endpoint to draw: its name (the cluster label) and its compiled graph (only `plan` is read). */
+export interface DotGraph {
+  readonly name: string;
+  readonly graph: { readonly plan: readonly PlanNode[] };
+}
+
+/** A control edge waiting for its target: the node it leaves from and an optional edge label. */
+interface Pending {
+  readonly from: string;
+  readonly label?: string;
+}
+
+const LEGEND = [
+  '  // Legend:',
+  '  //   solid black edge  = control flow (sequence order; "true"/"false" out of a conditional respond)',
+  '  //   dashed blue edge  = data edge (the reader reads steps.<name> of the producer)',
+  '  //   bold edge to the double circle = the run ends there with a response (exit) or a stream',
+  '  //   nested dashed box = a parallel group (its branches run concurrently, between fork and join points)',
+  '  //   nested solid box  = a container (e.g. a transaction) and the steps it wraps',
+];
+
+/**
+ * A DOT string literal. Backslashes are doubled so user text can never form Graphviz escapes
+ * (`\N`, `\G`, `\l`...); quotes are escaped; line breaks become `\n`; other control characters go.
+ */
+export function dotString(text: string): string {
+  const escaped = text
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/\r\n|\r|\n/g, '\\n')
+    .replace(/[\u0000-\u001f\u007f]/g, ' ');
+  return `"${escaped}"`;
+}
+
+/** Lines of a node's label, joined as DOT line breaks (escaped per line, joined by a real `\n`). */
+function labelOf(lines: readonly string[]): string {
+  return `"${lines.map((l) => dotString(l).slice(1, -1)).join('\\n')}"`;
+}
+
+function nodeLines(node: PlanNode): string[] {
+  const lines = [node.kind];
+  if (node.name !== undefined) lines.push(node.name);
+  if (node.label !== undefined && node.label !== '') lines.push(node.label);
+  if (node.timeout !== undefined) lines.push(`timeout ${node.timeout} ms`);
+  return lines;
+}
+
+const SHAPES: Record<PlanNode['type'], string> = {
+  step: 'shape=box',
+  exit: 'shape=octagon',
+  sink: 'shape=cds',
+  parallel: 'shape=point, width=0.12',
+  container: 'shape=box3d',
+};
+
+/**
+ * Renders endpoint graphs as one Graphviz digraph: one `cluster_N` per endpoint, nodes labelled with
+ * kind and name, control edges solid, data edges dashed, parallel groups and containers as nested
+ * clusters, and each endpoint's exits leading to its own response node.
+ */
+export function toDot(graphs: readonly DotGraph[]): string {
+  const out: string[] = [
+    'digraph svc {',
+    ...LEGEND,
+    '  compound=true;',
+    '  rankdir=TB;',
+    '  fontname="Helvetica";',
+    '  node [fontname="Helvetica", fontsize=11];',
+    '  edge [fontname="Helvetica", fontsize=9];',
+  ];
+  graphs.forEach((entry, index) => renderEndpoint(out, entry, index));
+  out.push('}');
+  return out.join('\n') + '\n';
+}
+
+function renderEndpoint(out: string[], entry: DotGraph, index: number): void {
+  const prefix = `e${index}`;
+  const ids = new Map<string, string>(); // step name -> DOT node id (data edge targets)
+  const readers: { readonly dotId: string; readonly reads: readonly string[] }[] = [];
+  const edges: string[] = [];
+  let counter = 0;
+  let clusterCounter = 0;
+  const responseId = `${prefix}_response`;
+  let responseUsed = false;
+
+  const control = (pending: readonly Pending[], to: string) => {
+    for (const p of pending) edges.push(`${p.from} -> ${to}${p.label !== undefined ? ` [label=${dotString(p.label)}]` : ''};`);
+  };
+  const toResponse = (from: string, label: string | undefined) => {
+    responseUsed = true;
+    edges.push(`${from} -> ${responseId} [style=bold${label !== undefined ? `, label=${dotString(label)}` : ''}];`);
+  };
+
+  const renderSeq = (seq: readonly PlanNode[], pending: readonly Pending[], indent: string): Pending[] => {
+    let current: Pending[] = [...pending];
+    for (const node of seq) {
+      const dotId = `${prefix}_n${++counter}`;
+      if (node.name !== undefined && !ids.has(node.name)) ids.set(node.name, dotId);
+      if (node.reads.length > 0) readers.push({ dotId, reads: node.reads });
+      switch (node.type) {
+        case 'step':
+          out.push(`${indent}${dotId} [${SHAPES.step}, label=${labelOf(nodeLines(node))}];`);
+          control(current, dotId);
+          current = [{ from: dotId }];
+          break;
+        case 'exit':
+        case 'sink': {
+          const lines = nodeLines(node);
+          if (node.conditional) lines.push('(conditional)');
+          out.push(`${indent}${dotId} [${SHAPES[node.type]}, label=${labelOf(lines)}];`);
+          control(current, dotId);
+          if (node.conditional) {
+            toResponse(dotId, node.type === 'sink' ? 'stream (when true)' : 'true');
+            current = [{ from: dotId, label: 'false' }];
+          } else {
+            toResponse(dotId, node.type === 'sink' ? 'stream' : undefined);
+            current = [];
+          }
+          break;
+        }
+        case 'parallel': {
+          const cluster = `cluster_${prefix}_${++clusterCounter}`;
+          out.push(`${indent}subgraph ${cluster} {`);
+          out.push(`${indent}  label=${labelOf(node.name !== undefined ? [node.kind, node.name] : [node.kind])};`);
+          out.push(`${indent}  style=dashed;`);
+          const fork = `${dotId}_fork`;
+          const join = `${dotId}_join`;
+          out.push(`${indent}  ${fork} [${SHAPES.parallel}, label=""];`);
+          control(current, fork);
+          const ends: Pending[] = [];
+          for (const branch of node.branches ?? []) ends.push(...renderSeq(branch, [{ from: fork }], `${indent}  `));
+          out.push(`${indent}  ${join} [${SHAPES.parallel}, label=""];`);
+          control(ends, join);
+          out.push(`${indent}}`);
+          if (node.name !== undefined) ids.set(node.name, join);
+          current = [{ from: join }];
+          break;
+        }
+        case 'container': {
+          const cluster = `cluster_${prefix}_${++clusterCounter}`;
+          out.push(`${indent}subgraph ${cluster} {`);
+          out.push(`${indent}  label=${labelOf(node.name !== undefined ? [node.kind, node.name] : [node.kind])};`);
+          out.push(`${indent}  style=solid;`);
+          out.push(`${indent}  ${dotId} [${SHAPES.container}, label=${labelOf(nodeLines(node))}];`);
+          control(current, dotId);
+          current = renderSeq(node.body ?? [], [{ from: dotId }], `${indent}  `);
+          out.push(`${indent}}`);
+          break;
+        }
+      }
+    }
+    return current;
+  };
+
+  out.push(`  subgraph cluster_${index} {`);
+  out.push(`    label=${dotString(entry.name)};`);
+  out.push('    style=rounded;');
+  const startId = `${prefix}_start`;
+  out.push(`    ${startId} [shape=circle, width=0.25, label="", style=filled, fillcolor=black];`);
+  const rest = renderSeq(entry.graph.plan, [{ from: startId }], '    ');
+  if (responseUsed) out.push(`    ${responseId} [shape=doublecircle, label="response"];`);
+  if (rest.length > 0) {
+    const endId = `${prefix}_end`;
+    out.push(`    ${endId} [shape=plaintext, label="end without response"];`);
+    control(rest, endId);
+  }
+  for (const edge of edges) out.push(`    ${edge}`);
+  for (const { dotId, reads } of readers) {
+    for (const name of reads) {
+      const from = ids.get(name);
+      if (from !== undefined) out.push(`    ${from} -> ${dotId} [style=dashed, color="#1f77b4", arrowhead=open, constraint=false];`);
+    }
+  }
+  out.push('  }');
+}

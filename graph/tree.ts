@@ -1,0 +1,66 @@
+import type { Branch, NodeDef, StepInfo } from './types.js';
+
+/**
+ * The definition with identities resolved: one TreeNode per NodeDef occurrence, in execution order.
+ * Validation, compilation, the plan and DOT all walk this one tree, so they agree on ids.
+ */
+export interface TreeNode {
+  readonly def: NodeDef<any>;
+  readonly info: StepInfo;
+  /** True when the id was generated (no explicit id, no name). */
+  readonly generatedId: boolean;
+  /** parallel: its branches, each a sub-sequence. */
+  readonly branches?: readonly (readonly TreeNode[])[];
+  /** container: its body. */
+  readonly body?: readonly TreeNode[];
+}
+
+const DEFAULT_KIND: Record<NodeDef['type'], string> = {
+  step: 'step',
+  exit: 'respond',
+  sink: 'stream',
+  parallel: 'parallel',
+  container: 'container',
+};
+
+export function kindOf(def: NodeDef<any>): string {
+  return def.kind ?? DEFAULT_KIND[def.type];
+}
+
+function toSequence(branch: Branch<any>): readonly NodeDef<any>[] {
+  return Array.isArray(branch) ? (branch as readonly NodeDef<any>[]) : [branch as NodeDef<any>];
+}
+
+/** Generated ids are `<kind>#<n>`, numbered per kind across the graph in execution order. */
+export function buildTree(nodes: readonly NodeDef<any>[]): TreeNode[] {
+  const counters = new Map<string, number>();
+  const visit = (defs: readonly NodeDef<any>[]): TreeNode[] =>
+    defs.map((def) => {
+      const kind = kindOf(def);
+      const name = def.name === undefined || def.name === '' ? undefined : def.name;
+      let id = def.id ?? name;
+      const generatedId = id === undefined;
+      if (id === undefined) {
+        const n = (counters.get(kind) ?? 0) + 1;
+        counters.set(kind, n);
+        id = `${kind}#${n}`;
+      }
+      const info: StepInfo = Object.freeze({ id, name, kind });
+      if (def.type === 'parallel') {
+        return { def, info, generatedId, branches: def.branches.map((b) => visit(toSequence(b))) };
+      }
+      if (def.type === 'container') return { def, info, generatedId, body: visit(def.body) };
+      return { def, info, generatedId };
+    });
+  return visit(nodes);
+}
+
+/** Nodes whose output is stored under their name and can therefore be read. */
+export function hasOutput(node: TreeNode): boolean {
+  return node.info.name !== undefined && (node.def.type === 'step' || node.def.type === 'container');
+}
+
+/** Unconditional exit or sink: always ends the run when reached. */
+export function isTerminal(node: TreeNode): boolean {
+  return (node.def.type === 'exit' || node.def.type === 'sink') && node.def.condition === undefined;
+}

@@ -1,0 +1,270 @@
+import type { Observable } from 'rxjs';
+import type { StepError } from './errors.js';
+
+/**
+ * The per-request scope a graph runs against. The engine only ever writes `steps[name]`; everything
+ * else (request data, a transaction client...) belongs to the caller and is opaque here.
+ */
+export interface GraphScope {
+  readonly steps: Record<string, unknown>;
+}
+
+/**
+ * Passed to every step. `signal` is created on first read and aborted when the run is torn down
+ * (unsubscribe, error, early exit, external abort, end of a handed-off stream). It is lazy because
+ * an AbortController with its signal costs about 2 us to create and 4-8 us to abort on Node 20,
+ * ten times the cost of a whole synchronous run: only steps doing real I/O should read it.
+ */
+export interface RunContext {
+  readonly signal: AbortSignal;
+}
+
+/**
+ * What a step's `run` may return. A plain value is the output, taken synchronously (no event-loop
+ * hop). A Promise or an Observable is awaited: the first value is the output (an Observable is
+ * unsubscribed after it), and one that completes without a value is an error, never a silent gap.
+ * To output a Promise or an Observable *as the value*, wrap it with `asValue()` (or put it in an
+ * object, as in `{ stream: rows$ }`).
+ */
+export type StepResult<T = unknown> = T | PromiseLike<T> | Observable<T>;
+
+/** Maps a failure cause to a category string (e.g. 'dependency-unavailable'); undefined = not mine. */
+export type Classifier = (cause: unknown, step: StepInfo) => string | undefined;
+
+/** Identity of a node as it appears in errors and outcomes. */
+export interface StepInfo {
+  /** Unique within the graph: the explicit `id`, else the `name`, else `<kind>#<n>`. */
+  readonly id: string;
+  /** The `steps.<name>` key, when the node has one. */
+  readonly name: string | undefined;
+  /** The step kind as the caller calls it: 'sql', 'respond', 'transaction'... */
+  readonly kind: string;
+}
+
+interface NodeCommon {
+  /** Unique id used in errors and DOT; defaults to `name`, else a generated `<kind>#<n>`. */
+  readonly id?: string;
+  /** Free text for DOT (e.g. a one-line summary of the step); never used for behaviour. */
+  readonly label?: string;
+  /** Names of earlier steps whose outputs this node reads: the data edges. Checked at compile time. */
+  readonly reads?: readonly string[];
+  /** Caller data carried through untouched (e.g. a source range to turn errors into diagnostics). */
+  readonly meta?: unknown;
+  /** Per-node error classification, tried before the graph-wide one. */
+  readonly classify?: Classifier;
+}
+
+/** A plain step: runs, and its output is stored as `scope.steps[name]`. */
+export interface StepNodeDef<S extends GraphScope = GraphScope> extends NodeCommon {
+  readonly type: 'step';
+  readonly name: string;
+  readonly kind: string;
+  /** Milliseconds before an asynchronous result is abandoned with a StepTimeoutError. */
+  readonly timeout?: number;
+  /**
+   * May return `exitWith(payload)` to end the run with an exit outcome instead of an output
+   * (how a `catch` block turns a database error into a declared response).
+   */
+  run(scope: S, ctx: RunContext): StepResult;
+}
+
+/**
+ * An early exit (`respond`). Without `condition` it always ends the run; with one, it ends the run
+ * when the condition is true and is skipped when false. `run` computes the opaque exit payload.
+ */
+export interface ExitNodeDef<S extends GraphScope = GraphScope> extends NodeCommon {
+  readonly type: 'exit';
+  readonly name?: string;
+  /** Defaults to 'respond'. */
+  readonly kind?: string;
+  /** Synchronous on purpose: conditions are expressions, and they decide control flow. */
+  readonly condition?: (scope: S) => boolean;
+  readonly timeout?: number;
+  run(scope: S, ctx: RunContext): StepResult;
+}
+
+/** What a sink's run produces: the live source and an opaque payload (format, headers...). */
+export interface SinkResult {
+  readonly source: Observable<unknown>;
+  readonly payload?: unknown;
+}
+
+/**
+ * A sink (`stream`): ends the run with a stream outcome whose `source` the HTTP layer subscribes to.
+ * With `condition` (the `when` guard) false it is skipped.
+ */
+export interface SinkNodeDef<S extends GraphScope = GraphScope> extends NodeCommon {
+  readonly type: 'sink';
+  readonly name?: string;
+  /** Defaults to 'stream'. */
+  readonly kind?: string;
+  readonly condition?: (scope: S) => boolean;
+  readonly timeout?: number;
+  run(scope: S, ctx: RunContext): StepResult<SinkResult>;
+}
+
+/** A branch of a parallel group: one node, or a sub-sequence run in order. */
+export type Branch<S extends GraphScope = GraphScope> = NodeDef<S> | readonly NodeDef<S>[];
+
+/** Runs its branches concurrently (forkJoin); all outputs are available after it. */
+export interface ParallelNodeDef<S extends GraphScope = GraphScope> extends NodeCommon {
+  readonly type: 'parallel';
+  readonly name?: string;
+  /** Defaults to 'parallel'. */
+  readonly kind?: string;
+  readonly branches: readonly Branch<S>[];
+}
+
+/** How a container's body ended, as told to `ScopeWrapper.leave`. */
+export type Ending =
+  | { readonly kind: 'done' }
+  | { readonly kind: 'exit'; readonly outcome: ExitOutcome }
+  | { readonly kind: 'stream'; readonly outcome: StreamOutcome }
+  | { readonly kind: 'error'; readonly error: StepError }
+  | { readonly kind: 'cancel' };
+
+/**
+ * The hook a container wraps its body with (a transaction: acquire a client, commit, roll back).
+ *
+ * - `enter(scope)` runs before the body and returns the scope the body runs with: the same object,
+ *   or a derived one carrying e.g. a client. A derived scope must share `steps` with the outer one,
+ *   because inner outputs stay addressable as `steps.<inner>` after the container.
+ * - `leave(inner, ending)` runs exactly once after `enter` succeeded: on 'done', 'exit', 'stream',
+ *   'error' (awaited; may return `exitWith(payload)` to turn the ending into an exit, e.g. a caught
+ *   constraint error; its output on 'done' is stored under the container's name), and on 'cancel'
+ *   (teardown: not awaited, failures go to `CompileOptions.onTeardownError`). If `leave` fails,
+ *   the container fails with that error.
+ */
+export interface ScopeWrapper<S extends GraphScope = GraphScope> {
+  enter?(scope: S, ctx: RunContext): StepResult<S>;
+  leave?(scope: S, ending: Ending, ctx: RunContext): StepResult;
+}
+
+/** A node with its own sub-sequence, wrapped by a `ScopeWrapper` (e.g. `transaction`). */
+export interface ContainerNodeDef<S extends GraphScope = GraphScope> extends NodeCommon {
+  readonly type: 'container';
+  readonly name?: string;
+  readonly kind: string;
+  readonly body: readonly NodeDef<S>[];
+  readonly wrap: ScopeWrapper<S>;
+}
+
+export type NodeDef<S extends GraphScope = GraphScope> =
+  | StepNodeDef<S>
+  | ExitNodeDef<S>
+  | SinkNodeDef<S>
+  | ParallelNodeDef<S>
+  | ContainerNodeDef<S>;
+
+/** An endpoint's pipeline: its top-level sequence. */
+export interface GraphDef<S extends GraphScope = GraphScope> {
+  readonly nodes: readonly NodeDef<S>[];
+}
+
+export interface CompileOptions {
+  /** Graph-wide classification, tried after the node's own `classify`. Default category: 'internal'. */
+  readonly classify?: Classifier;
+  /** Report a run that can finish without an exit or stream as a 'no-response' error. */
+  readonly requireOutcome?: boolean;
+  /** Failures of `leave(…, {kind:'cancel'})`, which nobody awaits. Default: ignored. */
+  readonly onTeardownError?: (error: StepError) => void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outcomes
+
+export interface ExitOutcome {
+  readonly kind: 'exit';
+  /** Id of the node that exited. */
+  readonly step: string;
+  readonly payload: unknown;
+}
+
+export interface StreamOutcome {
+  readonly kind: 'stream';
+  readonly step: string;
+  readonly payload: unknown;
+  /**
+   * The live source. Subscribe exactly once: its teardown (completion, error or unsubscribe) is
+   * what finally aborts the run's signal and releases everything the run still holds.
+   */
+  readonly source: Observable<unknown>;
+}
+
+export interface ErrorOutcome {
+  readonly kind: 'error';
+  readonly error: StepError;
+}
+
+/** The run finished without exit or stream; boot checks should make this impossible. */
+export interface DoneOutcome {
+  readonly kind: 'done';
+}
+
+export type Outcome = ExitOutcome | StreamOutcome | ErrorOutcome | DoneOutcome;
+
+// ---------------------------------------------------------------------------------------------
+// Compiled graph
+
+/** The compiled structure, for introspection and DOT. Immutable. */
+export interface PlanNode {
+  readonly id: string;
+  readonly type: NodeDef['type'];
+  readonly kind: string;
+  readonly name: string | undefined;
+  readonly label: string | undefined;
+  readonly reads: readonly string[];
+  /** An exit or sink with a condition (may be skipped). */
+  readonly conditional: boolean;
+  /** Always ends the run when reached (unconditional exit or sink). */
+  readonly terminal: boolean;
+  readonly timeout: number | undefined;
+  /** parallel: one sub-sequence per branch. */
+  readonly branches?: readonly (readonly PlanNode[])[];
+  /** container: its body. */
+  readonly body?: readonly PlanNode[];
+  readonly meta: unknown;
+}
+
+export interface CompiledGraph<S extends GraphScope = GraphScope> {
+  readonly plan: readonly PlanNode[];
+  /** True when some path ends without exit or stream (the run would give `{kind: 'done'}`). */
+  readonly mayFinishWithoutOutcome: boolean;
+  /** Cold: every subscription is a new run; unsubscribing cancels it. Emits one outcome. */
+  run(scope: S, signal?: AbortSignal): Observable<Outcome>;
+  /**
+   * The fast path: runs synchronously as far as it can. Returns the Outcome itself when the whole
+   * run was synchronous, else an Observable of it that must be subscribed (once) to continue;
+   * unsubscribing it cancels the run. Work already started (promises) is aborted via the signal.
+   */
+  start(scope: S, signal?: AbortSignal): Outcome | Observable<Outcome>;
+  /** Promise variant of `start` (one microtask hop when synchronous). */
+  runPromise(scope: S, signal?: AbortSignal): Promise<Outcome>;
+}
+
+/** Structured compile-time error; the caller turns it into a manifest diagnostic via `ids`. */
+export interface GraphError {
+  readonly code: GraphErrorCode;
+  readonly message: string;
+  /** Ids of the nodes concerned (for a cycle: in cycle order). */
+  readonly ids: readonly string[];
+  /** For read errors: the name that was read. */
+  readonly target?: string;
+}
+
+export type GraphErrorCode =
+  | 'missing-name'
+  | 'duplicate-name'
+  | 'unknown-read'
+  | 'read-before-run'
+  | 'read-parallel-sibling'
+  | 'cycle'
+  | 'empty-parallel'
+  | 'terminal-in-parallel'
+  | 'unreachable'
+  | 'invalid-timeout'
+  | 'no-response';
+
+export type CompileResult<S extends GraphScope = GraphScope> =
+  | { readonly ok: true; readonly graph: CompiledGraph<S>; readonly errors: readonly [] }
+  | { readonly ok: false; readonly graph: undefined; readonly errors: readonly GraphError[] };
