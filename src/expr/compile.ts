@@ -1,0 +1,508 @@
+/**
+ * The expression compiler: syntax tree -> closure, once, at boot.
+ *
+ * Every node becomes an `Evaluator` `(vars, frame) => value`. Root variables are read from `vars`,
+ * locals from fixed frame slots (scope.ts), so evaluation allocates nothing but the values it builds.
+ * Sub-expressions that depend on no variable and call only pure functions are evaluated here and
+ * replaced by their (deep-frozen) value; an error met while folding is a boot diagnostic, which is how
+ * "obviously wrong constant operands" (`1 + "a"`, `upper([])`) are reported before the server listens.
+ */
+import type { Diagnostic, Range } from '../diag/index.js';
+import { didYouMean } from '../diag/index.js';
+import type * as ast from '../hcl/ast.js';
+import { isWrap } from '../hcl/ast.js';
+import { EvalError, FunctionArgError, FunctionError } from './errors.js';
+import { forObject, forTuple } from './for.js';
+import type { FunctionDef, FunctionTable } from './functions/index.js';
+import { binary, operandKind, unary } from './operators.js';
+import type { Evaluator, Frame } from './scope.js';
+import { EMPTY_FRAME, Scope } from './scope.js';
+import { splat } from './splat.js';
+import { concat, forPart, ifPart, interpPart } from './templates.js';
+import { getAttr, index } from './traversal.js';
+import { deepFreeze, primitiveToBool, primitiveToNumber, primitiveToString, setKey, typeName } from './values.js';
+
+/** A compiled node with what folding needs to know about it. */
+export interface Node {
+  readonly fn: Evaluator;
+  /** No root variable, no impure function below. */
+  readonly pure: boolean;
+  /** Smallest frame slot read below (Infinity if none): a node is closed when all its locals are its own. */
+  readonly minSlot: number;
+  readonly constant: boolean;
+  readonly value?: unknown;
+}
+
+const constNode = (value: unknown): Node => ({ fn: () => value, pure: true, minSlot: Infinity, constant: true, value });
+
+export class Compiler {
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(private readonly functions: FunctionTable) {}
+
+  compile(e: ast.Expression, scope: Scope): Node {
+    const base = scope.layout.size;
+    const node = this.raw(e, scope);
+    if (node.constant || !node.pure || node.minSlot < base) return node;
+    return this.fold(node, e.range, scope.layout.size);
+  }
+
+  /** Evaluates a closed pure node now. */
+  private fold(node: Node, range: Range, frameSize: number): Node {
+    try {
+      const frame: Frame = frameSize === 0 ? EMPTY_FRAME : new Array<unknown>(frameSize);
+      return constNode(deepFreeze(node.fn({}, frame)));
+    } catch (err) {
+      if (!(err instanceof EvalError)) throw err;
+      this.diagnostics.push(err.toDiagnostic(range));
+      const fail = (): never => {
+        throw err;
+      };
+      return { fn: fail, pure: false, minSlot: Infinity, constant: false };
+    }
+  }
+
+  private raw(e: ast.Expression, scope: Scope): Node {
+    switch (e.kind) {
+      case 'Literal':
+        return constNode(e.value);
+      case 'Parenthesized':
+        return this.compile(e.expr, scope);
+      case 'Template':
+        return this.template(e, scope);
+      case 'ScopeTraversal':
+        return this.scopeTraversal(e, scope);
+      case 'RelativeTraversal': {
+        const src = this.compile(e.source, scope);
+        return { ...derived([src]), fn: traverse(src.fn, e.steps) };
+      }
+      case 'Index': {
+        const coll = this.compile(e.collection, scope);
+        const key = this.compile(e.key, scope);
+        const c = coll.fn;
+        const k = key.fn;
+        const range = e.range;
+        const keyRange = e.key.range;
+        return { ...derived([coll, key]), fn: (v, f) => index(c(v, f), k(v, f), range, keyRange) };
+      }
+      case 'Splat': {
+        const src = this.compile(e.source, scope);
+        const { scope: inner, slot } = scope.splat();
+        const each = this.compile(e.each, inner);
+        return { ...derived([src, each]), fn: splat(src.fn, slot, each.fn) };
+      }
+      case 'SplatItem': {
+        const slot = scope.splatSlot;
+        if (slot === undefined) {
+          this.error('Invalid splat item', 'A splat item can only appear inside a splat expression.', e.range);
+          return constNode(null);
+        }
+        return { fn: (_v, f) => f[slot], pure: true, minSlot: slot, constant: false };
+      }
+      case 'FunctionCall':
+        return this.call(e, scope);
+      case 'Conditional': {
+        const cond = this.compile(e.cond, scope);
+        const then = this.compile(e.then, scope);
+        const other = this.compile(e.else, scope);
+        if (cond.constant) this.checkOperand(cond, 'bool', e.cond.range, 'Invalid conditional', 'condition');
+        const c = cond.fn;
+        const t = then.fn;
+        const o = other.fn;
+        const range = e.cond.range;
+        return {
+          ...derived([cond, then, other]),
+          fn: (v, f) => {
+            const x = c(v, f);
+            if (x === true) return t(v, f);
+            if (x === false) return o(v, f);
+            const b = primitiveToBool(x);
+            if (b === undefined) {
+              throw new EvalError(
+                'Invalid conditional',
+                x === null || x === undefined ? 'The condition value is null. Conditions must either be true or false.' : `The condition value must be a bool, not ${typeName(x)}.`,
+                range,
+              );
+            }
+            return b ? t(v, f) : o(v, f);
+          },
+        };
+      }
+      case 'BinaryOp': {
+        const l = this.compile(e.left, scope);
+        const r = this.compile(e.right, scope);
+        const kind = operandKind(e.op);
+        if (kind !== 'any') {
+          this.checkOperand(l, kind, e.left.range, 'Invalid operand', 'left operand');
+          this.checkOperand(r, kind, e.right.range, 'Invalid operand', 'right operand');
+        }
+        return { ...derived([l, r]), fn: binary(e.op, { fn: l.fn, range: e.left.range }, { fn: r.fn, range: e.right.range }, e.range) };
+      }
+      case 'UnaryOp': {
+        const x = this.compile(e.operand, scope);
+        return { ...derived([x]), fn: unary(e.op, { fn: x.fn, range: e.operand.range }) };
+      }
+      case 'Tuple': {
+        const items = e.items.map((i) => this.compile(i, scope));
+        return { ...derived(items), fn: tuple(items.map((i) => i.fn)) };
+      }
+      case 'ObjectCons':
+        return this.object(e, scope);
+      case 'ForExpr':
+        return this.forExpr(e, scope);
+    }
+  }
+
+  /** A constant operand of the wrong kind is reported at boot (HCL reports it at decode time). */
+  private checkOperand(n: Node, kind: 'number' | 'bool', range: Range, summary: string, what: string): void {
+    if (!n.constant) return;
+    const ok = kind === 'number' ? primitiveToNumber(n.value) !== undefined : primitiveToBool(n.value) !== undefined;
+    if (!ok) {
+      this.error(summary, `Unsuitable value for ${what}: a ${kind} is required, not ${typeName(n.value)}.`, range);
+    }
+  }
+
+  private error(summary: string, detail: string, subject: Range, suggestion?: string): void {
+    this.diagnostics.push({ severity: 'error', summary, detail, subject, ...(suggestion !== undefined ? { suggestion } : {}) });
+  }
+
+  private scopeTraversal(e: ast.ScopeTraversal, scope: Scope): Node {
+    const slot = scope.local(e.root);
+    if (slot !== undefined) {
+      const local: Evaluator = (_v, f) => f[slot];
+      return { fn: e.steps.length === 0 ? local : traverse(local, e.steps), pure: true, minSlot: slot, constant: false };
+    }
+    if (!scope.roots.has(e.root)) {
+      const suggestion = didYouMean(e.root, scope.names());
+      this.error('Unknown variable', `There is no variable named "${e.root}".`, e.rootRange, suggestion);
+      return { fn: () => null, pure: false, minSlot: Infinity, constant: false };
+    }
+    const root = e.root;
+    const read: Evaluator = (v) => {
+      const x = v[root];
+      return x === undefined ? null : x;
+    };
+    return { fn: e.steps.length === 0 ? read : traverseRoot(root, e.steps), pure: false, minSlot: Infinity, constant: false };
+  }
+
+  private template(e: ast.Template, scope: Scope): Node {
+    if (isWrap(e)) return this.compile((e.parts[0] as ast.TemplateInterp).expr, scope);
+    const children: Node[] = [];
+    const fn = this.parts(e.parts, scope, children);
+    return { ...derived(children), fn };
+  }
+
+  private parts(parts: readonly ast.TemplatePart[], scope: Scope, children: Node[]): Evaluator {
+    const fns: Evaluator[] = [];
+    let literal = '';
+    const flush = (): void => {
+      if (literal !== '') {
+        const s = literal;
+        fns.push(() => s);
+        literal = '';
+      }
+    };
+    for (const p of parts) {
+      switch (p.kind) {
+        case 'TemplateLiteral':
+          literal += p.value;
+          break;
+        case 'TemplateInterp': {
+          const n = this.compile(p.expr, scope);
+          children.push(n);
+          const s = n.constant ? primitiveToString(n.value) : undefined;
+          if (s !== undefined && !(typeof n.value === 'object' && n.value !== null)) {
+            literal += s;
+          } else {
+            flush();
+            fns.push(interpPart(n.fn, p.expr.range));
+          }
+          break;
+        }
+        case 'TemplateIf': {
+          flush();
+          const cond = this.compile(p.cond, scope);
+          children.push(cond);
+          fns.push(ifPart(cond.fn, p.cond.range, this.parts(p.then, scope, children), this.parts(p.else, scope, children)));
+          break;
+        }
+        case 'TemplateFor': {
+          flush();
+          const coll = this.compile(p.collection, scope);
+          children.push(coll);
+          const names = p.keyVar !== undefined ? [p.keyVar, p.valueVar] : [p.valueVar];
+          const { scope: inner, slots } = scope.bind(names);
+          const keySlot = p.keyVar !== undefined ? slots[0] : undefined;
+          const valueSlot = slots[slots.length - 1]!;
+          const body = this.parts(p.body, inner, children);
+          fns.push(forPart(coll.fn, p.collection.range, keySlot, valueSlot, body));
+          break;
+        }
+      }
+    }
+    flush();
+    return concat(fns);
+  }
+
+  private object(e: ast.ObjectCons, scope: Scope): Node {
+    const children: Node[] = [];
+    const keys: (string | Evaluator)[] = [];
+    const keyRanges: Range[] = [];
+    const vals: Evaluator[] = [];
+    for (const item of e.items) {
+      let key: string | Evaluator;
+      if (item.bareKey && item.key.kind === 'Literal') key = String(item.key.value);
+      else if (item.bareKey && item.key.kind === 'ScopeTraversal' && item.key.steps.length === 0) key = item.key.root;
+      else {
+        const k = this.compile(item.key, scope);
+        children.push(k);
+        const s = k.constant ? (typeof k.value === 'object' && k.value !== null ? undefined : primitiveToString(k.value)) : undefined;
+        if (k.constant && s === undefined) {
+          this.error('Invalid object key', k.value === null ? "Can't use a null value as an object key." : `Object keys must be strings, not ${typeName(k.value)}.`, item.key.range);
+        }
+        key = s !== undefined ? s : k.fn;
+      }
+      const v = this.compile(item.value, scope);
+      children.push(v);
+      keys.push(key);
+      keyRanges.push(item.key.range);
+      vals.push(v.fn);
+    }
+    const n = keys.length;
+    let fn: Evaluator;
+    if (keys.every((k): k is string => typeof k === 'string') && !keys.includes('__proto__')) {
+      // The common case: static keys. A plain loop of assignments; no per-request key work.
+      const ks = keys;
+      fn = (v, f) => {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < n; i++) o[ks[i]!] = vals[i]!(v, f);
+        return o;
+      };
+    } else {
+      fn = (v, f) => {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < n; i++) {
+          const k = keys[i]!;
+          let name: string;
+          if (typeof k === 'string') name = k;
+          else {
+            const kv = k(v, f);
+            const s = typeof kv === 'string' ? kv : typeof kv === 'object' && kv !== null ? undefined : primitiveToString(kv);
+            if (s === undefined) {
+              throw new EvalError('Invalid object key', kv === null || kv === undefined ? "Can't use a null value as an object key." : `Object keys must be strings, not ${typeName(kv)}.`, keyRanges[i]!);
+            }
+            name = s;
+          }
+          setKey(o, name, vals[i]!(v, f));
+        }
+        return o;
+      };
+    }
+    return { ...derived(children), fn };
+  }
+
+  private forExpr(e: ast.ForExpr, scope: Scope): Node {
+    const coll = this.compile(e.collection, scope);
+    const names = e.keyVar !== undefined ? [e.keyVar, e.valueVar] : [e.valueVar];
+    const { scope: inner, slots } = scope.bind(names);
+    const keySlot = e.keyVar !== undefined ? slots[0] : undefined;
+    const valueSlot = slots[slots.length - 1]!;
+    const key = e.isObject && e.keyExpr ? this.compile(e.keyExpr, inner) : undefined;
+    const value = this.compile(e.valueExpr, inner);
+    const cond = e.cond ? this.compile(e.cond, inner) : undefined;
+    const children = [coll, value, ...(key ? [key] : []), ...(cond ? [cond] : [])];
+    const parts = {
+      collection: coll.fn,
+      collectionRange: e.collection.range,
+      keySlot,
+      valueSlot,
+      valueExpr: value.fn,
+      group: e.group,
+      range: e.range,
+      ...(key && e.keyExpr ? { keyExpr: key.fn, keyRange: e.keyExpr.range } : {}),
+      ...(cond && e.cond ? { cond: cond.fn, condRange: e.cond.range } : {}),
+    };
+    return { ...derived(children), fn: e.isObject ? forObject(parts) : forTuple(parts) };
+  }
+
+  private call(e: ast.FunctionCall, scope: Scope): Node {
+    const args = e.args.map((a) => this.compile(a, scope));
+    const def = this.functions.get(e.name);
+    if (!def) {
+      const suggestion = didYouMean(e.name, this.functions.keys());
+      this.error('Call to unknown function', `There is no function named "${e.name}".`, e.nameRange, suggestion);
+      return { fn: () => null, pure: false, minSlot: Infinity, constant: false };
+    }
+    const fixed = e.expandFinal ? args.length - 1 : args.length;
+    if (!e.expandFinal && fixed < def.minArgs) {
+      const missing = def.params[fixed] ?? def.variadic ?? 'argument';
+      this.error('Not enough function arguments', `Function "${e.name}" expects ${describeArity(def)}. Missing value for "${missing}".`, e.range);
+    } else if (fixed > def.maxArgs) {
+      this.error('Too many function arguments', `Function "${e.name}" expects only ${describeArity(def)}.`, e.args[def.maxArgs]?.range ?? e.range);
+    }
+    const node = derived(args);
+    return { ...node, pure: node.pure && def.pure, fn: callEvaluator(def, e, args.map((a) => a.fn)) };
+  }
+}
+
+function describeArity(def: FunctionDef): string {
+  if (def.maxArgs === Infinity) return `at least ${def.minArgs} argument(s)`;
+  if (def.minArgs === def.maxArgs) return `${def.minArgs} argument(s)`;
+  return `${def.minArgs} to ${def.maxArgs} arguments`;
+}
+
+/** Purity and slot use of a node built from children. */
+function derived(children: readonly Node[]): Node {
+  let pure = true;
+  let minSlot = Infinity;
+  for (const c of children) {
+    if (!c.pure) pure = false;
+    if (c.minSlot < minSlot) minSlot = c.minSlot;
+  }
+  return { fn: () => null, pure, minSlot, constant: false };
+}
+
+function tuple(items: readonly Evaluator[]): Evaluator {
+  const n = items.length;
+  if (n === 0) return () => [];
+  if (n === 1) {
+    const a = items[0]!;
+    return (v, f) => [a(v, f)];
+  }
+  if (n === 2) {
+    const [a, b] = items as [Evaluator, Evaluator];
+    return (v, f) => [a(v, f), b(v, f)];
+  }
+  return (v, f) => {
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) out[i] = items[i]!(v, f);
+    return out;
+  };
+}
+
+/** Attribute names found on Object.prototype need the own-property check; others can be read directly. */
+const needsOwnCheck = (name: string): boolean => name in Object.prototype;
+
+/**
+ * A root variable followed by attribute steps: the hot path of every manifest (`ctx.request.query.limit`).
+ * Direct property reads while the value is a plain object, the careful `getAttr` otherwise.
+ */
+function traverseRoot(root: string, steps: readonly ast.Traverser[]): Evaluator {
+  const read: Evaluator = (v) => v[root];
+  return traverse(read, steps);
+}
+
+function traverse(source: Evaluator, steps: readonly ast.Traverser[]): Evaluator {
+  const fast = steps.every((s) => s.kind === 'Attr' && !needsOwnCheck(s.name));
+  if (fast) {
+    const names = steps.map((s) => (s as { name: string }).name);
+    const ranges = steps.map((s) => s.range);
+    const n = names.length;
+    if (n === 1) {
+      const a = names[0]!;
+      const ra = ranges[0]!;
+      return (v, f) => {
+        const x = source(v, f);
+        const y = typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>)[a] : getAttr(x, a, ra);
+        return y === undefined || typeof y === 'function' ? null : y;
+      };
+    }
+    return (v, f) => {
+      let x = source(v, f);
+      for (let i = 0; i < n; i++) {
+        x = typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>)[names[i]!] : getAttr(x, names[i]!, ranges[i]!);
+      }
+      return x === undefined || typeof x === 'function' ? null : x;
+    };
+  }
+  const n = steps.length;
+  return (v, f) => {
+    let x = source(v, f);
+    for (let i = 0; i < n; i++) {
+      const s = steps[i]!;
+      x = s.kind === 'Attr' ? getAttr(x, s.name, s.range) : index(x, s.key, s.range);
+    }
+    return x === undefined ? null : x;
+  };
+}
+
+/** A call: arguments evaluated, `...` expanded, implementation errors mapped to positioned EvalErrors. */
+function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: readonly Evaluator[]): Evaluator {
+  const impl = def.impl;
+  const n = argFns.length;
+  const argRanges = e.args.map((a) => a.range);
+  const fail = (err: unknown, args: readonly unknown[]): never => {
+    if (err instanceof FunctionArgError) {
+      const i = Math.min(err.argIndex, argRanges.length - 1);
+      const param = def.params[err.argIndex] ?? def.variadic ?? 'argument';
+      throw new EvalError('Invalid function argument', `Invalid value for "${param}" parameter: ${err.message}.`, argRanges[i] ?? e.range);
+    }
+    if (err instanceof FunctionError) throw new EvalError('Error in function call', `Call to function "${def.name}" failed: ${err.message}.`, e.range);
+    if (err instanceof EvalError) throw err;
+    void args;
+    throw new EvalError('Error in function call', `Call to function "${def.name}" failed: ${(err as Error)?.message ?? String(err)}.`, e.range);
+  };
+  if (e.expandFinal) {
+    const last = n - 1;
+    const lastRange = e.args[last]!.range;
+    return (v, f) => {
+      const args: unknown[] = [];
+      for (let i = 0; i < last; i++) args.push(argFns[i]!(v, f));
+      const tail = argFns[last]!(v, f);
+      if (Array.isArray(tail)) for (const t of tail) args.push(t);
+      else if (tail !== null && tail !== undefined) {
+        throw new EvalError('Invalid expanding argument value', `The expanding argument (indicated by ...) must be a list, not ${typeName(tail)}.`, lastRange);
+      }
+      if (args.length < def.minArgs) {
+        throw new EvalError('Not enough function arguments', `Function "${def.name}" expects ${describeArity(def)}. Missing value for "${def.params[args.length] ?? def.variadic}".`, e.range);
+      }
+      if (args.length > def.maxArgs) throw new EvalError('Too many function arguments', `Function "${def.name}" expects only ${describeArity(def)}.`, e.range);
+      try {
+        return impl(args);
+      } catch (err) {
+        return fail(err, args);
+      }
+    };
+  }
+  if (n === 0) {
+    const none: unknown[] = [];
+    return () => {
+      try {
+        return impl(none);
+      } catch (err) {
+        return fail(err, none);
+      }
+    };
+  }
+  if (n === 1) {
+    const a = argFns[0]!;
+    return (v, f) => {
+      const args = [a(v, f)];
+      try {
+        return impl(args);
+      } catch (err) {
+        return fail(err, args);
+      }
+    };
+  }
+  if (n === 2) {
+    const [a, b] = argFns as [Evaluator, Evaluator];
+    return (v, f) => {
+      const args = [a(v, f), b(v, f)];
+      try {
+        return impl(args);
+      } catch (err) {
+        return fail(err, args);
+      }
+    };
+  }
+  return (v, f) => {
+    const args = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) args[i] = argFns[i]!(v, f);
+    try {
+      return impl(args);
+    } catch (err) {
+      return fail(err, args);
+    }
+  };
+}

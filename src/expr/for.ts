@@ -1,0 +1,108 @@
+/**
+ * `for` expressions: `[for k, v in coll : expr if cond]` and `{for k, v in coll : kexpr => vexpr... if cond}`.
+ *
+ * Decisions:
+ * - Lists iterate in index order (key = index); objects in lexicographic key order (key = name), as HCL.
+ * - A null collection iterates as empty (HCL errors): with null-safe lookups, `ctx.request.body.tags`
+ *   is null when not sent, and `[for t in ... : upper(t)]` should then be `[]`, like a splat.
+ * - Iterating a string, number or bool is an error; so is a non-bool `if`, a null key, and a
+ *   duplicate key in the object form without `...` (grouping), all as HCL.
+ */
+import type { Range } from '../diag/index.js';
+import { EvalError } from './errors.js';
+import type { Evaluator, Frame, Vars } from './scope.js';
+import { isObject, primitiveToBool, primitiveToString, setKey, sortedKeys, typeName } from './values.js';
+
+export interface ForParts {
+  readonly collection: Evaluator;
+  readonly collectionRange: Range;
+  readonly keySlot: number | undefined;
+  readonly valueSlot: number;
+  readonly keyExpr?: Evaluator;
+  readonly keyRange?: Range;
+  readonly valueExpr: Evaluator;
+  readonly cond?: Evaluator;
+  readonly condRange?: Range;
+  readonly group: boolean;
+  readonly range: Range;
+}
+
+/** Runs `each` per element, binding the key and value slots. */
+function iterate(c: unknown, p: ForParts, v: Vars, f: Frame, each: () => void): void {
+  const { keySlot, valueSlot } = p;
+  if (Array.isArray(c)) {
+    for (let i = 0; i < c.length; i++) {
+      if (keySlot !== undefined) f[keySlot] = i;
+      f[valueSlot] = c[i] ?? null;
+      if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each();
+    }
+    return;
+  }
+  if (isObject(c)) {
+    for (const k of sortedKeys(c)) {
+      if (keySlot !== undefined) f[keySlot] = k;
+      f[valueSlot] = c[k] ?? null;
+      if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each();
+    }
+    return;
+  }
+  if (c === null || c === undefined) return;
+  throw new EvalError('Iteration over non-iterable value', `A value of type ${typeName(c)} cannot be used as the collection in a 'for' expression.`, p.collectionRange);
+}
+
+function condition(c: unknown, range: Range): boolean {
+  if (c === true || c === false) return c;
+  const b = primitiveToBool(c);
+  if (b !== undefined) return b;
+  throw new EvalError(
+    "Invalid 'for' condition",
+    c === null || c === undefined ? 'The condition value is null. Conditions must either be true or false.' : `The 'if' clause value is invalid: bool required, not ${typeName(c)}.`,
+    range,
+  );
+}
+
+export function forTuple(p: ForParts): Evaluator {
+  const value = p.valueExpr;
+  return (v, f) => {
+    const out: unknown[] = [];
+    iterate(p.collection(v, f), p, v, f, () => {
+      out.push(value(v, f));
+    });
+    return out;
+  };
+}
+
+export function forObject(p: ForParts): Evaluator {
+  const keyExpr = p.keyExpr!;
+  const value = p.valueExpr;
+  const keyRange = p.keyRange ?? p.range;
+  return (v, f) => {
+    const out: Record<string, unknown> = {};
+    iterate(p.collection(v, f), p, v, f, () => {
+      const kv = keyExpr(v, f);
+      const k = typeof kv === 'string' ? kv : primitiveToString(kv);
+      if (k === undefined) {
+        throw new EvalError(
+          'Invalid object key',
+          kv === null || kv === undefined ? "Key expression in 'for' expression must not produce a null value." : `The key expression produced an invalid result: string required, not ${typeName(kv)}.`,
+          keyRange,
+        );
+      }
+      const val = value(v, f);
+      if (p.group) {
+        if (Object.hasOwn(out, k)) (out[k] as unknown[]).push(val);
+        else setKey(out, k, [val]);
+      } else {
+        if (Object.hasOwn(out, k)) {
+          throw new EvalError(
+            'Duplicate object key',
+            `Two different items produced the key "${k}" in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.`,
+            keyRange,
+          );
+        }
+        setKey(out, k, val);
+      }
+    });
+    return out;
+  };
+}

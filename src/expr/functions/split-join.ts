@@ -1,0 +1,20 @@
+/** `split(separator, str)` and `join(separator, list)`, argument order as HCL/Terraform. */
+import { str, stringList } from './args.js';
+import { defineFunction } from './types.js';
+
+export const split = defineFunction({
+  name: 'split',
+  params: ['separator', 'str'],
+  impl: (args) => {
+    const sep = str(args, 0);
+    const s = str(args, 1);
+    // An empty separator splits into characters (code points, not UTF-16 halves).
+    return sep === '' ? Array.from(s) : s.split(sep);
+  },
+});
+
+export const join = defineFunction({
+  name: 'join',
+  params: ['separator', 'list'],
+  impl: (args) => stringList(args, 1).join(str(args, 0)),
+});

@@ -1,0 +1,45 @@
+/**
+ * The definition shape every expression function shares: one file per function, registered in
+ * `index.ts`. Arity is checked at boot; argument types at run time by the implementation, which throws
+ * `FunctionArgError(index, message)` (reported as "Invalid function argument" on that argument) or
+ * `FunctionError(message)` (reported as "Error in function call" on the call).
+ */
+export interface FunctionDef {
+  readonly name: string;
+  /** Parameter names, required then optional, for messages ("Missing value for "name""). */
+  readonly params: readonly string[];
+  /** Name of the variadic parameter, when the function takes any number of trailing arguments. */
+  readonly variadic?: string;
+  readonly minArgs: number;
+  /** `Infinity` when variadic. */
+  readonly maxArgs: number;
+  /**
+   * Pure functions depend only on their arguments: a call whose arguments are all constant is folded
+   * at boot. Impure ones (uuid, now, problem: a fresh object per request) run per evaluation.
+   */
+  readonly pure: boolean;
+  readonly impl: (args: readonly unknown[]) => unknown;
+}
+
+export type FunctionTable = ReadonlyMap<string, FunctionDef>;
+
+/** Builds a definition with arity derived from the parameter lists. */
+export function defineFunction(d: {
+  name: string;
+  params: readonly string[];
+  optional?: readonly string[];
+  variadic?: string;
+  pure?: boolean;
+  impl: (args: readonly unknown[]) => unknown;
+}): FunctionDef {
+  const optional = d.optional ?? [];
+  return {
+    name: d.name,
+    params: [...d.params, ...optional],
+    ...(d.variadic !== undefined ? { variadic: d.variadic } : {}),
+    minArgs: d.params.length,
+    maxArgs: d.variadic !== undefined ? Infinity : d.params.length + optional.length,
+    pure: d.pure ?? true,
+    impl: d.impl,
+  };
+}

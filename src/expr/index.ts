@@ -1,0 +1,70 @@
+/**
+ * Expressions compiled once into closures (ARCHITECTURE.md: boot compiles, requests only run).
+ *
+ *     const { compiled, diagnostics } = compileExpression(attr.expr);
+ *     // at boot: report diagnostics, inspect compiled.references (steps that must exist, params...)
+ *     compiled.evaluate({ ctx, steps });   // per request; throws EvalError
+ *
+ * Semantics are HCL's (hclsyntax spec) on plain JSON-like values, with the product's decisions
+ * documented where they live: null-safe lookups (traversal.ts), for over null (for.ts), operators
+ * (operators.ts), functions (functions/*.ts). See docs in README-expr.md next to this file.
+ */
+import type { Diagnostic, Range } from '../diag/index.js';
+import type { Expression } from '../hcl/ast.js';
+import { Compiler } from './compile.js';
+import { standardFunctions, type FunctionTable } from './functions/index.js';
+import { staticReferences, type Reference } from './references.js';
+import { EMPTY_FRAME, Scope, type Vars } from './scope.js';
+
+export { EvalError, FunctionArgError, FunctionError } from './errors.js';
+export { standardFunctions, extendFunctions, defineFunction } from './functions/index.js';
+export type { FunctionDef, FunctionTable } from './functions/index.js';
+export { staticReferences } from './references.js';
+export type { Reference } from './references.js';
+export { equals, typeName, formatNumber } from './values.js';
+
+export const DEFAULT_ROOTS: ReadonlySet<string> = new Set(['ctx', 'steps']);
+
+export interface CompileOptions {
+  /** Root names allowed (default: ctx, steps); for-expression locals are handled inside. */
+  roots?: ReadonlySet<string>;
+  /** Default: the standard library. */
+  functions?: FunctionTable;
+}
+
+export interface CompiledExpression {
+  /** Throws EvalError. */
+  readonly evaluate: (vars: Readonly<Record<string, unknown>>) => unknown;
+  readonly references: readonly Reference[];
+  readonly range: Range;
+  /** True when no references and only pure functions: the value was folded at compile time. */
+  readonly constant: boolean;
+  /** The folded value when `constant` (deep-frozen: it is shared by every evaluation). */
+  readonly value?: unknown;
+}
+
+export function compileExpression(expr: Expression, options: CompileOptions = {}): { compiled: CompiledExpression; diagnostics: Diagnostic[] } {
+  const compiler = new Compiler(options.functions ?? standardFunctions);
+  const scope = Scope.root(options.roots ?? DEFAULT_ROOTS);
+  const node = compiler.compile(expr, scope);
+  const references = staticReferences(expr);
+  const frameSize = scope.layout.size;
+  const fn = node.fn;
+  let evaluate: (vars: Vars) => unknown;
+  if (node.constant) {
+    const value = node.value;
+    evaluate = () => value;
+  } else if (frameSize === 0) {
+    evaluate = (vars) => fn(vars, EMPTY_FRAME);
+  } else {
+    evaluate = (vars) => fn(vars, new Array<unknown>(frameSize));
+  }
+  const compiled: CompiledExpression = {
+    evaluate,
+    references,
+    range: expr.range,
+    constant: node.constant,
+    ...(node.constant ? { value: node.value } : {}),
+  };
+  return { compiled, diagnostics: compiler.diagnostics };
+}

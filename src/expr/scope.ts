@@ -1,0 +1,73 @@
+/**
+ * Scopes, resolved at compile time so that evaluation never looks a name up in a Map.
+ *
+ * Root variables (`ctx`, `steps`, ...) come from the `vars` record given to `evaluate`.
+ * Local variables (for-expression key/value, template `%{for}`, the splat item) live in a per-evaluation
+ * array, the frame: each local gets a fixed slot at compile time, so reading one is `frame[i]`.
+ * HCL has no recursion, so a slot is never live twice at the same moment; one frame per evaluation
+ * (allocated only when the expression has locals) is enough.
+ */
+
+export type Vars = Readonly<Record<string, unknown>>;
+export type Frame = unknown[];
+/** A compiled (sub)expression. */
+export type Evaluator = (vars: Vars, frame: Frame) => unknown;
+
+/** Slot allocation for one top-level expression. */
+export class FrameLayout {
+  size = 0;
+  allocate(): number {
+    return this.size++;
+  }
+}
+
+/** A compile-time scope: the root names allowed and a chain of local bindings. */
+export class Scope {
+  private constructor(
+    readonly roots: ReadonlySet<string>,
+    readonly layout: FrameLayout,
+    private readonly locals: ReadonlyMap<string, number>,
+    private readonly parent: Scope | undefined,
+    /** The slot of the innermost enclosing splat's item, read by `SplatItem`. */
+    readonly splatSlot: number | undefined,
+  ) {}
+
+  static root(roots: ReadonlySet<string>): Scope {
+    return new Scope(roots, new FrameLayout(), new Map(), undefined, undefined);
+  }
+
+  /** A child scope binding `names` to fresh slots (returned in the same order). */
+  bind(names: readonly string[]): { scope: Scope; slots: number[] } {
+    const map = new Map<string, number>();
+    const slots = names.map((n) => {
+      const slot = this.layout.allocate();
+      map.set(n, slot);
+      return slot;
+    });
+    return { scope: new Scope(this.roots, this.layout, map, this, this.splatSlot), slots };
+  }
+
+  /** A child scope with one anonymous slot, the splat item. */
+  splat(): { scope: Scope; slot: number } {
+    const slot = this.layout.allocate();
+    return { scope: new Scope(this.roots, this.layout, new Map(), this, slot), slot };
+  }
+
+  local(name: string): number | undefined {
+    for (let s: Scope | undefined = this; s; s = s.parent) {
+      const slot = s.locals.get(name);
+      if (slot !== undefined) return slot;
+    }
+    return undefined;
+  }
+
+  /** Every name visible here, for did-you-mean suggestions. */
+  names(): string[] {
+    const out = new Set<string>(this.roots);
+    for (let s: Scope | undefined = this; s; s = s.parent) for (const n of s.locals.keys()) out.add(n);
+    return [...out];
+  }
+}
+
+/** The frame handed to evaluators of expressions without locals: never written. */
+export const EMPTY_FRAME: Frame = Object.freeze([]) as unknown as Frame;

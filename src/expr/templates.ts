@@ -1,0 +1,89 @@
+/**
+ * Templates: `"a ${x} b"`, heredocs, `%{if}` and `%{for}` directives. A template always produces a
+ * string, except the single-interpolation wrap (`"${x}"`), which the compiler handles before calling
+ * here (hclsyntax's TemplateWrapExpr).
+ */
+import type { Range } from '../diag/index.js';
+import { EvalError } from './errors.js';
+import type { Evaluator, Frame, Vars } from './scope.js';
+import { isObject, primitiveToBool, primitiveToString, sortedKeys, typeName } from './values.js';
+
+/** A value converted for interpolation; null and structured values are errors, as in HCL. */
+export function interpolate(v: unknown, range: Range): string {
+  const s = primitiveToString(v);
+  if (s !== undefined) return s;
+  if (v === null || v === undefined) {
+    throw new EvalError('Invalid template interpolation value', 'The expression result is null. Cannot include a null value in a string template.', range);
+  }
+  throw new EvalError('Invalid template interpolation value', `Cannot include the given value in a string template: string required, not ${typeName(v)}.`, range);
+}
+
+/** Concatenates parts, each already producing a string. */
+export function concat(parts: readonly Evaluator[]): Evaluator {
+  const n = parts.length;
+  if (n === 0) return () => '';
+  if (n === 1) return parts[0]!;
+  if (n === 2) {
+    const [a, b] = parts as [Evaluator, Evaluator];
+    return (v, f) => (a(v, f) as string) + (b(v, f) as string);
+  }
+  if (n === 3) {
+    const [a, b, c] = parts as [Evaluator, Evaluator, Evaluator];
+    return (v, f) => (a(v, f) as string) + (b(v, f) as string) + (c(v, f) as string);
+  }
+  return (v, f) => {
+    let s = '';
+    for (let i = 0; i < n; i++) s += parts[i]!(v, f) as string;
+    return s;
+  };
+}
+
+export function interpPart(expr: Evaluator, range: Range): Evaluator {
+  return (v, f) => {
+    const x = expr(v, f);
+    return typeof x === 'string' ? x : interpolate(x, range);
+  };
+}
+
+export function ifPart(cond: Evaluator, condRange: Range, then: Evaluator, otherwise: Evaluator): Evaluator {
+  return (v, f) => {
+    const c = cond(v, f);
+    if (c === true) return then(v, f);
+    if (c === false) return otherwise(v, f);
+    const b = primitiveToBool(c);
+    if (b === undefined) {
+      throw new EvalError(
+        'Invalid template if condition',
+        c === null || c === undefined ? 'The condition value is null. Conditions must either be true or false.' : `The condition must be a bool, not ${typeName(c)}.`,
+        condRange,
+      );
+    }
+    return b ? then(v, f) : otherwise(v, f);
+  };
+}
+
+/** `%{for k, v in coll}body%{endfor}`: body evaluated per element with k, v in their frame slots. */
+export function forPart(coll: Evaluator, collRange: Range, keySlot: number | undefined, valueSlot: number, body: Evaluator): Evaluator {
+  return (v: Vars, f: Frame) => {
+    const c = coll(v, f);
+    let s = '';
+    if (Array.isArray(c)) {
+      for (let i = 0; i < c.length; i++) {
+        if (keySlot !== undefined) f[keySlot] = i;
+        f[valueSlot] = c[i] ?? null;
+        s += body(v, f) as string;
+      }
+      return s;
+    }
+    if (isObject(c)) {
+      for (const k of sortedKeys(c)) {
+        if (keySlot !== undefined) f[keySlot] = k;
+        f[valueSlot] = c[k] ?? null;
+        s += body(v, f) as string;
+      }
+      return s;
+    }
+    if (c === null || c === undefined) return s;
+    throw new EvalError('Iteration over non-iterable value', `A value of type ${typeName(c)} cannot be used as the collection in a 'for' directive.`, collRange);
+  };
+}
