@@ -74,6 +74,11 @@ export interface Literal {
   readonly kind: 'Literal';
   readonly value: string | number | boolean | null;
   readonly raw?: string;
+  /**
+   * Set on the placeholder the parser leaves where an expression could not be parsed (hclsyntax
+   * uses a DynamicVal literal there). It only appears alongside an error diagnostic.
+   */
+  readonly invalid?: boolean;
   readonly range: Range;
 }
 

@@ -1,0 +1,110 @@
+/**
+ * Token kinds produced by the scanner (mirrors hclsyntax's TokenType set, including the
+ * "invalid" kinds it recognises only to give better diagnostics).
+ *
+ * A plain object of numbers rather than a TS `enum`/`const enum`: it survives isolated-module
+ * transpilation (tsx, esbuild) unchanged and property reads are cheap.
+ */
+import type { Range } from '../diag/range.js';
+
+export const T = {
+  OBrace: 1,
+  CBrace: 2,
+  OBrack: 3,
+  CBrack: 4,
+  OParen: 5,
+  CParen: 6,
+  OQuote: 7,
+  CQuote: 8,
+  OHeredoc: 9,
+  CHeredoc: 10,
+
+  Star: 11,
+  Slash: 12,
+  Plus: 13,
+  Minus: 14,
+  Percent: 15,
+
+  Equal: 16,
+  EqualOp: 17,
+  NotEqual: 18,
+  LessThan: 19,
+  LessThanEq: 20,
+  GreaterThan: 21,
+  GreaterThanEq: 22,
+
+  And: 23,
+  Or: 24,
+  Bang: 25,
+
+  Dot: 26,
+  Comma: 27,
+  DoubleColon: 28,
+  Ellipsis: 29,
+  FatArrow: 30,
+  Question: 31,
+  Colon: 32,
+
+  TemplateInterp: 33,
+  TemplateControl: 34,
+  TemplateSeqEnd: 35,
+
+  /** Literal text inside a quoted string: may hold backslash escapes. */
+  QuotedLit: 36,
+  /** Literal text inside a heredoc or bare template: no backslash escapes. */
+  StringLit: 37,
+  NumberLit: 38,
+  Ident: 39,
+
+  Newline: 40,
+  EOF: 41,
+
+  // Not part of the language; recognised so that the parser can explain the mistake.
+  BitwiseAnd: 42,
+  BitwiseOr: 43,
+  BitwiseNot: 44,
+  BitwiseXor: 45,
+  Apostrophe: 46,
+  Backtick: 47,
+  Semicolon: 48,
+  Invalid: 49,
+  /**
+   * A line break inside a quoted string. Zero-width, placed where the break starts: the scanner
+   * ends the string there (so the rest of the file still parses) and the parser reports
+   * "Unterminated template string".
+   */
+  QuotedNewline: 50,
+  /** An unterminated `/*` comment; runs to the end of the input. */
+  UnterminatedComment: 51,
+} as const;
+
+export type TokenType = (typeof T)[keyof typeof T];
+
+export interface Token {
+  readonly type: TokenType;
+  /** UTF-16 offsets into the source string, [start, end). */
+  readonly start: number;
+  readonly end: number;
+  readonly range: Range;
+}
+
+/** Human names for tokens in messages. */
+export function tokenName(type: TokenType): string {
+  switch (type) {
+    case T.OBrace: return '"{"';
+    case T.CBrace: return '"}"';
+    case T.OBrack: return '"["';
+    case T.CBrack: return '"]"';
+    case T.OParen: return '"("';
+    case T.CParen: return '")"';
+    case T.OQuote: return 'opening quote';
+    case T.CQuote: return 'closing quote';
+    case T.OHeredoc: return 'heredoc introducer';
+    case T.CHeredoc: return 'heredoc end marker';
+    case T.Newline: return 'newline';
+    case T.EOF: return 'end of file';
+    case T.Ident: return 'identifier';
+    case T.NumberLit: return 'number';
+    default: return 'token';
+  }
+}
