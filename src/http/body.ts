@@ -2,13 +2,16 @@
  * Request bodies: one content-type parser keeps the raw text (within `max_body_size`), and the route
  * handler decodes it knowing what the endpoint declares. That way a bad JSON body becomes the exact
  * 400 of SPEC.md §7, a non-JSON body sent to a JSON endpoint a 415 (DECISIONS.md §3), and neither
- * reaches a step.
+ * reaches a step. Parsing itself is src/schema's (nesting bound, prototype-pollution refusal).
  */
 import type { FastifyInstance } from 'fastify';
+import type { Problem } from '../problem/index.js';
+import { invalidJsonProblem, isJsonContentType, parseJsonBody } from '../schema/index.js';
 
 export type BodyOutcome =
   | { readonly ok: true; readonly body: unknown }
-  | { readonly ok: false; readonly status: 400 | 415; readonly title?: string; readonly detail: string };
+  | { readonly ok: false; readonly problem: Problem }
+  | { readonly ok: false; readonly problem?: undefined; readonly status: 415; readonly detail: string };
 
 /** Every content type is read as text; decoding happens per endpoint in `decodeBody`. */
 export function installRawBodyParser(app: FastifyInstance): void {
@@ -19,32 +22,20 @@ export function installRawBodyParser(app: FastifyInstance): void {
 const NO_BODY: BodyOutcome = { ok: true, body: undefined };
 
 /**
- * `jsonDeclared`: the endpoint declares a JSON body. Without a declaration a JSON body is still decoded
- * (a bad one is still a 400), and any other body is passed on as text.
+ * `jsonDeclared`: the endpoint declares a JSON body; an absent Content-Type then counts as JSON.
+ * Without a declaration a JSON body is still decoded (a bad one is still a 400), and any other body
+ * is passed on as text.
  */
-export function decodeBody(raw: unknown, contentType: string | undefined, jsonDeclared: boolean): BodyOutcome {
+export function decodeBody(raw: unknown, contentType: string | undefined, jsonDeclared: boolean, instance: () => string): BodyOutcome {
   if (typeof raw !== 'string' || raw.length === 0) return NO_BODY;
-  const json = contentType === undefined ? jsonDeclared : isJsonContentType(contentType);
+  const json = jsonDeclared ? isJsonContentType(contentType) : contentType !== undefined && isJsonContentType(contentType);
   if (!json) {
     if (jsonDeclared) return { ok: false, status: 415, detail: `a JSON body is expected, not ${mediaType(contentType!)}` };
     return { ok: true, body: raw };
   }
-  try {
-    return { ok: true, body: JSON.parse(raw) as unknown };
-  } catch (error) {
-    return {
-      ok: false,
-      status: 400,
-      title: 'Invalid Request Payload',
-      detail: `invalid JSON payload: ${(error as Error).message}`,
-    };
-  }
-}
-
-/** `application/json`, `application/<x>+json`, with any parameters. */
-export function isJsonContentType(contentType: string): boolean {
-  const type = mediaType(contentType);
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+  const parsed = parseJsonBody(raw);
+  if (parsed.ok) return { ok: true, body: parsed.value };
+  return { ok: false, problem: invalidJsonProblem(parsed.message, instance()) };
 }
 
 function mediaType(contentType: string): string {

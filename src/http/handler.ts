@@ -14,6 +14,7 @@ import { noteOf } from './note.js';
 import { requestPath, sendProblem, sendStatusProblem } from './problems.js';
 import { writeResult } from './reply.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
+import type { TextInput } from '../schema/index.js';
 import type { RequestValidator } from './validation.js';
 
 export interface HandlerOptions {
@@ -33,23 +34,25 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
   return function handle(request, reply) {
     reply.header(REQUEST_ID_HEADER, request.id);
 
-    const decoded = decodeBody(request.body, request.headers['content-type'], jsonBody);
+    // Computed only when a problem needs it: most requests never do.
+    const instance = (): string => requestPath(request);
+
+    const decoded = decodeBody(request.body, request.headers['content-type'], jsonBody, instance);
     if (!decoded.ok) {
-      if (decoded.status === 400) {
-        sendProblem(request, reply, { type: 'urn:svc:error:bad-request', title: decoded.title!, status: 400, detail: decoded.detail });
-      } else sendStatusProblem(request, reply, decoded.status, decoded.detail);
+      if (decoded.problem) sendProblem(request, reply, decoded.problem);
+      else sendStatusProblem(request, reply, decoded.status, decoded.detail);
       return;
     }
 
     let params = request.params as Params;
     if (catchAll !== undefined) {
       const { '*': rest, ...named } = params;
-      params = { ...named, [catchAll]: rest };
+      params = { ...named, [catchAll]: rest ?? '' };
     }
 
     const checked = validate(
-      { path: params, query: request.query as Record<string, unknown>, headers: request.headers, body: decoded.body },
-      requestPath(request),
+      { path: params as Record<string, string>, query: request.query as TextInput, headers: request.headers, body: decoded.body },
+      instance,
     );
     if (!checked.ok) {
       sendProblem(request, reply, checked.problem);

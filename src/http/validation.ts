@@ -1,23 +1,24 @@
 /**
- * The request validator of an endpoint, compiled once at boot (SPEC.md §2.4): path, query, header and
- * body values checked and coerced before the pipeline runs; a failure is a 422 problem and no step runs.
+ * The request validator of an endpoint, compiled once at boot by src/schema (SPEC.md §2.4): path,
+ * query, header and body values checked and coerced before the pipeline runs; a failure is a 422
+ * problem listing every failed constraint, and no step runs.
  */
 import type { Problem } from '../problem/index.js';
 import type { RequestSpec } from '../schema/field.js';
+import { compileRequestValidator, validationProblem, type RequestInput, type ValidatedRequest } from '../schema/index.js';
 
-export interface RequestInput {
-  readonly path: Readonly<Record<string, unknown>>;
-  readonly query: Readonly<Record<string, unknown>>;
-  readonly headers: Readonly<Record<string, unknown>>;
-  readonly body: unknown;
-}
+export type { RequestInput };
 
-export type Validation = { readonly ok: true; readonly value: RequestInput } | { readonly ok: false; readonly problem: Problem };
+export type Validation = { readonly ok: true; readonly value: ValidatedRequest } | { readonly ok: false; readonly problem: Problem };
 
-export type RequestValidator = (input: RequestInput, instance: string) => Validation;
+export type RequestValidator = (input: RequestInput, instance: () => string) => Validation;
 
-export function compileValidator(_spec: RequestSpec): RequestValidator {
-  return (input) => ({ ok: true, value: input });
+export function compileValidator(spec: RequestSpec): RequestValidator {
+  const validator = compileRequestValidator(spec);
+  return (input, instance) => {
+    const result = validator.validate(input);
+    return result.ok ? result : { ok: false, problem: validationProblem(result.invalidParams, instance()) };
+  };
 }
 
 /** Whether the endpoint declares a JSON body (then other media types are refused with 415). */

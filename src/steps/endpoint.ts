@@ -6,7 +6,13 @@
  * every step is synchronous (the fast path: no promise, no timer, no abort controller per request) or as
  * a `PendingResult` the adapter can cancel on time-out or client disconnect.
  */
+import { isObservable, type Observable, type Subscription } from 'rxjs';
+import { Category, compileGraph, type CompiledGraph, type Outcome } from '../../graph/index.js';
+import type { Diagnostic } from '../diag/index.js';
+import type { Expr } from '../model/step-common.js';
+import type { PipelineEndpointModel, ServiceModel, StepSpec } from '../model/types.js';
 import type { RequestSpec } from '../schema/field.js';
+import { compileStep, type CompileEnv, type EndpointNode, type EndpointScope } from './registry.js';
 
 /** The `ctx` object of expressions (SPEC.md §2.5, DECISIONS.md §2). */
 export interface RequestContext {
@@ -64,4 +70,184 @@ export interface CompiledEndpoint {
   /** What the endpoint declares about its request, validated before the pipeline runs. */
   readonly request: RequestSpec;
   run(ctx: RequestContext): EndpointResult | PendingResult;
+}
+
+// ------------------------------------------------------------------ compilation
+
+/**
+ * Compiles an endpoint's step tree into a graph once, at boot. Problems (a step kind without a runtime,
+ * a graph error) come back as diagnostics on the step blocks, all at once.
+ */
+export function compileEndpoint(endpoint: PipelineEndpointModel, model?: ServiceModel): EndpointCompilation {
+  const diagnostics: Diagnostic[] = [];
+  const bySpec = new Map<StepSpec, string>();
+  const byId = new Map<string, StepSpec>();
+  const counters = new Map<string, number>();
+
+  const env: CompileEnv = {
+    model,
+    idOf(spec) {
+      const known = bySpec.get(spec);
+      if (known !== undefined) return known;
+      let id: string;
+      if (spec.name !== undefined) id = spec.name;
+      else {
+        const n = (counters.get(spec.kind) ?? 0) + 1;
+        counters.set(spec.kind, n);
+        id = `${spec.kind}#${n}`;
+      }
+      bySpec.set(spec, id);
+      byId.set(id, spec);
+      return id;
+    },
+    readsOf: stepReads,
+    compileSteps(specs) {
+      const nodes = specs.map((s) => compileStep(s, env));
+      return nodes.every((n): n is EndpointNode => n !== undefined) ? nodes : undefined;
+    },
+    error(spec, summary, detail) {
+      diagnostics.push({
+        severity: 'error',
+        summary,
+        subject: spec.range,
+        path: spec.blockPath,
+        ...(detail !== undefined ? { detail } : {}),
+      });
+    },
+  };
+
+  if (endpoint.auth.length > 0) {
+    // Serving a guarded endpoint without its guard would expose it: refuse rather than ignore.
+    diagnostics.push({
+      severity: 'error',
+      summary: 'auth guards are not supported yet',
+      detail: `This version of svc cannot check the guards ${endpoint.auth.map((a) => `auth.${a}`).join(', ')}; the endpoint would be public, so it is refused at boot. Use auth = [] to make it public explicitly.`,
+      subject: endpoint.labelRange,
+      path: endpoint.blockPath,
+    });
+  }
+
+  const nodes = env.compileSteps(endpoint.steps);
+  if (!nodes || diagnostics.length > 0) return { diagnostics };
+
+  const compiled = compileGraph<EndpointScope>({ nodes }, { requireOutcome: true });
+  if (!compiled.ok) {
+    for (const error of compiled.errors) {
+      const spec = error.ids.map((id) => byId.get(id)).find((s) => s !== undefined);
+      diagnostics.push({
+        severity: 'error',
+        summary: `Invalid pipeline: ${error.message}`,
+        subject: spec?.range ?? endpoint.range,
+        path: spec?.blockPath ?? endpoint.blockPath,
+      });
+    }
+    return { diagnostics };
+  }
+  const graph = compiled.graph;
+  return {
+    diagnostics,
+    graph,
+    endpoint: {
+      method: endpoint.method,
+      path: endpoint.path,
+      request: endpoint.request,
+      run: (ctx) => outcomeToResult(graph.start({ steps: {}, ctx })),
+    },
+  };
+}
+
+export interface EndpointCompilation {
+  readonly endpoint?: CompiledEndpoint;
+  readonly graph?: CompiledGraph<EndpointScope>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface ServiceCompilation {
+  readonly endpoints: readonly CompiledEndpoint[];
+  /** `"GET /path"` and its graph, in declaration order, for `svc graph`. */
+  readonly graphs: readonly { readonly name: string; readonly graph: CompiledGraph<EndpointScope> }[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Every endpoint of the service; documentation endpoints wait for their own release. */
+export function compileService(model: ServiceModel): ServiceCompilation {
+  const endpoints: CompiledEndpoint[] = [];
+  const graphs: { name: string; graph: CompiledGraph<EndpointScope> }[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const endpoint of model.endpoints) {
+    if (endpoint.kind === 'docs') {
+      diagnostics.push({
+        severity: 'error',
+        summary: 'documentation endpoints are not supported yet',
+        detail: 'This version of svc cannot serve an openapi block; no route is mounted implicitly, so the endpoint is refused at boot.',
+        subject: endpoint.docs.range,
+        path: endpoint.blockPath,
+      });
+      continue;
+    }
+    const result = compileEndpoint(endpoint, model);
+    diagnostics.push(...result.diagnostics);
+    if (result.endpoint && result.graph) {
+      endpoints.push(result.endpoint);
+      graphs.push({ name: endpoint.id, graph: result.graph });
+    }
+  }
+  return { endpoints, graphs, diagnostics };
+}
+
+// ------------------------------------------------------------------ running
+
+/** Graph outcomes as the adapter's results; asynchronous runs become a cancellable pending result. */
+function outcomeToResult(outcome: Outcome | Observable<Outcome>): EndpointResult | PendingResult {
+  if (!isObservable(outcome)) return settle(outcome);
+  let subscription: Subscription | undefined;
+  let cancelled = false;
+  const result = new Promise<EndpointResult>((resolve) => {
+    subscription = outcome.subscribe({
+      next: (o) => resolve(settle(o)),
+      error: (error: unknown) => resolve({ kind: 'failure', status: 500, error }),
+    });
+  });
+  return {
+    kind: 'pending',
+    result,
+    cancel() {
+      if (cancelled) return;
+      cancelled = true;
+      // Unsubscribing tears the run down: steps abort their I/O and release what they hold.
+      subscription?.unsubscribe();
+    },
+  };
+}
+
+const FAILURE_STATUS: Readonly<Record<string, 503 | 504>> = {
+  [Category.timeout]: 504,
+  'dependency-unavailable': 503,
+};
+
+function settle(outcome: Outcome): EndpointResult {
+  switch (outcome.kind) {
+    case 'exit':
+      return outcome.payload as ResponseResult;
+    case 'error': {
+      const error = outcome.error;
+      return { kind: 'failure', status: FAILURE_STATUS[error.category] ?? 500, step: error.step, error: error.cause ?? error };
+    }
+    case 'stream':
+      return { kind: 'failure', status: 500, step: outcome.step, error: new Error('stream outcomes are not supported yet') };
+    case 'done':
+      return { kind: 'failure', status: 500, error: new Error('the pipeline finished without a response') };
+  }
+}
+
+/** `steps.<name>` roots read by expressions: the graph's data edges (for DOT and engine checks). */
+function stepReads(exprs: readonly (Expr | undefined)[]): string[] {
+  const names = new Set<string>();
+  for (const expr of exprs) if (expr) for (const name of stepNamesOf(expr)) names.add(name);
+  return [...names];
+}
+
+/** Placeholder until src/expr exposes its references: no data edges. */
+function stepNamesOf(_expr: Expr): string[] {
+  return [];
 }

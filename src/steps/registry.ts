@@ -1,0 +1,67 @@
+/**
+ * Step kinds: one compiler per kind, turning a checked step spec into a graph node. Adding a kind is
+ * adding its `node.ts` and one line here.
+ *
+ * Kinds whose runtime is not built yet are refused at boot with a diagnostic on the step block, never
+ * silently skipped: a manifest that declares a `sql` step must not serve responses without it.
+ */
+import type { NodeDef } from '../../graph/index.js';
+import type { Expr } from '../model/step-common.js';
+import type { ServiceModel, StepKind, StepSpec } from '../model/types.js';
+import type { RequestContext } from './endpoint.js';
+import { compileParallel } from './parallel/node.js';
+import { compileRespond } from './respond/node.js';
+import { compileStarlark } from './starlark/node.js';
+
+/** The scope every endpoint graph runs with; it is also the `vars` of expressions (`ctx`, `steps`). */
+// A type alias (not an interface) so it is assignable to the `vars` record of expressions.
+export type EndpointScope = {
+  readonly steps: Record<string, unknown>;
+  readonly ctx: RequestContext;
+};
+
+export type EndpointNode = NodeDef<EndpointScope>;
+
+/** What a step compiler may use from the endpoint being compiled. */
+export interface CompileEnv {
+  readonly model: ServiceModel | undefined;
+  /** The node id: the step's name, else `<kind>#<n>` counted per kind in the endpoint. */
+  idOf(spec: StepSpec): string;
+  /** Step names the expressions read (`steps.<name>`): the graph's data edges. */
+  readsOf(exprs: readonly (Expr | undefined)[]): string[];
+  /** Compiles nested steps (parallel branches, transaction bodies). */
+  compileSteps(specs: readonly StepSpec[]): EndpointNode[] | undefined;
+  /** Reports a boot error on the step block. */
+  error(spec: StepSpec, summary: string, detail?: string): void;
+}
+
+/** Answers undefined after reporting why the step cannot be compiled. */
+export type NodeCompiler<T extends StepSpec> = (spec: T, env: CompileEnv) => EndpointNode | undefined;
+
+type Compilers = { readonly [K in StepKind]: NodeCompiler<Extract<StepSpec, { kind: K }>> };
+
+/** Refuses a step kind whose runtime a later release brings. */
+export function notSupportedYet(spec: StepSpec, env: CompileEnv): undefined {
+  const kind = spec.kind === 'redis' ? spec.blockType : spec.kind;
+  env.error(
+    spec,
+    `${kind} steps are not supported yet`,
+    `This version of svc cannot run ${kind} steps; the endpoint would answer without them, so it is refused at boot.`,
+  );
+  return undefined;
+}
+
+export const STEP_COMPILERS: Compilers = {
+  respond: compileRespond,
+  parallel: compileParallel,
+  starlark: compileStarlark,
+  sql: notSupportedYet,
+  redis: notSupportedYet,
+  http: notSupportedYet,
+  stream: notSupportedYet,
+  transaction: notSupportedYet,
+};
+
+export function compileStep(spec: StepSpec, env: CompileEnv): EndpointNode | undefined {
+  return (STEP_COMPILERS[spec.kind] as NodeCompiler<StepSpec>)(spec, env);
+}

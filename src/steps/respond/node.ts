@@ -1,0 +1,114 @@
+/**
+ * `respond` as a graph exit node (SPEC.md §4.1 rule 1): with a `condition` it ends the pipeline when
+ * the condition is true and is skipped when false; without one it always ends it.
+ *
+ * Everything that can be decided at boot is: a constant body is evaluated and serialized once, and a
+ * fully constant, unconditional respond hands the very same result object to every request. A run
+ * evaluates only what depends on the request, synchronously.
+ */
+import type { ExitNodeDef } from '../../../graph/index.js';
+import type { Expr } from '../../model/step-common.js';
+import { isMarkedProblem } from '../../problem/index.js';
+import type { ResponseResult } from '../endpoint.js';
+import type { EndpointScope, NodeCompiler } from '../registry.js';
+import type { RespondStepSpec } from './spec.js';
+
+/** A respond step failed at run time (bad status, bad headers, bad condition). */
+export class RespondError extends Error {
+  override readonly name = 'RespondError';
+}
+
+export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
+  let headers: Part<Record<string, string> | undefined>;
+  let body: Part<unknown>;
+  try {
+    headers = spec.headers ? valueOf(spec.headers, checkHeaders) : constant(undefined);
+    body = spec.body ? valueOf(spec.body, (v) => v) : constant(null);
+  } catch (error) {
+    // A constant that is wrong is wrong for every request: a boot error, not a 500 at run time.
+    env.error(spec, 'Invalid respond step', error instanceof Error ? error.message : String(error));
+    return undefined;
+  }
+  const status = spec.status ? dynamic(spec.status, checkStatus) : constant(spec.statusCode ?? 200);
+  // A constant body is serialized once, here.
+  const json = body.constant && body.value !== null && body.value !== undefined ? JSON.stringify(body.value) : undefined;
+
+  // The response itself, when nothing in it depends on the request.
+  let fixed: ResponseResult | undefined;
+  if (status.constant && headers.constant && body.constant) fixed = build(status.value, headers.value, body.value, json);
+
+  const condition = spec.condition;
+  const node: ExitNodeDef<EndpointScope> = {
+    type: 'exit',
+    kind: 'respond',
+    id: env.idOf(spec),
+    reads: env.readsOf([spec.condition, spec.status, spec.headers, spec.body]),
+    label: describe(spec),
+    meta: spec,
+    ...(condition ? { condition: (scope: EndpointScope) => checkCondition(condition.evaluate(scope)) } : {}),
+    run: fixed
+      ? () => fixed
+      : (scope) =>
+          build(
+            status.constant ? status.value : status.get(scope),
+            headers.constant ? headers.value : headers.get(scope),
+            body.constant ? body.value : body.get(scope),
+            json,
+          ),
+  };
+  return node;
+};
+
+type Part<T> =
+  | { readonly constant: true; readonly value: T }
+  | { readonly constant: false; readonly get: (scope: EndpointScope) => T };
+
+function constant<T>(value: T): Part<T> {
+  return { constant: true, value };
+}
+
+function dynamic<T>(expr: Expr, check: (v: unknown) => T): Part<T> {
+  return { constant: false, get: (scope) => check(expr.evaluate(scope)) };
+}
+
+/** Constant expressions are evaluated once here; a pure constant never changes between requests. */
+function valueOf<T>(expr: Expr, check: (v: unknown) => T): Part<T> {
+  return expr.constant ? constant(check(expr.evaluate({}))) : dynamic(expr, check);
+}
+
+function build(status: number, headers: Record<string, string> | undefined, body: unknown, json: string | undefined): ResponseResult {
+  const problem = body !== null && body !== undefined && isMarkedProblem(body);
+  // One literal shape for every response keeps the adapter's property reads monomorphic.
+  return { kind: 'response', status, headers, body, problem, json };
+}
+
+function checkStatus(value: unknown): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599) return value;
+  throw new RespondError(`status must be an HTTP status code (100-599), got ${JSON.stringify(value)}`);
+}
+
+function checkCondition(value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  // A missing value in dynamic data is null (DECISIONS.md §2): treated as false, as a guard should.
+  if (value === null || value === undefined) return false;
+  throw new RespondError(`condition must be a bool, got ${typeof value}`);
+}
+
+/** Header values are strings; numbers and bools are converted, null drops the header. */
+function checkHeaders(value: unknown): Record<string, string> | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new RespondError('headers must be a map of strings');
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+    if (v === null || v === undefined) continue;
+    if (typeof v === 'string') out[name] = v;
+    else if (typeof v === 'number' || typeof v === 'boolean') out[name] = String(v);
+    else throw new RespondError(`header "${name}" must be a string`);
+  }
+  return out;
+}
+
+function describe(spec: RespondStepSpec): string {
+  const status = spec.statusCode !== undefined ? String(spec.statusCode) : 'dynamic status';
+  return spec.condition ? `respond ${status} if condition` : `respond ${status}`;
+}
