@@ -247,7 +247,11 @@ function stepReads(exprs: readonly (Expr | undefined)[]): string[] {
   return [...names];
 }
 
-/** Placeholder until src/expr exposes its references: no data edges. */
-function stepNamesOf(_expr: Expr): string[] {
-  return [];
+function stepNamesOf(expr: Expr): string[] {
+  const names: string[] = [];
+  for (const ref of expr.references) {
+    const first = ref.path[0];
+    if (ref.root === 'steps' && typeof first === 'string') names.push(first);
+  }
+  return names;
 }

@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { StepSpec } from '../../src/model/types.js';
+import { compileEndpoint } from '../../src/steps/endpoint.js';
+import { expr, pipeline, RANGE, respond } from './helpers.js';
+
+const base = { range: RANGE };
+
+const UNSUPPORTED: [string, StepSpec][] = [
+  ['sql', { ...base, kind: 'sql', name: 'q', blockPath: ['endpoint "GET /t"', 'pipeline', 'sql "q"'], query: 'select 1', parameters: [], args: new Map(), stream: false, catches: [] }],
+  ['redis', { ...base, kind: 'redis', name: 'c', blockType: 'redis', blockPath: ['x'], connection: { kind: 'redis', name: 'r', range: RANGE }, op: 'GET', key: expr('"k"') }],
+  ['kv', { ...base, kind: 'redis', name: 'c', blockType: 'kv', blockPath: ['x'], connection: { kind: 'redis', name: 'r', range: RANGE }, op: 'GET', key: expr('"k"') }],
+  ['http', { ...base, kind: 'http', name: 'h', blockPath: ['x'], url: expr('"http://x"'), method: 'GET', timeoutMs: 1000, stream: false }],
+  ['transaction', { ...base, kind: 'transaction', name: 't', blockPath: ['x'], connection: { kind: 'postgres', name: 'db', range: RANGE }, steps: [], catches: [] }],
+  ['stream', { ...base, kind: 'stream', blockPath: ['x'], format: 'sse', source: expr('[]'), flushEvery: 1, contentType: 'text/event-stream' }],
+];
+
+for (const [kind, spec] of UNSUPPORTED) {
+  test(`${kind} steps are refused at boot with a diagnostic on the step block`, () => {
+    const result = compileEndpoint(pipeline([spec, respond({})]));
+    assert.equal(result.endpoint, undefined);
+    assert.equal(result.diagnostics.length, 1);
+    const [d] = result.diagnostics;
+    assert.equal(d!.summary, `${kind} steps are not supported yet`);
+    assert.equal(d!.subject, RANGE);
+    assert.deepEqual(d!.path, spec.blockPath);
+  });
+}
+
+test('every unsupported step is reported at once', () => {
+  const result = compileEndpoint(pipeline([UNSUPPORTED[0]![1], UNSUPPORTED[3]![1], respond({})]));
+  assert.deepEqual(result.diagnostics.map((d) => d.summary), ['sql steps are not supported yet', 'http steps are not supported yet']);
+});
+
+test('a guarded endpoint is refused rather than served without its guard', () => {
+  const result = compileEndpoint(pipeline([respond({})], 'GET /t', ['admin']));
+  assert.equal(result.endpoint, undefined);
+  assert.match(result.diagnostics[0]!.summary, /auth guards are not supported yet/);
+});
+
+test('a pipeline that can finish without a response is a boot error', () => {
+  const result = compileEndpoint(pipeline([respond({ condition: expr('ctx.request.method == "GET"') })]));
+  assert.equal(result.endpoint, undefined);
+  assert.match(result.diagnostics[0]!.summary, /without a response/);
+});

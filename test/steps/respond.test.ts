@@ -1,0 +1,84 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileEndpoint, type EndpointResult } from '../../src/steps/endpoint.js';
+import type { StepSpec } from '../../src/model/types.js';
+import { ctx, expr, pipeline, respond } from './helpers.js';
+
+function compile(steps: StepSpec[]) {
+  const result = compileEndpoint(pipeline(steps));
+  assert.deepEqual(result.diagnostics, []);
+  return result.endpoint!;
+}
+
+function runSync(steps: StepSpec[], c = ctx()): EndpointResult {
+  const out = compile(steps).run(c);
+  assert.notEqual(out.kind, 'pending', 'a pipeline of expressions runs synchronously');
+  return out as EndpointResult;
+}
+
+test('respond builds status, headers and body from expressions, synchronously', () => {
+  const out = runSync([
+    respond({
+      statusCode: 201,
+      headers: expr('{ "X-Id" = ctx.request_id, "X-N" = 3 }'),
+      body: expr('{ status = "ok", timestamp = ctx.timestamp_epoch }'),
+    }),
+  ]);
+  assert.deepEqual(out, {
+    kind: 'response',
+    status: 201,
+    headers: { 'X-Id': 'r-1', 'X-N': '3' },
+    body: { status: 'ok', timestamp: 1_700_000_000 },
+    problem: false,
+    json: undefined,
+  });
+});
+
+test('a constant respond is built once and serialized at boot', () => {
+  const endpoint = compile([respond({ body: expr('{ a = [1, 2], b = "x" }') })]);
+  const first = endpoint.run(ctx());
+  const second = endpoint.run(ctx());
+  assert.equal(first, second, 'the same result object serves every request');
+  assert.equal((first as { json?: string }).json, '{"a":[1,2],"b":"x"}');
+});
+
+test('status defaults to 200 and a missing body is no body', () => {
+  const out = runSync([respond({})]);
+  assert.equal(out.kind === 'response' && out.status, 200);
+  assert.equal(out.kind === 'response' && out.body, null);
+});
+
+test('a true condition exits early; a false one is skipped', () => {
+  const steps = [
+    respond({ condition: expr('ctx.request.path.kind != "tea"'), statusCode: 404, body: expr('problem(404, "No such teapot")') }),
+    respond({ statusCode: 418, body: expr('{ brewing = ctx.request.path.kind }') }),
+  ];
+  const miss = runSync(steps, ctx({ path: { kind: 'coffee' } }));
+  assert.equal(miss.kind, 'response');
+  if (miss.kind !== 'response') return;
+  assert.equal(miss.status, 404);
+  assert.equal(miss.problem, true);
+  assert.deepEqual({ ...(miss.body as object) }, { type: 'urn:svc:error:not-found', title: 'No such teapot', status: 404 });
+  const hit = runSync(steps, ctx({ path: { kind: 'tea' } }));
+  assert.deepEqual(hit.kind === 'response' && hit.body, { brewing: 'tea' });
+  assert.equal(hit.kind === 'response' && hit.status, 418);
+});
+
+test('a failing expression is a 500 failure naming the step', () => {
+  const out = runSync([respond({ body: expr('{ n = 1 + ctx.request.query.x }') })], ctx({ query: { x: 'abc' } }));
+  assert.equal(out.kind, 'failure');
+  if (out.kind !== 'failure') return;
+  assert.equal(out.status, 500);
+  assert.equal(out.step, 'respond#1');
+  assert.ok(out.error instanceof Error);
+});
+
+test('a dynamic status outside 100-599 is a failure, not a crash', () => {
+  const out = runSync([respond({ statusCode: undefined, status: expr('ctx.request.query.s') })], ctx({ query: { s: 42 } }));
+  assert.equal(out.kind, 'failure');
+});
+
+test('a non-bool condition is a failure', () => {
+  const out = runSync([respond({ condition: expr('ctx.request.query.s'), statusCode: 200 }), respond({})], ctx({ query: { s: 'yes' } }));
+  assert.equal(out.kind, 'failure');
+});
