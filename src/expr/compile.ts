@@ -105,13 +105,15 @@ export class Compiler {
         const cond = this.compile(e.cond, scope);
         const then = this.compile(e.then, scope);
         const other = this.compile(e.else, scope);
-        if (cond.constant) this.checkOperand(cond, 'bool', e.cond.range, 'Invalid conditional', 'condition');
+        const badCond = !this.checkOperand(cond, 'bool', e.cond.range, 'Invalid conditional', 'condition');
         const c = cond.fn;
         const t = then.fn;
         const o = other.fn;
         const range = e.cond.range;
+        const node = derived([cond, then, other]);
         return {
-          ...derived([cond, then, other]),
+          ...node,
+          pure: node.pure && !badCond,
           fn: (v, f) => {
             const x = c(v, f);
             if (x === true) return t(v, f);
@@ -132,11 +134,14 @@ export class Compiler {
         const l = this.compile(e.left, scope);
         const r = this.compile(e.right, scope);
         const kind = operandKind(e.op);
+        let bad = false;
         if (kind !== 'any') {
-          this.checkOperand(l, kind, e.left.range, 'Invalid operand', 'left operand');
-          this.checkOperand(r, kind, e.right.range, 'Invalid operand', 'right operand');
+          bad = !this.checkOperand(l, kind, e.left.range, 'Invalid operand', 'left operand');
+          bad = !this.checkOperand(r, kind, e.right.range, 'Invalid operand', 'right operand') || bad;
         }
-        return { ...derived([l, r]), fn: binary(e.op, { fn: l.fn, range: e.left.range }, { fn: r.fn, range: e.right.range }, e.range) };
+        // Already reported: keep it from being folded (and reported a second time).
+        const node = derived([l, r]);
+        return { ...node, pure: node.pure && !bad, fn: binary(e.op, { fn: l.fn, range: e.left.range }, { fn: r.fn, range: e.right.range }, e.range) };
       }
       case 'UnaryOp': {
         const x = this.compile(e.operand, scope);
@@ -154,12 +159,13 @@ export class Compiler {
   }
 
   /** A constant operand of the wrong kind is reported at boot (HCL reports it at decode time). */
-  private checkOperand(n: Node, kind: 'number' | 'bool', range: Range, summary: string, what: string): void {
-    if (!n.constant) return;
+  private checkOperand(n: Node, kind: 'number' | 'bool', range: Range, summary: string, what: string): boolean {
+    if (!n.constant) return true;
     const ok = kind === 'number' ? primitiveToNumber(n.value) !== undefined : primitiveToBool(n.value) !== undefined;
     if (!ok) {
       this.error(summary, `Unsuitable value for ${what}: a ${kind} is required, not ${typeName(n.value)}.`, range);
     }
+    return ok;
   }
 
   private error(summary: string, detail: string, subject: Range, suggestion?: string): void {
@@ -334,6 +340,7 @@ export class Compiler {
       return { fn: () => null, pure: false, minSlot: Infinity, constant: false };
     }
     const fixed = e.expandFinal ? args.length - 1 : args.length;
+    const before = this.diagnostics.length;
     if (!e.expandFinal && fixed < def.minArgs) {
       const missing = def.params[fixed] ?? def.variadic ?? 'argument';
       this.error('Not enough function arguments', `Function "${e.name}" expects ${describeArity(def)}. Missing value for "${missing}".`, e.range);
@@ -341,7 +348,9 @@ export class Compiler {
       this.error('Too many function arguments', `Function "${e.name}" expects only ${describeArity(def)}.`, e.args[def.maxArgs]?.range ?? e.range);
     }
     const node = derived(args);
-    return { ...node, pure: node.pure && def.pure, fn: callEvaluator(def, e, args.map((a) => a.fn)) };
+    // A call already reported for its arity is not folded (that would report it twice).
+    const arityOk = this.diagnostics.length === before;
+    return { ...node, pure: node.pure && def.pure && arityOk, fn: callEvaluator(def, e, args.map((a) => a.fn)) };
   }
 }
 
