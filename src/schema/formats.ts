@@ -1,14 +1,16 @@
 /**
  * The built-in `format` values of SPEC.md §2.3, as ajv format definitions.
  *
- * ajv-formats' "full" definitions are used where they already say what the spec says (uri, date,
- * ipv4, ipv6); ours are written where they do not:
+ * ajv-formats' "full" definitions are used where they already say what the spec says (uri, ipv4,
+ * ipv6); ours are written where they do not:
  * - uuid: ajv-formats accepts any version (and a `urn:uuid:` prefix); the spec admits v4 and v7 only.
  * - date-time: ajv-formats accepts a space separator, `+0100` and `+01` offsets; RFC 3339 §5.6 wants
  *   `T` and `+01:00`.
  * - hostname: ajv-formats is ASCII only and does not check the 253-character total; ours accepts
  *   internationalised names by converting them with WHATWG `domainToASCII` (UTS #46) first.
  * - email: ajv-formats' regex does not bound the local part (64), the address (254) or labels (63).
+ * - date: ajv-formats' would do; ours shares its calendar check (leap years) with date-time, so the two
+ *   formats cannot disagree about which days exist.
  */
 import { domainToASCII } from 'node:url';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
@@ -61,33 +63,39 @@ export function isDateTime(s: string): boolean {
 
 // --- hostname (RFC 1123, with IDN) ---------------------------------------------------------------
 
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+/** 1-63 letters, digits and inner hyphens per label, dot-separated, optional trailing dot. */
+const ASCII_HOSTNAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
 const NON_ASCII = /[^\x00-\x7f]/;
 const A_LABEL = /(?:^|\.)xn--/i;
 
 /**
  * RFC 1123 host name or FQDN (an optional trailing dot): labels of 1-63 letters, digits and inner
- * hyphens, 253 characters at most. A name with Unicode labels (or `xn--` A-labels) goes through
- * `domainToASCII` first, which maps and punycode-encodes it and rejects what IDNA forbids; the ASCII
- * result must then pass the same rules (so `bücher.example` is valid, `xn--zz` is not).
+ * hyphens, 253 characters at most without the trailing dot. A name with Unicode labels goes through
+ * `domainToASCII` first (UTS #46: mapped, punycode-encoded, refused when IDNA forbids it) and the ASCII
+ * result must pass the same rules, so `bücher.example` is valid; an ASCII `xn--` label must decode
+ * (`xn--zz` is not valid). The common all-ASCII case is one regular expression.
  */
 export function isHostname(s: string, allowIdn = true): boolean {
   let host = s;
-  if (NON_ASCII.test(host) || A_LABEL.test(host)) {
-    if (!allowIdn && NON_ASCII.test(host)) return false;
+  if (NON_ASCII.test(host)) {
+    if (!allowIdn) return false;
     host = domainToASCII(host);
     if (host === '') return false;
+  } else if (A_LABEL.test(host) && domainToASCII(host) === '') {
+    return false;
   }
-  if (host.endsWith('.')) host = host.slice(0, -1);
-  if (host.length === 0 || host.length > 253) return false;
-  for (const label of host.split('.')) if (!LABEL.test(label)) return false;
-  return true;
+  const length = host.endsWith('.') ? host.length - 1 : host.length;
+  return length <= 253 && ASCII_HOSTNAME.test(host);
 }
 
 // --- email (RFC 5322, practical subset) ----------------------------------------------------------
 
-/** dot-atom local part: atext runs separated by single dots (RFC 5322 §3.2.3). */
-const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/i;
+/**
+ * dot-atom local part (RFC 5322 §3.2.3) of 1-64 characters, `@`, and a host name of two or more labels
+ * without trailing dot.
+ */
+const EMAIL =
+  /^(?=[^@]{1,64}@)[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
 
 /**
  * The practical subset of RFC 5322 addr-spec that mail systems accept: a dot-atom local part (no
@@ -95,16 +103,8 @@ const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-
  * dot and no trailing dot (no IP literals); 254 characters in all (RFC 5321 path limit).
  */
 export function isEmail(s: string): boolean {
-  if (s.length > 254) return false;
-  const at = s.lastIndexOf('@');
-  if (at < 1 || at > 64) return false;
-  const domain = s.slice(at + 1);
-  return (
-    LOCAL_PART.test(s.slice(0, at)) &&
-    domain.includes('.') &&
-    !domain.endsWith('.') &&
-    isHostname(domain, false)
-  );
+  if (s.length > 254 || !EMAIL.test(s)) return false;
+  return !A_LABEL.test(s) || isHostname(s.slice(s.lastIndexOf('@') + 1), false);
 }
 
 // --- the table -----------------------------------------------------------------------------------
