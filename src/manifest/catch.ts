@@ -1,0 +1,37 @@
+/**
+ * `catch "<SQLSTATE>" { status, body }` blocks, on an `sql` step or directly in a `transaction`:
+ * a database error with that code answers with the declared status and body instead of a 500.
+ */
+import type { Block } from '../hcl/ast.js';
+import type { CatchSpec } from '../model/step-common.js';
+import { decodeBody, type BodySchema } from './body.js';
+import type { Scope } from './scope.js';
+import { readExpr, readStatus } from './values.js';
+
+const CATCH_BODY: BodySchema = { attributes: { status: { required: true }, body: {} } };
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+export function decodeCatches(blocks: readonly Block[], scope: Scope): CatchSpec[] {
+  const out: CatchSpec[] = [];
+  const seen = new Set<string>();
+  for (const b of blocks) {
+    const s = scope.enter(b);
+    const code = b.labels[0]!;
+    const { attrs } = decodeBody(b.body, CATCH_BODY, s, b);
+    if (!SQLSTATE.test(code)) {
+      s.error('Invalid error code', b.labelRanges[0], { detail: `A catch label is a five-character SQLSTATE code such as "23505"; got "${code}".` });
+      continue;
+    }
+    if (seen.has(code)) {
+      s.error('Duplicate catch', b.labelRanges[0], { detail: `Code "${code}" is already caught here.` });
+      continue;
+    }
+    seen.add(code);
+    const status = readStatus(attrs.get('status'), s);
+    const body = readExpr(attrs.get('body'), s);
+    if (status !== undefined) out.push({ code, status, ...(body ? { body } : {}), range: b.range });
+  }
+  return out;
+}
+
+export const CATCH_RULE = { labels: ['code'], multiple: true } as const;

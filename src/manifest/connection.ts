@@ -1,0 +1,82 @@
+/**
+ * `connection "<kind>" "<name>" { url | source, pool { max, idle_timeout }, statement_timeout, migrations }`
+ * (DECISIONS.md §1). The URL is evaluated at boot (it may come from `env()`) and its scheme checked
+ * against the kind, so a redis URL on a postgres connection fails at boot, not on first use.
+ */
+import { dirname, resolve } from 'node:path';
+import type { Block } from '../hcl/ast.js';
+import { didYouMean } from '../diag/suggest.js';
+import type { ConnectionKind, ConnectionModel } from '../model/types.js';
+import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
+import type { Scope } from './scope.js';
+import { readDuration, readInt, readString } from './values.js';
+
+export const CONNECTION_KINDS: readonly ConnectionKind[] = ['postgres', 'redis'];
+
+const SCHEMES: Record<ConnectionKind, readonly string[]> = {
+  postgres: ['postgres:', 'postgresql:', 'pglite:'],
+  redis: ['redis:', 'rediss:', 'memory:'],
+};
+
+const CONNECTION_BODY: Record<ConnectionKind, BodySchema> = {
+  postgres: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {} }, blocks: { pool: {} } },
+  redis: { attributes: { url: {}, source: {} }, blocks: { pool: {} } },
+};
+const POOL_BODY: BodySchema = { attributes: { max: {}, idle_timeout: {} } };
+
+/** Checks the kind label; returns it when known. */
+export function connectionKindOf(block: Block, scope: Scope): ConnectionKind | undefined {
+  const kind = block.labels[0]!;
+  if ((CONNECTION_KINDS as readonly string[]).includes(kind)) return kind as ConnectionKind;
+  const suggestion = didYouMean(kind, CONNECTION_KINDS);
+  scope.error('Unknown connection kind', block.labelRanges[0], {
+    detail: `Connection kinds are ${CONNECTION_KINDS.join(' and ')}; got "${kind}".`,
+    ...(suggestion ? { suggestion } : {}),
+  });
+  return undefined;
+}
+
+export function decodeConnection(block: Block, kind: ConnectionKind, scope: Scope): ConnectionModel | undefined {
+  const s = scope.enter(block);
+  const name = block.labels[1]!;
+  const d = decodeBody(block.body, CONNECTION_BODY[kind], s, block);
+  const urlAttr = d.attrs.get('url') ?? d.attrs.get('source');
+  if (d.attrs.has('url') && d.attrs.has('source')) {
+    s.error('Conflicting arguments', d.attrs.get('source')!.nameRange, { detail: '`source` is an alias of `url`; set only one.' });
+  }
+  if (!urlAttr) {
+    s.error('Missing required argument', blockHeader(block), { detail: 'The argument "url" is required, but no definition was found.' });
+    return undefined;
+  }
+  const url = readString(urlAttr, s);
+  if (url === undefined) return undefined;
+  if (!SCHEMES[kind].some((scheme) => url.startsWith(scheme))) {
+    s.error('Invalid connection URL', urlAttr.expr.range, {
+      detail: `A ${kind} URL starts with ${SCHEMES[kind].join(', ')}; got "${redact(url)}".`,
+    });
+  }
+  const out: { -readonly [K in keyof ConnectionModel]: ConnectionModel[K] } = {
+    kind,
+    name,
+    url,
+    baseDir: dirname(block.range.filename),
+    range: block.range,
+  };
+  for (const p of blocksOf(d, 'pool')) {
+    const ps = s.enter(p);
+    const pd = decodeBody(p.body, POOL_BODY, ps, p);
+    const max = readInt(pd.attrs.get('max'), ps, { min: 1 });
+    const idle = readDuration(pd.attrs.get('idle_timeout'), ps);
+    out.pool = { ...(max !== undefined ? { max } : {}), ...(idle !== undefined ? { idleTimeoutMs: idle } : {}) };
+  }
+  const st = readDuration(d.attrs.get('statement_timeout'), s);
+  if (st !== undefined) out.statementTimeoutMs = st;
+  const migrations = readString(d.attrs.get('migrations'), s);
+  if (migrations !== undefined) out.migrations = resolve(out.baseDir, migrations);
+  return out;
+}
+
+/** Never echo a password from a URL into a diagnostic. */
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}

@@ -1,0 +1,160 @@
+/**
+ * `endpoint "<METHOD> <path>" { description, auth, request {...}, pipeline {...} | openapi {...} }`
+ * and `route "<METHOD> <path>" { summary, tag, request {...}, <steps>, respond {...} }`, decoded into
+ * an endpoint model (the flow checks run afterwards, in src/model/checks). Both dialects accept
+ * description, summary, tag and tags, and may be mixed in one manifest (DECISIONS.md §1).
+ */
+import type { Block } from '../hcl/ast.js';
+import type { Range } from '../diag/range.js';
+import { didYouMean } from '../diag/suggest.js';
+import type { FieldSpec, RequestSpec } from '../schema/field.js';
+import type { Dialect, DocsConfig, EndpointModel, ServerModel, StepSpec } from '../model/types.js';
+import { STEP_LOWERERS, lowerSteps, stepBlockRules } from '../steps/registry-lower.js';
+import { blocksOf, blockHeader, decodeBody, type BodySchema } from './body.js';
+import { decodeDocs } from './docs.js';
+import type { DecodeEnv } from './lower-context.js';
+import { readGuardList } from './refs.js';
+import { decodeRequest } from './request.js';
+import { parseRouteLabel, type RouteLabel } from './route-label.js';
+import type { Scope } from './scope.js';
+import { readString, readStringList } from './values.js';
+
+const COMMON_ATTRS = { description: {}, summary: {}, tag: {}, tags: {}, auth: {} };
+const OPENAPI_RULE = { labels: ['kind'], labelCounts: [0, 1] };
+
+const ENDPOINT_BODY: BodySchema = {
+  attributes: COMMON_ATTRS,
+  blocks: { request: {}, pipeline: {}, openapi: OPENAPI_RULE },
+};
+const ROUTE_BODY: BodySchema = {
+  attributes: COMMON_ATTRS,
+  blocks: { request: {}, openapi: OPENAPI_RULE, ...stepBlockRules() },
+};
+const PIPELINE_BODY: BodySchema = { blocks: stepBlockRules() };
+
+/** An endpoint as decoded, with what the flow checks need beyond the model. */
+export interface DecodedEndpoint {
+  readonly model: EndpointModel;
+  readonly label: RouteLabel;
+  readonly scope: Scope;
+  /** Names of every labelled step block, lowered or not: references to a step that failed to lower are not reported twice. */
+  readonly declaredSteps: ReadonlySet<string>;
+  /** Where "no response" points when the pipeline is empty. */
+  readonly bodyRange: Range;
+}
+
+export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, server: ServerModel): DecodedEndpoint | undefined {
+  const dialect: Dialect = block.type === 'route' ? 'route' : 'endpoint';
+  const s = scope.enter(block);
+  const label = parseRouteLabel(block.labels[0]!, block.labelRanges[0]!, s);
+  const d = decodeBody(block.body, dialect === 'route' ? ROUTE_BODY : ENDPOINT_BODY, s, block);
+
+  const description = readString(d.attrs.get('description'), s);
+  const summary = readString(d.attrs.get('summary'), s);
+  const tags = [...(d.attrs.has('tag') ? [readString(d.attrs.get('tag'), s)] : []), ...(readStringList(d.attrs.get('tags'), s) ?? [])].filter(
+    (t): t is string => t !== undefined,
+  );
+  const authAttr = d.attrs.get('auth');
+  const auth = authAttr ? (readGuardList(authAttr, s, env.guards) ?? []) : server.auth;
+
+  const requestBlock = blocksOf(d, 'request')[0];
+  const declared = requestBlock ? decodeRequest(requestBlock, s, env.schemas) : { path: [], query: [], headers: [] };
+  const request = label ? withPathParams(declared, label, s, requestBlock) : declared;
+
+  const docsBlock = blocksOf(d, 'openapi')[0];
+  const pipelineBlock = blocksOf(d, 'pipeline')[0];
+  const stepBlocks = dialect === 'route' ? d.blocks.filter((b) => Object.hasOwn(STEP_LOWERERS, b.type)) : [];
+
+  let steps: StepSpec[] = [];
+  let docs: DocsConfig | undefined;
+  let stepSource: readonly Block[] = [];
+  let stepScope = s;
+  if (docsBlock) {
+    const other = pipelineBlock ?? stepBlocks[0];
+    if (other) {
+      s.error('Conflicting endpoint kinds', other.typeRange, {
+        detail: 'An endpoint either serves documentation (an openapi block) or runs steps, not both.',
+      });
+    }
+    docs = decodeDocs(docsBlock, s, env.files);
+    if (label && label.method !== 'GET') {
+      s.error('Invalid documentation endpoint', block.labelRanges[0], { detail: `A documentation endpoint answers GET; this one is declared for ${label.method}.` });
+    }
+  } else if (dialect === 'endpoint') {
+    if (!pipelineBlock) {
+      s.error('Missing pipeline block', blockHeader(block), { detail: 'An endpoint needs a `pipeline { ... }` block with its steps, or an `openapi { ... }` block.' });
+    } else {
+      stepScope = s.enter(pipelineBlock);
+      stepSource = decodeBody(pipelineBlock.body, PIPELINE_BODY, stepScope, pipelineBlock).blocks;
+    }
+  } else {
+    stepSource = stepBlocks;
+  }
+  if (stepSource.length > 0) steps = lowerSteps(stepSource, stepScope, env, 'pipeline');
+
+  if (!label) return undefined;
+  const base = {
+    id: `${label.method} ${label.path}`,
+    method: label.method,
+    path: label.path,
+    segments: label.segments,
+    pathParams: label.pathParams,
+    ...(label.catchAll ? { catchAll: label.catchAll } : {}),
+    dialect,
+    ...(description !== undefined ? { description } : {}),
+    ...(summary !== undefined ? { summary } : {}),
+    tags,
+    auth,
+    request,
+    range: block.range,
+    labelRange: block.labelRanges[0]!,
+    blockPath: s.path,
+  };
+  if (docsBlock) {
+    if (!docs) return undefined;
+    return { model: { ...base, kind: 'docs', docs }, label, scope: s, declaredSteps: new Set(), bodyRange: blockHeader(block) };
+  }
+  return {
+    model: { ...base, kind: 'pipeline', steps, statuses: [] },
+    label,
+    scope: stepScope,
+    declaredSteps: declaredStepNames(stepSource),
+    bodyRange: pipelineBlock ? blockHeader(pipelineBlock) : blockHeader(block),
+  };
+}
+
+/**
+ * Every `{name}` of the pattern is a path parameter, declared or not (undeclared ones are required
+ * strings); a declared path field that the pattern lacks is an error. Order follows the pattern.
+ */
+function withPathParams(request: RequestSpec, label: RouteLabel, scope: Scope, requestBlock: Block | undefined): RequestSpec {
+  const byName = new Map(request.path.map((f) => [f.name, f]));
+  for (const f of request.path) {
+    if (!label.pathParams.includes(f.name)) {
+      const suggestion = didYouMean(f.name, label.pathParams);
+      scope.error('Path parameter not in path', f.range ?? (requestBlock ? blockHeader(requestBlock) : undefined), {
+        detail: `"${f.name}" is declared as a path parameter, but "${label.path}" has no {${f.name}}.`,
+        ...(suggestion ? { suggestion } : {}),
+      });
+    }
+  }
+  const path: FieldSpec[] = label.pathParams.map(
+    (name) => byName.get(name) ?? { name, type: { kind: 'string' }, required: true, hasDefault: false },
+  );
+  return { ...request, path };
+}
+
+/** Labels of every step block that defines a name (stream's label is its format, respond has none). */
+function declaredStepNames(blocks: readonly Block[], out = new Set<string>()): Set<string> {
+  for (const b of blocks) {
+    if (!Object.hasOwn(STEP_LOWERERS, b.type)) continue;
+    if (b.type !== 'stream' && b.labels[0] !== undefined) out.add(b.labels[0]);
+    if (b.type === 'parallel' || b.type === 'transaction') {
+      declaredStepNames(
+        b.body.items.filter((i): i is Block => i.kind === 'Block'),
+        out,
+      );
+    }
+  }
+  return out;
+}

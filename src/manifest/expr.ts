@@ -1,0 +1,48 @@
+/**
+ * The decoder's one door to the expression compiler (src/expr). Runtime expressions are compiled
+ * once here with the pipeline's roots; configuration values (server, guards, connections, field
+ * defaults...) are compiled with no roots and evaluated once at boot, so `env("X", "d")` works there.
+ */
+import type { Expression } from '../hcl/ast.js';
+import { compileExpression, type CompiledExpression } from '../expr/index.js';
+import type { Scope } from './scope.js';
+
+/** The names a pipeline expression may start with (DECISIONS.md §2). */
+export const PIPELINE_ROOTS: ReadonlySet<string> = new Set(['ctx', 'steps']);
+const NO_ROOTS: ReadonlySet<string> = new Set();
+
+export function compileRuntime(expr: Expression, scope: Scope): CompiledExpression | undefined {
+  const { compiled, diagnostics } = compileExpression(expr, { roots: PIPELINE_ROOTS });
+  scope.adopt(diagnostics);
+  return diagnostics.some((d) => d.severity === 'error') ? undefined : compiled;
+}
+
+export type Static = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
+
+const FAILED: Static = { ok: false };
+
+/** Evaluates a configuration expression once, at boot; reports and returns `ok: false` on failure. */
+export function evaluateStatic(expr: Expression, scope: Scope): Static {
+  const { compiled, diagnostics } = compileExpression(expr, { roots: NO_ROOTS });
+  scope.adopt(diagnostics);
+  if (diagnostics.some((d) => d.severity === 'error')) return FAILED;
+  return evaluateCompiled(compiled, scope);
+}
+
+/** Evaluates a compiled expression that has no variables (`constant`, or a config expression). */
+export function evaluateCompiled(compiled: CompiledExpression, scope: Scope): Static {
+  try {
+    return { ok: true, value: normalise(compiled.evaluate({})) };
+  } catch (e) {
+    scope.error('Invalid value', compiled.range, {
+      detail: `The expression could not be evaluated at boot: ${e instanceof Error ? e.message : String(e)}`,
+    });
+    return FAILED;
+  }
+}
+
+/** Big integers from the evaluator become plain numbers when they fit, so readers see one shape. */
+function normalise(v: unknown): unknown {
+  if (typeof v === 'bigint' && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)) return Number(v);
+  return v;
+}

@@ -1,0 +1,55 @@
+/**
+ * Where the decoder is: the block path (for every diagnostic), the file being decoded, and the
+ * shared diagnostics list. Decoders never throw on a bad manifest; they report here and go on, so
+ * one run reports every problem.
+ */
+import type { Block } from '../hcl/ast.js';
+import type { Diagnostic, Diagnostics } from '../diag/diagnostic.js';
+import type { Range } from '../diag/range.js';
+
+type Extra = Partial<Omit<Diagnostic, 'severity' | 'summary' | 'subject'>>;
+
+export class Scope {
+  constructor(
+    readonly diags: Diagnostics,
+    readonly path: readonly string[],
+    readonly filename: string,
+    /** Directory of `filename`, against which relative file references resolve. */
+    readonly baseDir: string,
+  ) {}
+
+  /** A scope one block deeper. */
+  enter(block: Block | string): Scope {
+    const segment = typeof block === 'string' ? block : blockSegment(block);
+    return new Scope(this.diags, [...this.path, segment], this.filename, this.baseDir);
+  }
+
+  error(summary: string, subject: Range | undefined, extra: Extra = {}): void {
+    this.add('error', summary, subject, extra);
+  }
+
+  warning(summary: string, subject: Range | undefined, extra: Extra = {}): void {
+    this.add('warning', summary, subject, extra);
+  }
+
+  /** Re-homes diagnostics produced elsewhere (the expression compiler) under this block path. */
+  adopt(diagnostics: Iterable<Diagnostic>): void {
+    for (const d of diagnostics) this.diags.add(d.path && d.path.length > 0 ? d : { ...d, path: this.path });
+  }
+
+  private add(severity: 'error' | 'warning', summary: string, subject: Range | undefined, extra: Extra): void {
+    const d: Diagnostic = {
+      severity,
+      summary,
+      ...(subject ? { subject } : {}),
+      ...(this.path.length > 0 ? { path: this.path } : {}),
+      ...extra,
+    };
+    this.diags.add(d);
+  }
+}
+
+/** `endpoint "GET /x"`, `pipeline`, `sql "q"`: how a block appears in a diagnostic's path. */
+export function blockSegment(block: Block): string {
+  return [block.type, ...block.labels.map((l) => JSON.stringify(l))].join(' ');
+}

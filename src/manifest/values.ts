@@ -1,0 +1,184 @@
+/**
+ * Typed readers for attribute values. Configuration values are evaluated once at boot and checked
+ * against the type the attribute wants; runtime expressions are compiled, and when they are
+ * constant their value is checked too. Every reader reports its own diagnostic and returns
+ * undefined on failure, so callers just skip what could not be read.
+ */
+import type { Attribute } from '../hcl/ast.js';
+import { didYouMean } from '../diag/suggest.js';
+import type { Expr } from '../model/step-common.js';
+import { compileRuntime, evaluateCompiled, evaluateStatic, type Static } from './expr.js';
+import { parseDuration, DURATION_HINT } from './duration.js';
+import { parseSize, SIZE_HINT } from './size.js';
+import type { Scope } from './scope.js';
+
+export function typeError(attr: Attribute, scope: Scope, need: string): void {
+  scope.error('Incorrect attribute value type', attr.expr.range, {
+    detail: `Inappropriate value for attribute "${attr.name}": ${need} is required.`,
+  });
+}
+
+export function invalidValue(attr: Attribute, scope: Scope, detail: string, suggestion?: string): void {
+  scope.error('Invalid value', attr.expr.range, { detail, ...(suggestion !== undefined ? { suggestion } : {}) });
+}
+
+export function readStatic(attr: Attribute | undefined, scope: Scope): Static {
+  if (!attr) return { ok: false };
+  return evaluateStatic(attr.expr, scope);
+}
+
+export function readString(attr: Attribute | undefined, scope: Scope): string | undefined {
+  const v = readStatic(attr, scope);
+  if (!v.ok) return undefined;
+  if (typeof v.value !== 'string') return void typeError(attr!, scope, 'a string');
+  return v.value;
+}
+
+/** A string, or a number written for it (`port`-like values from `env()` arrive as strings). */
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+export function readNumber(attr: Attribute | undefined, scope: Scope, bounds: { min?: number; max?: number } = {}): number | undefined {
+  const v = readStatic(attr, scope);
+  if (!v.ok) return undefined;
+  const n = typeof v.value === 'string' ? undefined : toNumber(v.value);
+  if (n === undefined) return void typeError(attr!, scope, 'a number');
+  return inBounds(attr!, scope, n, bounds);
+}
+
+export function readInt(attr: Attribute | undefined, scope: Scope, bounds: { min?: number; max?: number } = {}): number | undefined {
+  const v = readStatic(attr, scope);
+  if (!v.ok) return undefined;
+  // Strings holding digits are accepted so that `port = env("PORT", "8080")` works.
+  const n = toNumber(v.value);
+  if (n === undefined || !Number.isSafeInteger(n)) return void typeError(attr!, scope, 'a whole number');
+  return inBounds(attr!, scope, n, bounds);
+}
+
+function inBounds(attr: Attribute, scope: Scope, n: number, { min, max }: { min?: number; max?: number }): number | undefined {
+  if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+    const range =
+      min !== undefined && max !== undefined ? `between ${min} and ${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
+    return void invalidValue(attr, scope, `"${attr.name}" must be ${range}; got ${n}.`);
+  }
+  return n;
+}
+
+export function readBool(attr: Attribute | undefined, scope: Scope): boolean | undefined {
+  const v = readStatic(attr, scope);
+  if (!v.ok) return undefined;
+  if (typeof v.value === 'boolean') return v.value;
+  if (v.value === 'true' || v.value === 'false') return v.value === 'true'; // from env()
+  return void typeError(attr!, scope, 'a bool');
+}
+
+export function readStringList(attr: Attribute | undefined, scope: Scope): string[] | undefined {
+  const v = readStatic(attr, scope);
+  if (!v.ok) return undefined;
+  if (!Array.isArray(v.value) || !v.value.every((s) => typeof s === 'string')) return void typeError(attr!, scope, 'a list of strings');
+  return v.value as string[];
+}
+
+/** Milliseconds from a duration string such as "1m30s". */
+export function readDuration(attr: Attribute | undefined, scope: Scope): number | undefined {
+  const v = readStatic(attr, scope);
+  if (!v.ok) return undefined;
+  if (typeof v.value !== 'string') return void typeError(attr!, scope, `a duration string such as "30s"`);
+  const ms = parseDuration(v.value);
+  if (ms === undefined) {
+    scope.error('Invalid duration', attr!.expr.range, { detail: `"${v.value}" is not a duration: ${DURATION_HINT}.` });
+  }
+  return ms;
+}
+
+/** Bytes from a size string such as "1MiB" (or a whole number of bytes). */
+export function readSize(attr: Attribute | undefined, scope: Scope): number | undefined {
+  const v = readStatic(attr, scope);
+  if (!v.ok) return undefined;
+  if (typeof v.value !== 'string' && typeof v.value !== 'number') return void typeError(attr!, scope, `a size string such as "1MiB"`);
+  const bytes = parseSize(v.value);
+  if (bytes === undefined) {
+    scope.error('Invalid size', attr!.expr.range, { detail: `"${String(v.value)}" is not a byte size: ${SIZE_HINT}.` });
+  }
+  return bytes;
+}
+
+/** One of a fixed set of strings; `fold` compares case-insensitively and returns the canonical spelling. */
+export function readChoice<T extends string>(
+  attr: Attribute | undefined,
+  scope: Scope,
+  choices: readonly T[],
+  fold = false,
+): T | undefined {
+  const s = readString(attr, scope);
+  if (s === undefined) return undefined;
+  const found = choices.find((c) => (fold ? c.toLowerCase() === s.toLowerCase() : c === s));
+  if (found === undefined) {
+    invalidValue(attr!, scope, `"${attr!.name}" must be one of ${choices.map((c) => `"${c}"`).join(', ')}; got "${s}".`, didYouMean(s, choices));
+  }
+  return found;
+}
+
+export type ValueKind = 'string' | 'number' | 'int' | 'bool' | 'map' | 'list';
+
+const KIND_NAME: Record<ValueKind, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  bool: 'a bool',
+  map: 'an object',
+  list: 'a list',
+};
+
+function hasKind(value: unknown, kind: ValueKind): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' || typeof value === 'bigint';
+    case 'int':
+      return (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
+    case 'bool':
+      return typeof value === 'boolean';
+    case 'map':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'list':
+      return Array.isArray(value);
+  }
+}
+
+/**
+ * A runtime expression, compiled once. When it is constant and `expect` is given, its value is
+ * checked now (a `condition = "yes"` is a boot error, not a request-time surprise).
+ */
+export function readExpr(attr: Attribute | undefined, scope: Scope, expect?: ValueKind): Expr | undefined {
+  if (!attr) return undefined;
+  const compiled = compileRuntime(attr.expr, scope);
+  if (!compiled) return undefined;
+  if (expect && compiled.constant) {
+    const v = evaluateCompiled(compiled, scope);
+    if (!v.ok) return undefined;
+    // null is "not set" for optional runtime values (a null body sends no body).
+    if (v.value !== null && !hasKind(v.value, expect)) return void typeError(attr, scope, KIND_NAME[expect]);
+  }
+  return compiled;
+}
+
+/** An HTTP status written in the manifest: a whole number from 100 to 599. */
+export function checkStatus(attr: Attribute, scope: Scope, value: unknown): number | undefined {
+  if (typeof value !== 'number' || !Number.isInteger(value)) return void typeError(attr, scope, 'a whole-number HTTP status');
+  if (value < 100 || value > 599) {
+    scope.error('Invalid status code', attr.expr.range, { detail: `An HTTP status is between 100 and 599; got ${value}.` });
+    return undefined;
+  }
+  return value;
+}
+
+export function readStatus(attr: Attribute | undefined, scope: Scope): number | undefined {
+  const v = readStatic(attr, scope);
+  return v.ok ? checkStatus(attr!, scope, v.value) : undefined;
+}

@@ -1,0 +1,86 @@
+/**
+ * Manifest sources -> checked ServiceModel. Parse every file, decode all blocks (src/manifest),
+ * then run the whole-service and per-endpoint boot checks. Every problem of the run is reported;
+ * a model is returned only when there is no error (warnings do not block).
+ */
+import { Diagnostics, type Diagnostic } from '../diag/diagnostic.js';
+import { parseFile } from '../hcl/index.js';
+import type { File } from '../hcl/ast.js';
+import { decodeManifest } from '../manifest/decode.js';
+import { checkFlow, staticStatuses } from './checks/flow.js';
+import { checkReferences } from './checks/references.js';
+import { checkDuplicateRoutes } from './checks/routes.js';
+import { checkStepNames } from './checks/step-names.js';
+import type { EndpointModel, ServiceModel } from './types.js';
+
+export interface SourceFile {
+  readonly filename: string;
+  readonly source: string;
+}
+
+export interface BuildOptions {
+  /** The manifest directory (referenced files may not escape it). Default '.'. */
+  readonly dir?: string;
+  /** Read referenced files (template_file, starlark file) at boot. Default false (in-memory builds). */
+  readonly readFiles?: boolean;
+}
+
+export interface BuildResult {
+  /** Present only when no diagnostic is an error. */
+  readonly model?: ServiceModel;
+  readonly diagnostics: Diagnostic[];
+  readonly sources: Map<string, string>;
+}
+
+export function buildModel(files: readonly SourceFile[], options: BuildOptions = {}): BuildResult {
+  const diags = new Diagnostics();
+  const sources = new Map(files.map((f) => [f.filename, f.source]));
+  const parsed: File[] = [];
+  for (const f of files) {
+    const { file, diagnostics } = parseFile(f.source, f.filename);
+    diags.append(diagnostics);
+    parsed.push(file);
+  }
+  const dir = options.dir ?? '.';
+  const decoded = decodeManifest(parsed, diags, { rootDir: dir, read: options.readFiles ?? false });
+
+  checkDuplicateRoutes(decoded.endpoints);
+  const endpoints: EndpointModel[] = decoded.endpoints.map(({ model, scope, declaredSteps, bodyRange }) => {
+    if (model.kind !== 'pipeline') return model;
+    checkStepNames(model.steps, scope);
+    checkFlow(model.steps, scope, bodyRange);
+    checkReferences(model.steps, model.request, model.path, scope, declaredSteps);
+    return { ...model, statuses: staticStatuses(model.steps) };
+  });
+
+  const diagnostics = diags.items;
+  if (diags.hasErrors) return { diagnostics, sources };
+  const model: ServiceModel = deepFreeze({
+    server: decoded.server,
+    openapi: decoded.openapi,
+    endpoints,
+    schemas: decoded.schemas,
+    auths: decoded.auths,
+    connections: decoded.connections,
+    sources,
+    dir,
+  });
+  return { model, diagnostics, sources };
+}
+
+/**
+ * Freezes the plain-data parts of the model so no consumer can change it under another's feet.
+ * Compiled expressions (they hold closures) and Maps (frozen objects, mutable entries) are left as
+ * they are; their types are read-only.
+ */
+function deepFreeze<T>(value: T, seen = new Set<unknown>()): T {
+  if (typeof value !== 'object' || value === null || seen.has(value)) return value;
+  seen.add(value);
+  if (value instanceof Map) {
+    for (const v of value.values()) deepFreeze(v, seen);
+    return value;
+  }
+  if (typeof (value as { evaluate?: unknown }).evaluate === 'function') return value;
+  for (const v of Object.values(value)) deepFreeze(v, seen);
+  return Object.freeze(value);
+}

@@ -1,0 +1,216 @@
+/**
+ * What every expression of a pipeline reads, checked at boot (DECISIONS.md §2):
+ *
+ * - `steps.<name>`: the step exists, has run before this point (declared order; a transaction's
+ *   inner steps in order; after a `parallel`, all its branches), is not in a sibling branch of the
+ *   same `parallel`, and `<output>` is one the step kind offers.
+ * - `ctx.<member>`: one of request, timestamp_epoch, request_id, auth; `ctx.request.<part>` one of
+ *   method, path, query, headers, body; `path.X` / `query.X` / `headers.X` declared (path
+ *   parameters of the pattern count as declared); `body` read only when a body is declared, and
+ *   its fields (nested through schema objects and lists) declared in it.
+ */
+import type { Range } from '../../diag/range.js';
+import { didYouMean } from '../../diag/suggest.js';
+import type { Reference } from '../../expr/index.js';
+import type { Scope } from '../../manifest/scope.js';
+import { typeName } from '../../manifest/type-expr.js';
+import type { FieldSpec, RequestSpec, TypeSpec } from '../../schema/field.js';
+import type { Expr } from '../step-common.js';
+import type { StepSpec } from '../types.js';
+import { allSteps, definedNames, outputsOf, ownExprs, stepLabel } from './walk.js';
+
+export const CTX_MEMBERS = ['request', 'timestamp_epoch', 'request_id', 'auth'] as const;
+export const REQUEST_MEMBERS = ['method', 'path', 'query', 'headers', 'body'] as const;
+
+interface Env {
+  readonly scope: Scope;
+  readonly request: RequestSpec;
+  readonly path: string;
+  /** Every lowered step by name. */
+  readonly byName: ReadonlyMap<string, StepSpec>;
+  /** Names declared by a block whose lowering failed: already reported, not reported again. */
+  readonly declared: ReadonlySet<string>;
+}
+
+export function checkReferences(
+  steps: readonly StepSpec[],
+  request: RequestSpec,
+  path: string,
+  scope: Scope,
+  declared: ReadonlySet<string>,
+): void {
+  const byName = new Map<string, StepSpec>();
+  for (const s of allSteps(steps)) if (s.kind !== 'stream' && s.name !== undefined && !byName.has(s.name)) byName.set(s.name, s);
+  walkSequence(steps, new Set(), new Set(), { scope, request, path, byName, declared });
+}
+
+/** Checks a sequence; returns the names available after it. */
+function walkSequence(steps: readonly StepSpec[], before: ReadonlySet<string>, siblings: ReadonlySet<string>, env: Env): Set<string> {
+  const avail = new Set(before);
+  for (const step of steps) {
+    switch (step.kind) {
+      case 'transaction': {
+        const inner = walkSequence(step.steps, avail, siblings, env);
+        checkExprs(step, ownExprs(step), inner, siblings, env);
+        for (const n of inner) avail.add(n);
+        break;
+      }
+      case 'parallel': {
+        const branches = step.steps.map(definedNames);
+        step.steps.forEach((branch, i) => {
+          const others = new Set([...siblings, ...branches.filter((_, j) => j !== i).flat()]);
+          walkSequence([branch], avail, others, env);
+        });
+        for (const n of branches.flat()) avail.add(n);
+        break;
+      }
+      default:
+        checkExprs(step, ownExprs(step), avail, siblings, env);
+    }
+    if (step.kind !== 'stream' && step.name !== undefined) avail.add(step.name);
+  }
+  return avail;
+}
+
+function checkExprs(step: StepSpec, exprs: readonly Expr[], avail: ReadonlySet<string>, siblings: ReadonlySet<string>, env: Env): void {
+  for (const e of exprs) {
+    for (const ref of e.references) {
+      if (ref.root === 'steps') checkStepRef(step, ref, avail, siblings, env);
+      else if (ref.root === 'ctx') checkCtxRef(step, ref, env);
+    }
+  }
+}
+
+function checkStepRef(step: StepSpec, ref: Reference, avail: ReadonlySet<string>, siblings: ReadonlySet<string>, env: Env): void {
+  const [name, output] = ref.path;
+  if (name === undefined || name === null) return;
+  const key = String(name);
+  const err = (summary: string, detail: string, suggestion?: string): void =>
+    env.scope.error(summary, ref.range, { path: step.blockPath, detail, ...(suggestion !== undefined ? { suggestion } : {}) });
+  const target = env.byName.get(key);
+  if (!target) {
+    if (env.declared.has(key)) return;
+    const suggestion = didYouMean(key, env.byName.keys());
+    return err('Reference to undeclared step', `No step named "${key}" is declared in this endpoint.`, suggestion && `steps.${suggestion}`);
+  }
+  if (target === step) return err('Step reads its own output', `${stepLabel(step)} cannot read steps.${key}: its output exists only after it has run.`);
+  if (siblings.has(key)) {
+    return err(
+      'Step read from a parallel sibling',
+      `${stepLabel(target)} runs in another branch of the same parallel block, so its output is not available here; read it after the parallel block.`,
+    );
+  }
+  if (!avail.has(key)) {
+    return err(
+      'Step read before it runs',
+      `${stepLabel(target)} (line ${target.range.start.line}) has not run at this point; a step can read only the steps that ran before it.`,
+    );
+  }
+  if (output === undefined || output === null) return;
+  const outputs = outputsOf(target);
+  if (!outputs || outputs.includes(String(output))) return;
+  const streaming = (target.kind === 'sql' || target.kind === 'http') && target.stream;
+  err(
+    'Unsupported attribute',
+    `${stepLabel(target)} has no output "${String(output)}"; its outputs are ${outputs.join(', ')}${streaming ? ' (it streams: stream = true)' : ''}.`,
+    didYouMean(String(output), outputs),
+  );
+}
+
+function checkCtxRef(step: StepSpec, ref: Reference, env: Env): void {
+  const p = ref.path;
+  const err = (summary: string, detail: string, suggestion?: string): void =>
+    env.scope.error(summary, ref.range, { path: step.blockPath, detail, ...(suggestion !== undefined ? { suggestion } : {}) });
+  const member = p[0];
+  if (member === undefined || member === null) return;
+  if (!(CTX_MEMBERS as readonly unknown[]).includes(member)) {
+    return err('Unsupported attribute', `ctx has no member "${String(member)}"; its members are ${CTX_MEMBERS.join(', ')}.`, didYouMean(String(member), CTX_MEMBERS));
+  }
+  if (member !== 'request') return;
+  const part = p[1];
+  if (part === undefined || part === null) return;
+  if (!(REQUEST_MEMBERS as readonly unknown[]).includes(part)) {
+    return err(
+      'Unsupported attribute',
+      `ctx.request has no member "${String(part)}"; its members are ${REQUEST_MEMBERS.join(', ')}.`,
+      didYouMean(String(part), REQUEST_MEMBERS),
+    );
+  }
+  const name = p[2];
+  switch (part) {
+    case 'path':
+    case 'query':
+    case 'headers': {
+      if (name === undefined || name === null) return;
+      const fields = part === 'headers' ? env.request.headers : env.request[part];
+      const key = String(name);
+      if (fields.some((f) => f.name === key)) return;
+      const names = fields.map((f) => f.name);
+      if (part === 'headers' && names.includes(key.toLowerCase())) {
+        return err('Header names are lower-case', `Headers are read by their lower-case name: ctx.request.headers.${key.toLowerCase()}.`, key.toLowerCase());
+      }
+      const what = part === 'path' ? 'path parameter' : part === 'query' ? 'query parameter' : 'header';
+      const declaredIn =
+        part === 'path' ? `the path "${env.path}" has no {${key}}` : `the endpoint's request block declares no ${what} "${key}"`;
+      return err(`Undeclared ${what}`, `ctx.request.${part}.${key} is read, but ${declaredIn}.`, didYouMean(key, names));
+    }
+    case 'body': {
+      if (!env.request.body) {
+        return err(
+          'Undeclared request body',
+          'ctx.request.body is read, but the endpoint declares no request body (request { body = schema.<name> } or body { ... }).',
+        );
+      }
+      checkFieldPath(env.request.body, p.slice(2), 'ctx.request.body', ref.range, step, env);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Follows `.a.b[0].c` through declared object fields; stops at map, any and dynamic steps. */
+function checkFieldPath(type: TypeSpec, path: readonly (string | number | null)[], shown: string, _range: Range, step: StepSpec, env: Env): void {
+  let t: TypeSpec = type;
+  let where = shown;
+  for (const key of path) {
+    if (key === null) {
+      if (t.kind === 'list') t = t.items;
+      else if (t.kind === 'map') t = t.values;
+      else return;
+      where += '[*]';
+      continue;
+    }
+    if (t.kind === 'list') {
+      if (typeof key !== 'number') {
+        env.scope.error('Unsupported attribute', _range, { path: step.blockPath, detail: `${where} is a list; index it with a number.` });
+        return;
+      }
+      t = t.items;
+      where += `[${key}]`;
+      continue;
+    }
+    if (t.kind === 'map') {
+      t = t.values;
+      where += `.${String(key)}`;
+      continue;
+    }
+    if (t.kind !== 'object') {
+      if (t.kind === 'any') return;
+      env.scope.error('Unsupported attribute', _range, { path: step.blockPath, detail: `${where} is ${typeName(t)}; it has no member "${String(key)}".` });
+      return;
+    }
+    const field: FieldSpec | undefined = t.fields.find((f) => f.name === String(key));
+    if (!field) {
+      const names = t.fields.map((f) => f.name);
+      env.scope.error('Undeclared body field', _range, {
+        path: step.blockPath,
+        detail: `${where}.${String(key)} is read, but ${t.name ? `schema "${t.name}"` : 'the declared body'} has no field "${String(key)}".`,
+        ...(didYouMean(String(key), names) ? { suggestion: didYouMean(String(key), names)! } : {}),
+      });
+      return;
+    }
+    t = field.type;
+    where += `.${String(key)}`;
+  }
+}
