@@ -31,9 +31,22 @@ function toSequence(branch: Branch<any>): readonly NodeDef<any>[] {
   return Array.isArray(branch) ? (branch as readonly NodeDef<any>[]) : [branch as NodeDef<any>];
 }
 
-/** Generated ids are `<kind>#<n>`, numbered per kind across the graph in execution order. */
+/**
+ * Generated ids are `<kind>#<n>`, numbered per kind across the graph in execution order, skipping
+ * numbers an explicit id or name already uses (so mixing both never collides).
+ */
 export function buildTree(nodes: readonly NodeDef<any>[]): TreeNode[] {
   const counters = new Map<string, number>();
+  const taken = new Set<string>();
+  const collect = (defs: readonly NodeDef<any>[]): void => {
+    for (const def of defs) {
+      const explicit = def.id ?? (def.name === '' ? undefined : def.name);
+      if (explicit !== undefined) taken.add(explicit);
+      if (def.type === 'parallel') def.branches.forEach((b) => collect(toSequence(b)));
+      if (def.type === 'container') collect(def.body);
+    }
+  };
+  collect(nodes);
   const visit = (defs: readonly NodeDef<any>[]): TreeNode[] =>
     defs.map((def) => {
       const kind = kindOf(def);
@@ -41,9 +54,10 @@ export function buildTree(nodes: readonly NodeDef<any>[]): TreeNode[] {
       let id = def.id ?? name;
       const generatedId = id === undefined;
       if (id === undefined) {
-        const n = (counters.get(kind) ?? 0) + 1;
+        let n = counters.get(kind) ?? 0;
+        do id = `${kind}#${++n}`;
+        while (taken.has(id));
         counters.set(kind, n);
-        id = `${kind}#${n}`;
       }
       const info: StepInfo = Object.freeze({ id, name, kind });
       if (def.type === 'parallel') {

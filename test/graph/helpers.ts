@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { type Observable, isObservable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { compileGraphOrThrow, type CompileOptions, type GraphDef, type GraphScope, type Outcome } from '../../graph/index.js';
 
@@ -29,4 +30,10 @@ export function summary(outcome: Outcome): unknown {
 
 export function testScheduler(): TestScheduler {
   return new TestScheduler((actual, expected) => assert.deepStrictEqual(actual, expected));
+}
+
+/** The outcome of a run that must have been synchronous (fails the test if it went asynchronous). */
+export function sync(result: Outcome | Observable<Outcome>): Outcome {
+  assert.ok(!isObservable(result), 'expected the run to complete synchronously');
+  return result as Outcome;
 }
