@@ -8,7 +8,7 @@ import type { Attribute, Block, Body } from './ast.js';
 import { decodeLiteral } from './escapes.js';
 import { parseExpression } from './parser-expr.js';
 import type { ParserState } from './parser-state.js';
-import { T, type Token, type TokenType } from './tokens.js';
+import { span, T, type Token, type TokenType } from './tokens.js';
 
 const UNCLOSED_BLOCK_DETAIL =
   'There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.';
@@ -145,7 +145,7 @@ function finishAttribute(p: ParserState, ident: Token, singleLine: boolean): Att
               ? 'Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.'
               : 'An argument definition must end with a newline.',
             end.range,
-            rangeBetween(ident.range, end.range),
+            span(ident, end),
           );
         }
         endRange = p.prevRange();
@@ -184,7 +184,7 @@ function finishBlock(p: ParserState, ident: Token): Block | undefined {
       labelRanges.push(tok.range);
       continue;
     }
-    const context = rangeBetween(ident.range, tok.range);
+    const context = span(ident, tok);
     if (tok.type === T.Equal) {
       p.error(
         'Invalid block definition',
@@ -248,7 +248,7 @@ function finishBlock(p: ParserState, ident: Token): Block | undefined {
     } else {
       if (!p.recovery) {
         if (after.type === T.EOF) {
-          p.error('Unclosed configuration block', UNCLOSED_BLOCK_DETAIL, oBrace.range, rangeBetween(ident.range, oBrace.range));
+          p.error('Unclosed configuration block', UNCLOSED_BLOCK_DETAIL, oBrace.range, span(ident, oBrace));
         } else {
           p.error(
             'Invalid single-argument block definition',
@@ -272,7 +272,7 @@ function finishBlock(p: ParserState, ident: Token): Block | undefined {
         'Missing newline after block definition',
         'A block definition must end with a newline.',
         eol.range,
-        rangeBetween(ident.range, eol.range),
+        span(ident, eol),
       );
     }
     p.recoverAfterBodyItem();
@@ -306,7 +306,7 @@ function parseSingleAttrBody(p: ParserState): Attribute | undefined {
     p.error(
       'Argument definition required',
       `A single-line block definition can contain only a single argument. If you meant to define argument ${JSON.stringify(p.text(ident))}, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block.`,
-      rangeBetween(ident.range, next.range),
+      span(ident, next),
     );
   } else {
     p.error(
@@ -339,7 +339,7 @@ export function parseQuotedStringLiteral(p: ParserState): { value: string; range
         'Invalid string literal',
         `Template sequences are not allowed in this string. To include a literal ${JSON.stringify(which)}, double it (as "${which}${which}") to escape it.`,
         tok.range,
-        rangeBetween(oQuote.range, tok.range),
+        span(oQuote, tok),
       );
       out.push(which, '{ ... }');
       p.recover(T.TemplateSeqEnd);
@@ -350,12 +350,12 @@ export function parseQuotedStringLiteral(p: ParserState): { value: string; range
         'Unterminated string literal',
         'Unable to find the closing quote mark before the end of the line.',
         tok.range,
-        rangeBetween(oQuote.range, tok.range),
+        span(oQuote, tok),
       );
       endRange = tok.range;
       break;
     }
-    p.error('Invalid string literal', 'This item is not valid in a string literal.', tok.range, rangeBetween(oQuote.range, tok.range));
+    p.error('Invalid string literal', 'This item is not valid in a string literal.', tok.range, span(oQuote, tok));
     p.recover(T.CQuote);
     endRange = tok.range;
     break;

@@ -17,7 +17,7 @@ import type {
 } from './ast.js';
 import { ParserState } from './parser-state.js';
 import { parseTemplateInner } from './parser-template.js';
-import { T, type Token, type TokenType } from './tokens.js';
+import { span, T, type Token, type TokenType } from './tokens.js';
 
 /** Binary operator levels, loosest first. */
 const LEVELS: ReadonlyArray<ReadonlyMap<TokenType, BinaryOperator>> = [
@@ -129,7 +129,7 @@ function addStep(expr: Expression, step: Traverser, rng: Range): Expression {
 /** `.0` (legacy index) as a traverser, or an error for `.0.1` (which scans as the number 0.1). */
 function legacyIndex(p: ParserState, dot: Token, num: Token, splat: boolean): Traverser {
   const text = p.text(num);
-  const rng = rangeBetween(dot.range, num.range);
+  const rng = span(dot, num);
   const dotIdx = text.indexOf('.');
   if (dotIdx >= 0) {
     const [first, second] = [text.slice(0, dotIdx), text.slice(dotIdx + 1)];
@@ -154,7 +154,7 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
       const attrTok = p.peek();
       if (attrTok.type === T.Ident) {
         p.read();
-        const rng = rangeBetween(dot.range, attrTok.range);
+        const rng = span(dot, attrTok);
         ret = addStep(ret, { kind: 'Attr', name: p.text(attrTok), range: rng }, rng);
       } else if (attrTok.type === T.NumberLit) {
         p.read();
@@ -193,10 +193,10 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
             break;
           }
           p.read();
-          steps.push({ kind: 'Attr', name: p.text(t), range: rangeBetween(d.range, t.range) });
+          steps.push({ kind: 'Attr', name: p.text(t), range: span(d, t) });
           lastRange = t.range;
         }
-        const item: SplatItem = { kind: 'SplatItem', range: rangeBetween(dot.range, marker.range) };
+        const item: SplatItem = { kind: 'SplatItem', range: span(dot, marker) };
         const each: Expression =
           steps.length === 0
             ? item
@@ -225,7 +225,7 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
           );
           close = p.recover(T.CBrack);
         }
-        const item: SplatItem = { kind: 'SplatItem', range: rangeBetween(open.range, close.range) };
+        const item: SplatItem = { kind: 'SplatItem', range: span(open, close) };
         const each = parseTraversals(p, item);
         ret = { kind: 'Splat', source: ret, each, full: true, range: rangeBetween(from.range, each.range) };
         continue;
@@ -246,7 +246,7 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
       }
       p.popNewlines();
 
-      const rng = rangeBetween(open.range, close.range);
+      const rng = span(open, close);
       const literalKey = staticKey(key);
       if (literalKey !== undefined) {
         ret = addStep(ret, { kind: 'Index', key: literalKey, range: rng }, rng);
@@ -299,13 +299,13 @@ function parseTerm(p: ParserState): Expression {
           'Unbalanced parentheses',
           'Expected a closing parenthesis to terminate the expression.',
           close.range,
-          rangeBetween(start.range, close.range),
+          span(start, close),
         );
         p.recovery = true;
       }
       const cParen = p.read();
       p.popNewlines();
-      return { kind: 'Parenthesized', expr, range: rangeBetween(oParen.range, cParen.range) };
+      return { kind: 'Parenthesized', expr, range: span(oParen, cParen) };
     }
 
     case T.NumberLit: {
@@ -388,10 +388,10 @@ function finishFunctionCall(p: ParserState, name: Token): Expression {
         'Missing function name',
         'Function scope resolution symbol :: must be followed by a function name in this scope.',
         nextName.range,
-        rangeBetween(name.range, nextName.range),
+        span(name, nextName),
       );
       p.recoverOver(T.OParen);
-      return invalidExpr(rangeBetween(name.range, nextName.range));
+      return invalidExpr(span(name, nextName));
     }
     // Namespaced functions are plain names with "::" in them, as in hclsyntax.
     nameStr += '::' + p.text(nextName);
@@ -405,10 +405,10 @@ function finishFunctionCall(p: ParserState, name: Token): Expression {
       'Missing open parenthesis',
       'Function selector must be followed by an open parenthesis to begin the function call.',
       openTok.range,
-      rangeBetween(name.range, openTok.range),
+      span(name, openTok),
     );
     p.recoverOver(T.OParen);
-    return invalidExpr(rangeBetween(name.range, openTok.range));
+    return invalidExpr(span(name, openTok));
   }
 
   const args: Expression[] = [];
@@ -442,7 +442,7 @@ function finishFunctionCall(p: ParserState, name: Token): Expression {
             'Missing closing parenthesis',
             'An expanded function argument (with ...) must be immediately followed by closing parentheses.',
             sep.range,
-            rangeBetween(name.range, sep.range),
+            span(name, sep),
           );
         }
         closeTok = p.recover(T.CParen);
@@ -456,14 +456,14 @@ function finishFunctionCall(p: ParserState, name: Token): Expression {
         p.error(
           'Unterminated function call',
           'There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file.',
-          rangeBetween(name.range, openTok.range),
+          span(name, openTok),
         );
       } else {
         p.error(
           'Missing argument separator',
           'A comma is required to separate each function argument from the next.',
           sep.range,
-          rangeBetween(name.range, sep.range),
+          span(name, sep),
         );
       }
       closeTok = p.recover(T.CParen);
@@ -517,7 +517,7 @@ function parseTuple(p: ParserState): Expression {
               'Missing item separator',
               'Expected a comma to mark the beginning of the next item.',
               next.range,
-              rangeBetween(open.range, next.range),
+              span(open, next),
             );
           }
         }
@@ -526,7 +526,7 @@ function parseTuple(p: ParserState): Expression {
       }
       p.read(); // comma
     }
-    return { kind: 'Tuple', items, range: rangeBetween(open.range, close.range) };
+    return { kind: 'Tuple', items, range: span(open, close) };
   } finally {
     p.popNewlines();
   }
@@ -573,14 +573,14 @@ function parseObject(p: ParserState): Expression {
               'Missing attribute value',
               'Expected an attribute value, introduced by an equals sign ("=").',
               next.range,
-              rangeBetween(open.range, next.range),
+              span(open, next),
             );
           } else if (next.type === T.Ident) {
             p.error(
               'Missing key/value separator',
               'Expected an equals sign ("=") to mark the beginning of the attribute value. If you intended to given an attribute name containing periods or spaces, write the name in quotes to create a string literal.',
               next.range,
-              rangeBetween(open.range, next.range),
+              span(open, next),
             );
           } else if (next.type === T.EOF) {
             p.error(
@@ -593,7 +593,7 @@ function parseObject(p: ParserState): Expression {
               'Missing key/value separator',
               'Expected an equals sign ("=") to mark the beginning of the attribute value.',
               next.range,
-              rangeBetween(open.range, next.range),
+              span(open, next),
             );
           }
         }
@@ -630,7 +630,7 @@ function parseObject(p: ParserState): Expression {
               'Missing attribute separator',
               'Expected a newline or comma to mark the beginning of the next attribute.',
               next.range,
-              rangeBetween(open.range, next.range),
+              span(open, next),
             );
           }
         }
@@ -642,7 +642,7 @@ function parseObject(p: ParserState): Expression {
   } finally {
     p.popNewlines();
   }
-  return { kind: 'ObjectCons', items, range: rangeBetween(open.range, close.range) };
+  return { kind: 'ObjectCons', items, range: span(open, close) };
 }
 
 /**
@@ -675,7 +675,7 @@ function finishForExpr(p: ParserState, open: Token): Expression {
         p.error("Invalid 'for' expression", detail, at, rangeBetween(open.range, at));
       }
       const close = p.recover(closeType);
-      return invalidExpr(rangeBetween(open.range, close.range));
+      return invalidExpr(span(open, close));
     };
 
     if (p.peek().type !== T.Ident) return fail("For expression requires variable name after 'for'.");
@@ -694,7 +694,7 @@ function finishForExpr(p: ParserState, open: Token): Expression {
     const collection = parseExpression(p);
     if (p.recovery && p.errorsSince(mark)) {
       const close = p.recover(closeType);
-      return invalidExpr(rangeBetween(open.range, close.range));
+      return invalidExpr(span(open, close));
     }
     if (p.peek().type !== T.Colon) return fail('For expression requires a colon after the collection expression.');
     p.read();
@@ -709,7 +709,7 @@ function finishForExpr(p: ParserState, open: Token): Expression {
     }
     if (p.recovery && p.errorsSince(mark)) {
       const close = p.recover(closeType);
-      return invalidExpr(rangeBetween(open.range, close.range));
+      return invalidExpr(span(open, close));
     }
 
     let group = false;
@@ -726,7 +726,7 @@ function finishForExpr(p: ParserState, open: Token): Expression {
       cond = parseExpression(p);
       if (p.recovery && p.errorsSince(mark)) {
         const close = p.recover(closeType);
-        return invalidExpr(rangeBetween(open.range, close.range));
+        return invalidExpr(span(open, close));
       }
     }
 
@@ -740,7 +740,7 @@ function finishForExpr(p: ParserState, open: Token): Expression {
       }
       close = p.recover(closeType);
     }
-    const range = rangeBetween(open.range, close.range);
+    const range = span(open, close);
 
     if (!isObject) {
       if (keyExpr) p.error("Invalid 'for' expression", 'Key expression is not valid when building a tuple.', keyExpr.range, range);

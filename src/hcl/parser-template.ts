@@ -14,7 +14,7 @@ import { decodeLiteral } from './escapes.js';
 import { flushHeredoc, type FlatLiteral } from './heredoc.js';
 import { invalidExpr, parseExpression } from './parser-expr.js';
 import type { ParserState } from './parser-state.js';
-import { T, type Token, type TokenType } from './tokens.js';
+import { span, T, type Token, type TokenType } from './tokens.js';
 
 interface FlatInterp {
   readonly k: 'interp';
@@ -147,7 +147,7 @@ function parseTemplateParts(p: ParserState, end: TokenType, open: Token | undefi
           if (close.end - close.start === 2) ltrimNext = true; // `~}`
         }
         p.popNewlines();
-        parts.push({ k: 'interp', expr, range: rangeBetween(next.range, close.range) });
+        parts.push({ k: 'interp', expr, range: span(next, close) });
         continue;
       }
 
@@ -159,7 +159,7 @@ function parseTemplateParts(p: ParserState, end: TokenType, open: Token | undefi
             'Invalid template directive',
             'A template directive keyword ("if", "for", etc) is expected at the beginning of a %{ sequence.',
             kw.range,
-            rangeBetween(next.range, kw.range),
+            span(next, kw),
           );
         }
         p.recover(T.TemplateSeqEnd);
@@ -218,7 +218,7 @@ function parseTemplateParts(p: ParserState, end: TokenType, open: Token | undefi
               'Invalid template control keyword',
               `${JSON.stringify(word)} is not a valid template control keyword.${suggestion ? ` Did you mean ${JSON.stringify(suggestion)}?` : ''}`,
               kw.range,
-              rangeBetween(next.range, kw.range),
+              span(next, kw),
             );
           }
           p.recover(T.TemplateSeqEnd);
@@ -254,7 +254,7 @@ function parseTemplateParts(p: ParserState, end: TokenType, open: Token | undefi
         'Unterminated template string',
         'No closing marker was found for the string. A quoted string cannot span lines: use the \\n escape, or a heredoc (<<EOT) for multi-line text.',
         next.range,
-        open ? rangeBetween(open.range, next.range) : undefined,
+        open ? span(open, next) : undefined,
       );
       endRange = next.range;
       break;
@@ -262,7 +262,7 @@ function parseTemplateParts(p: ParserState, end: TokenType, open: Token | undefi
     if (!p.recovery) {
       if (next.type === T.EOF && open) {
         // Pointing at the end of the file helps nobody: point at where the string began.
-        p.error('Unterminated template string', 'No closing marker was found for the string.', open.range, rangeBetween(open.range, next.range));
+        p.error('Unterminated template string', 'No closing marker was found for the string.', open.range, span(open, next));
       } else {
         p.error('Unterminated template string', 'No closing marker was found for the string.', next.range, rangeBetween(startRange, next.range));
       }

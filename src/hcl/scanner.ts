@@ -13,8 +13,8 @@
  * Comments produce no tokens, except that a line comment ending in a newline becomes a Newline
  * token spanning the comment (what hclsyntax's peeker does when it filters comments out).
  */
-import type { Pos, Range } from '../diag/range.js';
-import { T, type Token, type TokenType } from './tokens.js';
+import type { Pos } from '../diag/range.js';
+import { T, Token, type TokenType } from './tokens.js';
 import { codePointAt, isDigit, isIdentContinue, isIdentStart, trimSpace } from './chars.js';
 
 export type ScanMode = 'normal' | 'template';
@@ -48,7 +48,8 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
     p = 1;
   }
 
-  function posAt(i: number): Pos {
+  /** Moves the cursor forward to UTF-16 index i, updating line, column and byte. */
+  function advance(i: number): void {
     let line = cLine, col = cCol, byte = cByte, k = cIdx;
     while (k < i) {
       const c = src.charCodeAt(k++);
@@ -74,14 +75,13 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
     cLine = line;
     cCol = col;
     cByte = byte;
-    return { line, column: col, byte };
   }
 
   function emit(type: TokenType, s: number, e: number): void {
-    const startPos = posAt(s);
-    const endPos = e === s ? startPos : posAt(e);
-    const range: Range = { filename, start: startPos, end: endPos };
-    tokens.push({ type, start: s, end: e, range });
+    advance(s);
+    const sl = cLine, sc = cCol, sb = cByte;
+    if (e !== s) advance(e);
+    tokens.push(new Token(type, s, e, filename, sl, sc, sb, cLine, cCol, cByte));
   }
 
   // ---- modal state (the Ragel machine's call stack, brace counter and heredoc stack)

@@ -5,7 +5,7 @@
  * A plain object of numbers rather than a TS `enum`/`const enum`: it survives isolated-module
  * transpilation (tsx, esbuild) unchanged and property reads are cheap.
  */
-import type { Range } from '../diag/range.js';
+import type { Pos, Range } from '../diag/range.js';
 
 export const T = {
   OBrace: 1,
@@ -80,12 +80,52 @@ export const T = {
 
 export type TokenType = (typeof T)[keyof typeof T];
 
-export interface Token {
-  readonly type: TokenType;
-  /** UTF-16 offsets into the source string, [start, end). */
-  readonly start: number;
-  readonly end: number;
-  readonly range: Range;
+/**
+ * A token. Positions are kept as plain numbers and the `Range` object is built only when asked
+ * for: a manifest has tens of thousands of tokens, and four objects per token made the garbage
+ * collector the scanner's main cost.
+ */
+export class Token {
+  private r: Range | undefined = undefined;
+  private sp: Pos | undefined = undefined;
+  private ep: Pos | undefined = undefined;
+
+  constructor(
+    readonly type: TokenType,
+    /** UTF-16 offsets into the source string, [start, end). */
+    readonly start: number,
+    readonly end: number,
+    readonly filename: string,
+    private readonly sl: number,
+    private readonly sc: number,
+    private readonly sb: number,
+    private readonly el: number,
+    private readonly ec: number,
+    private readonly eb: number,
+  ) {}
+
+  get startPos(): Pos {
+    let p = this.sp;
+    if (p === undefined) p = this.sp = { line: this.sl, column: this.sc, byte: this.sb };
+    return p;
+  }
+
+  get endPos(): Pos {
+    let p = this.ep;
+    if (p === undefined) p = this.ep = { line: this.el, column: this.ec, byte: this.eb };
+    return p;
+  }
+
+  get range(): Range {
+    let r = this.r;
+    if (r === undefined) r = this.r = { filename: this.filename, start: this.startPos, end: this.endPos };
+    return r;
+  }
+}
+
+/** The range from the start of token a to the end of token b, without materialising their own ranges. */
+export function span(a: Token, b: Token): Range {
+  return { filename: a.filename, start: a.startPos, end: b.endPos };
 }
 
 /** Human names for tokens in messages. */
