@@ -24,7 +24,8 @@ import type { ObjectTypeSpec } from '../schema/field.js';
 const TOP_LEVEL: BodySchema = {
   blocks: {
     server: { multiple: true },
-    openapi: { multiple: true },
+    // A label is reported by the openapi decoder itself, with a hint about where labelled ones go.
+    openapi: { labels: ['kind'], labelCounts: [0, 1], multiple: true },
     schema: { labels: ['name'], multiple: true },
     auth: { labels: ['name'], multiple: true },
     connection: { labels: ['kind', 'name'], multiple: true },

@@ -41,6 +41,8 @@ export interface DecodedEndpoint {
   readonly declaredSteps: ReadonlySet<string>;
   /** Where "no response" points when the pipeline is empty. */
   readonly bodyRange: Range;
+  /** False when the steps could not be found at all (no pipeline block): the flow is not checked. */
+  readonly hasPipeline: boolean;
 }
 
 export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, server: ServerModel): DecodedEndpoint | undefined {
@@ -112,7 +114,7 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
   };
   if (docsBlock) {
     if (!docs) return undefined;
-    return { model: { ...base, kind: 'docs', docs }, label, scope: s, declaredSteps: new Set(), bodyRange: blockHeader(block) };
+    return { model: { ...base, kind: 'docs', docs }, label, scope: s, declaredSteps: new Set(), bodyRange: blockHeader(block), hasPipeline: false };
   }
   return {
     model: { ...base, kind: 'pipeline', steps, statuses: [] },
@@ -120,6 +122,7 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
     scope: stepScope,
     declaredSteps: declaredStepNames(stepSource),
     bodyRange: pipelineBlock ? blockHeader(pipelineBlock) : blockHeader(block),
+    hasPipeline: dialect === 'route' || pipelineBlock !== undefined,
   };
 }
 

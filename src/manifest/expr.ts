@@ -11,10 +11,15 @@ import type { Scope } from './scope.js';
 export const PIPELINE_ROOTS: ReadonlySet<string> = new Set(['ctx', 'steps']);
 const NO_ROOTS: ReadonlySet<string> = new Set();
 
-export function compileRuntime(expr: Expression, scope: Scope): CompiledExpression | undefined {
+/**
+ * `ok` is false when the compiler reported an error. The compiled expression is returned anyway so
+ * that its references are still checked: one run reports every problem of an expression, and no
+ * model is built from a manifest with errors, so it never runs.
+ */
+export function compileRuntime(expr: Expression, scope: Scope): { compiled: CompiledExpression; ok: boolean } {
   const { compiled, diagnostics } = compileExpression(expr, { roots: PIPELINE_ROOTS });
   scope.adopt(diagnostics);
-  return diagnostics.some((d) => d.severity === 'error') ? undefined : compiled;
+  return { compiled, ok: !diagnostics.some((d) => d.severity === 'error') };
 }
 
 export type Static = { readonly ok: true; readonly value: unknown } | { readonly ok: false };

@@ -118,7 +118,9 @@ export function readChoice<T extends string>(
   if (s === undefined) return undefined;
   const found = choices.find((c) => (fold ? c.toLowerCase() === s.toLowerCase() : c === s));
   if (found === undefined) {
-    invalidValue(attr!, scope, `"${attr!.name}" must be one of ${choices.map((c) => `"${c}"`).join(', ')}; got "${s}".`, didYouMean(s, choices));
+    // A near miss, or a longer product name that contains a choice ("swagger-ui" -> "swagger").
+    const suggestion = didYouMean(s, choices) ?? choices.find((c) => s.toLowerCase().includes(c.toLowerCase()));
+    invalidValue(attr!, scope, `"${attr!.name}" must be one of ${choices.map((c) => `"${c}"`).join(', ')}; got "${s}".`, suggestion);
   }
   return found;
 }
@@ -157,9 +159,8 @@ function hasKind(value: unknown, kind: ValueKind): boolean {
  */
 export function readExpr(attr: Attribute | undefined, scope: Scope, expect?: ValueKind): Expr | undefined {
   if (!attr) return undefined;
-  const compiled = compileRuntime(attr.expr, scope);
-  if (!compiled) return undefined;
-  if (expect && compiled.constant) {
+  const { compiled, ok } = compileRuntime(attr.expr, scope);
+  if (ok && expect && compiled.constant) {
     const v = evaluateCompiled(compiled, scope);
     if (!v.ok) return undefined;
     // null is "not set" for optional runtime values (a null body sends no body).

@@ -45,10 +45,10 @@ export function buildModel(files: readonly SourceFile[], options: BuildOptions =
   const decoded = decodeManifest(parsed, diags, { rootDir: dir, read: options.readFiles ?? false });
 
   checkDuplicateRoutes(decoded.endpoints);
-  const endpoints: EndpointModel[] = decoded.endpoints.map(({ model, scope, declaredSteps, bodyRange }) => {
+  const endpoints: EndpointModel[] = decoded.endpoints.map(({ model, scope, declaredSteps, bodyRange, hasPipeline }) => {
     if (model.kind !== 'pipeline') return model;
     checkStepNames(model.steps, scope);
-    checkFlow(model.steps, scope, bodyRange);
+    if (hasPipeline) checkFlow(model.steps, scope, bodyRange);
     checkReferences(model.steps, model.request, model.path, scope, declaredSteps);
     return { ...model, statuses: staticStatuses(model.steps) };
   });
