@@ -1,0 +1,114 @@
+// Attribute access (x.name) and method calls (x.name(...)). Methods of the
+// built-in types live in per-type tables registered by methods/*.ts; a call
+// x.name(args) is dispatched straight to the table entry without allocating a
+// bound method value.
+
+import { nearest } from './spell.js';
+import { annotate } from './runtime.js';
+import { typeName } from './values/repr.js';
+import {
+  Builtin, Bytes, Dict, EvalErr, List, Module, SSet, Struct, type Kwargs, type RuntimePos, type Value,
+} from './values/types.js';
+
+export type Method = (recv: any, args: Value[], kwargs: Kwargs, name: string) => Value; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const tables = new Map<string, Map<string, Method>>();
+
+export function registerMethods(type: string, methods: Record<string, Method>): void {
+  let t = tables.get(type);
+  if (!t) tables.set(type, (t = new Map()));
+  for (const [k, v] of Object.entries(methods)) t.set(k, v);
+}
+
+function methodTable(x: Value): Map<string, Method> | undefined {
+  if (typeof x === 'string') return tables.get('string');
+  if (x instanceof List) return tables.get('list');
+  if (x instanceof Dict) return tables.get('dict');
+  if (x instanceof SSet) return tables.get('set');
+  if (x instanceof Bytes) return tables.get('bytes');
+  return undefined;
+}
+
+/** Host-defined values with fields implement this (like starlark.HasAttrs). */
+export interface HasAttrs { attr(name: string): Value | undefined; attrNames(): string[] }
+
+function hasAttrs(x: Value): x is Value & HasAttrs {
+  return x !== null && typeof x === 'object' && typeof (x as unknown as HasAttrs).attr === 'function';
+}
+
+export function attrNames(x: Value): string[] {
+  const t = methodTable(x);
+  if (t) return [...t.keys()].sort();
+  if (x instanceof Module) return [...x.members.keys()].sort();
+  if (x instanceof Struct) return [...x.fields.keys()].sort();
+  if (hasAttrs(x)) return x.attrNames().slice().sort();
+  return [];
+}
+
+function noAttr(x: Value, name: string): never {
+  let msg = `${typeName(x)} has no .${name} field or method`;
+  const n = nearest(name, attrNames(x));
+  if (n) msg += ` (did you mean .${n}?)`;
+  throw new EvalErr(msg);
+}
+
+export function getAttr(x: Value, name: string): Value {
+  const t = methodTable(x);
+  if (t) {
+    const m = t.get(name);
+    if (m) return new Builtin(name, (args, kwargs) => m(x, args, kwargs, name), x);
+    return noAttr(x, name);
+  }
+  if (x instanceof Module) {
+    const v = x.members.get(name);
+    if (v !== undefined) return v;
+  } else if (x instanceof Struct) {
+    const v = x.fields.get(name);
+    if (v !== undefined) return v;
+  } else if (hasAttrs(x)) {
+    const v = x.attr(name);
+    if (v !== undefined) return v;
+  }
+  return noAttr(x, name);
+}
+
+export function hasAttr(x: Value, name: string): boolean {
+  const t = methodTable(x);
+  if (t) return t.has(name);
+  if (x instanceof Module) return x.members.has(name);
+  if (x instanceof Struct) return x.fields.has(name);
+  if (hasAttrs(x)) return x.attr(name) !== undefined;
+  return false;
+}
+
+export function getAttrAt(x: Value, name: string, p: RuntimePos): Value {
+  try { return getAttr(x, name); } catch (e) { annotate(e, p); }
+}
+
+import { callValue } from './runtime.js';
+
+/** x.name(args...) */
+export function invokeAt(x: Value, name: string, args: Value[], kwargs: Kwargs, p: RuntimePos, dotPos: RuntimePos): Value {
+  const t = methodTable(x);
+  if (t) {
+    const m = t.get(name);
+    if (m) {
+      try {
+        return m(x, args, kwargs, name);
+      } catch (e) {
+        if (e instanceof EvalErr) e.frames.push({ name, pos: null });
+        annotate(e, p);
+      }
+    }
+  }
+  const f = getAttrAt(x, name, dotPos);
+  try { return callValue(f, args, kwargs); } catch (e) { annotate(e, p); }
+}
+
+export function setField(x: Value, name: string, v: Value): void {
+  if (x !== null && typeof x === 'object' && typeof (x as unknown as { setField?: unknown }).setField === 'function') {
+    (x as unknown as { setField(n: string, v: Value): void }).setField(name, v);
+    return;
+  }
+  throw new EvalErr(`can't assign to .${name} field of ${typeName(x)}`);
+}

@@ -1,0 +1,443 @@
+// The universal built-in functions of Starlark (spec: "Built-in constants and
+// functions"), with starlark-go's behaviour and error messages.
+
+import { callValue, RT } from '../runtime.js';
+import { attrNames, getAttr, hasAttr } from '../attrs.js';
+import * as ops from '../values/ops.js';
+import * as I from '../values/int.js';
+import { repr, str, typeName } from '../values/repr.js';
+import { decodeRune, decodeUTF8, runeToUTF8 } from '../values/utf8.js';
+import { checkElems } from '../values/limits.js';
+import {
+  Builtin, Bytes, Dict, EvalErr, Float, List, RangeValue, SSet, Tuple, type Kwargs, type Value,
+} from '../values/types.js';
+import { positional, unpack, wantInt, wantStr } from './args.js';
+
+type Fn = (args: Value[], kwargs: Kwargs, self: Builtin) => Value;
+
+function noKw(name: string, kwargs: Kwargs): void {
+  if (kwargs && kwargs.length > 0) throw new EvalErr(`${name} does not accept keyword arguments`);
+}
+
+function nameErr(name: string, msg: string): EvalErr {
+  return new EvalErr(`${name}: ${msg}`);
+}
+
+function iterOrErr(name: string, v: Value): void {
+  if (!ops.isIterable(v)) throw new EvalErr(`${name}: for parameter 1: got ${typeName(v)}, want iterable`);
+}
+
+/** Parse an int literal string in the given base (0 = infer), like starlark-go parseInt. */
+export function parseIntStr(s: string, base: number): I.Int | null {
+  let neg = false;
+  if (s !== '') {
+    if (s[0] === '+') s = s.slice(1);
+    else if (s[0] === '-') { neg = true; s = s.slice(1); }
+  }
+  let prefix = 0;
+  if (s.length > 1 && s[0] === '0') {
+    if (s.length > 2) {
+      const c = s[1]!.toLowerCase();
+      prefix = c === 'o' ? 8 : c === 'x' ? 16 : c === 'b' ? 2 : 0;
+    }
+    if (prefix !== 0) {
+      if (base === 0 || prefix === base) { base = prefix; s = s.slice(2); }
+    } else if (base === 0) {
+      for (let i = 1; i < s.length; i++) if (s[i] !== '0') return null;
+      return 0;
+    }
+  }
+  if (base === 0) base = 10;
+  if (s === '' || s[0] === '-' || s[0] === '+') return null;
+  const digits = '0123456789abcdefghijklmnopqrstuvwxyz'.slice(0, base);
+  let v = 0n;
+  const bb = BigInt(base);
+  for (let i = 0; i < s.length; i++) {
+    let c = s[i]!.toLowerCase();
+    if (c === '_') return null;
+    const d = digits.indexOf(c);
+    if (d < 0) return null;
+    c = c;
+    v = v * bb + BigInt(d);
+  }
+  return I.norm(neg ? -v : v);
+}
+
+function javaStringHash(s: string): number {
+  // s is a binary UTF-8 string; hash its UTF-16 code units like Java.
+  const t = decodeUTF8(s);
+  let h = 0;
+  for (let i = 0; i < t.length; i++) h = (Math.imul(31, h) + t.charCodeAt(i)) | 0;
+  return h;
+}
+
+function softHashString(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 16777619) >>> 0;
+  }
+  return h;
+}
+
+export function floatFromString(s: string): number {
+  if (s === '') throw new EvalErr('float: empty string');
+  const lower = s.toLowerCase();
+  if (lower === 'inf' || lower === '+inf' || lower === 'infinity' || lower === '+infinity') return Infinity;
+  if (lower === '-inf' || lower === '-infinity') return -Infinity;
+  if (lower === 'nan' || lower === '+nan' || lower === '-nan') return NaN;
+  if (!/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)$/.test(s) && !/^[+-]?(\d(_?\d)*)?(\.(\d(_?\d)*)?)?([eE][+-]?\d+)?$/.test(s)) {
+    throw new EvalErr(`invalid float literal: ${s}`);
+  }
+  const f = Number(s.replace(/_/g, ''));
+  if (Number.isNaN(f)) throw new EvalErr(`invalid float literal: ${s}`);
+  if (!Number.isFinite(f)) throw new EvalErr('floating-point number too large');
+  return f;
+}
+
+function updateDict(d: Dict, args: Value[], kwargs: Kwargs): void {
+  if (args.length === 1) {
+    const u = args[0]!;
+    if (u instanceof Dict) {
+      for (const [hk, v] of u.ht.vals) ops.dictSet(d, u.ht.keyOf(hk), v);
+    } else {
+      if (!ops.isIterable(u)) throw new EvalErr(`got ${typeName(u)}, want iterable`);
+      let i = 0;
+      ops.forEach(u, (pair) => {
+        if (!ops.isIterable(pair)) throw new EvalErr(`dictionary update sequence element #${i} is not iterable (${typeName(pair)})`);
+        const n = ops.length(pair);
+        if (n < 0) throw new EvalErr(`dictionary update sequence element #${i} has unknown length (${typeName(pair)})`);
+        if (n !== 2) throw new EvalErr(`dictionary update sequence element #${i} has length ${n}, want 2`);
+        const [k, v] = ops.toArray(pair) as [Value, Value];
+        ops.dictSet(d, k, v);
+        i++;
+      });
+    }
+  }
+  if (kwargs) {
+    const seen = new Set<string>();
+    for (const [k, v] of kwargs) {
+      if (seen.has(k)) throw new EvalErr(`duplicate keyword arg: ${repr(k)}`);
+      seen.add(k);
+      ops.dictSet(d, k, v);
+    }
+  }
+}
+export { updateDict };
+
+function minmax(args: Value[], kwargs: Kwargs, self: Builtin): Value {
+  const name = self.name;
+  if (args.length === 0) throw new EvalErr(`${name} requires at least one positional argument`);
+  const [key] = unpack(name, [], kwargs, ['key?']);
+  const op = name === 'max' ? '>' : '<';
+  const it = args.length === 1 ? args[0]! : new Tuple(args);
+  if (!ops.isIterable(it)) throw new EvalErr(`${name}: ${typeName(it)} value is not iterable`);
+  const xs = ops.toArray(it);
+  if (xs.length === 0) throw nameErr(name, 'argument is an empty sequence');
+  let ext = xs[0]!;
+  let extKey = key !== undefined && key !== null ? callValue(key, [ext], null) : ext;
+  for (let i = 1; i < xs.length; i++) {
+    const x = xs[i]!;
+    const k = key !== undefined && key !== null ? callValue(key, [x], null) : x;
+    let better: boolean;
+    try { better = ops.compare(op, k, extKey); } catch (e) { throw nameErr(name, (e as EvalErr).msg); }
+    if (better) { ext = x; extKey = k; }
+  }
+  return ext;
+}
+
+function rangeLen(start: number, stop: number, step: number): number {
+  if (step > 0) return start < stop ? Math.floor((stop - 1 - start) / step) + 1 : 0;
+  return start > stop ? Math.floor((start - 1 - stop) / -step) + 1 : 0;
+}
+
+export function sortValues(values: Value[], keys: Value[] | null, reverse: boolean): Value[] {
+  const idx = values.map((_, i) => i);
+  const k = keys ?? values;
+  const cmp = (a: number, b: number): number => {
+    const x = k[a]!, y = k[b]!;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
+    return ops.compare('<', x, y) ? -1 : ops.compare('<', y, x) ? 1 : 0;
+  };
+  idx.sort(reverse ? (a, b) => cmp(b, a) : cmp);
+  return idx.map((i) => values[i]!);
+}
+
+export const universeFns: Record<string, Fn> = {
+  abs(args, kwargs) {
+    const [x] = positional('abs', args, kwargs, 1, 1) as [Value];
+    if (x instanceof Float) return new Float(Math.abs(x.v));
+    if (typeof x === 'number' || typeof x === 'bigint') return I.sign(x) >= 0 ? x : I.neg(x);
+    throw new EvalErr(`got ${typeName(x)}, want int or float`);
+  },
+  any(args, kwargs) {
+    const [x] = positional('any', args, kwargs, 1, 1) as [Value];
+    iterOrErr('any', x);
+    let r = false;
+    ops.forEach(x, (v) => { if (ops.truth(v)) { r = true; return true; } return false; });
+    return r;
+  },
+  all(args, kwargs) {
+    const [x] = positional('all', args, kwargs, 1, 1) as [Value];
+    iterOrErr('all', x);
+    let r = true;
+    ops.forEach(x, (v) => { if (!ops.truth(v)) { r = false; return true; } return false; });
+    return r;
+  },
+  bool(args, kwargs) {
+    const [x] = positional('bool', args, kwargs, 0, 1);
+    return x === undefined ? false : ops.truth(x);
+  },
+  bytes(args, kwargs) {
+    noKw('bytes', kwargs);
+    if (args.length !== 1) throw new EvalErr(`bytes: got ${args.length} arguments, want exactly 1`);
+    const x = args[0]!;
+    if (x instanceof Bytes) return x;
+    if (typeof x === 'string') return new Bytes(utf8Transcode(x));
+    if (ops.isIterable(x)) {
+      let out = '';
+      let i = 0;
+      ops.forEach(x, (e) => {
+        if (typeof e !== 'number' && typeof e !== 'bigint') throw new EvalErr(`bytes: at index ${i}, got ${typeName(e)}, want int`);
+        if (typeof e !== 'number' || e < 0 || e > 255) throw new EvalErr(`bytes: at index ${i}, ${e} out of range (want value in unsigned 8-bit range)`);
+        out += String.fromCharCode(e);
+        i++;
+      });
+      return new Bytes(out);
+    }
+    throw new EvalErr(`bytes: got ${typeName(x)}, want string, bytes, or iterable of ints`);
+  },
+  chr(args, kwargs) {
+    noKw('chr', kwargs);
+    if (args.length !== 1) throw new EvalErr(`chr: got ${args.length} arguments, want 1`);
+    const x = args[0]!;
+    if (typeof x !== 'number') {
+      if (typeof x === 'bigint') throw new EvalErr(`chr: ${x} out of range`);
+      throw new EvalErr(`chr: got ${typeName(x)}, want int`);
+    }
+    if (x < 0) throw new EvalErr(`chr: Unicode code point ${x} out of range (<0)`);
+    if (x > 0x10ffff) throw new EvalErr(`chr: Unicode code point U+${x.toString(16).toUpperCase()} out of range (>0x10FFFF)`);
+    return runeToUTF8(x);
+  },
+  dict(args, kwargs) {
+    if (args.length > 1) throw new EvalErr(`dict: got ${args.length} arguments, want at most 1`);
+    const d = new Dict();
+    try { updateDict(d, args, kwargs); } catch (e) { if (e instanceof EvalErr) throw new EvalErr(`dict: ${e.msg}`); throw e; }
+    return d;
+  },
+  dir(args, kwargs) {
+    noKw('dir', kwargs);
+    if (args.length !== 1) throw new EvalErr(`dir: got ${args.length} arguments, want 1`);
+    return new List(attrNames(args[0]!));
+  },
+  enumerate(args, kwargs) {
+    const [it, start] = positional('enumerate', args, kwargs, 1, 2);
+    if (!ops.isIterable(it!)) throw new EvalErr(`enumerate: for parameter 1: got ${typeName(it!)}, want iterable`);
+    const s = start === undefined ? 0 : wantInt('enumerate', 2, start);
+    return new List(ops.toArray(it!).map((x, i) => new Tuple([s + i, x])));
+  },
+  fail(args, kwargs) {
+    const [sepv] = unpack('fail', [], kwargs, ['sep?']);
+    const sep = sepv === undefined ? ' ' : wantStr('fail', 'sep', sepv);
+    const e = new EvalErr('fail: ' + args.map((v) => str(v)).join(sep), 'fail');
+    throw e;
+  },
+  float(args, kwargs) {
+    noKw('float', kwargs);
+    if (args.length === 0) return new Float(0);
+    if (args.length !== 1) throw new EvalErr(`float got ${args.length} arguments, wants 1`);
+    const x = args[0]!;
+    if (typeof x === 'boolean') return new Float(x ? 1 : 0);
+    if (typeof x === 'number') return new Float(x);
+    if (typeof x === 'bigint') {
+      const f = Number(x);
+      if (!Number.isFinite(f)) throw new EvalErr('int too large to convert to float');
+      return new Float(f);
+    }
+    if (x instanceof Float) return x;
+    if (typeof x === 'string') return new Float(floatFromString(x));
+    throw new EvalErr(`float got ${typeName(x)}, want number or string`);
+  },
+  getattr(args, kwargs) {
+    const [obj, name, dflt] = positional('getattr', args, kwargs, 2, 3);
+    const n = wantStr('getattr', 2, name!);
+    if (hasAttr(obj!, n)) return getAttr(obj!, n);
+    if (dflt !== undefined) return dflt;
+    throw new EvalErr(`getattr: ${typeName(obj!)} has no .${n} field or method`);
+  },
+  hasattr(args, kwargs) {
+    const [obj, name] = positional('hasattr', args, kwargs, 2, 2);
+    return hasAttr(obj!, wantStr('hasattr', 2, name!));
+  },
+  hash(args, kwargs) {
+    const [x] = positional('hash', args, kwargs, 1, 1) as [Value];
+    if (typeof x === 'string') return javaStringHash(x);
+    if (x instanceof Bytes) return softHashString(x.s);
+    throw new EvalErr(`hash: got ${typeName(x)}, want string or bytes`);
+  },
+  int(args, kwargs) {
+    const [xv, base] = unpack('int', args, kwargs, ['x?', 'base?']);
+    const x = xv === undefined ? 0 : xv;
+    if (typeof x === 'string') {
+      let b = 10;
+      if (base !== undefined) {
+        if (typeof base !== 'number') throw new EvalErr(`int: for base, got ${typeName(base)}, want int`);
+        b = base;
+        if (b !== 0 && (b < 2 || b > 36)) throw new EvalErr('int: base must be an integer >= 2 && <= 36');
+      }
+      const r = parseIntStr(x, b);
+      if (r === null) throw new EvalErr(`int: invalid literal with base ${b}: ${x}`);
+      return r;
+    }
+    if (base !== undefined) throw new EvalErr("int: can't convert non-string with explicit base");
+    if (typeof x === 'boolean') return x ? 1 : 0;
+    if (typeof x === 'number' || typeof x === 'bigint') return x;
+    if (x instanceof Float) {
+      if (!Number.isFinite(x.v)) throw new EvalErr(`int: cannot convert float ${Number.isNaN(x.v) ? 'NaN' : 'infinity'} to integer`);
+      return I.floatToInt(x.v);
+    }
+    throw new EvalErr(`int: cannot convert ${typeName(x)} to int`);
+  },
+  len(args, kwargs) {
+    const [x] = positional('len', args, kwargs, 1, 1) as [Value];
+    const n = ops.length(x);
+    if (n < 0) throw new EvalErr(`len: value of type ${typeName(x)} has no len`);
+    return n;
+  },
+  list(args, kwargs) {
+    const [x] = positional('list', args, kwargs, 0, 1);
+    if (x === undefined) return new List([]);
+    iterOrErr('list', x);
+    return new List(ops.toArray(x));
+  },
+  max: minmax,
+  min: minmax,
+  ord(args, kwargs) {
+    noKw('ord', kwargs);
+    if (args.length !== 1) throw new EvalErr(`ord: got ${args.length} arguments, want 1`);
+    const x = args[0]!;
+    if (typeof x === 'string') {
+      if (x.length === 0) throw new EvalErr('ord: string encodes 0 Unicode code points, want 1');
+      const [r, w] = decodeRune(x, 0);
+      if (w !== x.length) {
+        let n = 0;
+        for (let i = 0; i < x.length; i += decodeRune(x, i)[1]) n++;
+        throw new EvalErr(`ord: string encodes ${n} Unicode code points, want 1`);
+      }
+      return r;
+    }
+    if (x instanceof Bytes) {
+      if (x.s.length !== 1) throw new EvalErr(`ord: bytes has length ${x.s.length}, want 1`);
+      return x.s.charCodeAt(0);
+    }
+    throw new EvalErr(`ord: got ${typeName(x)}, want string or bytes`);
+  },
+  print(args, kwargs) {
+    const [sepv] = unpack('print', [], kwargs, ['sep?']);
+    const sep = sepv === undefined ? ' ' : wantStr('print', 'sep', sepv);
+    const s = args.map((v) => (v instanceof Bytes ? v.s : str(v))).join(sep);
+    RT.print(decodeUTF8(s));
+    return null;
+  },
+  range(args, kwargs) {
+    positional('range', args, kwargs, 1, 3);
+    const vals = args.map((a, i) => wantInt('range', i + 1, a));
+    let start = 0, stop: number, step = 1;
+    if (vals.length === 1) stop = vals[0]!;
+    else { start = vals[0]!; stop = vals[1]!; if (vals.length === 3) step = vals[2]!; }
+    if (step === 0) throw nameErr('range', 'step argument must not be zero');
+    return new RangeValue(start, stop, step, rangeLen(start, stop, step));
+  },
+  repr(args, kwargs) {
+    const [x] = positional('repr', args, kwargs, 1, 1) as [Value];
+    return repr(x);
+  },
+  reversed(args, kwargs) {
+    const [x] = positional('reversed', args, kwargs, 1, 1) as [Value];
+    iterOrErr('reversed', x);
+    return new List(ops.toArray(x).reverse());
+  },
+  set(args, kwargs) {
+    const [x] = positional('set', args, kwargs, 0, 1);
+    const s = new SSet();
+    if (x === undefined) return s;
+    iterOrErr('set', x);
+    try {
+      ops.forEach(x, (v) => { ops.setAdd(s, v); });
+    } catch (e) { if (e instanceof EvalErr) throw new EvalErr(`set: ${e.msg}`); throw e; }
+    return s;
+  },
+  sorted(args, kwargs) {
+    const [it, key, reverse] = unpack('sorted', args, kwargs, ['iterable', 'key?', 'reverse?']);
+    if (!ops.isIterable(it!)) throw new EvalErr(`sorted: for parameter iterable: got ${typeName(it!)}, want iterable`);
+    const values = ops.toArray(it!);
+    let keys: Value[] | null = null;
+    if (key !== undefined && key !== null) keys = values.map((v) => callValue(key, [v], null));
+    let rev = false;
+    if (reverse !== undefined) {
+      if (typeof reverse !== 'boolean') throw new EvalErr(`sorted: for parameter reverse: got ${typeName(reverse)}, want bool`);
+      rev = reverse;
+    }
+    return new List(sortValues(values, keys, rev));
+  },
+  str(args, kwargs) {
+    noKw('str', kwargs);
+    if (args.length !== 1) throw new EvalErr(`str: got ${args.length} arguments, want exactly 1`);
+    const x = args[0]!;
+    if (x instanceof Bytes) return utf8Transcode(x.s);
+    return str(x);
+  },
+  tuple(args, kwargs) {
+    const [x] = positional('tuple', args, kwargs, 0, 1);
+    if (x === undefined) return new Tuple([]);
+    if (x instanceof Tuple) return x;
+    iterOrErr('tuple', x);
+    return new Tuple(ops.toArray(x));
+  },
+  type(args, kwargs) {
+    noKw('type', kwargs);
+    if (args.length !== 1) throw new EvalErr(`type: got ${args.length} arguments, want exactly 1`);
+    return typeName(args[0]!);
+  },
+  zip(args, kwargs) {
+    noKw('zip', kwargs);
+    const cols = args.map((a, i) => {
+      if (!ops.isIterable(a)) throw new EvalErr(`zip: argument #${i + 1} is not iterable: ${typeName(a)}`);
+      return ops.toArray(a);
+    });
+    if (cols.length === 0) return new List([]);
+    const rows = Math.min(...cols.map((c) => c.length));
+    checkElems(rows);
+    const out: Value[] = [];
+    for (let i = 0; i < rows; i++) out.push(new Tuple(cols.map((c) => c[i]!)));
+    return new List(out);
+  },
+};
+
+/** Replace invalid UTF-8 sequences by U+FFFD (bytes -> str, str -> bytes). */
+export function utf8Transcode(s: string): string {
+  let out = '';
+  let ok = true;
+  for (let i = 0; i < s.length;) {
+    const [r, w] = decodeRune(s, i);
+    if (r === 0xfffd && w === 1) { ok = false; break; }
+    i += w;
+  }
+  if (ok) return s;
+  for (let i = 0; i < s.length;) {
+    const [r, w] = decodeRune(s, i);
+    out += w === 1 && r === 0xfffd ? '\xef\xbf\xbd' : s.slice(i, i + w);
+    i += w;
+  }
+  return out;
+}
+
+export function makeUniverse(): Map<string, Value> {
+  const u = new Map<string, Value>();
+  u.set('None', null);
+  u.set('True', true);
+  u.set('False', false);
+  for (const [name, fn] of Object.entries(universeFns)) u.set(name, new Builtin(name, fn));
+  return u;
+}

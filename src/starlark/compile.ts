@@ -1,0 +1,805 @@
+// The compiler: resolved syntax tree -> tree of JS closures. Each expression
+// becomes (fr) => Value, each statement (fr) => control code. Hot paths (small
+// int arithmetic and comparison, string concatenation, local variables, list
+// iteration, positional calls) are specialised inline; everything else goes
+// through the generic operations in values/ops.ts, which are wrapped so that
+// errors record the position of the failing operation.
+
+import type * as A from './syntax/ast.js';
+import { T } from './syntax/tokens.js';
+import { exprStart } from './syntax/ast.js';
+import {
+  Cell, Dict, EvalErr, Float, Frame, Func, List, MANDATORY, RangeValue, SSet, Tuple,
+  type FuncCode, type Kwargs, type ModuleEnv, type RuntimePos, type Value,
+} from './values/types.js';
+import * as ops from './values/ops.js';
+import * as I from './values/int.js';
+import { RT, annotate, callAt, tick } from './runtime.js';
+import { getAttrAt, invokeAt, setField } from './attrs.js';
+import { checkElems, checkStrLen } from './values/limits.js';
+import { typeName } from './values/repr.js';
+
+type Ex = (fr: Frame) => Value;
+type St = (fr: Frame) => number; // control: 0 normal, 1 break, 2 continue, 3 return
+type Assign = (fr: Frame, v: Value) => void;
+
+const NORMAL = 0, BREAK = 1, CONTINUE = 2, RETURN = 3;
+const MAX = Number.MAX_SAFE_INTEGER;
+
+export interface CompileContext {
+  file: string;
+  universe: Map<string, Value>;
+  /** slot of each predeclared name in the globals array (after the module globals) */
+  predeclaredSlot: (name: string) => number;
+}
+
+const binOps: Partial<Record<T, ops.BinOp>> = {
+  [T.PLUS]: '+', [T.MINUS]: '-', [T.STAR]: '*', [T.SLASH]: '/', [T.SLASHSLASH]: '//', [T.PERCENT]: '%',
+  [T.AMP]: '&', [T.PIPE]: '|', [T.CIRCUMFLEX]: '^', [T.LTLT]: '<<', [T.GTGT]: '>>', [T.IN]: 'in', [T.NOT_IN]: 'not in',
+};
+const augOps: Partial<Record<T, T>> = {
+  [T.PLUS_EQ]: T.PLUS, [T.MINUS_EQ]: T.MINUS, [T.STAR_EQ]: T.STAR, [T.SLASH_EQ]: T.SLASH, [T.SLASHSLASH_EQ]: T.SLASHSLASH,
+  [T.PERCENT_EQ]: T.PERCENT, [T.AMP_EQ]: T.AMP, [T.PIPE_EQ]: T.PIPE, [T.CIRCUMFLEX_EQ]: T.CIRCUMFLEX,
+  [T.LTLT_EQ]: T.LTLT, [T.GTGT_EQ]: T.GTGT,
+};
+const cmpOps: Partial<Record<T, ops.CmpOp>> = {
+  [T.EQL]: '==', [T.NEQ]: '!=', [T.LT]: '<', [T.LE]: '<=', [T.GT]: '>', [T.GE]: '>=',
+};
+
+function binaryAt(op: ops.BinOp, x: Value, y: Value, p: RuntimePos): Value {
+  try { return ops.binary(op, x, y); } catch (e) { annotate(e, p); }
+}
+function compareAt(op: ops.CmpOp, x: Value, y: Value, p: RuntimePos): boolean {
+  try { return ops.compare(op, x, y); } catch (e) { annotate(e, p); }
+}
+function indexAt(x: Value, y: Value, p: RuntimePos): Value {
+  try { return ops.getIndex(x, y); } catch (e) { annotate(e, p); }
+}
+
+function refError(kind: 'local' | 'global', name: string, p: RuntimePos): never {
+  const e = new EvalErr(`${kind} variable ${name} referenced before assignment`);
+  e.pos = p;
+  throw e;
+}
+
+export class Compiler {
+  constructor(private ctx: CompileContext) {}
+
+  pos(p: { line: number; col: number }): RuntimePos {
+    return { file: this.ctx.file, line: p.line, col: p.col };
+  }
+
+  // ------------------------------------------------------------ statements
+
+  block(stmts: A.Stmt[]): St {
+    const sts = stmts.map((s) => this.stmt(s));
+    const n = sts.length;
+    if (n === 0) return () => NORMAL;
+    if (n === 1) return sts[0]!;
+    if (n === 2) {
+      const [a, b] = sts as [St, St];
+      return (fr) => { const c = a(fr); if (c !== NORMAL) return c; return b(fr); };
+    }
+    if (n === 3) {
+      const [a, b, c3] = sts as [St, St, St];
+      return (fr) => { let c = a(fr); if (c !== NORMAL) return c; c = b(fr); if (c !== NORMAL) return c; return c3(fr); };
+    }
+    return (fr) => {
+      for (let i = 0; i < n; i++) { const c = sts[i]!(fr); if (c !== NORMAL) return c; }
+      return NORMAL;
+    };
+  }
+
+  stmt(s: A.Stmt): St {
+    switch (s.kind) {
+      case 'Expr': {
+        const e = this.expr(s.x);
+        return (fr) => { e(fr); return NORMAL; };
+      }
+      case 'Assign': return s.op === T.EQ ? this.assignStmt(s) : this.augAssign(s);
+      case 'If': {
+        const cond = this.cond(s.cond), t = this.block(s.t);
+        if (s.f.length === 0) return (fr) => (cond(fr) ? t(fr) : NORMAL);
+        const f = this.block(s.f);
+        return (fr) => (cond(fr) ? t(fr) : f(fr));
+      }
+      case 'Return': {
+        if (!s.result) return (fr) => { fr.ret = null; return RETURN; };
+        const e = this.expr(s.result);
+        return (fr) => { fr.ret = e(fr); return RETURN; };
+      }
+      case 'Branch':
+        if (s.tok === T.BREAK) return () => BREAK;
+        if (s.tok === T.CONTINUE) return () => CONTINUE;
+        return () => NORMAL;
+      case 'While': {
+        const cond = this.cond(s.cond), body = this.block(s.body);
+        return (fr) => {
+          while (cond(fr)) {
+            if (++RT.steps > RT.checkAt) tick();
+            const c = body(fr);
+            if (c === BREAK) break;
+            if (c === RETURN) return RETURN;
+          }
+          return NORMAL;
+        };
+      }
+      case 'For': return this.forStmt(s);
+      case 'Def': {
+        const mk = this.func(s.fn!);
+        const set = this.assignTo(s.name);
+        return (fr) => { set(fr, mk(fr)); return NORMAL; };
+      }
+      case 'Load': return this.loadStmt(s);
+    }
+  }
+
+  loadStmt(s: A.LoadStmt): St {
+    const p = this.pos(s.module.pos);
+    const modName = s.module.value as string;
+    const sets = s.to.map((id, i) => ({ set: this.assignTo(id), from: s.from[i]!.name, p: this.pos(s.from[i]!.pos) }));
+    return (fr) => {
+      let mod: Map<string, Value>;
+      try {
+        if (RT.load === null) throw new EvalErr('load not implemented by this application');
+        mod = RT.load(modName);
+      } catch (e) {
+        const err = e instanceof EvalErr && e.msg === 'load not implemented by this application' ? e
+          : new EvalErr(`cannot load ${modName}: ${e instanceof EvalErr ? e.msg : (e as Error).message}`);
+        err.pos = p;
+        throw err;
+      }
+      for (const { set, from, p: fp } of sets) {
+        const v = mod.get(from);
+        if (v === undefined) {
+          const e = new EvalErr(`load: name ${from} not found in module ${modName}`);
+          e.pos = fp;
+          throw e;
+        }
+        set(fr, v);
+      }
+      return NORMAL;
+    };
+  }
+
+  forStmt(s: A.ForStmt): St {
+    const x = this.expr(s.x);
+    const set = this.assignTo(s.vars);
+    const body = this.block(s.body);
+    const p = this.pos(s.pos);
+    return (fr) => {
+      const it = x(fr);
+      if (it instanceof List) {
+        it.itercount++;
+        try {
+          const e = it.elems;
+          for (let i = 0; i < e.length; i++) {
+            if (++RT.steps > RT.checkAt) tick();
+            set(fr, e[i]!);
+            const c = body(fr);
+            if (c === BREAK) break;
+            if (c === RETURN) return RETURN;
+          }
+        } finally { it.itercount--; }
+        return NORMAL;
+      }
+      if (it instanceof RangeValue) {
+        const { start, step, len } = it;
+        for (let i = 0; i < len; i++) {
+          if (++RT.steps > RT.checkAt) tick();
+          set(fr, start + i * step);
+          const c = body(fr);
+          if (c === BREAK) break;
+          if (c === RETURN) return RETURN;
+        }
+        return NORMAL;
+      }
+      let ret = NORMAL;
+      try {
+        ops.forEach(it, (v) => {
+          if (++RT.steps > RT.checkAt) tick();
+          set(fr, v);
+          const c = body(fr);
+          if (c === BREAK) return true;
+          if (c === RETURN) { ret = RETURN; return true; }
+          return false;
+        });
+      } catch (e) {
+        if (e instanceof EvalErr && e.pos === null && /not iterable/.test(e.msg) && !ops.isIterable(it)) e.pos = p;
+        throw e;
+      }
+      return ret;
+    };
+  }
+
+  assignStmt(s: A.AssignStmt): St {
+    const rhs = this.expr(s.rhs);
+    const set = this.assignTo(s.lhs);
+    if (s.lhs.kind === 'Ident') {
+      const b = s.lhs.binding!;
+      if (b.scope === 'local') {
+        const i = b.index;
+        return (fr) => { fr.l[i] = rhs(fr); return NORMAL; };
+      }
+    }
+    return (fr) => { set(fr, rhs(fr)); return NORMAL; };
+  }
+
+  augAssign(s: A.AssignStmt): St {
+    const op = binOps[augOps[s.op]!]!;
+    const p = this.pos(s.pos);
+    const rhs = this.expr(s.rhs);
+    const inplace = (x: Value, y: Value): Value => {
+      if (op === '+' && x instanceof List && ops.isIterable(y)) {
+        try {
+          x.checkMutable('apply += to');
+          const add = ops.toArray(y);
+          checkElems(x.elems.length + add.length);
+          for (const v of add) x.elems.push(v);
+        } catch (e) { annotate(e, p); }
+        return x;
+      }
+      if (op === '|' && x instanceof Dict && y instanceof Dict) {
+        try {
+          x.ht.checkMutable('apply |= to');
+          for (const [hk, v] of y.ht.vals) ops.dictSet(x, y.ht.keyOf(hk), v);
+        } catch (e) { annotate(e, p); }
+        return x;
+      }
+      if (op === '+' && typeof x === 'number' && typeof y === 'number') {
+        const r = x + y;
+        if (r <= MAX && r >= -MAX) return r;
+      }
+      return binaryAt(op, x, y, p);
+    };
+    const lhs = s.lhs;
+    switch (lhs.kind) {
+      case 'Ident': {
+        const get = this.ident(lhs), set = this.assignTo(lhs);
+        const b = lhs.binding!;
+        if (b.scope === 'local') {
+          const i = b.index;
+          return (fr) => { const x = get(fr); fr.l[i] = inplace(x, rhs(fr)); return NORMAL; };
+        }
+        return (fr) => { set(fr, inplace(get(fr), rhs(fr))); return NORMAL; };
+      }
+      case 'Index': {
+        const xe = this.expr(lhs.x), ie = this.expr(lhs.y);
+        const ip = this.pos(lhs.pos);
+        return (fr) => {
+          const x = xe(fr), i = ie(fr);
+          const old = indexAt(x, i, ip);
+          const v = inplace(old, rhs(fr));
+          try { ops.setIndex(x, i, v); } catch (e) { annotate(e, ip); }
+          return NORMAL;
+        };
+      }
+      case 'Dot': {
+        const xe = this.expr(lhs.x);
+        const dp = this.pos(lhs.pos);
+        const name = lhs.name;
+        return (fr) => {
+          const x = xe(fr);
+          const v = inplace(getAttrAt(x, name, dp), rhs(fr));
+          try { setField(x, name, v); } catch (e) { annotate(e, dp); }
+          return NORMAL;
+        };
+      }
+      case 'Paren': return this.augAssign({ ...s, lhs: lhs.x });
+    }
+    throw new Error('unreachable: bad augmented assignment target');
+  }
+
+  /** Compile an assignment target into a setter. */
+  assignTo(lhs: A.Expr): Assign {
+    switch (lhs.kind) {
+      case 'Ident': {
+        const b = lhs.binding!;
+        const i = b.index;
+        switch (b.scope) {
+          case 'local': return (fr, v) => { fr.l[i] = v; };
+          case 'cell': return (fr, v) => { (fr.l[i] as Cell).v = v; };
+          case 'free': return (fr, v) => { fr.fv[i]!.v = v; };
+          case 'global': return (fr, v) => { fr.g[i] = v; };
+        }
+        throw new Error(`internal error: cannot assign to ${b.scope} ${lhs.name}`);
+      }
+      case 'Index': {
+        const xe = this.expr(lhs.x), ie = this.expr(lhs.y);
+        const p = this.pos(lhs.pos);
+        return (fr, v) => {
+          const x = xe(fr), i = ie(fr);
+          try { ops.setIndex(x, i, v); } catch (e) { annotate(e, p); }
+        };
+      }
+      case 'Dot': {
+        const xe = this.expr(lhs.x);
+        const p = this.pos(lhs.pos);
+        const name = lhs.name;
+        return (fr, v) => {
+          const x = xe(fr);
+          try { setField(x, name, v); } catch (e) { annotate(e, p); }
+        };
+      }
+      case 'Paren': return this.assignTo(lhs.x);
+      case 'Tuple': case 'List': {
+        const sets = lhs.list.map((e) => this.assignTo(e));
+        const n = sets.length;
+        const p = this.pos(exprStart(lhs));
+        return (fr, v) => {
+          let elems: Value[];
+          if (v instanceof Tuple || v instanceof List) elems = v.elems;
+          else {
+            try {
+              if (!ops.isIterable(v)) throw new EvalErr(`got ${typeName(v)} in sequence assignment`);
+              elems = ops.toArray(v);
+            } catch (e) { annotate(e, p); }
+          }
+          if (elems.length !== n) {
+            const e = new EvalErr(elems.length > n
+              ? `too many values to unpack (got ${elems.length}, want ${n})`
+              : `too few values to unpack (got ${elems.length}, want ${n})`);
+            e.pos = p;
+            throw e;
+          }
+          for (let i = 0; i < n; i++) sets[i]!(fr, elems[i]!);
+        };
+      }
+    }
+    throw new Error(`internal error: bad assignment target ${lhs.kind}`);
+  }
+
+  // ------------------------------------------------------------ expressions
+
+  /** Compile a condition to a JS boolean, avoiding boxing for comparisons. */
+  cond(e: A.Expr): (fr: Frame) => boolean {
+    if (e.kind === 'Binary' && cmpOps[e.op]) return this.comparison(e);
+    if (e.kind === 'Unary' && e.op === T.NOT) {
+      const c = this.cond(e.x!);
+      return (fr) => !c(fr);
+    }
+    if (e.kind === 'Binary' && e.op === T.AND) {
+      const a = this.cond(e.x), b = this.cond(e.y);
+      return (fr) => a(fr) && b(fr);
+    }
+    if (e.kind === 'Binary' && e.op === T.OR) {
+      const a = this.cond(e.x), b = this.cond(e.y);
+      return (fr) => a(fr) || b(fr);
+    }
+    if (e.kind === 'Paren') return this.cond(e.x);
+    const x = this.expr(e);
+    return (fr) => {
+      const v = x(fr);
+      return v === true || (v !== false && v !== null && ops.truth(v));
+    };
+  }
+
+  comparison(e: A.BinaryExpr): (fr: Frame) => boolean {
+    const op = cmpOps[e.op]!;
+    const x = this.expr(e.x), y = this.expr(e.y);
+    const p = this.pos(e.pos);
+    switch (op) {
+      case '==': return (fr) => { const a = x(fr), b = y(fr); return a === b ? typeof a !== 'object' || a === null || ops.equals(a, b) : (typeof a === 'object' || typeof b === 'object') && ops.equals(a, b); };
+      case '!=': return (fr) => { const a = x(fr), b = y(fr); return !(a === b ? typeof a !== 'object' || a === null || ops.equals(a, b) : (typeof a === 'object' || typeof b === 'object') && ops.equals(a, b)); };
+      case '<': return (fr) => { const a = x(fr), b = y(fr); return typeof a === 'number' && typeof b === 'number' ? a < b : compareAt(op, a, b, p); };
+      case '<=': return (fr) => { const a = x(fr), b = y(fr); return typeof a === 'number' && typeof b === 'number' ? a <= b : compareAt(op, a, b, p); };
+      case '>': return (fr) => { const a = x(fr), b = y(fr); return typeof a === 'number' && typeof b === 'number' ? a > b : compareAt(op, a, b, p); };
+      case '>=': return (fr) => { const a = x(fr), b = y(fr); return typeof a === 'number' && typeof b === 'number' ? a >= b : compareAt(op, a, b, p); };
+    }
+  }
+
+  ident(id: A.Ident): Ex {
+    const b = id.binding!;
+    const i = b.index;
+    const name = id.name;
+    const p = this.pos(id.pos);
+    switch (b.scope) {
+      case 'local':
+        return (fr) => { const v = fr.l[i] as Value | undefined; return v !== undefined ? v : refError('local', name, p); };
+      case 'cell':
+        return (fr) => { const v = (fr.l[i] as Cell).v; return v !== undefined ? v : refError('local', name, p); };
+      case 'free':
+        return (fr) => { const v = fr.fv[i]!.v; return v !== undefined ? v : refError('local', name, p); };
+      case 'global':
+        return (fr) => { const v = fr.g[i]; return v !== undefined ? v : refError('global', name, p); };
+      case 'predeclared': {
+        const slot = this.ctx.predeclaredSlot(name);
+        return (fr) => {
+          const v = fr.g[slot];
+          if (v === undefined) {
+            const e = new EvalErr(`internal error: predeclared variable ${name} is uninitialized`);
+            e.pos = p;
+            throw e;
+          }
+          return v;
+        };
+      }
+      case 'universal': {
+        const v = this.ctx.universe.get(name);
+        if (v === undefined) throw new Error(`internal error: universal ${name} missing`);
+        return () => v;
+      }
+    }
+    throw new Error(`internal error: unresolved identifier ${name}`);
+  }
+
+  expr(e: A.Expr): Ex {
+    switch (e.kind) {
+      case 'Ident': return this.ident(e);
+      case 'Literal': {
+        let v: Value;
+        if (e.token === T.BYTES) v = new BytesLit(e.value as string).b;
+        else if (e.isFloat) v = new Float(e.value as number);
+        else v = e.value as Value;
+        return () => v;
+      }
+      case 'Paren': return this.expr(e.x);
+      case 'Tuple': {
+        const xs = e.list.map((x) => this.expr(x));
+        if (xs.length === 2) { const [a, b] = xs as [Ex, Ex]; return (fr) => new Tuple([a(fr), b(fr)]); }
+        return (fr) => new Tuple(xs.map((x) => x(fr)));
+      }
+      case 'List': {
+        const xs = e.list.map((x) => this.expr(x));
+        if (xs.length === 0) return () => new List([]);
+        return (fr) => new List(xs.map((x) => x(fr)));
+      }
+      case 'Dict': {
+        const es = e.list.map((en) => ({ k: this.expr(en.key), v: this.expr(en.value), p: this.pos(en.colon) }));
+        return (fr) => {
+          const d = new Dict();
+          for (const en of es) {
+            const k = en.k(fr), v = en.v(fr);
+            try {
+              const old = d.ht.size;
+              ops.dictSet(d, k, v);
+              if (d.ht.size === old) throw new EvalErr(`duplicate key: ${ops.typeName(k) === 'string' ? JSON.stringify(k) : String(k)}`);
+            } catch (err) { annotate(err, en.p); }
+          }
+          return d;
+        };
+      }
+      case 'Unary': return this.unary(e);
+      case 'Binary': return this.binary(e);
+      case 'Cond': {
+        const c = this.cond(e.cond), t = this.expr(e.t), f = this.expr(e.f);
+        return (fr) => (c(fr) ? t(fr) : f(fr));
+      }
+      case 'Index': {
+        const x = this.expr(e.x), y = this.expr(e.y);
+        const p = this.pos(e.pos);
+        return (fr) => {
+          const a = x(fr), i = y(fr);
+          if (a instanceof List && typeof i === 'number') {
+            const n = a.elems.length;
+            const j = i < 0 ? i + n : i;
+            if (j >= 0 && j < n) return a.elems[j]!;
+          } else if (a instanceof Dict && typeof i === 'string' && !a.ci) {
+            const v = a.ht.vals.get(i);
+            if (v !== undefined) return v;
+          }
+          return indexAt(a, i, p);
+        };
+      }
+      case 'Slice': {
+        const x = this.expr(e.x);
+        const none: Ex = () => null;
+        const lo = e.lo ? this.expr(e.lo) : none, hi = e.hi ? this.expr(e.hi) : none, st = e.step ? this.expr(e.step) : none;
+        const p = this.pos(e.pos);
+        return (fr) => {
+          const a = x(fr), l = lo(fr), h = hi(fr), s = st(fr);
+          try { return ops.slice(a, l, h, s); } catch (err) { annotate(err, p); }
+        };
+      }
+      case 'Dot': {
+        const x = this.expr(e.x);
+        const p = this.pos(e.pos);
+        const name = e.name;
+        return (fr) => getAttrAt(x(fr), name, p);
+      }
+      case 'Call': return this.call(e);
+      case 'Lambda': return this.func(e.fn!);
+      case 'Comp': return this.comprehension(e);
+    }
+  }
+
+  unary(e: A.UnaryExpr): Ex {
+    const p = this.pos(e.pos);
+    if (e.op === T.NOT) {
+      const c = this.cond(e.x!);
+      return (fr) => !c(fr);
+    }
+    const x = this.expr(e.x!);
+    const op = e.op === T.MINUS ? '-' : e.op === T.PLUS ? '+' : '~';
+    if (op === '-') {
+      return (fr) => {
+        const v = x(fr);
+        if (typeof v === 'number' && v !== 0) return -v;
+        try { return ops.unary(op, v); } catch (err) { annotate(err, p); }
+      };
+    }
+    return (fr) => {
+      const v = x(fr);
+      try { return ops.unary(op, v); } catch (err) { annotate(err, p); }
+    };
+  }
+
+  binary(e: A.BinaryExpr): Ex {
+    if (e.op === T.AND) {
+      const x = this.expr(e.x), y = this.expr(e.y);
+      return (fr) => { const v = x(fr); return ops.truth(v) ? y(fr) : v; };
+    }
+    if (e.op === T.OR) {
+      const x = this.expr(e.x), y = this.expr(e.y);
+      return (fr) => { const v = x(fr); return ops.truth(v) ? v : y(fr); };
+    }
+    if (cmpOps[e.op]) {
+      const c = this.comparison(e);
+      return c;
+    }
+    const op = binOps[e.op]!;
+    const x = this.expr(e.x), y = this.expr(e.y);
+    const p = this.pos(e.pos);
+    switch (op) {
+      case '+':
+        return (fr) => {
+          const a = x(fr), b = y(fr);
+          if (typeof a === 'number' && typeof b === 'number') {
+            const r = a + b;
+            if (r <= MAX && r >= -MAX) return r;
+          } else if (typeof a === 'string' && typeof b === 'string') {
+            if (a.length + b.length > 4096) checkStrLenAt(a.length + b.length, p);
+            return a + b;
+          }
+          return binaryAt(op, a, b, p);
+        };
+      case '-':
+        return (fr) => {
+          const a = x(fr), b = y(fr);
+          if (typeof a === 'number' && typeof b === 'number') {
+            const r = a - b;
+            if (r <= MAX && r >= -MAX) return r;
+          }
+          return binaryAt(op, a, b, p);
+        };
+      case '*':
+        return (fr) => {
+          const a = x(fr), b = y(fr);
+          if (typeof a === 'number' && typeof b === 'number') {
+            const r = a * b;
+            if (r <= MAX && r >= -MAX) return r + 0;
+          }
+          return binaryAt(op, a, b, p);
+        };
+      case '%':
+        return (fr) => {
+          const a = x(fr), b = y(fr);
+          if (typeof a === 'number' && typeof b === 'number' && b > 0 && a >= 0) return a % b;
+          return binaryAt(op, a, b, p);
+        };
+      case '//':
+        return (fr) => {
+          const a = x(fr), b = y(fr);
+          if (typeof a === 'number' && typeof b === 'number' && b > 0 && a >= 0) return Math.floor(a / b);
+          return binaryAt(op, a, b, p);
+        };
+      case 'in':
+        return (fr) => {
+          const a = x(fr), b = y(fr);
+          if (b instanceof Dict && typeof a === 'string' && !b.ci) return b.ht.vals.has(a);
+          return binaryAt(op, a, b, p);
+        };
+    }
+    return (fr) => binaryAt(op, x(fr), y(fr), p);
+  }
+
+  call(e: A.CallExpr): Ex {
+    const p = this.pos(e.pos);
+    const pos: Ex[] = [];
+    const kw: { name: string; v: Ex }[] = [];
+    let star: Ex | null = null, starstar: Ex | null = null;
+    for (const a of e.args) {
+      if (a.kind === 'Unary' && a.op === T.STAR) star = this.expr(a.x!);
+      else if (a.kind === 'Unary' && a.op === T.STARSTAR) starstar = this.expr(a.x!);
+      else if (a.kind === 'Binary' && a.op === T.EQ) kw.push({ name: (a.x as A.Ident).name, v: this.expr(a.y) });
+      else pos.push(this.expr(a));
+    }
+    const simple = kw.length === 0 && star === null && starstar === null;
+    const n = pos.length;
+    let args: (fr: Frame) => [Value[], Kwargs];
+    if (simple) {
+      args = (fr) => {
+        const a = new Array<Value>(n);
+        for (let i = 0; i < n; i++) a[i] = pos[i]!(fr);
+        return [a, null];
+      };
+    } else {
+      args = (fr) => {
+        const a: Value[] = pos.map((x) => x(fr));
+        let k: [string, Value][] | null = kw.length > 0 ? kw.map(({ name, v }) => [name, v(fr)] as [string, Value]) : null;
+        if (star !== null) {
+          const s = star(fr);
+          if (!ops.isIterable(s)) {
+            const err = new EvalErr(`argument after * must be iterable, not ${typeName(s)}`);
+            err.pos = p;
+            throw err;
+          }
+          for (const v of ops.toArray(s)) a.push(v);
+        }
+        if (starstar !== null) {
+          const s = starstar(fr);
+          if (!(s instanceof Dict)) {
+            const err = new EvalErr(`argument after ** must be a mapping, not ${typeName(s)}`);
+            err.pos = p;
+            throw err;
+          }
+          k = k ?? [];
+          for (const [hk, v] of s.ht.vals) {
+            const key = s.ht.keyOf(hk);
+            if (typeof key !== 'string') {
+              const err = new EvalErr(`keywords must be strings, not ${typeName(key)}`);
+              err.pos = p;
+              throw err;
+            }
+            k.push([key, v]);
+          }
+        }
+        return [a, k];
+      };
+    }
+    // Method call: x.name(args) without allocating a bound method.
+    if (e.fn.kind === 'Dot') {
+      const recv = this.expr(e.fn.x);
+      const name = e.fn.name;
+      const dp = this.pos(e.fn.pos);
+      if (simple && n === 0) return (fr) => invokeAt(recv(fr), name, [], null, p, dp);
+      if (simple && n === 1) {
+        const a0 = pos[0]!;
+        return (fr) => { const r = recv(fr); return invokeAt(r, name, [a0(fr)], null, p, dp); };
+      }
+      return (fr) => {
+        const r = recv(fr);
+        const [a, k] = args(fr);
+        return invokeAt(r, name, a, k, p, dp);
+      };
+    }
+    const fn = this.expr(e.fn);
+    if (simple && n === 1) {
+      const a0 = pos[0]!;
+      return (fr) => { const f = fn(fr); return callAt(f, [a0(fr)], null, p); };
+    }
+    return (fr) => {
+      const f = fn(fr);
+      const [a, k] = args(fr);
+      return callAt(f, a, k, p);
+    };
+  }
+
+  /** Compile a def or lambda; returns a closure that creates the function value. */
+  func(info: A.FunctionInfo): Ex {
+    const code: FuncCode = {
+      name: info.name,
+      file: this.ctx.file,
+      pos: this.pos(info.pos),
+      nparams: 0,
+      nlocals: info.locals.length,
+      hasVarargs: info.hasVarargs,
+      hasKwargs: info.hasKwargs,
+      numKwonly: info.numKwonlyParams,
+      paramNames: [],
+      cellLocals: [],
+      body: () => null,
+    };
+    let nparams = 0;
+    for (const prm of info.params) if (prm.kind !== 'Unary' || prm.x) nparams++;
+    const dflt = this.defaultExprs(info);
+    code.nparams = nparams;
+    code.paramNames = info.locals.slice(0, nparams).map((b) => b.first.name);
+    code.cellLocals = info.locals.filter((b) => b.scope === 'cell').map((b) => b.index);
+    const body = this.block(info.body);
+    code.body = (fr) => (body(fr) === RETURN ? fr.ret : null);
+    const freevars = info.freevars.map((b) => {
+      const i = b.index;
+      if (b.scope === 'cell') return (fr: Frame) => fr.l[i] as Cell;
+      if (b.scope === 'free') return (fr: Frame) => fr.fv[i]!;
+      throw new Error(`internal error: freevar with scope ${b.scope}`);
+    });
+    return (fr) => {
+      const d = dflt.map((x) => (x === null ? MANDATORY : x(fr)));
+      const fv = freevars.map((f) => f(fr));
+      return new Func(code, d, fv, envOf(fr));
+    };
+  }
+
+  /** Default values, like starlark-go: one per optional parameter, MANDATORY (null) for required keyword-only ones. */
+  defaultExprs(info: A.FunctionInfo): (Ex | null)[] {
+    const out: (Ex | null)[] = [];
+    let seenStar = false;
+    for (const prm of info.params) {
+      if (prm.kind === 'Unary') seenStar = true;
+      else if (prm.kind === 'Binary') out.push(this.expr(prm.y));
+      else if (seenStar) out.push(null);
+    }
+    return out;
+  }
+
+  comprehension(e: A.Comprehension): Ex {
+    // Build the nest of clauses from the inside out. Each level receives the accumulator.
+    type Lv = (fr: Frame, acc: List | Dict) => void;
+    let inner: Lv;
+    if (e.curly) {
+      const en = e.body as A.DictEntry;
+      const k = this.expr(en.key), v = this.expr(en.value);
+      const p = this.pos(en.colon);
+      inner = (fr, acc) => {
+        const kv = k(fr), vv = v(fr);
+        try { ops.dictSet(acc as Dict, kv, vv); } catch (err) { annotate(err, p); }
+      };
+    } else {
+      const b = this.expr(e.body as A.Expr);
+      inner = (fr, acc) => {
+        const el = (acc as List).elems;
+        if (el.length >= 65536 && (el.length & 0xffff) === 0) checkElems(el.length);
+        el.push(b(fr));
+      };
+    }
+    for (let i = e.clauses.length - 1; i >= 0; i--) {
+      const c = e.clauses[i]!;
+      const next = inner;
+      if (c.kind === 'if') {
+        const cond = this.cond(c.cond);
+        inner = (fr, acc) => { if (cond(fr)) next(fr, acc); };
+      } else {
+        const x = this.expr(c.x);
+        const set = this.assignTo(c.vars);
+        const p = this.pos(c.pos);
+        inner = (fr, acc) => {
+          const it = x(fr);
+          if (it instanceof List) {
+            it.itercount++;
+            try {
+              const el = it.elems;
+              for (let j = 0; j < el.length; j++) {
+                if (++RT.steps > RT.checkAt) tick();
+                set(fr, el[j]!);
+                next(fr, acc);
+              }
+            } finally { it.itercount--; }
+            return;
+          }
+          if (!ops.isIterable(it)) {
+            const err = new EvalErr(`${typeName(it)} value is not iterable`);
+            err.pos = p;
+            throw err;
+          }
+          ops.forEach(it, (v) => {
+            if (++RT.steps > RT.checkAt) tick();
+            set(fr, v);
+            next(fr, acc);
+          });
+        };
+      }
+    }
+    const run = inner;
+    if (e.curly) return (fr) => { const d = new Dict(); run(fr, d); return d; };
+    return (fr) => { const l = new List([]); run(fr, l); return l; };
+  }
+}
+
+function checkStrLenAt(n: number, p: RuntimePos): void {
+  try { checkStrLen(n); } catch (e) { annotate(e, p); }
+}
+
+/** The module environment a frame runs in (globals are shared by all functions of a module). */
+const envs = new WeakMap<(Value | undefined)[], ModuleEnv>();
+export function registerEnv(env: ModuleEnv): void { envs.set(env.globals, env); }
+function envOf(fr: Frame): ModuleEnv {
+  if (fr.fn !== null) return fr.fn.env;
+  return envs.get(fr.g)!;
+}
+
+import { Bytes } from './values/types.js';
+class BytesLit { b: Bytes; constructor(s: string) { this.b = new Bytes(s); } }
+
+// re-exported for tests
+export { SSet, I };

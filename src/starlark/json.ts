@@ -1,0 +1,302 @@
+// The predeclared `json` module (encode, encode_indent, decode, indent),
+// following starlark-go's lib/json.
+
+import { positional, unpack, wantStr } from './builtins/args.js';
+import { attrNames, getAttr } from './attrs.js';
+import { floatStr } from './values/float.js';
+import * as I from './values/int.js';
+import { forEach, isIterable, dictSet } from './values/ops.js';
+import { quote as starQuote, typeName } from './values/repr.js';
+import { decodeUTF8, encodeUTF8 } from './values/utf8.js';
+import { checkStrLen } from './values/limits.js';
+import {
+  Builtin, Dict, EvalErr, Float, List, Module, Struct, type Kwargs, type SValue, type Value,
+} from './values/types.js';
+
+/** JSON string literal of a binary string (Go's strconv.Quote / json.Marshal style). */
+function quote(s: string): string {
+  // JSON.stringify escapes like json.Marshal except for <, >, & which Go escapes as \u003c etc.
+  const t = JSON.stringify(decodeUTF8(s)).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return encodeUTF8(t);
+}
+
+export function encodeJSON(x: Value): string {
+  const path: SValue[] = [];
+  const parts: string[] = [];
+  let size = 0;
+  const emit = (v: Value): void => {
+    if (v !== null && typeof v === 'object') {
+      if (path.includes(v)) throw new EvalErr('cycle in JSON structure');
+      path.push(v);
+    }
+    try {
+      if (v === null) parts.push('null');
+      else if (v === true) parts.push('true');
+      else if (v === false) parts.push('false');
+      else if (typeof v === 'number' || typeof v === 'bigint') parts.push(String(v));
+      else if (typeof v === 'string') { parts.push(quote(v)); size += v.length; if (size > 65536) checkStrLen(size); }
+      else if (v instanceof Float) {
+        if (!Number.isFinite(v.v)) throw new EvalErr(`cannot encode non-finite float ${floatStr(v.v)}`);
+        parts.push(floatStr(v.v));
+      } else if (v instanceof Dict) {
+        const items: [string, Value][] = [];
+        for (const [hk, val] of v.ht.vals) {
+          const k = v.ht.keyOf(hk);
+          if (typeof k !== 'string') throw new EvalErr(`dict has ${typeName(k)} key, want string`);
+          items.push([k, val]);
+        }
+        items.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+        parts.push('{');
+        items.forEach(([k, val], i) => {
+          if (i > 0) parts.push(',');
+          parts.push(quote(k), ':');
+          try { emit(val); } catch (e) {
+            if (e instanceof EvalErr) throw new EvalErr(`in dict key ${starQuote(k)}: ${e.msg}`);
+            throw e;
+          }
+        });
+        parts.push('}');
+      } else if (isIterable(v)) {
+        parts.push('[');
+        let i = 0;
+        forEach(v, (el) => {
+          if (i > 0) parts.push(',');
+          try { emit(el); } catch (e) {
+            if (e instanceof EvalErr) throw new EvalErr(`at ${typeName(v)} index ${i}: ${e.msg}`);
+            throw e;
+          }
+          i++;
+        });
+        parts.push(']');
+      } else if (v instanceof Struct || v instanceof Module) {
+        parts.push('{');
+        attrNames(v).forEach((name, i) => {
+          if (i > 0) parts.push(',');
+          parts.push(quote(name), ':');
+          try { emit(getAttr(v, name)); } catch (e) {
+            if (e instanceof EvalErr) throw new EvalErr(`in field .${name}: ${e.msg}`);
+            throw e;
+          }
+        });
+        parts.push('}');
+      } else {
+        throw new EvalErr(`cannot encode ${typeName(v)} as JSON`);
+      }
+    } finally {
+      if (v !== null && typeof v === 'object') path.pop();
+    }
+  };
+  emit(x);
+  return parts.join('');
+}
+
+class Failure { constructor(public msg: string) {} }
+
+function goQuoteByte(c: string): string {
+  if (c === "'") return "'\\''";
+  if (c === '\\') return "'\\\\'";
+  const code = c.charCodeAt(0);
+  if (code < 0x20 || code >= 0x7f) return `'\\x${code.toString(16).padStart(2, '0')}'`;
+  return `'${c}'`;
+}
+
+export function decodeJSON(s: string): Value {
+  let i = 0;
+  const fail = (msg: string): never => { throw new Failure(msg); };
+  const skipSpace = (): boolean => {
+    for (; i < s.length; i++) {
+      const c = s[i];
+      if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') return true;
+    }
+    return false;
+  };
+  const next = (): string => (skipSpace() ? s[i]! : fail('unexpected end of file'));
+  const isdigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+  const parse = (): Value => {
+    const b = next();
+    switch (b) {
+      case '"': {
+        let safe = true, closed = false;
+        let j = i + 1;
+        for (; j < s.length; j++) {
+          const c = s.charCodeAt(j);
+          if (c === 92) { safe = false; j++; }
+          else if (c === 34) { closed = true; j++; break; }
+          else if (c >= 0x80 || c < 0x20) safe = false;
+        }
+        if (!closed) fail('unclosed string literal');
+        const r = s.slice(i, j);
+        i = j;
+        if (safe) return r.slice(1, -1);
+        try {
+          return encodeUTF8(JSON.parse(decodeUTF8(r)) as string);
+        } catch (e) {
+          const m = /Bad escaped character|escape/i.test((e as Error).message) ? 'invalid escape sequence in string' : (e as Error).message;
+          return fail(m);
+        }
+      }
+      case 'n': if (s.startsWith('null', i)) { i += 4; return null; } break;
+      case 't': if (s.startsWith('true', i)) { i += 4; return true; } break;
+      case 'f': if (s.startsWith('false', i)) { i += 5; return false; } break;
+      case '[': {
+        const elems: Value[] = [];
+        i++;
+        if (next() !== ']') {
+          for (;;) {
+            elems.push(parse());
+            const c = next();
+            if (c !== ',') {
+              if (c !== ']') fail(`got ${goQuoteByte(c)}, want ',' or ']'`);
+              break;
+            }
+            i++;
+          }
+        }
+        i++;
+        return new List(elems);
+      }
+      case '{': {
+        const d = new Dict();
+        i++;
+        if (next() !== '}') {
+          for (;;) {
+            const key = parse();
+            if (typeof key !== 'string') fail(`got ${typeName(key)} for object key, want string`);
+            let c = next();
+            if (c !== ':') fail(`after object key, got ${goQuoteByte(c)}, want ':' `);
+            i++;
+            const value = parse();
+            dictSet(d, key, value);
+            c = next();
+            if (c !== ',') {
+              if (c !== '}') fail(`in object, got ${goQuoteByte(c)}, want ',' or '}'`);
+              break;
+            }
+            i++;
+          }
+        }
+        i++;
+        return d;
+      }
+      default:
+        if (isdigit(b) || b === '-') {
+          let isFloat = false;
+          let j: number;
+          for (j = i + 1; j < s.length; j++) {
+            const c = s[j]!;
+            if (isdigit(c)) continue;
+            if (c === '.' || c === 'e' || c === 'E' || c === '+' || c === '-') isFloat = true;
+            else break;
+          }
+          const num = s.slice(i, j);
+          i = j;
+          const digits = num[0] === '-' ? num.slice(1) : num;
+          if (digits === '' || (digits[0] === '0' && digits.length > 1 && isdigit(digits[1]))) fail(`invalid number: ${num}`);
+          if (isFloat) {
+            if (!/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(num)) fail(`invalid number: ${num}`);
+            return new Float(Number(num));
+          }
+          if (!/^-?\d+$/.test(num)) fail(`invalid number: ${num}`);
+          return I.norm(BigInt(num));
+        }
+    }
+    return fail(`unexpected character ${goQuoteByte(b)}`);
+  };
+  try {
+    const v = parse();
+    if (skipSpace()) fail(`unexpected character ${goQuoteByte(s[i]!)} after value`);
+    return v;
+  } catch (e) {
+    if (e instanceof Failure) throw new EvalErr(`json.decode: at offset ${i}, ${e.msg}`);
+    throw e;
+  }
+}
+
+/** Re-indent JSON text like Go's json.Indent (tokens untouched, whitespace replaced). */
+export function indentJSON(src: string, prefix: string, indent: string): string {
+  // validate first
+  try { JSON.parse(decodeUTF8(src)); } catch (e) { throw new EvalErr((e as Error).message); }
+  let out = '';
+  let depth = 0;
+  let needIndent = false;
+  const newline = () => { out += '\n' + prefix + indent.repeat(depth); };
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
+    if (needIndent && c !== ']' && c !== '}') { needIndent = false; depth++; newline(); }
+    if (c === '"') {
+      let j = i + 1;
+      for (; j < src.length; j++) {
+        if (src[j] === '\\') j++;
+        else if (src[j] === '"') break;
+      }
+      out += src.slice(i, j + 1);
+      i = j;
+      continue;
+    }
+    switch (c) {
+      case '{': case '[':
+        out += c;
+        needIndent = true;
+        break;
+      case ',':
+        out += c;
+        newline();
+        break;
+      case ':':
+        out += ': ';
+        break;
+      case '}': case ']':
+        if (needIndent) { needIndent = false; out += c; }
+        else { depth--; newline(); out += c; }
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+function mk(name: string, fn: (args: Value[], kwargs: Kwargs) => Value): Builtin {
+  return new Builtin(name, (args, kwargs) => fn(args, kwargs));
+}
+
+function wrap<T>(name: string, f: () => T): T {
+  try { return f(); } catch (e) {
+    if (e instanceof EvalErr) throw new EvalErr(`${name}: ${e.msg}`, e.kind);
+    throw e;
+  }
+}
+
+export function makeJSONModule(): Module {
+  const m = new Map<string, Value>();
+  m.set('encode', mk('json.encode', (args, kwargs) => {
+    const [x] = positional('json.encode', args, kwargs, 1, 1);
+    return wrap('json.encode', () => encodeJSON(x!));
+  }));
+  m.set('encode_indent', mk('json.encode_indent', (args, kwargs) => {
+    const [prefix, indent] = unpack('json.encode_indent', [], kwargs, ['prefix?', 'indent?']);
+    const [x] = positional('json.encode_indent', args, null, 1, 1);
+    const p = prefix === undefined ? '' : wantStr('json.encode_indent', 'prefix', prefix);
+    const ind = indent === undefined ? '\t' : wantStr('json.encode_indent', 'indent', indent);
+    return wrap('json.encode_indent', () => indentJSON(encodeJSON(x!), p, ind));
+  }));
+  m.set('decode', mk('json.decode', (args, kwargs) => {
+    const [x, dflt] = unpack('json.decode', args, kwargs, ['x', 'default?']);
+    if (args.length < 1) throw new EvalErr('json.decode: unexpected keyword argument x');
+    const s = wantStr('json.decode', 'x', x!);
+    try { return decodeJSON(s); } catch (e) {
+      if (e instanceof EvalErr && dflt !== undefined) return dflt;
+      throw e;
+    }
+  }));
+  m.set('indent', mk('json.indent', (args, kwargs) => {
+    const [prefix, indent] = unpack('json.indent', [], kwargs, ['prefix?', 'indent?']);
+    const [x] = positional('json.indent', args, null, 1, 1);
+    const s = wantStr('json.indent', 1, x!);
+    const p = prefix === undefined ? '' : wantStr('json.indent', 'prefix', prefix);
+    const ind = indent === undefined ? '\t' : wantStr('json.indent', 'indent', indent);
+    return wrap('json.indent', () => indentJSON(s, p, ind));
+  }));
+  return new Module('json', m);
+}

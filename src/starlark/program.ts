@@ -1,0 +1,259 @@
+// Programs and modules: parse + resolve + compile once (compileModule), then
+// run the module's top level (Program.init) and call its functions
+// (callFunction) as many times as needed, each run under its own budget.
+
+import { parseFile } from './syntax/parser.js';
+import { SyntaxError_ } from './syntax/scanner.js';
+import { resolveFile, type FileOptions } from './resolve.js';
+import { Compiler, registerEnv } from './compile.js';
+import { makeUniverse } from './builtins/universe.js';
+import { makeJSONModule } from './json.js';
+import { makeMathModule } from './math.js';
+import { CLOCK_EVERY, RT, callValue } from './runtime.js';
+import { DEFAULT_SIZE_LIMITS, setLimits, type SizeLimits } from './values/limits.js';
+import { freezeValue, EvalErr, Frame, type ModuleEnv, type RuntimePos, type Value } from './values/types.js';
+import './methods/str.js';
+import './methods/collections.js';
+
+/** A compile-time problem (syntax or resolve error). */
+export interface StarlarkDiagnostic { file: string; line: number; col: number; message: string }
+
+/** Options for compileModule. */
+export interface CompileOptions {
+  /** names the host will supply at init (besides the universe, json and math) */
+  predeclared?: Iterable<string>;
+  /** dialect switches; defaults: set, while, recursion on; top-level control and global reassignment off */
+  fileOptions?: Partial<FileOptions>;
+}
+
+export const DEFAULT_FILE_OPTIONS: FileOptions = {
+  set: true, while: true, recursion: true, topLevelControl: false, globalReassign: false, loadBindsGlobally: false,
+};
+
+/** Limits of one run (init or call). */
+export interface RunOptions {
+  /** execution-step budget (loop iterations + calls); default 1,000,000 */
+  maxSteps?: number;
+  /** wall-clock budget in ms; default 1000 */
+  timeoutMs?: number;
+  /** max Starlark call depth; default 400 */
+  maxDepth?: number;
+  /** size limits on strings and collections built by the script */
+  limits?: Partial<SizeLimits>;
+  /** print() output; default: discarded */
+  print?: (line: string) => void;
+  /** loader for load(); default: load is refused */
+  load?: (module: string) => Map<string, Value>;
+}
+
+export interface InitOptions extends RunOptions {
+  /** values of the predeclared names declared at compile time */
+  predeclared?: Record<string, Value> | Map<string, Value>;
+}
+
+export const DEFAULT_MAX_STEPS = 1_000_000;
+export const DEFAULT_TIMEOUT_MS = 1000;
+export const DEFAULT_MAX_DEPTH = 400;
+
+/** A Starlark error surfaced to the host: message, kind, position and call stack. */
+export class StarlarkError extends Error {
+  constructor(
+    /** 'compile' | 'eval' | 'fail' | 'steps' | 'timeout' | 'size' | 'stack' | 'cancelled' | 'convert' */
+    public readonly kind: string,
+    public readonly msg: string,
+    /** outermost first, like starlark-go's CallStack; pos is null for built-ins */
+    public readonly callStack: { name: string; pos: RuntimePos | null }[] = [],
+    public readonly diagnostics: StarlarkDiagnostic[] = [],
+  ) {
+    super(msg);
+    this.name = 'StarlarkError';
+  }
+
+  /** Innermost position in Starlark code, if any. */
+  get pos(): RuntimePos | null {
+    for (let i = this.callStack.length - 1; i >= 0; i--) if (this.callStack[i]!.pos) return this.callStack[i]!.pos;
+    return null;
+  }
+
+  /** starlark-go style: "Traceback (most recent call last):\n  f.star:1:2: in <toplevel>\nError: msg" */
+  backtrace(): string {
+    if (this.kind === 'compile') {
+      return this.diagnostics.map((d) => `${d.file}:${d.line}:${d.col}: ${d.message}`).join('\n');
+    }
+    let stack = this.callStack;
+    let suffix = '';
+    const last = stack[stack.length - 1];
+    if (last && last.pos === null) {
+      suffix = ' in ' + last.name;
+      stack = stack.slice(0, -1);
+    }
+    let out = '';
+    if (stack.length > 0) {
+      out += 'Traceback (most recent call last):\n';
+      for (const fr of stack) out += `  ${fr.pos!.file}:${fr.pos!.line}:${fr.pos!.col}: in ${fr.name}\n`;
+    }
+    return `${out}Error${suffix}: ${this.msg}`;
+  }
+}
+
+function toStarlarkError(e: unknown): StarlarkError {
+  if (e instanceof StarlarkError) return e;
+  if (e instanceof EvalErr) {
+    const frames = e.frames.slice();
+    if (e.pos !== null) frames.push({ name: '<unknown>', pos: e.pos });
+    return new StarlarkError(e.kind, e.msg, frames.reverse());
+  }
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return new StarlarkError('stack', 'Starlark stack overflow');
+  throw e;
+}
+
+/** Run f with fresh run state (budget, clock, limits, print, load), restoring the previous state after. */
+function withRun<T>(opts: RunOptions, f: () => T): T {
+  const saved = { ...RT };
+  const maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const savedLim = setLimits({ ...DEFAULT_SIZE_LIMITS, ...opts.limits });
+  RT.steps = 0;
+  RT.maxSteps = maxSteps;
+  RT.checkAt = Math.min(CLOCK_EVERY, maxSteps);
+  RT.timeoutMs = timeoutMs;
+  RT.deadline = performance.now() + timeoutMs;
+  RT.depth = 0;
+  RT.maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
+  RT.print = opts.print ?? (() => {});
+  RT.load = opts.load ?? null;
+  RT.aborted = null;
+  try {
+    return f();
+  } catch (e) {
+    throw toStarlarkError(e);
+  } finally {
+    Object.assign(RT, saved);
+    setLimits(savedLim);
+  }
+}
+
+/** The globals of an initialised module (frozen after init). */
+export class StarlarkModule {
+  constructor(public readonly program: Program, public readonly env: ModuleEnv) {}
+
+  get(name: string): Value | undefined {
+    const i = this.env.globalNames.indexOf(name);
+    return i < 0 ? undefined : this.env.globals[i];
+  }
+
+  /** Defined globals, in order of definition. */
+  globals(): Map<string, Value> {
+    const m = new Map<string, Value>();
+    this.env.globalNames.forEach((n, i) => {
+      const v = this.env.globals[i];
+      if (v !== undefined) m.set(n, v);
+    });
+    return m;
+  }
+}
+
+/** A compiled, immutable Starlark file. */
+export class Program {
+  constructor(
+    public readonly filename: string,
+    private readonly globalNames: string[],
+    private readonly predeclaredNames: string[],
+    private readonly nlocals: number,
+    private readonly cellLocals: number[],
+    private readonly toplevel: (fr: Frame) => number,
+    private readonly recursion: boolean,
+    private readonly builtinModules: Map<string, Value>,
+  ) {}
+
+  /** Execute the top level; returns the module with its globals frozen. */
+  init(opts: InitOptions = {}): StarlarkModule {
+    const ng = this.globalNames.length;
+    const globals: (Value | undefined)[] = new Array(ng + this.predeclaredNames.length);
+    const pre = opts.predeclared instanceof Map ? opts.predeclared : new Map(Object.entries(opts.predeclared ?? {}));
+    this.predeclaredNames.forEach((n, i) => {
+      globals[ng + i] = pre.has(n) ? pre.get(n)! : this.builtinModules.get(n);
+    });
+    const env: ModuleEnv = { globals, globalNames: this.globalNames, predeclared: pre };
+    registerEnv(env);
+    withRun(opts, () => {
+      RT.recursion = this.recursion;
+      const l = new Array(this.nlocals);
+      for (const i of this.cellLocals) l[i] = { v: undefined };
+      const fr = new Frame(l, globals, [], null);
+      try {
+        this.toplevel(fr);
+      } catch (e) {
+        if (e instanceof EvalErr) {
+          e.frames.push({ name: '<toplevel>', pos: e.pos });
+          e.pos = null;
+        } else if (e instanceof RangeError && /call stack/i.test(e.message)) {
+          const err = new EvalErr('Starlark stack overflow', 'stack');
+          err.frames.push({ name: '<toplevel>', pos: null });
+          throw err;
+        }
+        throw e;
+      }
+      for (let i = 0; i < ng; i++) freezeValue(globals[i] ?? null);
+    });
+    return new StarlarkModule(this, env);
+  }
+}
+
+/** Parse, resolve and compile a file. On errors, program is null and errors lists every diagnostic. */
+export function compileModule(source: string, filename: string, options: CompileOptions = {}): { program: Program | null; errors: StarlarkDiagnostic[] } {
+  const fopts: FileOptions = { ...DEFAULT_FILE_OPTIONS, ...options.fileOptions };
+  let file;
+  try {
+    file = parseFile(filename, source);
+  } catch (e) {
+    if (e instanceof SyntaxError_) return { program: null, errors: [{ file: filename, line: e.pos.line, col: e.pos.col, message: e.msg }] };
+    throw e;
+  }
+  const universe = makeUniverse();
+  const builtinModules = new Map<string, Value>([['json', makeJSONModule()], ['math', makeMathModule()]]);
+  const predeclared = new Set<string>([...builtinModules.keys(), ...(options.predeclared ?? [])]);
+  const r = resolveFile(file, fopts, (n) => predeclared.has(n), (n) => universe.has(n));
+  if (r.errors.length > 0) {
+    return { program: null, errors: r.errors.map((e) => ({ file: filename, line: e.pos.line, col: e.pos.col, message: e.msg })) };
+  }
+  const globalNames = r.globals.map((b) => b.first.name);
+  const predeclaredNames: string[] = [];
+  const compiler = new Compiler({
+    file: filename,
+    universe,
+    predeclaredSlot: (name) => {
+      let i = predeclaredNames.indexOf(name);
+      if (i < 0) { i = predeclaredNames.length; predeclaredNames.push(name); }
+      return globalNames.length + i;
+    },
+  });
+  const body = compiler.block(file.stmts);
+  const cellLocals = r.locals.filter((b) => b.scope === 'cell').map((b) => b.index);
+  const program = new Program(filename, globalNames, predeclaredNames, r.locals.length, cellLocals, body, fopts.recursion, builtinModules);
+  return { program, errors: [] };
+}
+
+/** Call a global function of an initialised module with Starlark values. */
+export function callFunction(module: StarlarkModule, name: string, args: Value[], opts: RunOptions & { kwargs?: [string, Value][] } = {}): Value {
+  const fn = module.get(name);
+  if (fn === undefined) throw new StarlarkError('eval', `module ${module.program.filename} has no global ${name}`);
+  return withRun(opts, () => {
+    RT.recursion = true;
+    try {
+      return callValue(fn, args, opts.kwargs ?? null);
+    } catch (e) {
+      if (e instanceof EvalErr && e.pos !== null) {
+        e.frames.push({ name: '<host>', pos: e.pos });
+        e.pos = null;
+      }
+      throw e;
+    }
+  });
+}
+
+/** Raise a host-side compile error for a failed compileModule result. */
+export function compileError(errors: StarlarkDiagnostic[]): StarlarkError {
+  const d = errors[0]!;
+  return new StarlarkError('compile', d.message, [], errors);
+}

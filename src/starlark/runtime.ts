@@ -1,0 +1,185 @@
+// Execution state of the running call (steps, clock, depth, print, load) and
+// the calling convention shared by compiled code and built-ins.
+//
+// Execution is synchronous, so the state of the current call lives in one
+// module-level object RT, saved and restored around each host entry point.
+
+import { nearest } from './spell.js';
+import { typeName } from './values/repr.js';
+import { dictSet } from './values/ops.js';
+import {
+  Builtin, Cell, Dict, EvalErr, Frame, Func, MANDATORY, Tuple, type Kwargs, type RuntimePos, type Value,
+} from './values/types.js';
+
+export interface RunState {
+  steps: number;
+  checkAt: number; // next step count at which tick() must run
+  maxSteps: number;
+  deadline: number; // ms since epoch (performance.now base), Infinity if none
+  depth: number;
+  maxDepth: number;
+  recursion: boolean;
+  print: (msg: string) => void;
+  aborted: string | null; // set by the host to cancel
+  timeoutMs: number;
+  /** the host's loader for load("module", ...), or null if loading is refused */
+  load: ((module: string) => Map<string, Value>) | null;
+}
+
+/** How often (in steps) the wall clock is consulted. */
+export const CLOCK_EVERY = 4096;
+
+export const RT: RunState = {
+  steps: 0, checkAt: Infinity, maxSteps: Infinity, deadline: Infinity, depth: 0, maxDepth: 1000,
+  recursion: true, print: () => {}, aborted: null, timeoutMs: 0, load: null,
+};
+
+/** Called when steps reach checkAt: enforce the step budget and the deadline. */
+export function tick(): void {
+  if (RT.steps > RT.maxSteps) throw new EvalErr(`Starlark computation cancelled: too many steps (limit ${RT.maxSteps})`, 'steps');
+  if (RT.aborted !== null) throw new EvalErr(`Starlark computation cancelled: ${RT.aborted}`, 'cancelled');
+  if (performance.now() > RT.deadline) throw new EvalErr(`Starlark computation cancelled: timeout after ${RT.timeoutMs} ms`, 'timeout');
+  RT.checkAt = Math.min(RT.steps + CLOCK_EVERY, RT.maxSteps);
+}
+
+/** Annotate an error passing through an operation at position p, converting JS stack overflows. */
+export function annotate(e: unknown, p: RuntimePos): never {
+  if (e instanceof EvalErr) {
+    if (e.pos === null) e.pos = p;
+    throw e;
+  }
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    const err = new EvalErr('Starlark stack overflow', 'stack');
+    err.pos = p;
+    throw err;
+  }
+  throw e;
+}
+
+export function callValue(fn: Value, args: Value[], kwargs: Kwargs): Value {
+  if (fn instanceof Func) return callFunc(fn, args, kwargs);
+  if (fn instanceof Builtin) {
+    try {
+      return fn.fn(args, kwargs, fn);
+    } catch (e) {
+      if (e instanceof EvalErr) {
+        e.frames.push({ name: fn.name, pos: null });
+      }
+      throw e;
+    }
+  }
+  throw new EvalErr(`invalid call of non-function (${typeName(fn)})`);
+}
+
+/** Call from compiled code at position p. */
+export function callAt(fn: Value, args: Value[], kwargs: Kwargs, p: RuntimePos): Value {
+  try {
+    return callValue(fn, args, kwargs);
+  } catch (e) {
+    annotate(e, p);
+  }
+}
+
+export function callFunc(fn: Func, args: Value[], kwargs: Kwargs): Value {
+  const code = fn.code;
+  if (++RT.steps > RT.checkAt) tick();
+  if (RT.depth >= RT.maxDepth) {
+    const e = new EvalErr('Starlark stack overflow', 'stack');
+    e.frames.push({ name: code.name, pos: code.pos });
+    throw e;
+  }
+  if (!RT.recursion && fn.active > 0) throw new EvalErr(`function ${code.name} called recursively`);
+  const l: (Value | undefined | Cell)[] = new Array(code.nlocals);
+  const fr = new Frame(l, fn.env.globals, fn.freevars, fn);
+  RT.depth++;
+  fn.active++;
+  try {
+    if (kwargs === null && args.length === code.nparams && !code.hasVarargs && !code.hasKwargs) {
+      for (let i = 0; i < args.length; i++) l[i] = args[i];
+    } else {
+      setArgs(l, fn, args, kwargs);
+    }
+    const cells = code.cellLocals;
+    for (let i = 0; i < cells.length; i++) l[cells[i]!] = new Cell(l[cells[i]!] as Value | undefined);
+    return code.body(fr);
+  } catch (e) {
+    let err = e;
+    if (!(e instanceof EvalErr)) {
+      if (e instanceof RangeError && /call stack/i.test(e.message)) err = new EvalErr('Starlark stack overflow', 'stack');
+      else throw e;
+    }
+    const ee = err as EvalErr;
+    ee.frames.push({ name: code.name, pos: ee.pos ?? code.pos });
+    ee.pos = null;
+    throw ee;
+  } finally {
+    RT.depth--;
+    fn.active--;
+  }
+}
+
+function plural(n: number): string { return n === 1 ? '' : 's'; }
+
+/** Bind arguments to parameters: a port of starlark-go's setArgs. */
+export function setArgs(l: (Value | undefined | Cell)[], fn: Func, args: Value[], kwargs: Kwargs): void {
+  const code = fn.code;
+  const name = code.name;
+  let nparams = code.nparams;
+  if (nparams === 0) {
+    const n = args.length + (kwargs ? kwargs.length : 0);
+    if (n > 0) throw new EvalErr(`function ${name} accepts no arguments (${n} given)`);
+    return;
+  }
+  let kwdict: Dict | null = null;
+  if (code.hasKwargs) {
+    nparams--;
+    kwdict = new Dict();
+    l[nparams] = kwdict;
+  }
+  if (code.hasVarargs) nparams--;
+  const nonkwonly = nparams - code.numKwonly;
+  let n = args.length;
+  if (args.length > nonkwonly) {
+    if (!code.hasVarargs) {
+      throw new EvalErr(`function ${name} accepts ${fn.defaults.length > code.numKwonly ? 'at most ' : ''}${nonkwonly} positional argument${plural(nonkwonly)} (${args.length} given)`);
+    }
+    n = nonkwonly;
+  }
+  for (let i = 0; i < n; i++) l[i] = args[i];
+  if (code.hasVarargs) l[nparams] = new Tuple(args.slice(n));
+  if (kwargs) {
+    for (const [k, v] of kwargs) {
+      const i = code.paramNames.indexOf(k);
+      if (i >= 0 && i < nparams) {
+        if (l[i] !== undefined) throw new EvalErr(`function ${name} got multiple values for parameter ${k}`);
+        l[i] = v;
+        continue;
+      }
+      if (kwdict === null) {
+        let msg = `function ${name} got an unexpected keyword argument ${k}`;
+        const near = nearest(k, code.paramNames.slice(0, nparams));
+        if (near) msg += ` (did you mean ${near}?)`;
+        throw new EvalErr(msg);
+      }
+      const old = kwdict.ht.size;
+      dictSet(kwdict, k, v);
+      if (kwdict.ht.size === old) throw new EvalErr(`function ${name} got multiple values for parameter ${k}`);
+    }
+  }
+  if (n < nparams || code.numKwonly > 0) {
+    const m = nparams - fn.defaults.length;
+    const missing: string[] = [];
+    let i: number;
+    for (i = n; i < m; i++) if (l[i] === undefined) missing.push(code.paramNames[i]!);
+    for (; i < nparams; i++) {
+      if (l[i] === undefined) {
+        const d = fn.defaults[i - m]!;
+        if (d === MANDATORY) { missing.push(code.paramNames[i]!); continue; }
+        l[i] = d;
+      }
+    }
+    if (missing.length > 0) {
+      throw new EvalErr(`function ${name} missing ${missing.length} argument${missing.length > 1 ? 's' : ''} (${missing.join(', ')})`);
+    }
+  }
+}

@@ -1,0 +1,152 @@
+// str() and repr() of values, following starlark-go's writeValue.
+
+import { decodeRune, runeToUTF8 } from './utf8.js';
+import { floatStr } from './float.js';
+import {
+  Builtin, Bytes, Dict, Float, Func, List, Module, RangeValue, SSet, Struct, Tuple, type SValue, type Value,
+} from './types.js';
+
+const HEX = '0123456789abcdef';
+const printRe = /[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
+
+/** Go's syntax.Quote over a binary string: a double-quoted literal. */
+export function quote(s: string, isBytes = false): string {
+  let out = isBytes ? 'b"' : '"';
+  for (let i = 0; i < s.length;) {
+    const b = s.charCodeAt(i);
+    if (b >= 0x20 && b < 0x7f) {
+      if (b === 34 || b === 92) out += '\\';
+      out += s[i];
+      i++;
+      continue;
+    }
+    let r: number, w: number;
+    if (b < 0x80) { r = b; w = 1; } else [r, w] = decodeRune(s, i);
+    if (w === 1 && r === 0xfffd) {
+      out += '\\x' + HEX[b >> 4] + HEX[b & 15];
+      i++;
+      continue;
+    }
+    i += w;
+    if (r >= 0x80 && printRe.test(String.fromCodePoint(r))) { out += runeToUTF8(r); continue; }
+    switch (r) {
+      case 7: out += '\\a'; break;
+      case 8: out += '\\b'; break;
+      case 12: out += '\\f'; break;
+      case 10: out += '\\n'; break;
+      case 13: out += '\\r'; break;
+      case 9: out += '\\t'; break;
+      case 11: out += '\\v'; break;
+      default:
+        if (r < 0x20 || r === 0x7f) out += '\\x' + HEX[r >> 4] + HEX[r & 15];
+        else if (r < 0x10000) out += '\\u' + r.toString(16).padStart(4, '0');
+        else out += '\\U' + r.toString(16).padStart(8, '0');
+    }
+  }
+  return out + '"';
+}
+
+export function typeName(v: Value): string {
+  if (v === null) return 'NoneType';
+  switch (typeof v) {
+    case 'boolean': return 'bool';
+    case 'number': case 'bigint': return 'int';
+    case 'string': return 'string';
+    default: return (v as SValue).type;
+  }
+}
+
+/** str(x): strings unquoted, everything else as repr. */
+export function str(v: Value): string {
+  if (typeof v === 'string') return v;
+  return repr(v);
+}
+
+export function repr(v: Value): string {
+  const parts: string[] = [];
+  writeValue(parts, v, []);
+  return parts.join('');
+}
+
+function writeValue(out: string[], x: Value, path: SValue[]): void {
+  if (x === null) { out.push('None'); return; }
+  switch (typeof x) {
+    case 'boolean': out.push(x ? 'True' : 'False'); return;
+    case 'number': out.push(String(x)); return;
+    case 'bigint': out.push(x.toString()); return;
+    case 'string': out.push(quote(x)); return;
+  }
+  if (x instanceof List) {
+    out.push('[');
+    if (path.includes(x)) out.push('...');
+    else {
+      path.push(x);
+      for (let i = 0; i < x.elems.length; i++) {
+        if (i > 0) out.push(', ');
+        writeValue(out, x.elems[i]!, path);
+      }
+      path.pop();
+    }
+    out.push(']');
+  } else if (x instanceof Tuple) {
+    out.push('(');
+    for (let i = 0; i < x.elems.length; i++) {
+      if (i > 0) out.push(', ');
+      writeValue(out, x.elems[i]!, path);
+    }
+    if (x.elems.length === 1) out.push(',');
+    out.push(')');
+  } else if (x instanceof Dict) {
+    out.push('{');
+    if (path.includes(x)) out.push('...');
+    else {
+      let sep = '';
+      for (const [hk, v] of x.ht.vals) {
+        out.push(sep);
+        writeValue(out, x.ht.keyOf(hk), path);
+        out.push(': ');
+        path.push(x);
+        writeValue(out, v, path);
+        path.pop();
+        sep = ', ';
+      }
+    }
+    out.push('}');
+  } else if (x instanceof SSet) {
+    out.push('set([');
+    let sep = '';
+    for (const hk of x.ht.vals.keys()) {
+      out.push(sep);
+      writeValue(out, x.ht.keyOf(hk), path);
+      sep = ', ';
+    }
+    out.push('])');
+  } else if (x instanceof Float) {
+    out.push(floatStr(x.v));
+  } else if (x instanceof Bytes) {
+    out.push(quote(x.s, true));
+  } else if (x instanceof Func) {
+    out.push(`<function ${x.name}>`);
+  } else if (x instanceof Builtin) {
+    if (x.recv !== undefined) out.push(`<built-in method ${x.name} of ${typeName(x.recv)} value>`);
+    else out.push(`<built-in function ${x.name}>`);
+  } else if (x instanceof Module) {
+    out.push(`<module ${quote(x.name)}>`);
+  } else if (x instanceof Struct) {
+    out.push('struct(');
+    let sep = '';
+    for (const k of [...x.fields.keys()].sort()) {
+      out.push(sep, k, ' = ');
+      writeValue(out, x.fields.get(k)!, path);
+      sep = ', ';
+    }
+    out.push(')');
+  } else if (x instanceof RangeValue) {
+    if (x.step !== 1) out.push(`range(${x.start}, ${x.stop}, ${x.step})`);
+    else if (x.start !== 0) out.push(`range(${x.start}, ${x.stop})`);
+    else out.push(`range(${x.stop})`);
+  } else {
+    const s = (x as { toString(): string }).toString();
+    out.push(s === '[object Object]' ? `<${x.type}>` : s);
+  }
+}

@@ -1,0 +1,220 @@
+// Representation of Starlark values in JS, chosen for speed on the hot paths:
+//
+//   None        -> null
+//   bool        -> true / false
+//   int         -> JS number when |n| <= 2^53-1 (always integral, never -0),
+//                  BigInt beyond that (never a BigInt inside the safe range)
+//   string      -> JS binary string (one char per UTF-8 byte; see utf8.ts)
+//   float       -> Float (boxed, so that 1 and 1.0 stay distinct)
+//   bytes, list, tuple, dict, set, function, builtin, module, ... -> classes below
+//
+// Every non-primitive value extends SValue, which carries its Starlark type name.
+
+import type { Pos } from '../syntax/scanner.js';
+
+export type Value = null | boolean | number | bigint | string | SValue;
+
+export abstract class SValue {
+  abstract get type(): string;
+  /** Freeze this value and everything reachable from it. */
+  freeze(): void {}
+  truth(): boolean { return true; }
+}
+
+/** A Starlark runtime error. Positions and frames are filled in while it unwinds. */
+export class EvalErr extends Error {
+  /** innermost-first frames recorded while unwinding */
+  frames: { name: string; pos: RuntimePos | null }[] = [];
+  /** position in the frame currently unwinding, not yet recorded */
+  pos: RuntimePos | null = null;
+  /** the kind of error, for hosts: 'eval' | 'steps' | 'timeout' | 'size' | 'stack' | 'fail' */
+  kind: string;
+  constructor(public msg: string, kind = 'eval') {
+    super(msg);
+    this.kind = kind;
+  }
+}
+
+export interface RuntimePos { file: string; line: number; col: number }
+
+export function rpos(file: string, p: Pos): RuntimePos {
+  return { file, line: p.line, col: p.col };
+}
+
+export class Float extends SValue {
+  constructor(public readonly v: number) { super(); }
+  get type() { return 'float'; }
+  override truth() { return this.v !== 0; }
+}
+
+export class Bytes extends SValue {
+  constructor(public readonly s: string) { super(); }
+  get type() { return 'bytes'; }
+  override truth() { return this.s.length > 0; }
+}
+
+export class Tuple extends SValue {
+  constructor(public readonly elems: Value[]) { super(); }
+  get type() { return 'tuple'; }
+  override truth() { return this.elems.length > 0; }
+  override freeze() { for (const e of this.elems) freezeValue(e); }
+}
+
+export const EMPTY_TUPLE = new Tuple([]);
+
+export class List extends SValue {
+  frozen = false;
+  itercount = 0;
+  constructor(public elems: Value[]) { super(); }
+  get type() { return 'list'; }
+  override truth() { return this.elems.length > 0; }
+  override freeze() {
+    if (this.frozen) return;
+    this.frozen = true;
+    for (const e of this.elems) freezeValue(e);
+  }
+  checkMutable(verb: string): void {
+    if (this.frozen) throw new EvalErr(`cannot ${verb} frozen list`);
+    if (this.itercount > 0) throw new EvalErr(`cannot ${verb} list during iteration`);
+  }
+}
+
+export type HashKey = string | number | bigint | boolean | null;
+
+/**
+ * An insertion-ordered hash table (dict and set). Keys are mapped to a JS
+ * primitive "hash key" (see hashKey in ops.ts) so that a JS Map does the work;
+ * for None, bool, int and str the hash key is the value itself, so `keys` only
+ * holds the original key when it differs (floats, tuples, bytes, ...).
+ */
+export class HashTable {
+  vals = new Map<HashKey, Value>();
+  keys: Map<HashKey, Value> | null = null;
+  frozen = false;
+  itercount = 0;
+  checkMutable(verb: string): void {
+    if (this.frozen) throw new EvalErr(`cannot ${verb} frozen hash table`);
+    if (this.itercount > 0) throw new EvalErr(`cannot ${verb} hash table during iteration`);
+  }
+  keyOf(hk: HashKey): Value {
+    if (this.keys !== null) {
+      const k = this.keys.get(hk);
+      if (k !== undefined) return k;
+    }
+    return hk;
+  }
+  keyList(): Value[] {
+    const out: Value[] = [];
+    if (this.keys === null) for (const k of this.vals.keys()) out.push(k);
+    else for (const k of this.vals.keys()) out.push(this.keyOf(k));
+    return out;
+  }
+  get size() { return this.vals.size; }
+}
+
+export class Dict extends SValue {
+  ht = new HashTable();
+  get type() { return 'dict'; }
+  override truth() { return this.ht.vals.size > 0; }
+  override freeze() {
+    if (this.ht.frozen) return;
+    this.ht.frozen = true;
+    for (const [k, v] of this.ht.vals) { freezeValue(this.ht.keyOf(k)); freezeValue(v); }
+  }
+  /** case-insensitive string keys (HeadersDict) */
+  ci = false;
+}
+
+/** A dict whose string keys compare case-insensitively (HTTP headers). Keys keep their first spelling. */
+export class HeadersDict extends Dict {
+  constructor() { super(); this.ci = true; }
+}
+
+export class SSet extends SValue {
+  ht = new HashTable();
+  get type() { return 'set'; }
+  override truth() { return this.ht.vals.size > 0; }
+  override freeze() {
+    if (this.ht.frozen) return;
+    this.ht.frozen = true;
+  }
+}
+
+/** A mutable box for a local variable captured by a nested function. */
+export class Cell {
+  constructor(public v: Value | undefined) {}
+}
+
+/** A required keyword-only parameter with no default. */
+export const MANDATORY = Symbol('mandatory');
+
+/** Compiled code of a def or lambda (immutable, shared by all closures of it). */
+export interface FuncCode {
+  name: string;
+  file: string;
+  pos: RuntimePos;
+  nparams: number; // including *args and **kwargs slots
+  nlocals: number;
+  hasVarargs: boolean;
+  hasKwargs: boolean;
+  numKwonly: number;
+  paramNames: string[];
+  cellLocals: number[]; // indices of locals that live in Cells
+  body: (fr: Frame) => Value;
+}
+
+export interface ModuleEnv {
+  globals: (Value | undefined)[];
+  globalNames: string[];
+  predeclared: Map<string, Value>;
+}
+
+export class Frame {
+  ret: Value = null;
+  constructor(public l: (Value | undefined | Cell)[], public g: (Value | undefined)[], public fv: Cell[], public fn: Func | null) {}
+}
+
+export class Func extends SValue {
+  active = 0; // number of activations, for the no-recursion option
+  constructor(public code: FuncCode, public defaults: (Value | typeof MANDATORY)[], public freevars: Cell[], public env: ModuleEnv) { super(); }
+  get type() { return 'function'; }
+  get name() { return this.code.name; }
+  override freeze() {
+    for (const d of this.defaults) if (d !== MANDATORY) freezeValue(d);
+    for (const c of this.freevars) if (c.v !== undefined) freezeValue(c.v);
+  }
+}
+
+export type Kwargs = [string, Value][] | null;
+export type BuiltinFn = (args: Value[], kwargs: Kwargs, self: Builtin) => Value;
+
+export class Builtin extends SValue {
+  constructor(public readonly name: string, public readonly fn: BuiltinFn, public readonly recv: Value | undefined = undefined) { super(); }
+  get type() { return 'builtin_function_or_method'; }
+  bindTo(recv: Value): Builtin { return new Builtin(this.name, this.fn, recv); }
+}
+
+/** A named bag of members (assert, json, math, ...). */
+export class Module extends SValue {
+  constructor(public readonly name: string, public readonly members: Map<string, Value>) { super(); }
+  get type() { return 'module'; }
+  override freeze() { for (const v of this.members.values()) freezeValue(v); }
+}
+
+/** struct(**kwargs), as in starlarkstruct, for scripts and tests. */
+export class Struct extends SValue {
+  constructor(public readonly fields: Map<string, Value>) { super(); }
+  get type() { return 'struct'; }
+  override freeze() { for (const v of this.fields.values()) freezeValue(v); }
+}
+
+export class RangeValue extends SValue {
+  constructor(public readonly start: number, public readonly stop: number, public readonly step: number, public readonly len: number) { super(); }
+  get type() { return 'range'; }
+  override truth() { return this.len > 0; }
+  at(i: number): number { return this.start + i * this.step; }
+}
+
+export function freezeValue(v: Value): void {
+  if (v !== null && typeof v === 'object') v.freeze();
+}
