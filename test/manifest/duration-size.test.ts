@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseDuration } from '../../src/manifest/duration.js';
+import { parseSize } from '../../src/manifest/size.js';
+
+test('durations: units ms s m h, combinable, fractional', () => {
+  assert.equal(parseDuration('250ms'), 250);
+  assert.equal(parseDuration('30s'), 30_000);
+  assert.equal(parseDuration('5m'), 300_000);
+  assert.equal(parseDuration('2h'), 7_200_000);
+  assert.equal(parseDuration('1m30s'), 90_000);
+  assert.equal(parseDuration('1h5m10s250ms'), 3_910_250);
+  assert.equal(parseDuration('1.5s'), 1500);
+  assert.equal(parseDuration('0s'), 0);
+});
+
+test('durations: anything else is not a duration', () => {
+  for (const bad of ['', '30', 's', '5d', '-1s', '1 m', '5 seconds', '1m30', 'ms5', '1e3ms']) {
+    assert.equal(parseDuration(bad), undefined, bad);
+  }
+});
+
+test('sizes: decimal and binary units, case-insensitive, optional space, bare bytes', () => {
+  assert.equal(parseSize('100B'), 100);
+  assert.equal(parseSize('1KB'), 1000);
+  assert.equal(parseSize('1KiB'), 1024);
+  assert.equal(parseSize('1MB'), 1_000_000);
+  assert.equal(parseSize('1MiB'), 1_048_576);
+  assert.equal(parseSize('2GB'), 2_000_000_000);
+  assert.equal(parseSize('1GiB'), 1_073_741_824);
+  assert.equal(parseSize('1.5 KiB'), 1536);
+  assert.equal(parseSize('512kb'), 512_000);
+  assert.equal(parseSize('4096'), 4096);
+  assert.equal(parseSize(2048), 2048);
+});
+
+test('sizes: unknown units and negative or fractional byte counts are rejected', () => {
+  for (const bad of ['', '1TB', 'MiB', '-1MB', '1 M', 'ten KB']) assert.equal(parseSize(bad), undefined, bad);
+  assert.equal(parseSize(-1), undefined);
+  assert.equal(parseSize(1.5), undefined);
+});
