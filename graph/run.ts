@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { Observable, type Subscriber, type Unsubscribable } from 'rxjs';
 import { RunState } from './cancel.js';
 import { Category, GRAPH_INFO, RunAbortedError, StepError } from './errors.js';
 import { isPending, type Eventual, type Exec, type Signal } from './exec.js';
@@ -64,47 +64,74 @@ export function start<S extends GraphScope>(root: Exec<S>, scope: S, signal: Abo
   return follow(result, rt, signal);
 }
 
-/** The asynchronous remainder of a run, as an Observable whose teardown cancels it. */
+/**
+ * Follows the asynchronous remainder of a run for one subscriber: turns its single signal into the
+ * outcome, listens to the external signal, and cancels the run if unsubscribed before the outcome.
+ * A class (method shorthand, `this` as the abort listener) so that no closures are built per run.
+ */
+class Follower {
+  private settled = false;
+  private subscription: Unsubscribable | undefined = undefined;
+
+  constructor(
+    private readonly subscriber: Subscriber<Outcome>,
+    private readonly rt: RunState,
+    private readonly external: AbortSignal | undefined,
+  ) {}
+
+  start(pending: Observable<Signal>): this {
+    this.external?.addEventListener('abort', this, { once: true });
+    const subscription = pending.subscribe(this);
+    if (this.settled) subscription.unsubscribe();
+    else this.subscription = subscription;
+    return this;
+  }
+
+  next(signal: Signal): void {
+    if (!this.settled) this.settle(finish(signal, this.rt));
+  }
+
+  error(cause: unknown): void {
+    if (this.settled) return;
+    this.rt.abort();
+    this.settle(errorOutcome(cause));
+  }
+
+  complete(): void {
+    if (this.settled) return;
+    this.rt.abort();
+    this.settle(errorOutcome(new Error('internal: a node completed without a signal')));
+  }
+
+  /** The external AbortSignal fired: abort first so steps see its reason, then tear down and report. */
+  handleEvent(): void {
+    if (this.settled) return;
+    const reason: unknown = this.external?.reason;
+    this.rt.abort(reason ?? new RunAbortedError());
+    this.subscription?.unsubscribe();
+    this.settle(cancelledOutcome(reason));
+  }
+
+  private settle(outcome: Outcome): void {
+    this.settled = true;
+    this.external?.removeEventListener('abort', this);
+    this.subscriber.next(outcome);
+    this.subscriber.complete();
+  }
+
+  /** Teardown: unsubscribed before the outcome (client gone, request time-out) cancels everything. */
+  unsubscribe(): void {
+    this.external?.removeEventListener('abort', this);
+    this.subscription?.unsubscribe();
+    if (!this.settled) {
+      this.settled = true;
+      this.rt.abort();
+    }
+  }
+}
+
 function follow(pending: Observable<Signal>, rt: RunState, signal: AbortSignal | undefined): Observable<Outcome> {
-  return new Observable<Outcome>((subscriber) => {
-    let settled = false;
-    const settle = (outcome: () => Outcome) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      subscriber.next(outcome());
-      subscriber.complete();
-    };
-    const onAbort = () => {
-      if (settled) return;
-      // Abort first so steps see the external reason, then unsubscribe (teardown) and report.
-      rt.abort(signal?.reason ?? new RunAbortedError());
-      subscription?.unsubscribe();
-      settle(() => cancelledOutcome(signal?.reason));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let subscription: { unsubscribe(): void } | undefined;
-    subscription = pending.subscribe({
-      next: (s) => settle(() => finish(s, rt)),
-      error: (e: unknown) =>
-        settle(() => {
-          rt.abort();
-          return errorOutcome(e);
-        }),
-      complete: () =>
-        settle(() => {
-          rt.abort();
-          return errorOutcome(new Error('internal: a node completed without a signal'));
-        }),
-    });
-    if (settled) subscription.unsubscribe();
-    return () => {
-      signal?.removeEventListener('abort', onAbort);
-      subscription?.unsubscribe();
-      // Unsubscribed before the outcome (client gone, request time-out): cancel everything.
-      if (!settled) rt.abort();
-    };
-  });
+  return new Observable<Outcome>((subscriber) => new Follower(subscriber, rt, signal).start(pending));
 }
 
 export function run<S extends GraphScope>(root: Exec<S>, scope: S, signal: AbortSignal | undefined): Observable<Outcome> {
