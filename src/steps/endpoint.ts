@@ -78,14 +78,16 @@ export interface CompiledEndpoint {
  * Compiles an endpoint's step tree into a graph once, at boot. Problems (a step kind without a runtime,
  * a graph error) come back as diagnostics on the step blocks, all at once.
  */
-export function compileEndpoint(endpoint: PipelineEndpointModel, model?: ServiceModel): EndpointCompilation {
+export function compileEndpoint(endpoint: PipelineEndpointModel, model?: ServiceModel, options: CompileServiceOptions = {}): EndpointCompilation {
   const diagnostics: Diagnostic[] = [];
   const bySpec = new Map<StepSpec, string>();
   const byId = new Map<string, StepSpec>();
   const counters = new Map<string, number>();
 
+  const forDrawing = options.forDrawing ?? false;
   const env: CompileEnv = {
     model,
+    forDrawing,
     idOf(spec) {
       const known = bySpec.get(spec);
       if (known !== undefined) return known;
@@ -116,7 +118,7 @@ export function compileEndpoint(endpoint: PipelineEndpointModel, model?: Service
     },
   };
 
-  if (endpoint.auth.length > 0) {
+  if (endpoint.auth.length > 0 && !forDrawing) {
     // Serving a guarded endpoint without its guard would expose it: refuse rather than ignore.
     diagnostics.push({
       severity: 'error',
@@ -169,13 +171,19 @@ export interface ServiceCompilation {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+export interface CompileServiceOptions {
+  /** For `svc graph`: draw step kinds that cannot run yet instead of refusing them (never served). */
+  readonly forDrawing?: boolean;
+}
+
 /** Every endpoint of the service; documentation endpoints wait for their own release. */
-export function compileService(model: ServiceModel): ServiceCompilation {
+export function compileService(model: ServiceModel, options: CompileServiceOptions = {}): ServiceCompilation {
   const endpoints: CompiledEndpoint[] = [];
   const graphs: { name: string; graph: CompiledGraph<EndpointScope> }[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const endpoint of model.endpoints) {
     if (endpoint.kind === 'docs') {
+      if (options.forDrawing) continue;
       diagnostics.push({
         severity: 'error',
         summary: 'documentation endpoints are not supported yet',
@@ -185,7 +193,7 @@ export function compileService(model: ServiceModel): ServiceCompilation {
       });
       continue;
     }
-    const result = compileEndpoint(endpoint, model);
+    const result = compileEndpoint(endpoint, model, options);
     diagnostics.push(...result.diagnostics);
     if (result.endpoint && result.graph) {
       endpoints.push(result.endpoint);

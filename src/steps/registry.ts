@@ -25,6 +25,11 @@ export type EndpointNode = NodeDef<EndpointScope>;
 /** What a step compiler may use from the endpoint being compiled. */
 export interface CompileEnv {
   readonly model: ServiceModel | undefined;
+  /**
+   * Compiling for `svc graph`: kinds without a runtime become placeholder nodes of the right shape
+   * (so the whole pipeline can be drawn) instead of boot errors. Such a graph is never served.
+   */
+  readonly forDrawing: boolean;
   /** The node id: the step's name, else `<kind>#<n>` counted per kind in the endpoint. */
   idOf(spec: StepSpec): string;
   /** Step names the expressions read (`steps.<name>`): the graph's data edges. */
@@ -40,9 +45,10 @@ export type NodeCompiler<T extends StepSpec> = (spec: T, env: CompileEnv) => End
 
 type Compilers = { readonly [K in StepKind]: NodeCompiler<Extract<StepSpec, { kind: K }>> };
 
-/** Refuses a step kind whose runtime a later release brings. */
-export function notSupportedYet(spec: StepSpec, env: CompileEnv): undefined {
+/** Refuses a step kind whose runtime a later release brings (or draws it, see `forDrawing`). */
+export function notSupportedYet(spec: StepSpec, env: CompileEnv): EndpointNode | undefined {
   const kind = spec.kind === 'redis' ? spec.blockType : spec.kind;
+  if (env.forDrawing) return placeholder(spec, kind, env);
   env.error(
     spec,
     `${kind} steps are not supported yet`,
@@ -64,4 +70,26 @@ export const STEP_COMPILERS: Compilers = {
 
 export function compileStep(spec: StepSpec, env: CompileEnv): EndpointNode | undefined {
   return (STEP_COMPILERS[spec.kind] as NodeCompiler<StepSpec>)(spec, env);
+}
+
+function placeholder(spec: StepSpec, kind: string, env: CompileEnv): EndpointNode | undefined {
+  const common = {
+    id: env.idOf(spec),
+    kind,
+    label: 'not supported yet',
+    meta: spec,
+  };
+  const refuse = (): never => {
+    throw new Error(`${kind} steps are not supported yet`);
+  };
+  switch (spec.kind) {
+    case 'stream':
+      return { ...common, type: 'sink', ...(spec.when ? { condition: () => false } : {}), run: refuse };
+    case 'transaction': {
+      const body = env.compileSteps(spec.steps);
+      return body && { ...common, type: 'container', name: spec.name, body, wrap: {} };
+    }
+    default:
+      return { ...common, type: 'step', name: spec.name ?? common.id, run: refuse };
+  }
 }

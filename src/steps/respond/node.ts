@@ -109,6 +109,6 @@ function checkHeaders(value: unknown): Record<string, string> | undefined {
 }
 
 function describe(spec: RespondStepSpec): string {
-  const status = spec.statusCode !== undefined ? String(spec.statusCode) : 'dynamic status';
-  return spec.condition ? `respond ${status} if condition` : `respond ${status}`;
+  const status = spec.statusCode !== undefined ? String(spec.statusCode) : '(computed)';
+  return `status ${status}`;
 }

@@ -1,0 +1,90 @@
+/**
+ * A bounded keep-alive load generator, run as its own process so it does not share a core with the
+ * server it measures. Raw sockets instead of node:http: the http client parses more than it must and
+ * would be the bottleneck, hiding the difference between two servers.
+ *
+ * Usage: node --import tsx bench/health/load.ts <url> <connections> <seconds>
+ * Prints one JSON line: { requests, errors, seconds, rps, p50, p99 } (latencies in milliseconds).
+ * Each connection sends one request, waits for the whole response, then sends the next.
+ */
+import { connect, type Socket } from 'node:net';
+
+const [url, connArg = '16', secondsArg = '3'] = process.argv.slice(2);
+if (!url) {
+  process.stderr.write('usage: load.ts <url> [connections] [seconds]\n');
+  process.exit(2);
+}
+const target = new URL(url);
+const connections = Number(connArg);
+const durationMs = Number(secondsArg) * 1000;
+const request = Buffer.from(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n\r\n`);
+
+/** Latencies in microseconds, bucketed (1 us resolution below 100 ms): percentiles without sorting millions. */
+const buckets = new Uint32Array(100_000);
+let overflow = 0;
+let requests = 0;
+let errors = 0;
+let running = true;
+
+function record(us: number): void {
+  if (us < buckets.length) buckets[us]!++;
+  else overflow++;
+}
+
+function percentile(p: number): number {
+  const total = requests;
+  let seen = 0;
+  for (let i = 0; i < buckets.length; i++) {
+    seen += buckets[i]!;
+    if (seen >= total * p) return i / 1000;
+  }
+  return buckets.length / 1000;
+}
+
+function drive(): Promise<void> {
+  return new Promise((resolve) => {
+    const socket: Socket = connect(Number(target.port), target.hostname);
+    socket.setNoDelay(true);
+    let buffer: Buffer = Buffer.alloc(0);
+    let sentAt = 0;
+    const send = (): void => {
+      if (!running) {
+        socket.end();
+        return;
+      }
+      sentAt = performance.now();
+      socket.write(request);
+    };
+    socket.on('connect', send);
+    socket.on('data', (chunk: Buffer) => {
+      buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+      // A response is complete when its headers and Content-Length bytes of body have arrived.
+      for (;;) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buffer.subarray(0, end).toString('latin1');
+        const m = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+        const length = m ? Number(m[1]) : 0;
+        if (buffer.length < end + 4 + length) return;
+        if (!head.startsWith('HTTP/1.1 2')) errors++;
+        buffer = buffer.subarray(end + 4 + length);
+        requests++;
+        record(Math.round((performance.now() - sentAt) * 1000));
+        send();
+      }
+    });
+    socket.on('error', () => {
+      errors++;
+      resolve();
+    });
+    socket.on('close', () => resolve());
+  });
+}
+
+const started = performance.now();
+setTimeout(() => (running = false), durationMs);
+await Promise.all(Array.from({ length: connections }, drive));
+const seconds = (performance.now() - started) / 1000;
+process.stdout.write(
+  JSON.stringify({ requests, errors, seconds, rps: requests / seconds, p50: percentile(0.5), p99: percentile(0.99), overflow }) + '\n',
+);

@@ -1,0 +1,20 @@
+/**
+ * Commands written elsewhere (`check`, `starlark`) and the one a later release brings (`openapi`).
+ */
+import type { CliIO } from './io.js';
+import { EXIT_USAGE } from './io.js';
+
+export async function openapiCommand(_args: string[], io: CliIO): Promise<number> {
+  io.stderr.write('svc openapi: not implemented yet\n');
+  return EXIT_USAGE;
+}
+
+export async function checkCommand(args: string[], io: CliIO): Promise<number> {
+  const { checkCommand: check } = await import('./check.js');
+  return check(args, { stdout: (s) => void io.stdout.write(s), stderr: (s) => void io.stderr.write(s) });
+}
+
+export async function starlarkCommand(_args: string[], io: CliIO): Promise<number> {
+  io.stderr.write('svc starlark: not available in this build yet\n');
+  return EXIT_USAGE;
+}

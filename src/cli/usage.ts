@@ -1,0 +1,95 @@
+/** Usage texts: one per command, and the overview `svc --help` prints. */
+
+export interface CommandHelp {
+  readonly name: string;
+  readonly synopsis: string;
+  readonly summary: string;
+  readonly options: readonly (readonly [string, string])[];
+}
+
+export const COMMANDS: readonly CommandHelp[] = [
+  {
+    name: 'serve',
+    synopsis: 'svc serve -c DIR [--host H] [--port P] [--diagnostics=json]',
+    summary: 'Starts the HTTP server the manifest in DIR declares.',
+    options: [
+      ['-c, --config DIR', 'manifest directory (every *.hcl file below it)'],
+      ['--host H', 'address to bind; default: $SVC_HOST, $HOST, the server block, 127.0.0.1'],
+      ['--port P', 'port to bind (0 picks a free one); default: $SVC_PORT, $PORT, the server block, 8080'],
+      ['--diagnostics=json', 'print manifest errors as JSON instead of text'],
+    ],
+  },
+  {
+    name: 'check',
+    synopsis: 'svc check -c DIR [--diagnostics=json]',
+    summary: 'Checks the manifest in DIR and prints every diagnostic; starts nothing.',
+    options: [
+      ['-c, --config DIR', 'manifest directory'],
+      ['--diagnostics=json', 'print diagnostics as JSON instead of text'],
+    ],
+  },
+  {
+    name: 'graph',
+    synopsis: 'svc graph -c DIR [--endpoint "METHOD /path"] [--diagnostics=json]',
+    summary: "Prints the endpoints' dataflow graphs as Graphviz DOT (pipe it into `dot -Tsvg`).",
+    options: [
+      ['-c, --config DIR', 'manifest directory'],
+      ['--endpoint "METHOD /path"', 'draw only this endpoint'],
+      ['--diagnostics=json', 'print manifest errors as JSON instead of text'],
+    ],
+  },
+  {
+    name: 'openapi',
+    synopsis: 'svc openapi -c DIR [-o FILE] [--format=yaml]',
+    summary: 'Writes the OpenAPI 3.1 document compiled from the manifest (not implemented yet).',
+    options: [
+      ['-c, --config DIR', 'manifest directory'],
+      ['-o, --output FILE', 'write to FILE instead of standard output'],
+      ['--format=json|yaml', 'output format; default json'],
+    ],
+  },
+  {
+    name: 'starlark',
+    synopsis: 'svc starlark FILE [--ctx JSON]',
+    summary: 'Runs a Starlark file; with --ctx, calls execute(ctx) and prints the result as JSON.',
+    options: [['--ctx JSON', 'the ctx value passed to execute()']],
+  },
+];
+
+export function commandHelp(name: string): CommandHelp | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+export function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.synopsis.length));
+  return [
+    'svc: a manifest-driven HTTP API server',
+    '',
+    'Usage:',
+    ...COMMANDS.map((c) => `  ${c.synopsis.padEnd(width)}  ${firstSentence(c.summary)}`),
+    `  ${'svc --version'.padEnd(width)}  Prints the version.`,
+    `  ${'svc --help [COMMAND]'.padEnd(width)}  Prints this help, or a command's.`,
+    '',
+    'Run `svc COMMAND --help` for the options of a command.',
+    '',
+  ].join('\n');
+}
+
+export function commandUsage(help: CommandHelp): string {
+  const width = Math.max(...help.options.map(([flag]) => flag.length));
+  return [
+    `Usage: ${help.synopsis}`,
+    '',
+    help.summary,
+    '',
+    'Options:',
+    ...help.options.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
+    `  ${'-h, --help'.padEnd(width)}  print this help`,
+    '',
+  ].join('\n');
+}
+
+function firstSentence(text: string): string {
+  const dot = text.indexOf('. ');
+  return dot < 0 ? text : text.slice(0, dot + 1);
+}
