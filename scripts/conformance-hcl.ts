@@ -25,7 +25,7 @@ import type { Attribute, Block, Body, Expression } from '../src/hcl/ast.js';
 import { parseFile } from '../src/hcl/index.js';
 import { BigFloat } from '../src/expr/exact/bigfloat.js';
 import { exactOverlay } from '../src/expr/exact/overlay.js';
-import { compileExpression, EvalError, equals, formatNumber, staticReferences, type Reference } from '../src/expr/index.js';
+import { compileExpression, EvalError, equals, formatNumber, type Reference } from '../src/expr/index.js';
 
 // ------------------------------------------------------------------ command line
 

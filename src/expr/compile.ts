@@ -19,7 +19,8 @@ import type { Evaluator, Frame } from './scope.js';
 import { EMPTY_FRAME, Scope } from './scope.js';
 import { splat } from './splat.js';
 import { concat, forPart, ifPart, interpPart } from './templates.js';
-import { getAttr, index } from './traversal.js';
+import { index } from './traversal.js';
+import { genObject, genTraversal, genTuple } from './codegen.js';
 import { deepFreeze, primitiveToBool, primitiveToNumber, primitiveToString, setKey, typeName } from './values.js';
 
 /** A compiled node with what folding needs to know about it. */
@@ -74,7 +75,7 @@ export class Compiler {
         return this.scopeTraversal(e, scope);
       case 'RelativeTraversal': {
         const src = this.compile(e.source, scope);
-        return { ...derived([src]), fn: traverse(src.fn, e.steps) };
+        return { ...derived([src]), fn: genTraversal({ kind: 'fn', fn: src.fn }, e.steps) };
       }
       case 'Index': {
         const coll = this.compile(e.collection, scope);
@@ -176,7 +177,7 @@ export class Compiler {
     const slot = scope.local(e.root);
     if (slot !== undefined) {
       const local: Evaluator = (_v, f) => f[slot];
-      return { fn: e.steps.length === 0 ? local : traverse(local, e.steps), pure: true, minSlot: slot, constant: false };
+      return { fn: e.steps.length === 0 ? local : genTraversal({ kind: 'slot', slot }, e.steps), pure: true, minSlot: slot, constant: false };
     }
     if (!scope.roots.has(e.root)) {
       const suggestion = didYouMean(e.root, scope.names());
@@ -188,7 +189,7 @@ export class Compiler {
       const x = v[root];
       return x === undefined ? null : x;
     };
-    return { fn: e.steps.length === 0 ? read : traverseRoot(root, e.steps), pure: false, minSlot: Infinity, constant: false };
+    return { fn: e.steps.length === 0 ? read : genTraversal({ kind: 'root', name: root }, e.steps), pure: false, minSlot: Infinity, constant: false };
   }
 
   private template(e: ast.Template, scope: Scope): Node {
@@ -277,13 +278,8 @@ export class Compiler {
     const n = keys.length;
     let fn: Evaluator;
     if (keys.every((k): k is string => typeof k === 'string') && !keys.includes('__proto__')) {
-      // The common case: static keys. A plain loop of assignments; no per-request key work.
-      const ks = keys;
-      fn = (v, f) => {
-        const o: Record<string, unknown> = {};
-        for (let i = 0; i < n; i++) o[ks[i]!] = vals[i]!(v, f);
-        return o;
-      };
+      // The common case: static keys, built as a generated object literal (codegen.ts says why).
+      fn = n === 0 ? () => ({}) : genObject(keys, vals);
     } else {
       fn = (v, f) => {
         const o: Record<string, unknown> = {};
@@ -382,57 +378,7 @@ function tuple(items: readonly Evaluator[]): Evaluator {
     const [a, b] = items as [Evaluator, Evaluator];
     return (v, f) => [a(v, f), b(v, f)];
   }
-  return (v, f) => {
-    const out = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) out[i] = items[i]!(v, f);
-    return out;
-  };
-}
-
-/** Attribute names found on Object.prototype need the own-property check; others can be read directly. */
-const needsOwnCheck = (name: string): boolean => name in Object.prototype;
-
-/**
- * A root variable followed by attribute steps: the hot path of every manifest (`ctx.request.query.limit`).
- * Direct property reads while the value is a plain object, the careful `getAttr` otherwise.
- */
-function traverseRoot(root: string, steps: readonly ast.Traverser[]): Evaluator {
-  const read: Evaluator = (v) => v[root];
-  return traverse(read, steps);
-}
-
-function traverse(source: Evaluator, steps: readonly ast.Traverser[]): Evaluator {
-  const fast = steps.every((s) => s.kind === 'Attr' && !needsOwnCheck(s.name));
-  if (fast) {
-    const names = steps.map((s) => (s as { name: string }).name);
-    const ranges = steps.map((s) => s.range);
-    const n = names.length;
-    if (n === 1) {
-      const a = names[0]!;
-      const ra = ranges[0]!;
-      return (v, f) => {
-        const x = source(v, f);
-        const y = typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>)[a] : getAttr(x, a, ra);
-        return y === undefined || typeof y === 'function' ? null : y;
-      };
-    }
-    return (v, f) => {
-      let x = source(v, f);
-      for (let i = 0; i < n; i++) {
-        x = typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as Record<string, unknown>)[names[i]!] : getAttr(x, names[i]!, ranges[i]!);
-      }
-      return x === undefined || typeof x === 'function' ? null : x;
-    };
-  }
-  const n = steps.length;
-  return (v, f) => {
-    let x = source(v, f);
-    for (let i = 0; i < n; i++) {
-      const s = steps[i]!;
-      x = s.kind === 'Attr' ? getAttr(x, s.name, s.range) : index(x, s.key, s.range);
-    }
-    return x === undefined ? null : x;
-  };
+  return genTuple(items);
 }
 
 /** A call: arguments evaluated, `...` expanded, implementation errors mapped to positioned EvalErrors. */
