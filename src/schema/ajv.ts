@@ -4,6 +4,7 @@
  */
 import Ajv2020Module, { type Ajv2020 } from 'ajv/dist/2020.js';
 import { FORMATS } from './formats.js';
+import { allDistinct, UNIQUE_ITEMS_KEYWORD } from './unique.js';
 
 // ajv is CommonJS: under NodeNext the default import is `module.exports`, whose `.default` is the class
 // (ajv sets both), which is also what the type declarations describe.
@@ -12,7 +13,8 @@ const Ajv = Ajv2020Module.default;
 let instance: Ajv2020 | undefined;
 
 export function sharedAjv(): Ajv2020 {
-  instance ??= new Ajv({
+  if (instance !== undefined) return instance;
+  instance = new Ajv({
     // Report every failed constraint at once (SPEC.md §7 rule 2).
     allErrors: true,
     // Defaults are injected while validating, so steps see them (SPEC.md §2.4 rule 5).
@@ -27,6 +29,12 @@ export function sharedAjv(): Ajv2020 {
     formats: { ...FORMATS },
     // The schemas carry no $id and are never referenced by other schemas.
     addUsedSchema: false,
+  });
+  instance.addKeyword({
+    keyword: UNIQUE_ITEMS_KEYWORD,
+    type: 'array',
+    schemaType: 'boolean',
+    validate: (enabled: boolean, data: unknown[]) => !enabled || allDistinct(data),
   });
   return instance;
 }

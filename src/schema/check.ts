@@ -138,7 +138,7 @@ function checkField(field: FieldSpec, at: string, issues: SchemaIssue[], visitin
   // default would turn each such request into a 422, so it is refused here.
   if (field.hasDefault && issues.every((i) => !i.field.startsWith(at))) {
     try {
-      const validate = sharedAjv().compile({ type: 'object', properties: { v: toJsonSchema(field, { safeIntegers: true }) } });
+      const validate = sharedAjv().compile({ type: 'object', properties: { v: toJsonSchema(field, { forValidator: true }) } });
       if (!validate({ v: structuredClone(field.default) })) {
         issue(issues, at, `the default ${JSON.stringify(field.default)} does not satisfy the field's own constraints`, field);
       }

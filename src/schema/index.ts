@@ -10,6 +10,8 @@ export { reasonFor, mapErrors, SAFE_INTEGER_REASON, BODY_ROOT_NAME } from './err
 export { checkRequestSpec, checkObjectType, isReservedFieldName, typeName, SchemaError, type SchemaIssue } from './check.js';
 export {
   compileRequestValidator,
+  DEFAULT_MAX_INVALID_PARAMS,
+  type ValidatorOptions,
   type RequestValidator,
   type RequestInput,
   type ValidatedRequest,

@@ -18,6 +18,7 @@
  * - `any` is `{}`; `map(T)` is an object whose every value is T.
  */
 import type { FieldSpec, ObjectTypeSpec, TypeSpec } from './field.js';
+import { UNIQUE_ITEMS_KEYWORD } from './unique.js';
 
 /** A JSON Schema 2020-12 document or subschema, as a plain JSON value. */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -30,11 +31,14 @@ export interface JsonSchemaOptions {
    */
   readonly ref?: (object: ObjectTypeSpec, expanding: readonly ObjectTypeSpec[]) => string | undefined;
   /**
-   * Bound every integer to ±(2^53−1) (validators only, never the published document): a larger
-   * integer cannot be held exactly by a JS number, so `9007199254740993` would silently become another
-   * value. errors.ts reports the bound as `must be a safe integer`.
+   * The schema is for this process' ajv, never for the published document. Then:
+   * - every integer is bounded to ±(2^53−1): a larger integer cannot be held exactly by a JS number,
+   *   so `9007199254740993` would silently become another value; errors.ts reports the bound as
+   *   `must be a safe integer`;
+   * - `unique_items` on a list of objects, lists or `any` uses the linear keyword of unique.ts
+   *   instead of ajv's pairwise comparison.
    */
-  readonly safeIntegers?: boolean;
+  readonly forValidator?: boolean;
 }
 
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -73,11 +77,16 @@ interface Ctx {
 function fieldSchema(field: FieldSpec, ctx: Ctx): JsonSchema {
   const nullable = field.hasDefault && field.default === null;
   const schema: JsonSchema = {};
+  // The field's own description wins over the description of the schema it uses.
   if (field.description !== undefined) schema.description = field.description;
-  Object.assign(schema, typeSchema(field.type, field, nullable, ctx, false));
+  const typed = typeSchema(field.type, field, nullable, ctx, false);
+  for (const key in typed) if (!(key in schema)) schema[key] = typed[key];
   if (field.minItems !== undefined) schema.minItems = field.minItems;
   if (field.maxItems !== undefined) schema.maxItems = field.maxItems;
-  if (field.uniqueItems === true) schema.uniqueItems = true;
+  if (field.uniqueItems === true) {
+    const linear = ctx.options.forValidator === true && field.type.kind === 'list' && !hasScalarType(field.type.items);
+    schema[linear ? UNIQUE_ITEMS_KEYWORD : 'uniqueItems'] = true;
+  }
   if (field.hasDefault) schema.default = field.default ?? null;
   return schema;
 }
@@ -105,7 +114,7 @@ function typeSchema(
     case 'boolean': {
       const schema: JsonSchema = { type: nullable ? [type.kind, 'null'] : type.kind };
       if (constraints !== undefined) addScalarConstraints(schema, constraints, nullable);
-      if (type.kind === 'integer' && ctx.options.safeIntegers === true) clampSafe(schema);
+      if (type.kind === 'integer' && ctx.options.forValidator === true) clampSafe(schema);
       return schema;
     }
     case 'list':
@@ -158,6 +167,11 @@ function addScalarConstraints(schema: JsonSchema, c: ScalarConstraints, nullable
   if (c.max !== undefined) schema.maximum = c.max;
 }
 
+/** Items ajv can check for uniqueness with a hash (it needs a scalar `type`). */
+function hasScalarType(type: TypeSpec): boolean {
+  return type.kind === 'string' || type.kind === 'integer' || type.kind === 'number' || type.kind === 'boolean';
+}
+
 function clampSafe(schema: JsonSchema): void {
   const min = schema.minimum as number | undefined;
   const max = schema.maximum as number | undefined;
@@ -175,7 +189,7 @@ export function toValidatorSchema(type: ObjectTypeSpec): JsonSchema {
   const used = new Set<string>();
   const queue: ObjectTypeSpec[] = [];
   const options: JsonSchemaOptions = {
-    safeIntegers: true,
+    forValidator: true,
     ref(object, expanding) {
       if (!expanding.includes(object)) return undefined;
       let name = names.get(object);

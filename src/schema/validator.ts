@@ -58,17 +58,33 @@ export interface RequestValidator {
 }
 
 /**
+ * At most this many `invalid_params` entries are returned (the first ones, in the documented order).
+ * Every failed constraint is listed for any request a client makes by mistake; the bound is for the
+ * request made on purpose: a 1 MiB body of 250,000 wrong list elements would otherwise produce a
+ * 15 MB problem body (amplification) and spend most of its time building it.
+ */
+export const DEFAULT_MAX_INVALID_PARAMS = 100;
+
+export interface ValidatorOptions {
+  readonly maxInvalidParams?: number;
+}
+
+/**
  * Compiles the validator of one endpoint. Throws `SchemaError` with every issue of check.ts when the
  * spec cannot be validated as declared (src/model reports those as diagnostics before calling this).
  */
-export function compileRequestValidator(spec: RequestSpec): RequestValidator {
+export function compileRequestValidator(spec: RequestSpec, options: ValidatorOptions = {}): RequestValidator {
+  const maxInvalidParams = options.maxInvalidParams ?? DEFAULT_MAX_INVALID_PARAMS;
+  // ajv errors mapped per coordinate: enough that the first `maxInvalidParams` entries are exact for
+  // any realistic request, bounded for hostile ones (errors.ts).
+  const mapLimit = Math.max(1000, maxInvalidParams * 10);
   const issues = checkRequestSpec(spec);
   if (issues.length > 0) throw new SchemaError(issues);
 
-  const path = compileText(spec.path, 'path');
-  const query = compileText(spec.query, 'query');
-  const headers = compileText(spec.headers, 'header');
-  const body = spec.body === undefined ? undefined : compileBody(spec.body);
+  const path = compileText(spec.path, 'path', mapLimit);
+  const query = compileText(spec.query, 'query', mapLimit);
+  const headers = compileText(spec.headers, 'header', mapLimit);
+  const body = spec.body === undefined ? undefined : compileBody(spec.body, mapLimit);
 
   const schemas: Partial<Record<Coordinate, JsonSchema>> = {};
   if (path !== undefined) schemas.path = path.schema;
@@ -90,11 +106,12 @@ export function compileRequestValidator(spec: RequestSpec): RequestValidator {
       const bOk = body === undefined || body.check(b);
       if (pOk && qOk && hOk && bOk) return { ok: true, value: { path: p, query: q, headers: h, body: b } };
       // ajv keeps each function's errors until its next call; nothing ran in between.
-      const invalidParams: InvalidParam[] = [];
-      if (!pOk) invalidParams.push(...path!.errors());
-      if (!qOk) invalidParams.push(...query!.errors());
-      if (!hOk) invalidParams.push(...headers!.errors());
-      if (!bOk) invalidParams.push(...body!.errors());
+      let invalidParams: InvalidParam[] = [];
+      if (!pOk) invalidParams = invalidParams.concat(path!.errors());
+      if (!qOk) invalidParams = invalidParams.concat(query!.errors());
+      if (!hOk) invalidParams = invalidParams.concat(headers!.errors());
+      if (!bOk) invalidParams = invalidParams.concat(body!.errors());
+      if (invalidParams.length > maxInvalidParams) invalidParams.length = maxInvalidParams;
       return { ok: false, invalidParams };
     },
   };
@@ -108,13 +125,13 @@ interface CompiledText {
 }
 
 /** The validator of path, query or header fields; `undefined` when the coordinate declares none. */
-function compileText(fields: readonly FieldSpec[], where: Coordinate): CompiledText | undefined {
+function compileText(fields: readonly FieldSpec[], where: Coordinate, mapLimit: number): CompiledText | undefined {
   if (fields.length === 0) return undefined;
   const isHeader = where === 'header';
   // Header names are declared in any casing and looked up lower-cased (RFC 9110 §5.1).
   const declared: readonly FieldSpec[] = isHeader ? fields.map((f) => ({ ...f, name: f.name.toLowerCase() })) : fields;
   const root: ObjectTypeSpec = { kind: 'object', fields: declared };
-  const schema = toJsonSchema(root, { safeIntegers: true });
+  const schema = toJsonSchema(root, { forValidator: true });
   const validate: ValidateFunction = sharedAjv().compile(schema);
 
   const keys = declared.map((f) => f.name);
@@ -140,7 +157,7 @@ function compileText(fields: readonly FieldSpec[], where: Coordinate): CompiledT
     schema,
     prepare,
     check: (value) => validate(value) as boolean,
-    errors: () => mapErrors(validate.errors ?? [], where, root),
+    errors: () => mapErrors(validate.errors ?? [], where, root, mapLimit),
   };
 }
 
@@ -150,12 +167,12 @@ interface CompiledBody {
   errors(): InvalidParam[];
 }
 
-function compileBody(type: ObjectTypeSpec): CompiledBody {
+function compileBody(type: ObjectTypeSpec, mapLimit: number): CompiledBody {
   const schema = toValidatorSchema(type);
   const validate: ValidateFunction = sharedAjv().compile(schema);
   return {
     schema,
     check: (value) => validate(value) as boolean,
-    errors: () => mapErrors(validate.errors ?? [], 'body', type),
+    errors: () => mapErrors(validate.errors ?? [], 'body', type, mapLimit),
   };
 }

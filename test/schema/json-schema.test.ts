@@ -108,10 +108,10 @@ test('a schema that contains itself needs a $ref; the validator schema uses $def
   assert.deepEqual(Object.keys(schema.$defs as object), ['node']);
 });
 
-test('safeIntegers bounds integers for validators only', () => {
+test('forValidator bounds integers', () => {
   const MAX = Number.MAX_SAFE_INTEGER;
-  assert.deepEqual(toJsonSchema(INTEGER, { safeIntegers: true }), { type: 'integer', minimum: -MAX, maximum: MAX });
-  assert.deepEqual(toJsonSchema(field('i', INTEGER, { min: 1 }), { safeIntegers: true }), { type: 'integer', minimum: 1, maximum: MAX });
-  assert.deepEqual(toJsonSchema(field('i', INTEGER, { max: 1e300 }), { safeIntegers: true }), { type: 'integer', minimum: -MAX, maximum: MAX });
-  assert.deepEqual(toJsonSchema(NUMBER, { safeIntegers: true }), { type: 'number' });
+  assert.deepEqual(toJsonSchema(INTEGER, { forValidator: true }), { type: 'integer', minimum: -MAX, maximum: MAX });
+  assert.deepEqual(toJsonSchema(field('i', INTEGER, { min: 1 }), { forValidator: true }), { type: 'integer', minimum: 1, maximum: MAX });
+  assert.deepEqual(toJsonSchema(field('i', INTEGER, { max: 1e300 }), { forValidator: true }), { type: 'integer', minimum: -MAX, maximum: MAX });
+  assert.deepEqual(toJsonSchema(NUMBER, { forValidator: true }), { type: 'number' });
 });

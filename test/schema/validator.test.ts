@@ -323,3 +323,33 @@ test('a recursive schema compiles and validates nested levels', () => {
   ]);
 });
 type FieldSpecMutable = ReturnType<typeof field>;
+
+test('unique_items on a list of objects: key order does not matter, and it runs in linear time', () => {
+  const spec = request({ body: object([field('items', list(object([field('a', INTEGER), field('b', ANY)])), { uniqueItems: true })]) });
+  const v = compileRequestValidator(spec);
+  assert.equal(v.validate(input({ body: { items: [{ a: 1, b: [1] }, { a: 1, b: [2] }] } })).ok, true);
+  assert.deepEqual(fail(v.validate(input({ body: { items: [{ a: 1, b: { x: 1, y: 2 } }, { b: { y: 2, x: 1 }, a: 1 }] } }))), [
+    { name: 'items', reason: 'items must be unique', in: 'body' },
+  ]);
+  const many = Array.from({ length: 30_000 }, (_, i) => ({ a: i }));
+  const t0 = performance.now();
+  assert.equal(v.validate(input({ body: { items: many } })).ok, true);
+  assert.ok(performance.now() - t0 < 2000, 'ajv compares pairs (24 s here); the hashed keyword must not');
+  const anyList = compileRequestValidator(request({ body: object([field('xs', list(ANY), { uniqueItems: true })]) }));
+  assert.equal(anyList.validate(input({ body: { xs: [1, '1', [1], { '1': 1 }, null] } })).ok, true);
+  assert.equal(anyList.validate(input({ body: { xs: [[1, { a: null }], [1, { a: null }]] } })).ok, false);
+});
+
+test('invalid_params is bounded (100 by default, configurable), keeping the first entries in order', () => {
+  const spec = request({ query: [field('q', STRING, { required: true })], body: object([field('tags', list(STRING))]) });
+  const body = { tags: Array.from({ length: 250_000 }, () => 1) };
+  const t0 = performance.now();
+  const params = fail(compileRequestValidator(spec).validate(input({ body })));
+  assert.ok(performance.now() - t0 < 3000);
+  assert.equal(params.length, 100);
+  assert.deepEqual(params[0], { name: 'q', reason: 'is required', in: 'query' });
+  assert.deepEqual(params[1], { name: 'tags[0]', reason: 'must be of type string', in: 'body' });
+  assert.deepEqual(params[99], { name: 'tags[98]', reason: 'must be of type string', in: 'body' });
+  const three = fail(compileRequestValidator(spec, { maxInvalidParams: 3 }).validate(input({ body })));
+  assert.deepEqual(three.map((p) => p.name), ['q', 'tags[0]', 'tags[1]']);
+});
