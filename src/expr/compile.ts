@@ -107,6 +107,8 @@ export class Compiler {
         const then = this.compile(e.then, scope);
         const other = this.compile(e.else, scope);
         const badCond = !this.checkOperand(cond, 'bool', e.cond.range, 'Invalid conditional', 'condition');
+        // A constant condition selects its branch at boot (`env("X") == "1" ? a : b`).
+        if (cond.constant && !badCond && cond.value !== null) return primitiveToBool(cond.value) ? then : other;
         const c = cond.fn;
         const t = then.fn;
         const o = other.fn;

@@ -403,3 +403,13 @@ describe('EvalError', () => {
     assert.equal(c.evaluate({ ctx: { a: 1 } }), 2);
   });
 });
+
+describe('constant conditions', () => {
+  it('select their branch at boot', () => {
+    process.env.SVC_EXPR_COND = '1';
+    const c = compiled('env("SVC_EXPR_COND") == "1" ? ctx.a : ctx.b');
+    delete process.env.SVC_EXPR_COND;
+    assert.equal(c.evaluate({ ctx: { a: 'A', b: 'B' } }), 'A');
+    assert.deepEqual(c.references.map((r) => r.path), [['a'], ['b']], 'references still list both branches');
+  });
+});
