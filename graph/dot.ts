@@ -18,7 +18,7 @@ const LEGEND = [
   '  //   dashed blue edge  = data edge (the reader reads steps.<name> of the producer)',
   '  //   bold edge to the double circle = the run ends there with a response (exit) or a stream',
   '  //   nested dashed box = a parallel group (its branches run concurrently, between fork and join points)',
-  '  //   nested solid box  = a container (e.g. a transaction) and the steps it wraps',
+  '  //   nested solid box  = a container (e.g. a transaction): enter, the steps it wraps, leave (commit/rollback)',
 ];
 
 /**
@@ -52,7 +52,7 @@ const SHAPES: Record<PlanNode['type'], string> = {
   exit: 'shape=octagon',
   sink: 'shape=cds',
   parallel: 'shape=point, width=0.12',
-  container: 'shape=box3d',
+  container: 'shape=box, style=rounded, fontsize=9, height=0.3',
 };
 
 /**
@@ -139,14 +139,21 @@ function renderEndpoint(out: string[], entry: DotGraph, index: number): void {
           break;
         }
         case 'container': {
+          // enter -> body -> leave inside a solid cluster; the container's own output (the value of
+          // `leave`) exists only after leave, so data edges reading its name start there.
           const cluster = `cluster_${prefix}_${++clusterCounter}`;
+          const leave = `${dotId}_leave`;
           out.push(`${indent}subgraph ${cluster} {`);
-          out.push(`${indent}  label=${labelOf(node.name !== undefined ? [node.kind, node.name] : [node.kind])};`);
+          out.push(`${indent}  label=${labelOf(nodeLines(node))};`);
           out.push(`${indent}  style=solid;`);
-          out.push(`${indent}  ${dotId} [${SHAPES.container}, label=${labelOf(nodeLines(node))}];`);
+          out.push(`${indent}  ${dotId} [${SHAPES.container}, label="enter"];`);
           control(current, dotId);
-          current = renderSeq(node.body ?? [], [{ from: dotId }], `${indent}  `);
+          const ends = renderSeq(node.body ?? [], [{ from: dotId }], `${indent}  `);
+          out.push(`${indent}  ${leave} [${SHAPES.container}, label="leave"];`);
+          control(ends, leave);
           out.push(`${indent}}`);
+          if (node.name !== undefined) ids.set(node.name, leave);
+          current = [{ from: leave }];
           break;
         }
       }

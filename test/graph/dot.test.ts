@@ -27,7 +27,7 @@ const search = graph([
     body: [{ type: 'step', name: 'audit', kind: 'sql', reads: ['orders'], run: () => 5 }],
     wrap: {},
   },
-  { type: 'sink', kind: 'stream', label: 'sse', reads: ['orders', 'score'], run: () => ({ source: new Subject() }) },
+  { type: 'sink', kind: 'stream', label: 'sse', reads: ['orders', 'score', 'tx'], run: () => ({ source: new Subject() }) },
 ]);
 const graphs = [
   { name: 'GET /api/v1/health', graph: health },
@@ -59,9 +59,19 @@ test('DOT: control edges solid, data edges dashed, legend comment, parallel and 
   assert.match(dot, /e1_n6 -> e1_n3_join;/);
   // transaction as a nested cluster
   assert.match(dot, /subgraph cluster_e1_2 \{\n\s+label="transaction\\ntx";/);
+  // enter -> audit -> leave; the container's output is read from its leave node
+  assert.match(dot, /e1_n7 -> e1_n8;/);
+  assert.match(dot, /e1_n8 -> e1_n7_leave;/);
+  assert.match(dot, /e1_n7_leave -> e1_n9 \[style=dashed/);
   // the stream ends the run
   assert.match(dot, /e1_n9 -> e1_response \[style=bold, label="stream"\];/);
   assert.doesNotMatch(dot, /end without response/);
+});
+
+test('DOT: a pipeline that can fall through shows where it ends without a response', () => {
+  const dot = toDot([{ name: 'POST /x', graph: graph([{ type: 'exit', condition: () => true, run: () => 1 }]) }]);
+  assert.match(dot, /e0_end \[shape=plaintext, label="end without response"\];/);
+  assert.match(dot, /e0_n1 -> e0_end \[label="false"\];/);
 });
 
 test('DOT escaping: backslashes, quotes, newlines and control characters', () => {

@@ -152,3 +152,41 @@ test('a fully synchronous parallel group stays synchronous', () => {
   ]);
   assert.deepEqual(sync(g.start(scope())), { kind: 'exit', step: 'respond#1', payload: 3 });
 });
+
+test('an abandoned Promise branch that rejects later does not become an unhandled rejection', async () => {
+  const unhandled: unknown[] = [];
+  const listener = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', listener);
+  try {
+    const g = graph([
+      {
+        type: 'parallel',
+        branches: [
+          {
+            type: 'step',
+            name: 'io',
+            kind: 'sql',
+            // A driver rejects once its signal is aborted.
+            run: (_s, ctx) =>
+              new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => setTimeout(() => reject(new Error('aborted')), 1))),
+          },
+          {
+            type: 'step',
+            name: 'boom',
+            kind: 'expr',
+            run: () => {
+              throw new Error('sync failure');
+            },
+          },
+        ],
+      },
+      { type: 'exit', run: () => 'unreached' },
+    ]);
+    const outcome = sync(g.start(scope()));
+    assert.equal(outcome.kind === 'error' && outcome.error.step, 'boom');
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off('unhandledRejection', listener);
+  }
+});
