@@ -30,9 +30,10 @@ export function parseBody(p: ParserState, end: TokenType): Body {
       p.read();
       continue;
     }
+    // Each body item starts on a fresh line: earlier recovery no longer hides errors here
+    // (hclsyntax keeps its recovery flag for the rest of the file, reporting only the first problem).
+    p.recovery = false;
     if (next.type === T.Ident) {
-      // Each body item starts on a fresh line: earlier recovery no longer hides errors here.
-      p.recovery = false;
       const item = parseBodyItem(p);
       if (!item) continue;
       if (item.kind === 'Attribute') {
@@ -192,7 +193,7 @@ function finishBlock(p: ParserState, ident: Token): Block | undefined {
         tok.range,
         context,
       );
-    } else if (tok.type === T.Newline) {
+    } else if (tok.type === T.Newline && !p.recovery) {
       p.error(
         'Invalid block definition',
         'A block definition must have block content delimited by "{" and "}", starting on the same line as the block header.',
@@ -228,6 +229,22 @@ function finishBlock(p: ParserState, ident: Token): Block | undefined {
   } else {
     // A one-line block: `a { b = 1 }`, at most one attribute, closed on the same line.
     const attr = parseSingleAttrBody(p);
+    if (!attr) {
+      // parseSingleAttrBody has already skipped to the end of the line (past the closing brace);
+      // hclsyntax would go on to look for a brace and swallow the next line.
+      const closeRange = p.prevRange();
+      return {
+        kind: 'Block',
+        type,
+        labels,
+        labelRanges,
+        body: { kind: 'Body', items: [], range: rangeBetween(oBrace.range, closeRange) },
+        range: rangeBetween(ident.range, closeRange),
+        typeRange: ident.range,
+        openBraceRange: oBrace.range,
+        closeBraceRange: closeRange,
+      };
+    }
     const after = p.peek();
     if (after.type === T.CBrace) {
       p.read();
@@ -259,7 +276,7 @@ function finishBlock(p: ParserState, ident: Token): Block | undefined {
       }
       p.recover(T.CBrace);
     }
-    body = { kind: 'Body', items: attr ? [attr] : [], range: rangeBetween(oBrace.range, p.prevRange()) };
+    body = { kind: 'Body', items: [attr], range: rangeBetween(oBrace.range, p.prevRange()) };
   }
   const cBraceRange = p.prevRange();
 
@@ -346,6 +363,7 @@ export function parseQuotedStringLiteral(p: ParserState): { value: string; range
       continue;
     }
     if (tok.type === T.EOF || tok.type === T.QuotedNewline) {
+      p.recovery = true; // the rest of the line is unlikely to make sense
       p.error(
         'Unterminated string literal',
         'Unable to find the closing quote mark before the end of the line.',

@@ -30,7 +30,8 @@ export class ParserState {
     const toks = this.tokens;
     const includeNewlines = this.newlines[this.newlines.length - 1];
     for (let i = this.next; i < toks.length; i++) {
-      if (toks[i]!.type === T.Newline && !includeNewlines) continue;
+      const ty = toks[i]!.type;
+      if ((ty === T.Newline && !includeNewlines) || ty === T.UnterminatedComment) continue;
       return i;
     }
     return toks.length - 1; // EOF
