@@ -132,6 +132,8 @@ describe('string functions', () => {
     assert.equal(call('trim_suffix', 'hello', ''), 'hello');
     bad('trim', 'a', null);
     bad('trim_space', []);
+    bad('trim_prefix', 'a', [1]);
+    bad('trim_suffix', { a: 1 }, 'a');
   });
   it('split and join', () => {
     assert.deepEqual(call('split', ',', 'a,b,,c'), ['a', 'b', '', 'c']);
@@ -244,6 +246,7 @@ describe('encoding and hashing', () => {
     assert.equal(call('md5', 'abc'), '900150983cd24fb0d6963f7d28e17f72');
     assert.equal(call('hmac_sha256', 'key', 'msg'), createHmac('sha256', 'key').update('msg').digest('hex'));
     bad('sha256', null);
+    bad('md5', [1]);
     bad('hmac_sha256', 'k', {});
   });
 });
@@ -260,6 +263,8 @@ describe('numbers', () => {
     assert.match(bad('max', 1, 'x'), /number required/);
     bad('abs', null);
     bad('floor', true);
+    bad('ceil', 'x');
+    bad('min', null);
   });
   it('parse_int', () => {
     assert.equal(call('parse_int', '100', 10), 100);
