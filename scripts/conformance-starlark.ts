@@ -19,6 +19,9 @@ import { resolveFile, type FileOptions } from '../src/starlark/resolve.js';
 import { callValue } from '../src/starlark/runtime.js';
 import { repr } from '../src/starlark/values/repr.js';
 import { makeUniverse } from '../src/starlark/builtins/universe.js';
+import { makeJSONModule } from '../src/starlark/json.js';
+import { nearest } from '../src/starlark/spell.js';
+import { makeMathModule } from '../src/starlark/math.js';
 import { toArray } from '../src/starlark/values/ops.js';
 import {
   Builtin, EvalErr, Float, List, Module, SValue, Struct, freezeValue, type Value,
@@ -121,7 +124,10 @@ class HasFields extends SValue {
   attrNames(): string[] { return [...this.attrs.keys()].sort(); }
   setField(name: string, v: Value): void {
     if (this.frozen) throw new EvalErr('cannot set field on a frozen hasfields');
-    if (name.startsWith('no')) throw new EvalErr(`no .${name} field`);
+    if (name.startsWith('no')) {
+      const n = nearest(name, this.attrNames());
+      throw new EvalErr(`no .${name} field${n ? ` (did you mean .${n}?)` : ''}`);
+    }
     this.attrs.set(name, v);
   }
   binary(op: string, y: Value): Value | undefined {
@@ -205,7 +211,7 @@ function runExecChunk(root: string, file: string, rel: string, chunk: Chunk, res
     runProgram(program, root, pre);
   } catch (e) {
     if (!(e instanceof StarlarkError)) throw e;
-    const fr = e.callStack.find((f) => f.pos?.file === file);
+    const fr = [...e.callStack].reverse().find((f) => f.pos?.file === file);
     if (fr) res.gotError(fr.pos!.line, e.msg);
     else res.problems.push(`${rel}: error without position in file: ${e.backtrace()}`);
   }
@@ -217,9 +223,12 @@ function runProgram(program: Program, root: string, pre: Record<string, Value>):
     maxSteps: 100_000_000,
     timeoutMs: 60_000,
     maxDepth: 400,
+    limits: { maxStringBytes: 1 << 30, maxElements: 1 << 30 },
     print: (s) => { if (process.env.STARLARK_CONFORMANCE_PRINT) console.log(s); },
     load: (m) => {
       if (m === 'assert.star') return loadAssert(root);
+      if (m === 'json.star') return new Map([['json', makeJSONModule()]]);
+      if (m === 'math.star') return new Map([['math', makeMathModule()]]);
       throw new EvalErr(`no such module: ${m}`);
     },
   });

@@ -17,7 +17,8 @@ import * as I from './values/int.js';
 import { RT, annotate, callAt, tick } from './runtime.js';
 import { getAttrAt, invokeAt, setField } from './attrs.js';
 import { checkElems, checkStrLen } from './values/limits.js';
-import { typeName } from './values/repr.js';
+import { repr, typeName } from './values/repr.js';
+import { nearest } from './spell.js';
 
 type Ex = (fr: Frame) => Value;
 type St = (fr: Frame) => number; // control: 0 normal, 1 break, 2 continue, 3 return
@@ -152,7 +153,8 @@ export class Compiler {
       for (const { set, from, p: fp } of sets) {
         const v = mod.get(from);
         if (v === undefined) {
-          const e = new EvalErr(`load: name ${from} not found in module ${modName}`);
+          const near = nearest(from, [...mod.keys()]);
+          const e = new EvalErr(`load: name ${from} not found in module ${modName}${near ? ` (did you mean ${near}?)` : ''}`);
           e.pos = fp;
           throw e;
         }
@@ -453,7 +455,7 @@ export class Compiler {
             try {
               const old = d.ht.size;
               ops.dictSet(d, k, v);
-              if (d.ht.size === old) throw new EvalErr(`duplicate key: ${ops.typeName(k) === 'string' ? JSON.stringify(k) : String(k)}`);
+              if (d.ht.size === old) throw new EvalErr(`duplicate key: ${repr(k)}`);
             } catch (err) { annotate(err, en.p); }
           }
           return d;
@@ -688,6 +690,7 @@ export class Compiler {
       numKwonly: info.numKwonlyParams,
       paramNames: [],
       cellLocals: [],
+      active: 0,
       body: () => null,
     };
     let nparams = 0;

@@ -215,7 +215,11 @@ export function decodeJSON(s: string): Value {
 /** Re-indent JSON text like Go's json.Indent (tokens untouched, whitespace replaced). */
 export function indentJSON(src: string, prefix: string, indent: string): string {
   // validate first
-  try { JSON.parse(decodeUTF8(src)); } catch (e) { throw new EvalErr((e as Error).message); }
+  try { JSON.parse(decodeUTF8(src)); } catch (e) {
+    const m = /Unexpected token '?(.)'?|Unexpected token (.)/.exec((e as Error).message);
+    if (m) throw new EvalErr(`invalid character '${m[1] ?? m[2]}' looking for beginning of value`);
+    throw new EvalErr(`unexpected end of JSON input`);
+  }
   let out = '';
   let depth = 0;
   let needIndent = false;

@@ -30,7 +30,8 @@ function remainder(x: number, y: number): number {
 
 /** Lanczos approximation of the gamma function. */
 function gamma(x: number): number {
-  if (Number.isInteger(x) && x <= 0) return NaN;
+  if (x === 0) return Object.is(x, -0) ? -Infinity : Infinity;
+  if (Number.isInteger(x) && x < 0) return NaN;
   if (x === Infinity) return Infinity;
   if (Number.isNaN(x) || x === -Infinity) return NaN;
   if (Number.isInteger(x) && x > 0 && x < 171) {

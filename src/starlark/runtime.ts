@@ -5,7 +5,7 @@
 // module-level object RT, saved and restored around each host entry point.
 
 import { nearest } from './spell.js';
-import { typeName } from './values/repr.js';
+import { quote, typeName } from './values/repr.js';
 import { dictSet } from './values/ops.js';
 import {
   Builtin, Cell, Dict, EvalErr, Frame, Func, MANDATORY, Tuple, type Kwargs, type RuntimePos, type Value,
@@ -88,11 +88,11 @@ export function callFunc(fn: Func, args: Value[], kwargs: Kwargs): Value {
     e.frames.push({ name: code.name, pos: code.pos });
     throw e;
   }
-  if (!RT.recursion && fn.active > 0) throw new EvalErr(`function ${code.name} called recursively`);
+  if (!RT.recursion && code.active > 0) throw new EvalErr(`function ${code.name} called recursively`);
   const l: (Value | undefined | Cell)[] = new Array(code.nlocals);
   const fr = new Frame(l, fn.env.globals, fn.freevars, fn);
   RT.depth++;
-  fn.active++;
+  code.active++;
   try {
     if (kwargs === null && args.length === code.nparams && !code.hasVarargs && !code.hasKwargs) {
       for (let i = 0; i < args.length; i++) l[i] = args[i];
@@ -114,7 +114,7 @@ export function callFunc(fn: Func, args: Value[], kwargs: Kwargs): Value {
     throw ee;
   } finally {
     RT.depth--;
-    fn.active--;
+    code.active--;
   }
 }
 
@@ -151,19 +151,19 @@ export function setArgs(l: (Value | undefined | Cell)[], fn: Func, args: Value[]
     for (const [k, v] of kwargs) {
       const i = code.paramNames.indexOf(k);
       if (i >= 0 && i < nparams) {
-        if (l[i] !== undefined) throw new EvalErr(`function ${name} got multiple values for parameter ${k}`);
+        if (l[i] !== undefined) throw new EvalErr(`function ${name} got multiple values for parameter ${quote(k)}`);
         l[i] = v;
         continue;
       }
       if (kwdict === null) {
-        let msg = `function ${name} got an unexpected keyword argument ${k}`;
+        let msg = `function ${name} got an unexpected keyword argument ${quote(k)}`;
         const near = nearest(k, code.paramNames.slice(0, nparams));
         if (near) msg += ` (did you mean ${near}?)`;
         throw new EvalErr(msg);
       }
       const old = kwdict.ht.size;
       dictSet(kwdict, k, v);
-      if (kwdict.ht.size === old) throw new EvalErr(`function ${name} got multiple values for parameter ${k}`);
+      if (kwdict.ht.size === old) throw new EvalErr(`function ${name} got multiple values for parameter ${quote(k)}`);
     }
   }
   if (n < nparams || code.numKwonly > 0) {

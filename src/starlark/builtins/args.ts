@@ -2,7 +2,7 @@
 // UnpackPositionalArgs (same error texts).
 
 import { nearest } from '../spell.js';
-import { typeName } from '../values/repr.js';
+import { quote, typeName } from '../values/repr.js';
 import { EvalErr, Float, type Kwargs, type Value } from '../values/types.js';
 
 /**
@@ -30,12 +30,12 @@ export function unpack(fname: string, args: Value[], kwargs: Kwargs, names: stri
     for (const [k, v] of kwargs) {
       const i = clean.indexOf(k);
       if (i < 0) {
-        let msg = `${fname}: unexpected keyword argument ${k}`;
+        let msg = `${fname}: unexpected keyword argument ${quote(k)}`;
         const near = nearest(k, clean);
         if (near) msg += ` (did you mean ${near}?)`;
         throw new EvalErr(msg);
       }
-      if (defined[i]) throw new EvalErr(`${fname}: got multiple values for keyword argument ${k}`);
+      if (defined[i]) throw new EvalErr(`${fname}: got multiple values for keyword argument ${quote(k)}`);
       defined[i] = true;
       if (skipNone[i] && v === null) continue;
       out[i] = v;

@@ -9,7 +9,7 @@ import { repr, str, typeName } from '../values/repr.js';
 import { decodeRune, decodeUTF8, runeToUTF8 } from '../values/utf8.js';
 import { checkElems } from '../values/limits.js';
 import {
-  Builtin, Bytes, Dict, EvalErr, Float, List, RangeValue, SSet, Tuple, type Kwargs, type Value,
+  Builtin, Bytes, Dict, EvalErr, Float, Func, List, RangeValue, SSet, Tuple, type Kwargs, type Value,
 } from '../values/types.js';
 import { positional, unpack, wantInt, wantStr } from './args.js';
 
@@ -129,6 +129,7 @@ function minmax(args: Value[], kwargs: Kwargs, self: Builtin): Value {
   const name = self.name;
   if (args.length === 0) throw new EvalErr(`${name} requires at least one positional argument`);
   const [key] = unpack(name, [], kwargs, ['key?']);
+  if (key !== undefined && !isCallable(key)) throw new EvalErr(`${name}: for parameter key: got ${typeName(key)}, want callable`);
   const op = name === 'max' ? '>' : '<';
   const it = args.length === 1 ? args[0]! : new Tuple(args);
   if (!ops.isIterable(it)) throw new EvalErr(`${name}: ${typeName(it)} value is not iterable`);
@@ -146,6 +147,10 @@ function minmax(args: Value[], kwargs: Kwargs, self: Builtin): Value {
   return ext;
 }
 
+function isCallable(v: Value): boolean {
+  return v instanceof Builtin || v instanceof Func;
+}
+
 function rangeLen(start: number, stop: number, step: number): number {
   if (step > 0) return start < stop ? Math.floor((stop - 1 - start) / step) + 1 : 0;
   return start > stop ? Math.floor((start - 1 - stop) / -step) + 1 : 0;
@@ -160,8 +165,31 @@ export function sortValues(values: Value[], keys: Value[] | null, reverse: boole
     if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
     return ops.compare('<', x, y) ? -1 : ops.compare('<', y, x) ? 1 : 0;
   };
-  idx.sort(reverse ? (a, b) => cmp(b, a) : cmp);
+  try {
+    idx.sort(reverse ? (a, b) => cmp(b, a) : cmp);
+  } catch (e) {
+    if (e instanceof EvalErr) throw goSortError(k, reverse) ?? e;
+    throw e;
+  }
   return idx.map((i) => values[i]!);
+}
+
+/**
+ * starlark-go sorts with Go's sort.Stable (insertion sort on small inputs)
+ * and reports the last comparison error; replay that order to report the
+ * same operands.
+ */
+function goSortError(keys: Value[], reverse: boolean): EvalErr | null {
+  const a = keys.slice();
+  let err: EvalErr | null = null;
+  const less = (i: number, j: number): boolean => {
+    const [x, y] = reverse ? [a[j]!, a[i]!] : [a[i]!, a[j]!];
+    try { return ops.compare('<', x, y); } catch (e) { if (e instanceof EvalErr) err = e; else throw e; return false; }
+  };
+  for (let i = 1; i < a.length && i < 20; i++) {
+    for (let j = i; j > 0 && less(j, j - 1); j--) [a[j], a[j - 1]] = [a[j - 1]!, a[j]!];
+  }
+  return err;
 }
 
 export const universeFns: Record<string, Fn> = {
@@ -277,7 +305,7 @@ export const universeFns: Record<string, Fn> = {
     throw new EvalErr(`hash: got ${typeName(x)}, want string or bytes`);
   },
   int(args, kwargs) {
-    const [xv, base] = unpack('int', args, kwargs, ['x?', 'base?']);
+    const [xv, base] = unpack('int', args, kwargs, ['x', 'base?']);
     const x = xv === undefined ? 0 : xv;
     if (typeof x === 'string') {
       let b = 10;
@@ -342,7 +370,10 @@ export const universeFns: Record<string, Fn> = {
   },
   range(args, kwargs) {
     positional('range', args, kwargs, 1, 3);
-    const vals = args.map((a, i) => wantInt('range', i + 1, a));
+    const vals = args.map((a, i) => {
+      if (typeof a === 'bigint') throw new EvalErr(`range: for parameter ${i + 1}: ${a} out of range (want value in signed 64-bit range)`);
+      return wantInt('range', i + 1, a);
+    });
     let start = 0, stop: number, step = 1;
     if (vals.length === 1) stop = vals[0]!;
     else { start = vals[0]!; stop = vals[1]!; if (vals.length === 3) step = vals[2]!; }
@@ -373,7 +404,10 @@ export const universeFns: Record<string, Fn> = {
     if (!ops.isIterable(it!)) throw new EvalErr(`sorted: for parameter iterable: got ${typeName(it!)}, want iterable`);
     const values = ops.toArray(it!);
     let keys: Value[] | null = null;
-    if (key !== undefined && key !== null) keys = values.map((v) => callValue(key, [v], null));
+    if (key !== undefined) {
+      if (!isCallable(key)) throw new EvalErr(`sorted: for parameter key: got ${typeName(key)}, want callable`);
+      keys = values.map((v) => callValue(key, [v], null));
+    }
     let rev = false;
     if (reverse !== undefined) {
       if (typeof reverse !== 'boolean') throw new EvalErr(`sorted: for parameter reverse: got ${typeName(reverse)}, want bool`);

@@ -8,7 +8,7 @@ import { updateDict } from '../builtins/universe.js';
 import * as ops from '../values/ops.js';
 import { checkElems } from '../values/limits.js';
 import { typeName } from '../values/repr.js';
-import { Dict, EvalErr, List, SSet, Tuple, type Value } from '../values/types.js';
+import { Dict, EvalErr, List, SSet, Tuple, type Kwargs, type Value } from '../values/types.js';
 
 function named<T>(name: string, f: () => T): T {
   try { return f(); } catch (e) {
@@ -148,8 +148,12 @@ const dictMethods: Record<string, Method> = {
 };
 
 function iterArg(name: string, i: number, v: Value): Value[] {
-  if (!ops.isIterable(v)) throw paramErr(name, i, `got ${typeName(v)}, want iterable`);
+  if (!ops.isIterable(v)) throw new EvalErr(`${name}: argument #${i} is not iterable: ${typeName(v)}`);
   return ops.toArray(v);
+}
+
+function noKwargs(name: string, kwargs: Kwargs): void {
+  if (kwargs && kwargs.length > 0) throw new EvalErr(`${name}: does not accept keyword arguments`);
 }
 
 function cloneSet(s: SSet): SSet {
@@ -161,19 +165,20 @@ function cloneSet(s: SSet): SSet {
 const setMethods: Record<string, Method> = {
   add(s: SSet, args, kwargs, name) {
     const [x] = positional(name, args, kwargs, 1, 1);
-    if (ops.setHas(s, x!)) return null; // no mutation check for an existing element, like starlark-go
+    named(name, () => s.ht.checkMutable('insert into'));
     named(name, () => ops.setAdd(s, x!));
     return null;
   },
   clear(s: SSet, args, kwargs, name) {
     positional(name, args, kwargs, 0, 0);
+    if (s.ht.size === 0) return null;
     named(name, () => s.ht.checkMutable('clear'));
     s.ht.vals.clear();
     s.ht.keys = null;
     return null;
   },
   difference(s: SSet, args, kwargs, name) {
-    positional(name, args, kwargs, 0, Infinity);
+    noKwargs(name, kwargs);
     const r = cloneSet(s);
     for (let i = 0; i < args.length; i++) {
       for (const x of iterArg(name, i + 1, args[i]!)) {
@@ -186,15 +191,15 @@ const setMethods: Record<string, Method> = {
   },
   discard(s: SSet, args, kwargs, name) {
     const [x] = positional(name, args, kwargs, 1, 1);
+    named(name, () => s.ht.checkMutable('delete from'));
     const hk = named(name, () => ops.hashKey(x!));
     if (!s.ht.vals.has(hk)) return null;
-    named(name, () => s.ht.checkMutable('delete from'));
     s.ht.vals.delete(hk);
     s.ht.keys?.delete(hk);
     return null;
   },
   intersection(s: SSet, args, kwargs, name) {
-    positional(name, args, kwargs, 0, Infinity);
+    noKwargs(name, kwargs);
     let r = cloneSet(s);
     for (let i = 0; i < args.length; i++) {
       const other = ops.newSet(iterArg(name, i + 1, args[i]!));
@@ -243,13 +248,13 @@ const setMethods: Record<string, Method> = {
     return r;
   },
   union(s: SSet, args, kwargs, name) {
-    positional(name, args, kwargs, 0, Infinity);
+    noKwargs(name, kwargs);
     const r = cloneSet(s);
     for (let i = 0; i < args.length; i++) for (const x of iterArg(name, i + 1, args[i]!)) named(name, () => ops.setAdd(r, x));
     return r;
   },
   update(s: SSet, args, kwargs, name) {
-    positional(name, args, kwargs, 0, Infinity);
+    noKwargs(name, kwargs);
     named(name, () => s.ht.checkMutable('insert into'));
     for (let i = 0; i < args.length; i++) for (const x of iterArg(name, i + 1, args[i]!)) named(name, () => ops.setAdd(s, x));
     return null;

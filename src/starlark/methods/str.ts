@@ -14,7 +14,13 @@ import { Bytes, EvalErr, List, SValue, Tuple, type Kwargs, type Value } from '..
 /** The iterable views returned by elems(), codepoints(), ... */
 export class StringIterable extends SValue {
   constructor(public readonly s: string, public readonly kind: 'elems' | 'elem_ords' | 'codepoints' | 'codepoint_ords', public readonly isBytes = false) { super(); }
-  get type() { return (this.isBytes ? 'bytes.' : 'string.') + this.kind; }
+  get type() { return (this.isBytes ? 'bytes.' : 'string.') + (this.kind === 'elem_ords' ? 'elems' : this.kind === 'codepoint_ords' ? 'codepoints' : this.kind); }
+  /** elems()[i] and elem_ords()[i] */
+  get len(): number { return this.kind === 'elems' || this.kind === 'elem_ords' ? this.s.length : -1; }
+  index(i: number): Value {
+    if (this.kind === 'elem_ords' || this.isBytes) return this.s.charCodeAt(i);
+    return this.s[i]!;
+  }
   *iterate(): Iterator<Value> {
     const s = this.s;
     switch (this.kind) {
@@ -24,7 +30,7 @@ export class StringIterable extends SValue {
         return;
       case 'elem_ords': for (let i = 0; i < s.length; i++) yield s.charCodeAt(i); return;
       case 'codepoints':
-        for (let i = 0; i < s.length;) { const [r, w] = decodeRune(s, i); yield w === 1 && r === 0xfffd ? s.slice(i, i + 1) : runeToUTF8(r); i += w; }
+        for (let i = 0; i < s.length;) { const [r, w] = decodeRune(s, i); yield runeToUTF8(r); i += w; }
         return;
       case 'codepoint_ords':
         for (let i = 0; i < s.length;) { const [r, w] = decodeRune(s, i); yield r; i += w; }
@@ -188,8 +194,15 @@ function startsWith(s: string, name: string, args: Value[], kwargs: Kwargs): boo
   throw new EvalErr(`${name}: got ${typeName(x!)}, want string or tuple of string`);
 }
 
-const isUpperRune = (c: string) => c !== c.toLowerCase() && c === c.toUpperCase();
-const isLowerRune = (c: string) => c !== c.toUpperCase() && c === c.toLowerCase();
+const isUpperRune = (c: string) => /\p{Lu}|\p{Lt}/u.test(c);
+const isLowerRune = (c: string) => /\p{Ll}/u.test(c);
+/** Unicode title case (differs from upper case for the digraphs ǅ ǈ ǋ ǲ). */
+function toTitle(c: string): string {
+  const cp = c.codePointAt(0)!;
+  if (cp >= 0x1c4 && cp <= 0x1cc) return String.fromCodePoint(0x1c5 + 3 * Math.floor((cp - 0x1c4) / 3));
+  if (cp >= 0x1f1 && cp <= 0x1f3) return '\u01f2';
+  return c.toUpperCase();
+}
 const isCased = (c: string) => c.toLowerCase() !== c.toUpperCase();
 
 function textChars(s: string): string[] { return [...decodeUTF8(s)]; }
@@ -204,7 +217,7 @@ function isPred(s: string, name: string, args: Value[], kwargs: Kwargs, pred: (c
 const strMethods: Record<string, Method> = {
   capitalize(s: string, args, kwargs, name) {
     positional(name, args, kwargs, 0, 0);
-    return viaText(s, (t) => { const cs = [...t]; return cs.length ? cs[0]!.toUpperCase() + cs.slice(1).join('').toLowerCase() : ''; });
+    return viaText(s, (t) => { const cs = [...t]; return cs.length ? toTitle(cs[0]!) + cs.slice(1).join('').toLowerCase() : ''; });
   },
   codepoint_ords(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return new StringIterable(s, 'codepoint_ords'); },
   codepoints(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return new StringIterable(s, 'codepoints'); },
@@ -235,12 +248,14 @@ const strMethods: Record<string, Method> = {
     positional(name, args, kwargs, 0, 0);
     let cased = false, prevCased = false;
     for (const c of textChars(s)) {
-      if (isUpperRune(c)) {
+      if ((c >= 'A' && c <= 'Z') || /\p{Lt}/u.test(c)) {
         if (prevCased) return false;
         prevCased = true; cased = true;
       } else if (isLowerRune(c)) {
         if (!prevCased) return false;
         prevCased = true; cased = true;
+      } else if (isUpperRune(c)) {
+        return false;
       } else prevCased = false;
     }
     return cased;
@@ -333,7 +348,7 @@ const strMethods: Record<string, Method> = {
       let prevCased = false;
       let out = '';
       for (let c of t) {
-        c = prevCased ? c.toLowerCase() : c.toUpperCase();
+        c = prevCased ? c.toLowerCase() : toTitle(c);
         prevCased = isCased(c);
         out += c;
       }

@@ -26,7 +26,9 @@ function terminatesExprList(t: T): boolean {
 }
 
 class Parser {
-  tok: T = T.ILLEGAL;
+  tok: number = T.ILLEGAL;
+  /** the current token (a method, so that TS does not narrow it across next()) */
+  cur(): T { return this.tok; }
   val: TokenValue = { raw: '', int: 0, float: 0, str: '', pos: { line: 0, col: 0 } };
   constructor(public sc: Scanner) {}
 
@@ -42,15 +44,15 @@ class Parser {
 
   parseFile(): A.Stmt[] {
     const stmts: A.Stmt[] = [];
-    while (this.tok !== T.EOF) {
-      if (this.tok === T.NEWLINE) { this.next(); continue; }
+    while (this.cur() !== T.EOF) {
+      if (this.cur() === T.NEWLINE) { this.next(); continue; }
       this.parseStmt(stmts);
     }
     return stmts;
   }
 
   parseStmt(stmts: A.Stmt[]): void {
-    switch (this.tok) {
+    switch (this.cur()) {
       case T.DEF: stmts.push(this.parseDef()); return;
       case T.IF: stmts.push(this.parseIf()); return;
       case T.FOR: stmts.push(this.parseFor()); return;
@@ -82,7 +84,7 @@ class Parser {
     this.consume(T.COLON);
     const root: A.IfStmt = { kind: 'If', cond, t: this.parseSuite(), f: [], pos };
     let tail = root;
-    while (this.tok === T.ELIF) {
+    while (this.cur() === T.ELIF) {
       const epos = this.next();
       const c = this.parseTest();
       this.consume(T.COLON);
@@ -90,7 +92,7 @@ class Parser {
       tail.f = [elif];
       tail = elif;
     }
-    if (this.tok === T.ELSE) {
+    if (this.cur() === T.ELSE) {
       this.next();
       this.consume(T.COLON);
       tail.f = this.parseSuite();
@@ -109,11 +111,11 @@ class Parser {
 
   parseForLoopVariables(): A.Expr {
     const v = this.parsePrimaryWithSuffix();
-    if (this.tok !== T.COMMA) return v;
+    if (this.cur() !== T.COMMA) return v;
     const list = [v];
-    while (this.tok === T.COMMA) {
+    while (this.cur() === T.COMMA) {
       this.next();
-      if (terminatesExprList(this.tok)) break;
+      if (terminatesExprList(this.cur())) break;
       list.push(this.parsePrimaryWithSuffix());
     }
     return { kind: 'Tuple', list, pos: exprStart(v) };
@@ -122,32 +124,32 @@ class Parser {
   parseSimpleStmt(stmts: A.Stmt[], consumeNL: boolean): void {
     for (;;) {
       stmts.push(this.parseSmallStmt());
-      if (this.tok !== T.SEMI) break;
+      if (this.cur() !== T.SEMI) break;
       this.next();
-      if (this.tok === T.NEWLINE || this.tok === T.EOF) break;
+      if (this.cur() === T.NEWLINE || this.cur() === T.EOF) break;
     }
-    if (this.tok !== T.EOF && consumeNL) this.consume(T.NEWLINE);
+    if (this.cur() !== T.EOF && consumeNL) this.consume(T.NEWLINE);
   }
 
   parseSmallStmt(): A.Stmt {
-    switch (this.tok) {
+    switch (this.cur()) {
       case T.RETURN: {
         const pos = this.next();
         let result: A.Expr | null = null;
-        if (this.tok !== T.EOF && this.tok !== T.NEWLINE && this.tok !== T.SEMI) result = this.parseExpr(false);
+        if (this.cur() !== T.EOF && this.cur() !== T.NEWLINE && this.cur() !== T.SEMI) result = this.parseExpr(false);
         return { kind: 'Return', result, pos };
       }
       case T.BREAK: case T.CONTINUE: case T.PASS: {
-        const tok = this.tok;
+        const tok = this.cur();
         return { kind: 'Branch', tok, pos: this.next() };
       }
       case T.LOAD: return this.parseLoad();
     }
     const x = this.parseExpr(false);
-    switch (this.tok) {
+    switch (this.cur()) {
       case T.EQ: case T.PLUS_EQ: case T.MINUS_EQ: case T.STAR_EQ: case T.SLASH_EQ: case T.SLASHSLASH_EQ:
       case T.PERCENT_EQ: case T.AMP_EQ: case T.PIPE_EQ: case T.CIRCUMFLEX_EQ: case T.LTLT_EQ: case T.GTGT_EQ: {
-        const op = this.tok;
+        const op = this.cur();
         const pos = this.next();
         const rhs = this.parseExpr(false);
         return { kind: 'Assign', op, lhs: x, rhs, pos };
@@ -159,27 +161,27 @@ class Parser {
   parseLoad(): A.LoadStmt {
     const pos = this.next();
     const lparen = this.consume(T.LPAREN);
-    if (this.tok !== T.STRING) this.err(this.sc.pos, 'first operand of load statement must be a string literal');
+    if (this.cur() !== T.STRING) this.err(this.sc.pos, 'first operand of load statement must be a string literal');
     const module = this.parsePrimary() as A.Literal;
     const to: A.Ident[] = [], from: A.Ident[] = [];
-    while (this.tok !== T.RPAREN && this.tok !== T.EOF) {
+    while (this.cur() !== T.RPAREN && this.cur() !== T.EOF) {
       this.consume(T.COMMA);
-      if (this.tok === T.RPAREN) break;
-      if (this.tok === T.STRING) {
+      if (this.cur() === T.RPAREN) break;
+      if (this.cur() === T.STRING) {
         const lit = this.parsePrimary() as A.Literal;
         const id: A.Ident = { kind: 'Ident', name: lit.value as string, pos: { line: lit.pos.line, col: lit.pos.col + 1 } };
         to.push(id);
         from.push(id);
-      } else if (this.tok === T.IDENT) {
+      } else if (this.cur() === T.IDENT) {
         const id = this.parseIdent();
         to.push(id);
-        if (this.tok !== T.EQ) this.err(this.sc.pos, `load operand must be "${id.name}" or ${id.name}="originalname" (want '=' after ${id.name})`);
+        if (this.cur() !== T.EQ) this.err(this.sc.pos, `load operand must be "${id.name}" or ${id.name}="originalname" (want '=' after ${id.name})`);
         this.consume(T.EQ);
-        if (this.tok !== T.STRING) this.err(this.sc.pos, `original name of loaded symbol must be quoted: ${id.name}="originalname"`);
+        if (this.cur() !== T.STRING) this.err(this.sc.pos, `original name of loaded symbol must be quoted: ${id.name}="originalname"`);
         const lit = this.parsePrimary() as A.Literal;
         from.push({ kind: 'Ident', name: lit.value as string, pos: { line: lit.pos.line, col: lit.pos.col + 1 } });
       } else {
-        this.err(this.sc.pos, `load operand must be "name" or localname="name" (got ${tokenGoString(this.tok)})`);
+        this.err(this.sc.pos, `load operand must be "name" or localname="name" (got ${tokenGoString(this.cur())})`);
       }
     }
     const rparen = this.consume(T.RPAREN);
@@ -188,11 +190,11 @@ class Parser {
   }
 
   parseSuite(): A.Stmt[] {
-    if (this.tok === T.NEWLINE) {
+    if (this.cur() === T.NEWLINE) {
       this.next();
       this.consume(T.INDENT);
       const stmts: A.Stmt[] = [];
-      while (this.tok !== T.OUTDENT && this.tok !== T.EOF) this.parseStmt(stmts);
+      while (this.cur() !== T.OUTDENT && this.cur() !== T.EOF) this.parseStmt(stmts);
       this.consume(T.OUTDENT);
       return stmts;
     }
@@ -202,32 +204,32 @@ class Parser {
   }
 
   parseIdent(): A.Ident {
-    if (this.tok !== T.IDENT) this.err(this.sc.pos, 'not an identifier');
+    if (this.cur() !== T.IDENT) this.err(this.sc.pos, 'not an identifier');
     const id: A.Ident = { kind: 'Ident', name: this.val.raw, pos: this.val.pos };
     this.next();
     return id;
   }
 
   consume(t: T): Pos {
-    if (this.tok !== t) this.err(this.sc.pos, `got ${tokenGoString(this.tok)}, want ${tokenGoString(t)}`);
+    if (this.cur() !== t) this.err(this.sc.pos, `got ${tokenGoString(this.cur())}, want ${tokenGoString(t)}`);
     return this.next();
   }
 
   parseParams(): A.Expr[] {
     const params: A.Expr[] = [];
-    while (this.tok !== T.RPAREN && this.tok !== T.COLON && this.tok !== T.EOF) {
+    while (this.cur() !== T.RPAREN && this.cur() !== T.COLON && this.cur() !== T.EOF) {
       if (params.length > 0) this.consume(T.COMMA);
-      if (this.tok === T.RPAREN) break;
-      if (this.tok === T.STAR || this.tok === T.STARSTAR) {
-        const op = this.tok;
+      if (this.cur() === T.RPAREN) break;
+      if (this.cur() === T.STAR || this.cur() === T.STARSTAR) {
+        const op = this.cur();
         const pos = this.next();
         let x: A.Expr | null = null;
-        if (op === T.STARSTAR || this.tok === T.IDENT) x = this.parseIdent();
+        if (op === T.STARSTAR || this.cur() === T.IDENT) x = this.parseIdent();
         params.push({ kind: 'Unary', op, x, pos });
         continue;
       }
       const id = this.parseIdent();
-      if (this.tok === T.EQ) {
+      if (this.cur() === T.EQ) {
         const pos = this.next();
         params.push({ kind: 'Binary', op: T.EQ, x: id, y: this.parseTest(), pos });
         continue;
@@ -239,14 +241,14 @@ class Parser {
 
   parseExpr(inParens: boolean): A.Expr {
     const x = this.parseTest();
-    if (this.tok !== T.COMMA) return x;
+    if (this.cur() !== T.COMMA) return x;
     return { kind: 'Tuple', list: this.parseExprs([x], inParens), pos: exprStart(x) };
   }
 
   parseExprs(exprs: A.Expr[], allowTrailingComma: boolean): A.Expr[] {
-    while (this.tok === T.COMMA) {
+    while (this.cur() === T.COMMA) {
       const pos = this.next();
-      if (terminatesExprList(this.tok)) {
+      if (terminatesExprList(this.cur())) {
         if (!allowTrailingComma) this.err(pos, 'unparenthesized tuple with trailing comma');
         break;
       }
@@ -256,12 +258,12 @@ class Parser {
   }
 
   parseTest(): A.Expr {
-    if (this.tok === T.LAMBDA) return this.parseLambda(true);
+    if (this.cur() === T.LAMBDA) return this.parseLambda(true);
     const x = this.parseTestPrec(0);
-    if (this.tok === T.IF) {
+    if (this.cur() === T.IF) {
       const ifpos = this.next();
       const cond = this.parseTestPrec(0);
-      if (this.tok !== T.ELSE) this.err(ifpos, 'conditional expression without else clause');
+      if (this.cur() !== T.ELSE) this.err(ifpos, 'conditional expression without else clause');
       this.next();
       const f = this.parseTest();
       return { kind: 'Cond', cond, t: x, f, pos: ifpos };
@@ -270,14 +272,14 @@ class Parser {
   }
 
   parseTestNoCond(): A.Expr {
-    if (this.tok === T.LAMBDA) return this.parseLambda(false);
+    if (this.cur() === T.LAMBDA) return this.parseLambda(false);
     return this.parseTestPrec(0);
   }
 
   parseLambda(allowCond: boolean): A.Expr {
     const pos = this.next();
     let params: A.Expr[] = [];
-    if (this.tok !== T.COLON) params = this.parseParams();
+    if (this.cur() !== T.COLON) params = this.parseParams();
     this.consume(T.COLON);
     const body = allowCond ? this.parseTest() : this.parseTestNoCond();
     return { kind: 'Lambda', params, body, pos };
@@ -285,7 +287,7 @@ class Parser {
 
   parseTestPrec(prec: number): A.Expr {
     if (prec >= preclevels.length) return this.parsePrimaryWithSuffix();
-    if (this.tok === T.NOT && prec === precedence[T.NOT]) {
+    if (this.cur() === T.NOT && prec === precedence[T.NOT]) {
       const pos = this.next();
       const x = this.parseTestPrec(prec);
       return { kind: 'Unary', op: T.NOT, x, pos };
@@ -296,17 +298,17 @@ class Parser {
   parseBinop(prec: number): A.Expr {
     let x = this.parseTestPrec(prec + 1);
     for (let first = true; ; first = false) {
-      if (this.tok === T.NOT) {
+      if (this.cur() === T.NOT) {
         this.next();
-        if (this.tok !== T.IN) this.err(this.sc.pos, `got ${tokenGoString(this.tok)}, want in`);
+        if (this.cur() !== T.IN) this.err(this.sc.pos, `got ${tokenGoString(this.cur())}, want in`);
         this.tok = T.NOT_IN;
       }
-      const opprec = precedence[this.tok]!;
+      const opprec = precedence[this.cur()]!;
       if (opprec < prec) return x;
       if (!first && opprec === precedence[T.EQL]) {
-        this.err(this.sc.pos, `${tokenNames[(x as A.BinaryExpr).op]} does not associate with ${tokenNames[this.tok]} (use parens)`);
+        this.err(this.sc.pos, `${tokenNames[(x as A.BinaryExpr).op]} does not associate with ${tokenNames[this.cur()]} (use parens)`);
       }
-      const op = this.tok;
+      const op = this.cur();
       const pos = this.next();
       const y = this.parseTestPrec(opprec + 1);
       x = { kind: 'Binary', op, x, y, pos };
@@ -316,7 +318,7 @@ class Parser {
   parsePrimaryWithSuffix(): A.Expr {
     let x = this.parsePrimary();
     for (;;) {
-      switch (this.tok) {
+      switch (this.cur()) {
         case T.DOT: {
           const pos = this.next();
           const id = this.parseIdent();
@@ -333,21 +335,21 @@ class Parser {
   parseSliceSuffix(x: A.Expr): A.Expr {
     const pos = this.next();
     let lo: A.Expr | null = null, hi: A.Expr | null = null, step: A.Expr | null = null;
-    if (this.tok !== T.COLON) {
+    if (this.cur() !== T.COLON) {
       const y = this.parseExpr(false);
-      if (this.tok === T.RBRACK) {
+      if (this.cur() === T.RBRACK) {
         this.next();
         return { kind: 'Index', x, y, pos };
       }
       lo = y;
     }
-    if (this.tok === T.COLON) {
+    if (this.cur() === T.COLON) {
       this.next();
-      if (this.tok !== T.COLON && this.tok !== T.RBRACK) hi = this.parseTest();
+      if (this.cur() !== T.COLON && this.cur() !== T.RBRACK) hi = this.parseTest();
     }
-    if (this.tok === T.COLON) {
+    if (this.cur() === T.COLON) {
       this.next();
-      if (this.tok !== T.RBRACK) step = this.parseTest();
+      if (this.cur() !== T.RBRACK) step = this.parseTest();
     }
     this.consume(T.RBRACK);
     return { kind: 'Slice', x, lo, hi, step, pos };
@@ -357,7 +359,7 @@ class Parser {
     const pos = this.consume(T.LPAREN);
     let args: A.Expr[] = [];
     let rparen: Pos;
-    if (this.tok === T.RPAREN) rparen = this.next();
+    if (this.cur() === T.RPAREN) rparen = this.next();
     else {
       args = this.parseArgs();
       rparen = this.consume(T.RPAREN);
@@ -367,17 +369,17 @@ class Parser {
 
   parseArgs(): A.Expr[] {
     const args: A.Expr[] = [];
-    while (this.tok !== T.RPAREN && this.tok !== T.EOF) {
+    while (this.cur() !== T.RPAREN && this.cur() !== T.EOF) {
       if (args.length > 0) this.consume(T.COMMA);
-      if (this.tok === T.RPAREN) break;
-      if (this.tok === T.STAR || this.tok === T.STARSTAR) {
-        const op = this.tok;
+      if (this.cur() === T.RPAREN) break;
+      if (this.cur() === T.STAR || this.cur() === T.STARSTAR) {
+        const op = this.cur();
         const pos = this.next();
         args.push({ kind: 'Unary', op, x: this.parseTest(), pos });
         continue;
       }
       let x = this.parseTest();
-      if (this.tok === T.EQ) {
+      if (this.cur() === T.EQ) {
         if (x.kind !== 'Ident') this.err(this.sc.pos, 'keyword argument must have form name=expr');
         const pos = this.next();
         x = { kind: 'Binary', op: T.EQ, x, y: this.parseTest(), pos };
@@ -388,10 +390,10 @@ class Parser {
   }
 
   parsePrimary(): A.Expr {
-    switch (this.tok) {
+    switch (this.cur()) {
       case T.IDENT: return this.parseIdent();
       case T.INT: case T.FLOAT: case T.STRING: case T.BYTES: {
-        const tok = this.tok;
+        const tok = this.cur();
         const v = this.val;
         const value = tok === T.INT ? v.int : tok === T.FLOAT ? v.float : v.str;
         const pos = this.next();
@@ -401,7 +403,7 @@ class Parser {
       case T.LBRACE: return this.parseDict();
       case T.LPAREN: {
         const pos = this.next();
-        if (this.tok === T.RPAREN) {
+        if (this.cur() === T.RPAREN) {
           this.next();
           return { kind: 'Tuple', list: [], pos };
         }
@@ -410,40 +412,40 @@ class Parser {
         return { kind: 'Paren', x: e, pos };
       }
       case T.MINUS: case T.PLUS: case T.TILDE: {
-        const op = this.tok;
+        const op = this.cur();
         const pos = this.next();
         return { kind: 'Unary', op, x: this.parsePrimaryWithSuffix(), pos };
       }
     }
-    this.err(this.val.pos, `got ${tokenGoString(this.tok)}, want primary expression`);
+    this.err(this.val.pos, `got ${tokenGoString(this.cur())}, want primary expression`);
   }
 
   parseList(): A.Expr {
     const pos = this.next();
-    if (this.tok === T.RBRACK) {
+    if (this.cur() === T.RBRACK) {
       this.next();
       return { kind: 'List', list: [], pos };
     }
     const x = this.parseTest();
-    if (this.tok === T.FOR) return this.parseComprehensionSuffix(pos, x, T.RBRACK);
+    if (this.cur() === T.FOR) return this.parseComprehensionSuffix(pos, x, T.RBRACK);
     let exprs = [x];
-    if (this.tok === T.COMMA) exprs = this.parseExprs(exprs, true);
+    if (this.cur() === T.COMMA) exprs = this.parseExprs(exprs, true);
     this.consume(T.RBRACK);
     return { kind: 'List', list: exprs, pos };
   }
 
   parseDict(): A.Expr {
     const pos = this.next();
-    if (this.tok === T.RBRACE) {
+    if (this.cur() === T.RBRACE) {
       this.next();
       return { kind: 'Dict', list: [], pos };
     }
     const x = this.parseDictEntry();
-    if (this.tok === T.FOR) return this.parseComprehensionSuffix(pos, x, T.RBRACE);
+    if (this.cur() === T.FOR) return this.parseComprehensionSuffix(pos, x, T.RBRACE);
     const entries = [x];
-    while (this.tok === T.COMMA) {
+    while (this.cur() === T.COMMA) {
       this.next();
-      if (this.tok === T.RBRACE) break;
+      if (this.cur() === T.RBRACE) break;
       entries.push(this.parseDictEntry());
     }
     this.consume(T.RBRACE);
@@ -458,18 +460,18 @@ class Parser {
 
   parseComprehensionSuffix(pos: Pos, body: A.Expr | A.DictEntry, end: T): A.Expr {
     const clauses: (A.ForClause | A.IfClause)[] = [];
-    while (this.tok !== end) {
-      if (this.tok === T.FOR) {
+    while (this.cur() !== end) {
+      if (this.cur() === T.FOR) {
         const p = this.next();
         const vars = this.parseForLoopVariables();
         this.consume(T.IN);
         const x = this.parseTestPrec(0);
         clauses.push({ kind: 'for', vars, x, pos: p });
-      } else if (this.tok === T.IF) {
+      } else if (this.cur() === T.IF) {
         const p = this.next();
         clauses.push({ kind: 'if', cond: this.parseTestNoCond(), pos: p });
       } else {
-        this.err(this.sc.pos, `got ${tokenGoString(this.tok)}, want '${tokenNames[end]}', for, or if`);
+        this.err(this.sc.pos, `got ${tokenGoString(this.cur())}, want '${tokenNames[end]}', for, or if`);
       }
     }
     this.next();
@@ -489,7 +491,7 @@ export function parseExpr(filename: string, src: string): A.Expr {
   const p = new Parser(new Scanner(filename, src));
   p.next();
   const e = p.parseExpr(false);
-  if (p.tok === T.NEWLINE) p.next();
-  if (p.tok !== T.EOF) p.err(p.sc.pos, `got ${tokenGoString(p.tok)} after expression, want EOF`);
+  if (p.cur() === T.NEWLINE) p.next();
+  if (p.cur() !== T.EOF) p.err(p.sc.pos, `got ${tokenGoString(p.cur())} after expression, want EOF`);
   return e;
 }

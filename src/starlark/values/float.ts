@@ -38,12 +38,14 @@ function formatG(x: number, upper: boolean): string {
 }
 
 function formatE(x: number, prec: number, upper: boolean): string {
+  if (Object.is(x, -0)) return '-' + formatE(0, prec, upper);
   const s = x.toExponential(prec); // "1.234560e+6"
   const [m, ex] = s.split('e') as [string, string];
   return m + (upper ? 'E' : 'e') + expStr(Number(ex));
 }
 
 function formatF(x: number, prec: number): string {
+  if (Object.is(x, -0)) return '-' + formatF(0, prec);
   if (Math.abs(x) < 1e21) return x.toFixed(prec);
   // toFixed switches to exponent notation at 1e21; Go prints all digits.
   return BigInt(x).toString() + (prec > 0 ? '.' + '0'.repeat(prec) : '');

@@ -291,6 +291,12 @@ function setCompare(op: CmpOp, x: SSet, y: SSet): boolean {
 
 // ---------------------------------------------------------------- iteration and length
 
+/** Host-defined indexable values (e.g. "abc".elems()) implement this. */
+export interface Indexable { readonly len: number; index(i: number): Value }
+function isIndexable(x: Value): x is Value & Indexable {
+  return x !== null && typeof x === 'object' && typeof (x as unknown as Indexable).index === 'function' && (x as unknown as Indexable).len >= 0;
+}
+
 /** Length, or -1 if the value has no length. */
 export function length(v: Value): number {
   if (typeof v === 'string') return v.length;
@@ -298,6 +304,7 @@ export function length(v: Value): number {
   if (v instanceof Dict || v instanceof SSet) return v.ht.size;
   if (v instanceof Bytes) return v.s.length;
   if (v instanceof RangeValue) return v.len;
+  if (isIndexable(v)) return v.len;
   return -1;
 }
 
@@ -359,7 +366,10 @@ export function toArray(v: Value): Value[] {
 // ---------------------------------------------------------------- indexing and slicing
 
 export function asInt32(v: Value): number {
-  if (typeof v === 'number') return v;
+  if (typeof v === 'number') {
+    if (v > 2147483647 || v < -2147483648) throw new EvalErr(`${v} out of range`);
+    return v;
+  }
   if (typeof v === 'bigint') throw new EvalErr(`${v} out of range`);
   throw new EvalErr(`got ${typeName(v)}, want int`);
 }
@@ -380,6 +390,7 @@ export function getIndex(x: Value, y: Value): Value {
   else if (x instanceof List || x instanceof Tuple) n = x.elems.length;
   else if (x instanceof Bytes) n = x.s.length;
   else if (x instanceof RangeValue) n = x.len;
+  else if (isIndexable(x)) n = x.len;
   else throw new EvalErr(`unhandled index operation ${typeName(x)}[${typeName(y)}]`);
   let i: number;
   try { i = asInt32(y); } catch (e) { throw new EvalErr(`${typeName(x)} index: ${(e as EvalErr).msg}`); }
@@ -387,8 +398,9 @@ export function getIndex(x: Value, y: Value): Value {
   if (i < 0) i += n;
   if (i < 0 || i >= n) throw outOfRange(orig, n, x);
   if (typeof x === 'string') return x[i]!;
-  if (x instanceof Bytes) return x.s.charCodeAt(i);
+  if (x instanceof Bytes) return new Bytes(x.s[i]!);
   if (x instanceof RangeValue) return x.at(i);
+  if (isIndexable(x)) return x.index(i);
   return (x as List).elems[i]!;
 }
 
@@ -524,7 +536,7 @@ export function contains(y: Value, x: Value): boolean {
     if (typeof x !== 'string') throw new EvalErr(`'in <string>' requires string as left operand, not ${typeName(x)}`);
     return y.includes(x);
   }
-  if (y instanceof Dict) return dictGet(y, x) !== undefined;
+  if (y instanceof Dict) { try { return dictGet(y, x) !== undefined; } catch { return false; } }
   if (y instanceof List || y instanceof Tuple) {
     const e = y.elems;
     for (let i = 0; i < e.length; i++) if (equals(e[i]!, x)) return true;
@@ -535,7 +547,8 @@ export function contains(y: Value, x: Value): boolean {
     let v: number;
     if (typeof x === 'number') v = x;
     else if (x instanceof Float && Number.isInteger(x.v)) v = x.v;
-    else return false;
+    else if (x instanceof Float || typeof x === 'bigint') return false;
+    else throw new EvalErr(`'in <range>' requires integer as left operand, not ${typeName(x)}`);
     if (y.len === 0) return false;
     const d = v - y.start;
     if (d % y.step !== 0) return false;

@@ -160,6 +160,7 @@ export interface FuncCode {
   numKwonly: number;
   paramNames: string[];
   cellLocals: number[]; // indices of locals that live in Cells
+  active: number; // activations of this body, for the no-recursion dialect
   body: (fr: Frame) => Value;
 }
 
@@ -175,7 +176,6 @@ export class Frame {
 }
 
 export class Func extends SValue {
-  active = 0; // number of activations, for the no-recursion option
   constructor(public code: FuncCode, public defaults: (Value | typeof MANDATORY)[], public freevars: Cell[], public env: ModuleEnv) { super(); }
   get type() { return 'function'; }
   get name() { return this.code.name; }
