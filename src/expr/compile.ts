@@ -66,7 +66,8 @@ export class Compiler {
   private raw(e: ast.Expression, scope: Scope): Node {
     switch (e.kind) {
       case 'Literal':
-        return constNode(e.value);
+        // Strings are NFC-normalized values in HCL (cty.StringVal normalizes), so literal text is too.
+        return constNode(typeof e.value === 'string' ? e.value.normalize('NFC') : e.value);
       case 'Parenthesized':
         return this.compile(e.expr, scope);
       case 'Template':
@@ -214,7 +215,7 @@ export class Compiler {
     for (const p of parts) {
       switch (p.kind) {
         case 'TemplateLiteral':
-          literal += p.value;
+          literal += p.value.normalize('NFC');
           break;
         case 'TemplateInterp': {
           const n = this.compile(p.expr, scope);

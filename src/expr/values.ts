@@ -39,6 +39,7 @@ export function equals(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === undefined) return b === null;
   if (b === undefined) return a === null;
+  if (typeof a === 'string') return typeof b === 'string' && sameString(a, b);
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
     // NaN never occurs (arithmetic refuses non-finite results), so === is enough for primitives.
     return false;
@@ -60,6 +61,17 @@ export function equals(a: unknown, b: unknown): boolean {
     if (!equals((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
   }
   return true;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * HCL strings are equal when their NFC normalizations are ("ñ" precomposed equals "n" + combining
+ * tilde). Only reached when the strings differ as written; ASCII strings need no normalization.
+ */
+function sameString(a: string, b: string): boolean {
+  if (!NON_ASCII.test(a) && !NON_ASCII.test(b)) return false;
+  return a.normalize('NFC') === b.normalize('NFC');
 }
 
 /**

@@ -413,3 +413,13 @@ describe('constant conditions', () => {
     assert.deepEqual(c.references.map((r) => r.path), [['a'], ['b']], 'references still list both branches');
   });
 });
+
+describe('Unicode strings', () => {
+  it('normalizes literal text to NFC and compares strings by their NFC form, as HCL', () => {
+    assert.equal(run('"an\u0303o"'), 'año');
+    assert.equal(run('"x${ctx.s}"', { ctx: { s: 1 } }), 'x1');
+    assert.equal(run('ctx.a == "año"', { ctx: { a: 'an\u0303o' } }), true);
+    assert.equal(run('contains(ctx.l, "año")', { ctx: { l: ['an\u0303o'] } }), true);
+    assert.equal(run('ctx.a == "ano"', { ctx: { a: 'año' } }), false);
+  });
+});
