@@ -41,8 +41,8 @@ export interface DecodedEndpoint {
   readonly declaredSteps: ReadonlySet<string>;
   /** Where "no response" points when the pipeline is empty. */
   readonly bodyRange: Range;
-  /** False when the steps could not be found at all (no pipeline block): the flow is not checked. */
-  readonly hasPipeline: boolean;
+  /** Whether the pipeline's flow (ends with a response, nothing unreachable) is worth checking. */
+  readonly checkFlow: boolean;
 }
 
 export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, server: ServerModel): DecodedEndpoint | undefined {
@@ -92,7 +92,8 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
   } else {
     stepSource = stepBlocks;
   }
-  if (stepSource.length > 0) steps = lowerSteps(stepSource, stepScope, env, 'pipeline');
+  const failures = { count: 0 };
+  if (stepSource.length > 0) steps = lowerSteps(stepSource, stepScope, env, 'pipeline', failures);
 
   if (!label) return undefined;
   const base = {
@@ -114,7 +115,7 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
   };
   if (docsBlock) {
     if (!docs) return undefined;
-    return { model: { ...base, kind: 'docs', docs }, label, scope: s, declaredSteps: new Set(), bodyRange: blockHeader(block), hasPipeline: false };
+    return { model: { ...base, kind: 'docs', docs }, label, scope: s, declaredSteps: new Set(), bodyRange: blockHeader(block), checkFlow: false };
   }
   return {
     model: { ...base, kind: 'pipeline', steps, statuses: [] },
@@ -122,7 +123,8 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
     scope: stepScope,
     declaredSteps: declaredStepNames(stepSource),
     bodyRange: pipelineBlock ? blockHeader(pipelineBlock) : blockHeader(block),
-    hasPipeline: dialect === 'route' || pipelineBlock !== undefined,
+    // Without a pipeline, or with a step that failed to lower, "no response" would only echo another error.
+    checkFlow: (dialect === 'route' || pipelineBlock !== undefined) && failures.count === 0,
   };
 }
 

@@ -45,15 +45,15 @@ export function buildModel(files: readonly SourceFile[], options: BuildOptions =
   const decoded = decodeManifest(parsed, diags, { rootDir: dir, read: options.readFiles ?? false });
 
   checkDuplicateRoutes(decoded.endpoints);
-  const endpoints: EndpointModel[] = decoded.endpoints.map(({ model, scope, declaredSteps, bodyRange, hasPipeline }) => {
+  const endpoints: EndpointModel[] = decoded.endpoints.map(({ model, scope, declaredSteps, bodyRange, checkFlow: flow }) => {
     if (model.kind !== 'pipeline') return model;
     checkStepNames(model.steps, scope);
-    if (hasPipeline) checkFlow(model.steps, scope, bodyRange);
+    if (flow) checkFlow(model.steps, scope, bodyRange);
     checkReferences(model.steps, model.request, model.path, scope, declaredSteps);
     return { ...model, statuses: staticStatuses(model.steps) };
   });
 
-  const diagnostics = diags.items;
+  const diagnostics = inSourceOrder(diags.items, files);
   if (diags.hasErrors) return { diagnostics, sources };
   const model: ServiceModel = deepFreeze({
     server: decoded.server,
@@ -68,14 +68,26 @@ export function buildModel(files: readonly SourceFile[], options: BuildOptions =
   return { model, diagnostics, sources };
 }
 
+/** Diagnostics by file (manifest order), then position; the decode phases' order means nothing to a reader. */
+function inSourceOrder(items: readonly Diagnostic[], files: readonly SourceFile[]): Diagnostic[] {
+  const index = new Map(files.map((f, i) => [f.filename, i]));
+  const key = (d: Diagnostic): [number, number] => (d.subject ? [index.get(d.subject.filename) ?? -1, d.subject.start.byte] : [-1, -1]);
+  return items
+    .map((d, i) => ({ d, i, k: key(d) }))
+    .sort((a, b) => a.k[0] - b.k[0] || a.k[1] - b.k[1] || a.i - b.i)
+    .map((x) => x.d);
+}
+
 /**
  * Freezes the plain-data parts of the model so no consumer can change it under another's feet.
  * Compiled expressions (they hold closures) and Maps (frozen objects, mutable entries) are left as
  * they are; their types are read-only.
  */
 function deepFreeze<T>(value: T, seen = new Set<unknown>()): T {
-  if (typeof value !== 'object' || value === null || seen.has(value)) return value;
+  if (typeof value !== 'object' || value === null || seen.has(value) || Object.isFrozen(value)) return value;
   seen.add(value);
+  // Source ranges are the parser's own objects, never handed out for change: not worth a walk.
+  if ('start' in value && 'filename' in value) return value;
   if (value instanceof Map) {
     for (const v of value.values()) deepFreeze(v, seen);
     return value;

@@ -51,7 +51,14 @@ export function stepBlockRules(): Record<string, BlockRule> {
  * Lowers step blocks in order. Unknown block types and bad labels are reported here too, because
  * nested bodies (parallel) are not pre-checked by a body schema.
  */
-export function lowerSteps(blocks: readonly Block[], scope: Scope, env: DecodeEnv, place: StepPlace): StepSpec[] {
+export function lowerSteps(
+  blocks: readonly Block[],
+  scope: Scope,
+  env: DecodeEnv,
+  place: StepPlace,
+  /** Counts blocks that could not be lowered (already reported), so flow checks do not pile on. */
+  failures: { count: number } = { count: 0 },
+): StepSpec[] {
   const out: StepSpec[] = [];
   for (const block of blocks) {
     const lowerer = Object.hasOwn(STEP_LOWERERS, block.type) ? STEP_LOWERERS[block.type] : undefined;
@@ -61,14 +68,19 @@ export function lowerSteps(blocks: readonly Block[], scope: Scope, env: DecodeEn
         detail: `Blocks of type "${block.type}" are not expected here; steps are ${Object.keys(STEP_LOWERERS).join(', ')}.`,
         ...(suggestion ? { suggestion } : {}),
       });
+      failures.count++;
       continue;
     }
     const refused = lowerer.notIn?.[place];
     if (refused) {
       scope.error(`Unexpected ${block.type} step`, block.typeRange, { detail: `A ${block.type} step is not allowed here: ${refused}.` });
+      failures.count++;
       continue;
     }
-    if (!labelsOk(block, lowerer.rule, scope)) continue;
+    if (!labelsOk(block, lowerer.rule, scope)) {
+      failures.count++;
+      continue;
+    }
     const cx: LowerContext = {
       scope: scope.enter(block),
       env,
@@ -77,6 +89,7 @@ export function lowerSteps(blocks: readonly Block[], scope: Scope, env: DecodeEn
     };
     const spec = lowerer.lower(block, cx);
     if (spec) out.push(spec);
+    else failures.count++;
   }
   return out;
 }

@@ -26,6 +26,9 @@ function isExpr(v: unknown): v is Expr {
   return typeof v === 'object' && v !== null && typeof (v as Expr).evaluate === 'function' && Array.isArray((v as Expr).references);
 }
 
+/** Spec keys that never hold an expression (nested steps are walked by the caller). */
+const NOT_EXPR = new Set(['kind', 'name', 'steps', 'range', 'sourceRange', 'blockPath', 'connection', 'schema', 'query', 'parameters', 'columns', 'format', 'op']);
+
 /**
  * The compiled expressions a step holds itself (nested steps excluded): found structurally, so a
  * new attribute on a spec is checked without touching this file.
@@ -38,7 +41,7 @@ export function ownExprs(step: StepSpec): Expr[] {
     else if (Array.isArray(v)) for (const x of v) visit(x);
     else if (typeof v === 'object' && v !== null && !('start' in v)) for (const x of Object.values(v)) visit(x);
   };
-  for (const [key, value] of Object.entries(step)) if (key !== 'steps' && key !== 'range' && key !== 'schema') visit(value);
+  for (const key in step) if (!NOT_EXPR.has(key)) visit((step as unknown as Record<string, unknown>)[key]);
   return out;
 }
 

@@ -1,0 +1,268 @@
+/** What the built model holds: defaults, resolution, normalisation, immutability. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildModel, type EndpointModel, type PipelineEndpointModel, type ServiceModel } from '../../src/model/index.js';
+
+function build(source: string): ServiceModel {
+  const r = buildModel([{ filename: 'api.hcl', source }]);
+  assert.deepEqual(r.diagnostics.map((d) => `${d.subject?.start.line}: ${d.summary} ${d.detail ?? ''}`), []);
+  return r.model!;
+}
+
+function errors(source: string): string[] {
+  // Sorted: the order of checks is not part of the contract, the lines are.
+  const r = buildModel([{ filename: 'api.hcl', source }]);
+  return r.diagnostics
+    .filter((d) => d.severity === 'error')
+    .map((d) => `${d.subject?.start.line}: ${d.summary}`)
+    .sort();
+}
+
+const pipeline = (e: EndpointModel | undefined): PipelineEndpointModel => {
+  assert.equal(e?.kind, 'pipeline');
+  return e as PipelineEndpointModel;
+};
+
+const GUARDS = `
+auth "a" {
+  type = "basic"
+  username = "u"
+  password = "p"
+}
+auth "b" {
+  type = "bearer"
+  tokens = ["t"]
+}
+`;
+
+test('server defaults (DECISIONS.md §1) when no server block is given', () => {
+  const m = build('endpoint "GET /" {\n  pipeline {\n    respond {}\n  }\n}\n');
+  assert.deepEqual({ ...m.server }, { host: '127.0.0.1', port: 8080, maxBodySize: 1048576, requestTimeoutMs: 30000, shutdownTimeoutMs: 10000, auth: [] });
+  assert.equal(m.openapi.title, 'API');
+  assert.equal(m.openapi.version, '1.0.0');
+});
+
+test('server.auth is the default guard list; an endpoint auth replaces it; auth = [] is public', () => {
+  const m = build(`${GUARDS}
+server {
+  auth = [auth.a]
+}
+endpoint "GET /default" {
+  pipeline {
+    respond {}
+  }
+}
+endpoint "GET /own" {
+  auth = [auth.b, auth.a]
+  pipeline {
+    respond {}
+  }
+}
+endpoint "GET /public" {
+  auth = []
+  pipeline {
+    respond {}
+  }
+}
+`);
+  assert.deepEqual(
+    m.endpoints.map((e) => [e.path, e.auth]),
+    [
+      ['/default', ['a']],
+      ['/own', ['b', 'a']],
+      ['/public', []],
+    ],
+  );
+});
+
+test('path parameters of the pattern are always in request.path, in pattern order; headers are lower-case', () => {
+  const m = build(`route "GET /orgs/{org}/users/{id}/files/{rest...}" {
+  request {
+    path "id" {
+      type = integer
+    }
+    header "X-Request-Source" {
+      type = string
+    }
+  }
+  respond {
+    body = [ctx.request.path.org, ctx.request.path.id, ctx.request.path.rest, ctx.request.headers.x-request-source]
+  }
+}
+`);
+  const e = m.endpoints[0]!;
+  assert.equal(e.dialect, 'route');
+  assert.deepEqual(e.pathParams, ['org', 'id', 'rest']);
+  assert.equal(e.catchAll, 'rest');
+  assert.deepEqual(
+    e.request.path.map((f) => [f.name, f.type.kind, f.required]),
+    [
+      ['org', 'string', true],
+      ['id', 'integer', true],
+      ['rest', 'string', true],
+    ],
+  );
+  assert.deepEqual(e.request.headers.map((f) => f.name), ['x-request-source']);
+});
+
+test('statuses known at boot, respond defaults and dynamic statuses', () => {
+  const m = build(`connection "postgres" "db" {
+  url = "pglite:"
+}
+endpoint "POST /x" {
+  pipeline {
+    sql "q" {
+      query = "SELECT 1"
+      catch "23505" {
+        status = 409
+      }
+    }
+    respond {
+      condition = steps.q.rows_affected == 0
+      status    = steps.q.row == null ? 404 : 410
+    }
+    respond {
+      status = 201
+    }
+  }
+}
+`);
+  const e = pipeline(m.endpoints[0]);
+  assert.deepEqual(e.statuses, [201, 409]);
+  const [sql, dyn, fixed] = e.steps;
+  assert.equal(sql!.kind === 'sql' && sql.connection?.name, 'db', 'the only postgres connection is the default');
+  assert.ok(dyn!.kind === 'respond' && dyn.status && dyn.statusCode === undefined);
+  assert.ok(fixed!.kind === 'respond' && fixed.statusCode === 201 && !fixed.status);
+});
+
+test('compiled expressions evaluate with the request scope', () => {
+  const m = build(`endpoint "GET /hello/{name}" {
+  pipeline {
+    respond {
+      body = { greeting = "hello \${upper(ctx.request.path.name)}" }
+    }
+  }
+}
+`);
+  const respond = pipeline(m.endpoints[0]).steps[0]!;
+  assert.equal(respond.kind, 'respond');
+  if (respond.kind !== 'respond') return;
+  assert.deepEqual(respond.body!.evaluate({ ctx: { request: { path: { name: 'ada' } } }, steps: {} }), { greeting: 'hello ADA' });
+  assert.deepEqual(
+    respond.body!.references.map((r) => [r.root, r.path]),
+    [['ctx', ['request', 'path', 'name']]],
+  );
+});
+
+test('redis operations are case-insensitive and normalised; kv is an alias', () => {
+  const m = build(`connection "redis" "c" {
+  url = "memory:"
+}
+endpoint "POST /x" {
+  pipeline {
+    kv "n" {
+      op  = "incr"
+      key = "counter"
+    }
+    respond {
+      body = steps.n.value
+    }
+  }
+}
+`);
+  const step = pipeline(m.endpoints[0]).steps[0]!;
+  assert.ok(step.kind === 'redis' && step.op === 'INCR' && step.blockType === 'kv' && step.connection.name === 'c');
+});
+
+test('stream specs carry format defaults', () => {
+  const m = build(`connection "redis" "c" {
+  url = "memory:"
+}
+endpoint "GET /feed" {
+  pipeline {
+    redis "sub" {
+      command = "SUBSCRIBE"
+      channel = "news"
+    }
+    stream "sse" {
+      source = steps.sub.stream
+    }
+  }
+}
+`);
+  const s = pipeline(m.endpoints[0]).steps[1]!;
+  assert.ok(s.kind === 'stream');
+  if (s.kind !== 'stream') return;
+  assert.equal(s.contentType, 'text/event-stream');
+  assert.equal(s.heartbeatMs, 15000);
+  assert.equal(s.flushEvery, 1);
+});
+
+test('every expression of every step kind is checked, stream sources included', () => {
+  assert.deepEqual(
+    errors(`endpoint "GET /feed" {
+  pipeline {
+    http "h" {
+      url     = "https://x/\${steps.later.status}"
+      headers = { a = steps.nope.body }
+    }
+    stream "ndjson" {
+      source = steps.missing.stream
+    }
+    http "later" {
+      url = "https://x"
+    }
+  }
+}
+`),
+    ['4: Step read before it runs', '5: Reference to undeclared step', '8: Reference to undeclared step', '10: Unreachable step'].sort(),
+  );
+});
+
+test('the model is immutable', () => {
+  const m = build('endpoint "GET /" {\n  pipeline {\n    respond {}\n  }\n}\n');
+  assert.ok(Object.isFrozen(m));
+  assert.ok(Object.isFrozen(m.endpoints));
+  assert.ok(Object.isFrozen(m.endpoints[0]));
+  assert.ok(Object.isFrozen(m.endpoints[0]!.request));
+  assert.throws(() => {
+    (m.server as { port: number }).port = 1;
+  }, TypeError);
+});
+
+test('errors from several files and blocks are all reported in one run', () => {
+  const r = buildModel([
+    { filename: 'a.hcl', source: 'server {\n  port = "x"\n}\n' },
+    { filename: 'b.hcl', source: 'endpoint "GET /" {\n  pipeline {\n    respond {\n      status = 1000\n    }\n  }\n}\n' },
+    { filename: 'c.hcl', source: 'schema "s" {\n  field "f" {\n    type = nope\n  }\n}\n' },
+  ]);
+  assert.equal(r.model, undefined);
+  assert.deepEqual(
+    r.diagnostics.map((d) => `${d.subject?.filename}:${d.subject?.start.line} ${d.summary}`),
+    ['a.hcl:2 Incorrect attribute value type', 'b.hcl:4 Invalid status code', 'c.hcl:3 Unknown type'],
+  );
+});
+
+test('a route name used by two connection kinds is an error that says so', () => {
+  const r = buildModel([
+    {
+      filename: 'x.hcl',
+      source: `connection "postgres" "main" {
+  url = "pglite:"
+}
+connection "redis" "main" {
+  url = "memory:"
+}
+route "GET /x" {
+  sql "q" {
+    connection = "main"
+    query = "SELECT 1"
+  }
+  respond {}
+}
+`,
+    },
+  ]);
+  const d = r.diagnostics.find((x) => x.summary === 'Ambiguous connection name')!;
+  assert.match(d.detail!, /"main" names both a postgres and a redis connection/);
+});
