@@ -6,7 +6,7 @@
 import type { Range } from '../diag/range.js';
 import type { Coordinate, FieldSpec, ObjectTypeSpec, RequestSpec, TypeSpec } from './field.js';
 import { isKnownFormat, FORMAT_NAMES } from './formats.js';
-import { toJsonSchema } from './json-schema.js';
+import { toValidatorSchema } from './json-schema.js';
 import { sharedAjv } from './ajv.js';
 
 export interface SchemaIssue {
@@ -138,12 +138,24 @@ function checkField(field: FieldSpec, at: string, issues: SchemaIssue[], visitin
   // default would turn each such request into a 422, so it is refused here.
   if (field.hasDefault && issues.every((i) => !i.field.startsWith(at))) {
     try {
-      const validate = sharedAjv().compile({ type: 'object', properties: { v: toJsonSchema(field, { forValidator: true }) } });
+      // Wrapped as the only field of an object so a recursive schema compiles too ($defs).
+      const probe: FieldSpec = { ...field, name: 'v', required: true };
+      const validate = sharedAjv().compile(toValidatorSchema({ kind: 'object', fields: [probe] }));
       if (!validate({ v: structuredClone(field.default) })) {
         issue(issues, at, `the default ${JSON.stringify(field.default)} does not satisfy the field's own constraints`, field);
       }
     } catch (e) {
-      issue(issues, at, `cannot compile the field: ${(e as Error).message}`, field);
+      // Defaults are completed with the defaults of their own fields: a schema whose defaulted field
+      // leads back to the schema itself makes an endless value (and would overflow on every request).
+      const endless = e instanceof RangeError;
+      issue(
+        issues,
+        at,
+        endless
+          ? 'the default never ends: completing it with the defaults of its schema leads back to the same schema'
+          : `cannot compile the field: ${(e as Error).message}`,
+        field,
+      );
     }
   }
 }

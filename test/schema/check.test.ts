@@ -125,3 +125,22 @@ test('compileRequestValidator refuses a spec with issues, listing them all', () 
     return true;
   });
 });
+
+test('a default on a field of a recursive schema is checked too', () => {
+  const fields: ReturnType<typeof field>[] = [field('label', STRING)];
+  const node = object(fields, 'node');
+  fields.push(field('children', list(node), { default: [] }));
+  assert.deepEqual(checkObjectType(node), []);
+  fields.push(field('parent', node, { default: null }));
+  assert.deepEqual(checkObjectType(node), []);
+  // A defaulted field that leads back to its own schema: every value would grow forever.
+  fields.push(field('first', node, { default: { label: 'x' } }));
+  assert.deepEqual(checkObjectType(node).map((i) => `${i.field}: ${i.message}`), [
+    'schema node.first: the default never ends: completing it with the defaults of its schema leads back to the same schema',
+  ]);
+  // So is a list default whose elements get the same list as default.
+  const leafFields: ReturnType<typeof field>[] = [field('label', STRING)];
+  const leaf = object(leafFields, 'leaf');
+  leafFields.push(field('children', list(leaf), { default: [{ label: 'x' }] }));
+  assert.deepEqual(checkObjectType(leaf).map((i) => i.field), ['schema leaf.children']);
+});

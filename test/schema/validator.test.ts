@@ -353,3 +353,11 @@ test('invalid_params is bounded (100 by default, configurable), keeping the firs
   const three = fail(compileRequestValidator(spec, { maxInvalidParams: 3 }).validate(input({ body })));
   assert.deepEqual(three.map((p) => p.name), ['q', 'tags[0]', 'tags[1]']);
 });
+
+test('JSON numbers that overflow to Infinity are not numbers', () => {
+  const spec = request({ body: object([field('n', NUMBER), field('i', INTEGER)]) });
+  assert.deepEqual(fail(run(spec, { body: JSON.parse('{"n": 1e400, "i": -1e400}') })), [
+    { name: 'n', reason: 'must be of type number', in: 'body' },
+    { name: 'i', reason: 'must be of type integer', in: 'body' },
+  ]);
+});
