@@ -22,6 +22,7 @@ export type { FunctionDef, FunctionTable } from './functions/index.js';
 export { staticReferences } from './references.js';
 export type { Reference } from './references.js';
 export { equals, typeName, formatNumber } from './values.js';
+export type { Vars } from './scope.js';
 
 export const DEFAULT_ROOTS: ReadonlySet<string> = new Set(['ctx', 'steps']);
 

@@ -423,3 +423,27 @@ describe('Unicode strings', () => {
     assert.equal(run('ctx.a == "ano"', { ctx: { a: 'año' } }), false);
   });
 });
+
+describe('generated evaluators', () => {
+  it('embed any property name safely', () => {
+    const weird = { 'a"b': 1, "c'}d": 2, 'e\u2028f': 3, '${x}': 4, '\\': 5 };
+    assert.equal(run('ctx.w["a\\"b"]', { ctx: { w: weird } }), 1);
+    assert.equal(run(`ctx.w["c'}d"]`, { ctx: { w: weird } }), 2);
+    assert.equal(run('ctx.w["e\u2028f"]', { ctx: { w: weird } }), 3);
+    assert.equal(run('ctx.w["$${x}"]', { ctx: { w: weird } }), 4);
+    assert.equal(run('ctx.w["\\\\"]', { ctx: { w: weird } }), 5);
+    assert.deepEqual(run('{"a\\"b" = 1, "}); throw 1; ({" = 2}'), { 'a"b': 1, '}); throw 1; ({': 2 });
+  });
+  it('read own properties only for inherited names', () => {
+    const o = JSON.parse('{"__proto__": {"x": 1}, "constructor": "c"}') as unknown;
+    assert.deepEqual(run('ctx.o["__proto__"].x', { ctx: { o } }), 1);
+    assert.equal(run('ctx.o.constructor', { ctx: { o } }), 'c');
+    assert.equal(run('ctx.p.constructor', { ctx: { p: {} } }), null);
+  });
+  it('handle literal index steps on lists and objects', () => {
+    assert.equal(run('ctx.l[1]', { ctx: { l: ['a', 'b'] } }), 'b');
+    assert.equal(run('ctx.l[5]', { ctx: { l: ['a', 'b'] } }), null);
+    assert.equal(run('ctx.m[1]', { ctx: { m: { '1': 'one' } } }), 'one');
+    assert.equal(runError('ctx.s[0]', { ctx: { s: 'str' } }).summary, 'Invalid index');
+  });
+});
