@@ -19,30 +19,29 @@ import { ParserState } from './parser-state.js';
 import { parseTemplateInner } from './parser-template.js';
 import { span, T, type Token, type TokenType } from './tokens.js';
 
-/** Binary operator levels, loosest first. */
-const LEVELS: ReadonlyArray<ReadonlyMap<TokenType, BinaryOperator>> = [
-  new Map<TokenType, BinaryOperator>([[T.Or, '||']]),
-  new Map<TokenType, BinaryOperator>([[T.And, '&&']]),
-  new Map<TokenType, BinaryOperator>([
-    [T.EqualOp, '=='],
-    [T.NotEqual, '!='],
-  ]),
-  new Map<TokenType, BinaryOperator>([
-    [T.GreaterThan, '>'],
-    [T.GreaterThanEq, '>='],
-    [T.LessThan, '<'],
-    [T.LessThanEq, '<='],
-  ]),
-  new Map<TokenType, BinaryOperator>([
-    [T.Plus, '+'],
-    [T.Minus, '-'],
-  ]),
-  new Map<TokenType, BinaryOperator>([
-    [T.Star, '*'],
-    [T.Slash, '/'],
-    [T.Percent, '%'],
-  ]),
-];
+/**
+ * Binary operators by token type: precedence level (0 = `||`, loosest, to 5 = `* / %`) and operator.
+ * Lookup tables rather than maps: this is consulted after every operand.
+ */
+const LEVEL = new Int8Array(64).fill(-1);
+const OP: BinaryOperator[] = [];
+const setOp = (t: TokenType, level: number, op: BinaryOperator): void => {
+  LEVEL[t] = level;
+  OP[t] = op;
+};
+setOp(T.Or, 0, '||');
+setOp(T.And, 1, '&&');
+setOp(T.EqualOp, 2, '==');
+setOp(T.NotEqual, 2, '!=');
+setOp(T.GreaterThan, 3, '>');
+setOp(T.GreaterThanEq, 3, '>=');
+setOp(T.LessThan, 3, '<');
+setOp(T.LessThanEq, 3, '<=');
+setOp(T.Plus, 4, '+');
+setOp(T.Minus, 4, '-');
+setOp(T.Star, 5, '*');
+setOp(T.Slash, 5, '/');
+setOp(T.Percent, 5, '%');
 
 /** The placeholder left where an expression could not be parsed. */
 export function invalidExpr(range: Range): Literal {
@@ -58,7 +57,7 @@ export function parseExpression(p: ParserState): Expression {
 }
 
 function parseTernary(p: ParserState): Expression {
-  const startRange = p.nextRange();
+  const startTok = p.peek();
   let mark = p.mark();
   const cond = parseBinary(p, 0);
   if (p.recovery && p.errorsSince(mark)) return cond;
@@ -76,7 +75,7 @@ function parseTernary(p: ParserState): Expression {
       'Missing false expression in conditional',
       'The conditional operator (...?...:...) requires a false expression, delimited by a colon.',
       colon.range,
-      rangeBetween(startRange, colon.range),
+      span(startTok, colon),
     );
     return cond;
   }
@@ -86,26 +85,33 @@ function parseTernary(p: ParserState): Expression {
   const otherwise = parseExpression(p);
   if (p.recovery && p.errorsSince(mark)) return cond;
 
-  return { kind: 'Conditional', cond, then, else: otherwise, range: rangeBetween(startRange, otherwise.range) };
+  return {
+    kind: 'Conditional',
+    cond,
+    then,
+    else: otherwise,
+    range: { filename: p.filename, start: startTok.startPos, end: otherwise.range.end },
+  };
 }
 
-function parseBinary(p: ParserState, level: number): Expression {
-  if (level >= LEVELS.length) return parseExpressionWithTraversals(p);
-  const ops = LEVELS[level]!;
-
+/**
+ * Binary operators by precedence climbing: operators of level >= minLevel are taken here, each
+ * right operand only takes tighter ones, so same-level operators associate to the left
+ * (a+b+c => (a+b)+c). Equivalent to hclsyntax's one-recursion-per-level parseBinaryOps.
+ */
+function parseBinary(p: ParserState, minLevel: number): Expression {
   let mark = p.mark();
-  let lhs = parseBinary(p, level + 1);
+  let lhs = parseExpressionWithTraversals(p);
   if (p.recovery && p.errorsSince(mark)) return lhs;
-
-  // Same-level operators combine left-associatively: a+b+c => (a+b)+c.
   for (;;) {
-    const op = ops.get(p.peek().type);
-    if (op === undefined) return lhs;
+    const type = p.peek().type;
+    const level = LEVEL[type]!;
+    if (level < minLevel) return lhs; // also when not an operator (-1)
     p.read();
     mark = p.mark();
     const rhs = parseBinary(p, level + 1);
     if (p.recovery && p.errorsSince(mark)) return lhs;
-    lhs = { kind: 'BinaryOp', op, left: lhs, right: rhs, range: rangeBetween(lhs.range, rhs.range) };
+    lhs = { kind: 'BinaryOp', op: OP[type]!, left: lhs, right: rhs, range: rangeBetween(lhs.range, rhs.range) };
   }
 }
 

@@ -84,6 +84,17 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
     tokens.push(new Token(type, s, e, filename, sl, sc, sb, cLine, cCol, cByte));
   }
 
+  /** emit() for a token known to be ASCII on one line (operators, numbers, most identifiers). */
+  function emitAscii(type: TokenType, s: number, e: number): void {
+    advance(s);
+    const sl = cLine, sc = cCol, sb = cByte;
+    const len = e - s;
+    cIdx = e;
+    cCol = sc + len;
+    cByte = sb + len;
+    tokens.push(new Token(type, s, e, filename, sl, sc, sb, sl, cCol, cByte));
+  }
+
   // ---- modal state (the Ragel machine's call stack, brace counter and heredoc stack)
   let m = mode === 'template' ? BARE : MAIN;
   const stack: number[] = [];
@@ -118,11 +129,15 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
     p += len;
   }
 
+  /** Whether the identifier last measured by identLength was all ASCII. */
+  let identAscii = true;
+
   /** Length of an identifier starting at i (0 if none). */
   function identLength(i: number): number {
     if (i >= n) return 0;
     let cp = codePointAt(src, i);
     if (!isIdentStart(cp)) return 0;
+    identAscii = cp < 0x80;
     let k = i + (cp > 0xffff ? 2 : 1);
     while (k < n) {
       const c = src.charCodeAt(k);
@@ -137,6 +152,7 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
       }
       cp = codePointAt(src, k);
       if (!isIdentContinue(cp)) break;
+      identAscii = false;
       k += cp > 0xffff ? 2 : 1;
     }
     return k - i;
@@ -261,13 +277,16 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
       }
       const il = identLength(p);
       if (il > 0) {
-        emit(T.Ident, p, p + il);
+        if (identAscii) emitAscii(T.Ident, p, p + il);
+        else emit(T.Ident, p, p + il);
         p += il;
         continue;
       }
       // Anything else is one invalid character (a whole code point).
       const cp = codePointAt(src, p);
-      op(T.Invalid, cp > 0xffff ? 2 : 1);
+      const w = cp > 0xffff ? 2 : 1;
+      emit(T.Invalid, p, p + w);
+      p += w;
       continue;
     }
 
@@ -376,7 +395,7 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
   // ---- helpers that advance p
 
   function op(type: TokenType, len: number): void {
-    emit(type, p, p + len);
+    emitAscii(type, p, p + len);
     p += len;
   }
 
@@ -416,7 +435,7 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
         lastGood = q;
       } else break;
     }
-    emit(T.NumberLit, s, lastGood);
+    emitAscii(T.NumberLit, s, lastGood);
     p = lastGood;
   }
 
