@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isIPv6 } from 'node:net';
+import { isIPv4, isIPv6 } from 'node:net';
 import { FORMAT_NAMES, checkFormat, compileRequestValidator } from '../../src/schema/index.js';
 import { STRING, field, object, request } from './specs.js';
 
@@ -134,4 +134,44 @@ test('a format applies to every element of a list of strings', () => {
   const v = compileRequestValidator(request({ query: [field('ips', { kind: 'list', items: STRING }, { format: 'ipv4' })] }));
   const result = v.validate({ path: {}, query: { ips: ['192.0.2.1', '01.1.1.1'] }, headers: {}, body: undefined });
   assert.deepEqual(result, { ok: false, invalidParams: [{ name: 'ips[1]', reason: 'must be a valid ipv4 format', in: 'query' }] });
+});
+
+test('ipv4 and ipv6 agree with node:net on generated addresses and corruptions of them', () => {
+  let seed = 42;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const hex = () => rnd(4) === 0 ? '0' : rnd(0x10000).toString(16);
+  const octet = () => String(rnd(4) === 0 ? rnd(10) : rnd(300));
+  const samples: string[] = [];
+  for (let i = 0; i < 3000; i++) {
+    const groups = Array.from({ length: 8 }, hex);
+    let text: string;
+    if (rnd(3) === 0) text = `${groups.slice(0, 6).join(':')}:${octet()}.${octet()}.${octet()}.${octet()}`;
+    else text = groups.join(':');
+    if (rnd(2) === 0) {
+      // Compress a run of groups (not necessarily zero: the text form does not care).
+      const parts = text.split(':');
+      const start = rnd(parts.length);
+      const len = 1 + rnd(parts.length - start);
+      parts.splice(start, len, start === 0 ? ':' : '');
+      text = parts.join(':').replace(/^:(?!:)/, '::');
+    }
+    const corrupt = rnd(4);
+    if (corrupt === 1) text = text.replace(/:/, ':::');
+    if (corrupt === 2) text = `${text}:1`;
+    if (corrupt === 3) text = text.toUpperCase();
+    samples.push(text);
+  }
+  let v6valid = 0;
+  for (const s of samples) {
+    assert.equal(checkFormat('ipv6', s), isIPv6(s), s);
+    if (isIPv6(s)) v6valid++;
+  }
+  assert.ok(v6valid > 500 && v6valid < 2900, `a useful mix of valid and invalid samples (${v6valid} valid)`);
+  for (let i = 0; i < 3000; i++) {
+    const s = Array.from({ length: 3 + rnd(3) }, octet).join('.');
+    assert.equal(checkFormat('ipv4', s), isIPv4(s), s);
+  }
 });
