@@ -11,9 +11,10 @@ import type { Diagnostic, Range } from '../diag/index.js';
 import { didYouMean } from '../diag/index.js';
 import type * as ast from '../hcl/ast.js';
 import { isWrap } from '../hcl/ast.js';
-import { EvalError, FunctionArgError, FunctionError } from './errors.js';
+import { EvalError } from './errors.js';
+import { callEvaluator, describeArity } from './calls.js';
 import { forObject, forTuple } from './for.js';
-import type { FunctionDef, FunctionTable } from './functions/index.js';
+import type { FunctionTable } from './functions/index.js';
 import { binary, operandKind, unary } from './operators.js';
 import type { Evaluator, Frame } from './scope.js';
 import { EMPTY_FRAME, Scope } from './scope.js';
@@ -353,11 +354,6 @@ export class Compiler {
   }
 }
 
-function describeArity(def: FunctionDef): string {
-  if (def.maxArgs === Infinity) return `at least ${def.minArgs} argument(s)`;
-  if (def.minArgs === def.maxArgs) return `${def.minArgs} argument(s)`;
-  return `${def.minArgs} to ${def.maxArgs} arguments`;
-}
 
 /** Purity and slot use of a node built from children. */
 function derived(children: readonly Node[]): Node {
@@ -382,85 +378,4 @@ function tuple(items: readonly Evaluator[]): Evaluator {
     return (v, f) => [a(v, f), b(v, f)];
   }
   return genTuple(items);
-}
-
-/** A call: arguments evaluated, `...` expanded, implementation errors mapped to positioned EvalErrors. */
-function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: readonly Evaluator[]): Evaluator {
-  const impl = def.impl;
-  const n = argFns.length;
-  const argRanges = e.args.map((a) => a.range);
-  const fail = (err: unknown, args: readonly unknown[]): never => {
-    if (err instanceof FunctionArgError) {
-      const i = Math.min(err.argIndex, argRanges.length - 1);
-      const param = def.params[err.argIndex] ?? def.variadic ?? 'argument';
-      throw new EvalError('Invalid function argument', `Invalid value for "${param}" parameter: ${err.message}.`, argRanges[i] ?? e.range);
-    }
-    if (err instanceof FunctionError) throw new EvalError('Error in function call', `Call to function "${def.name}" failed: ${err.message}.`, e.range);
-    if (err instanceof EvalError) throw err;
-    void args;
-    throw new EvalError('Error in function call', `Call to function "${def.name}" failed: ${(err as Error)?.message ?? String(err)}.`, e.range);
-  };
-  if (e.expandFinal) {
-    const last = n - 1;
-    const lastRange = e.args[last]!.range;
-    return (v, f) => {
-      const args: unknown[] = [];
-      for (let i = 0; i < last; i++) args.push(argFns[i]!(v, f));
-      const tail = argFns[last]!(v, f);
-      if (Array.isArray(tail)) for (const t of tail) args.push(t);
-      else if (tail !== null && tail !== undefined) {
-        throw new EvalError('Invalid expanding argument value', `The expanding argument (indicated by ...) must be a list, not ${typeName(tail)}.`, lastRange);
-      }
-      if (args.length < def.minArgs) {
-        throw new EvalError('Not enough function arguments', `Function "${def.name}" expects ${describeArity(def)}. Missing value for "${def.params[args.length] ?? def.variadic}".`, e.range);
-      }
-      if (args.length > def.maxArgs) throw new EvalError('Too many function arguments', `Function "${def.name}" expects only ${describeArity(def)}.`, e.range);
-      try {
-        return impl(args);
-      } catch (err) {
-        return fail(err, args);
-      }
-    };
-  }
-  if (n === 0) {
-    const none: unknown[] = [];
-    return () => {
-      try {
-        return impl(none);
-      } catch (err) {
-        return fail(err, none);
-      }
-    };
-  }
-  if (n === 1) {
-    const a = argFns[0]!;
-    return (v, f) => {
-      const args = [a(v, f)];
-      try {
-        return impl(args);
-      } catch (err) {
-        return fail(err, args);
-      }
-    };
-  }
-  if (n === 2) {
-    const [a, b] = argFns as [Evaluator, Evaluator];
-    return (v, f) => {
-      const args = [a(v, f), b(v, f)];
-      try {
-        return impl(args);
-      } catch (err) {
-        return fail(err, args);
-      }
-    };
-  }
-  return (v, f) => {
-    const args = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) args[i] = argFns[i]!(v, f);
-    try {
-      return impl(args);
-    } catch (err) {
-      return fail(err, args);
-    }
-  };
 }

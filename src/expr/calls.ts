@@ -1,0 +1,97 @@
+/**
+ * Function calls at run time: arguments evaluated, a final `...` argument expanded (its count checked
+ * then, since it is only known then), and errors thrown by implementations turned into positioned
+ * EvalErrors: FunctionArgError -> "Invalid function argument" on that argument, FunctionError and
+ * anything else -> "Error in function call" on the call.
+ */
+import type * as ast from '../hcl/ast.js';
+import { EvalError, FunctionArgError, FunctionError } from './errors.js';
+import type { FunctionDef } from './functions/index.js';
+import type { Evaluator } from './scope.js';
+import { typeName } from './values.js';
+
+export function describeArity(def: FunctionDef): string {
+  if (def.maxArgs === Infinity) return `at least ${def.minArgs} argument(s)`;
+  if (def.minArgs === def.maxArgs) return `${def.minArgs} argument(s)`;
+  return `${def.minArgs} to ${def.maxArgs} arguments`;
+}
+
+/** A call: arguments evaluated, `...` expanded, implementation errors mapped to positioned EvalErrors. */
+export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: readonly Evaluator[]): Evaluator {
+  const impl = def.impl;
+  const n = argFns.length;
+  const argRanges = e.args.map((a) => a.range);
+  const fail = (err: unknown): never => {
+    if (err instanceof FunctionArgError) {
+      const i = Math.min(err.argIndex, argRanges.length - 1);
+      const param = def.params[err.argIndex] ?? def.variadic ?? 'argument';
+      throw new EvalError('Invalid function argument', `Invalid value for "${param}" parameter: ${err.message}.`, argRanges[i] ?? e.range);
+    }
+    if (err instanceof FunctionError) throw new EvalError('Error in function call', `Call to function "${def.name}" failed: ${err.message}.`, e.range);
+    if (err instanceof EvalError) throw err;
+    throw new EvalError('Error in function call', `Call to function "${def.name}" failed: ${(err as Error)?.message ?? String(err)}.`, e.range);
+  };
+  if (e.expandFinal) {
+    const last = n - 1;
+    const lastRange = e.args[last]!.range;
+    return (v, f) => {
+      const args: unknown[] = [];
+      for (let i = 0; i < last; i++) args.push(argFns[i]!(v, f));
+      const tail = argFns[last]!(v, f);
+      if (Array.isArray(tail)) for (const t of tail) args.push(t);
+      else if (tail !== null && tail !== undefined) {
+        throw new EvalError('Invalid expanding argument value', `The expanding argument (indicated by ...) must be a list, not ${typeName(tail)}.`, lastRange);
+      }
+      if (args.length < def.minArgs) {
+        throw new EvalError('Not enough function arguments', `Function "${def.name}" expects ${describeArity(def)}. Missing value for "${def.params[args.length] ?? def.variadic}".`, e.range);
+      }
+      if (args.length > def.maxArgs) throw new EvalError('Too many function arguments', `Function "${def.name}" expects only ${describeArity(def)}.`, e.range);
+      try {
+        return impl(args);
+      } catch (err) {
+        return fail(err);
+      }
+    };
+  }
+  if (n === 0) {
+    const none: unknown[] = [];
+    return () => {
+      try {
+        return impl(none);
+      } catch (err) {
+        return fail(err);
+      }
+    };
+  }
+  if (n === 1) {
+    const a = argFns[0]!;
+    return (v, f) => {
+      const args = [a(v, f)];
+      try {
+        return impl(args);
+      } catch (err) {
+        return fail(err);
+      }
+    };
+  }
+  if (n === 2) {
+    const [a, b] = argFns as [Evaluator, Evaluator];
+    return (v, f) => {
+      const args = [a(v, f), b(v, f)];
+      try {
+        return impl(args);
+      } catch (err) {
+        return fail(err);
+      }
+    };
+  }
+  return (v, f) => {
+    const args = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) args[i] = argFns[i]!(v, f);
+    try {
+      return impl(args);
+    } catch (err) {
+      return fail(err);
+    }
+  };
+}
