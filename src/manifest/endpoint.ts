@@ -24,7 +24,8 @@ const OPENAPI_RULE = { labels: ['kind'], labelCounts: [0, 1] };
 
 const ENDPOINT_BODY: BodySchema = {
   attributes: COMMON_ATTRS,
-  blocks: { request: {}, pipeline: {}, openapi: OPENAPI_RULE },
+  // Step blocks are accepted here only to be reported with a better hint than "unexpected block".
+  blocks: { request: {}, pipeline: {}, openapi: OPENAPI_RULE, ...stepBlockRules() },
 };
 const ROUTE_BODY: BodySchema = {
   attributes: COMMON_ATTRS,
@@ -65,12 +66,20 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
 
   const docsBlock = blocksOf(d, 'openapi')[0];
   const pipelineBlock = blocksOf(d, 'pipeline')[0];
-  const stepBlocks = dialect === 'route' ? d.blocks.filter((b) => Object.hasOwn(STEP_LOWERERS, b.type)) : [];
+  const stepBlocks = d.blocks.filter((b) => Object.hasOwn(STEP_LOWERERS, b.type));
+  if (dialect === 'endpoint') {
+    for (const b of stepBlocks) {
+      s.error('Step outside pipeline', b.typeRange, {
+        detail: `In an endpoint block, steps go inside pipeline { ... }; write steps directly only in a route block.`,
+      });
+    }
+  }
 
   let steps: StepSpec[] = [];
   let docs: DocsConfig | undefined;
   let stepSource: readonly Block[] = [];
   let stepScope = s;
+  let pipelineFailures = 0;
   if (docsBlock) {
     const other = pipelineBlock ?? stepBlocks[0];
     if (other) {
@@ -92,7 +101,8 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
   } else {
     stepSource = stepBlocks;
   }
-  const failures = { count: 0 };
+  if (dialect === 'endpoint' && stepBlocks.length > 0) pipelineFailures = stepBlocks.length;
+  const failures = { count: pipelineFailures };
   if (stepSource.length > 0) steps = lowerSteps(stepSource, stepScope, env, 'pipeline', failures);
 
   if (!label) return undefined;

@@ -68,6 +68,11 @@ export function decodeRequest(block: Block, scope: Scope, schemas: SchemaResolve
   }
 
   for (const coord of ['path', 'query', 'headers'] as const) fields[coord] = dedupe(fields[coord], rs);
+  for (const f of fields.path) {
+    if (!f.required) {
+      rs.warning('Path parameters are always required', f.range, { detail: `A request cannot match "${f.name}"'s route without it; required = false has no effect.` });
+    }
+  }
   return { path: fields.path, query: fields.query, headers: fields.headers, ...(body ? { body } : {}) };
 }
 

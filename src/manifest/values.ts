@@ -34,18 +34,25 @@ export function readString(attr: Attribute | undefined, scope: Scope): string | 
   return v.value;
 }
 
-/** A string, or a number written for it (`port`-like values from `env()` arrive as strings). */
-function toNumber(value: unknown): number | undefined {
+/**
+ * Values computed at boot (`env("PORT", 8080)`) arrive as strings; digits are accepted from such
+ * expressions, but a quoted literal (`port = "8080"`) is still a type error: it was written wrong.
+ */
+function computed(attr: Attribute): boolean {
+  return attr.expr.kind !== 'Template' && attr.expr.kind !== 'Literal';
+}
+
+function toNumber(value: unknown, lenient: boolean): number | undefined {
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return Number(value);
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  if (lenient && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
   return undefined;
 }
 
 export function readNumber(attr: Attribute | undefined, scope: Scope, bounds: { min?: number; max?: number } = {}): number | undefined {
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
-  const n = typeof v.value === 'string' ? undefined : toNumber(v.value);
+  const n = toNumber(v.value, computed(attr!));
   if (n === undefined) return void typeError(attr!, scope, 'a number');
   return inBounds(attr!, scope, n, bounds);
 }
@@ -53,8 +60,7 @@ export function readNumber(attr: Attribute | undefined, scope: Scope, bounds: { 
 export function readInt(attr: Attribute | undefined, scope: Scope, bounds: { min?: number; max?: number } = {}): number | undefined {
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
-  // Strings holding digits are accepted so that `port = env("PORT", "8080")` works.
-  const n = toNumber(v.value);
+  const n = toNumber(v.value, computed(attr!));
   if (n === undefined || !Number.isSafeInteger(n)) return void typeError(attr!, scope, 'a whole number');
   return inBounds(attr!, scope, n, bounds);
 }
@@ -72,7 +78,7 @@ export function readBool(attr: Attribute | undefined, scope: Scope): boolean | u
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
   if (typeof v.value === 'boolean') return v.value;
-  if (v.value === 'true' || v.value === 'false') return v.value === 'true'; // from env()
+  if (computed(attr!) && (v.value === 'true' || v.value === 'false')) return v.value === 'true'; // from env()
   return void typeError(attr!, scope, 'a bool');
 }
 

@@ -7,8 +7,9 @@ import type { CompiledExpression } from '../expr/index.js';
 import type { ConnectionKind } from './types.js';
 
 /**
- * A runtime expression, compiled once at boot. Its `references` (ctx.*, steps.*) were checked at
- * boot; `constant` ones can be evaluated once with no variables.
+ * A runtime expression, compiled once at boot. Run it per request with
+ * `expr.evaluate({ ctx, steps })` (throws the expression module's EvalError). Its `references`
+ * (ctx.*, steps.*) were checked at boot; a `constant` one carries its folded `value`.
  */
 export type Expr = CompiledExpression;
 

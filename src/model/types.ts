@@ -202,7 +202,10 @@ export type UiRenderer = 'scalar' | 'elements' | 'swagger' | 'redoc';
 export type DocsConfig =
   | { readonly kind: 'ui'; readonly renderer: UiRenderer; readonly specUrl?: string; readonly range: Range }
   | { readonly kind: 'spec'; readonly format: 'json' | 'yaml'; readonly range: Range }
-  /** `template` (inline) or `template_file` (then `file` is the resolved absolute or dir-relative path). */
+  /**
+   * `template` / `template_file`. `inline` is the template text: written inline, or read from `file`
+   * at boot (loadManifest reads it; in-memory builds only resolve `file`, leaving `inline` unset).
+   */
   | { readonly kind: 'template'; readonly inline?: string; readonly file?: string; readonly range: Range };
 
 // ---------------------------------------------------------------- steps

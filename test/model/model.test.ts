@@ -266,3 +266,28 @@ route "GET /x" {
   const d = r.diagnostics.find((x) => x.summary === 'Ambiguous connection name')!;
   assert.match(d.detail!, /"main" names both a postgres and a redis connection/);
 });
+
+test('configuration values are evaluated at boot: env() with defaults, digits from env accepted', () => {
+  process.env.SVC_MODEL_TEST_HOST = '0.0.0.0';
+  const m = build(`server {
+  host = env("SVC_MODEL_TEST_HOST")
+  port = env("SVC_MODEL_TEST_PORT_UNSET", "9090")
+}
+auth "a" {
+  type     = "basic"
+  username = "admin"
+  password = env("SVC_MODEL_TEST_PASSWORD_UNSET", "s3cret")
+}
+endpoint "GET /" {
+  pipeline {
+    respond {}
+  }
+}
+`);
+  assert.equal(m.server.host, '0.0.0.0');
+  assert.equal(m.server.port, 9090);
+  const a = m.auths.get('a')!;
+  assert.ok(a.type === 'basic' && a.password === 's3cret');
+  // A quoted literal is still a type error: it was written wrong, not computed.
+  assert.deepEqual(errors('server {\n  port = "8080"\n}\n'), ['2: Incorrect attribute value type']);
+});
