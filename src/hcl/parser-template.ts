@@ -334,7 +334,7 @@ class TreeBuilder {
     switch (t.k) {
       case 'lit':
         this.read();
-        return { kind: 'TemplateLiteral', value: t.value, range: t.range };
+        return { kind: 'TemplateLiteral', value: nfc(t.value), range: t.range };
       case 'interp':
         this.read();
         return { kind: 'TemplateInterp', expr: t.expr, range: t.range };
@@ -430,6 +430,15 @@ class TreeBuilder {
       body.push(this.part());
     }
   }
+}
+
+/**
+ * HCL strings are NFC-normalized (hclsyntax builds literals with cty.StringVal, which normalizes),
+ * so a combining tilde after "n" becomes "ñ". Only text with non-ASCII characters can change.
+ */
+function nfc(s: string): string {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return s.normalize('NFC');
+  return s;
 }
 
 function where(r: Range): string {

@@ -195,3 +195,8 @@ test('labels must not contain template sequences', () => {
   assert.deepEqual(summaries(r.diagnostics), ['Invalid string literal']);
   assert.equal(at(r.diagnostics[0]!.subject), '1:5@4-1:7@6');
 });
+
+test('string literals are NFC-normalized, as cty strings are', () => {
+  assert.deepEqual(exprShape('"an\u0303o"'), tmpl(L('a\u00f1o')));
+  assert.deepEqual(exprShape('"👩‍👩‍👧‍👦"'), tmpl(L('👩‍👩‍👧‍👦')));
+});
