@@ -4,7 +4,7 @@ import { StepError, type ErrorWrapper } from './errors.js';
 import { ExitSignal, exitOutcome } from './exit.js';
 import { isPending, toObservable, type Eventual, type Exec, type Signal } from './exec.js';
 import { awaitResult } from './step.js';
-import type { ContainerNodeDef, Ending, GraphScope, StepInfo } from './types.js';
+import type { ContainerNodeDef, Ending, GraphScope, StepInfo, StreamOutcome } from './types.js';
 
 const DONE: Ending = { kind: 'done' };
 const CANCEL: Ending = { kind: 'cancel' };
@@ -13,10 +13,12 @@ const CANCEL: Ending = { kind: 'cancel' };
  * A container (e.g. `transaction`): `wrap.enter` → body → `wrap.leave(ending)`.
  *
  * Guarantee: once `enter` has produced a scope, `leave` is called exactly once, whatever happens:
- * 'done', 'exit', 'stream', 'error' (these three awaited before the container's own result), or
- * 'cancel' when the run is torn down while the body is still running (unsubscribe, a failing
- * parallel sibling, time-out, client gone) or while a Promise-based `enter` is still pending
- * (the resource arrives after nobody wants it and is given straight back).
+ * 'done', 'exit', 'error' (awaited before the container's own result); 'stream' when the body
+ * ended with a stream, deferred to the end of the stream's subscription because the stream may
+ * still need what the container holds (a cursor on the transaction's client); or 'cancel' when
+ * the run is torn down while the body is still running (unsubscribe, a failing parallel sibling,
+ * time-out, client gone) or while a Promise-based `enter` is still pending (the resource arrives
+ * after nobody wants it and is given straight back).
  */
 export function compileContainer<S extends GraphScope>(
   def: ContainerNodeDef<S>,
@@ -50,8 +52,8 @@ export function compileContainer<S extends GraphScope>(
         return undefined;
       });
     }
-    const ending: Ending = signal.kind === 'exit' ? { kind: 'exit', outcome: signal } : { kind: 'stream', outcome: signal };
-    return finish(inner, rt, ending, (value) => (value instanceof ExitSignal ? exitOutcome(info, value.payload) : signal));
+    if (signal.kind === 'stream') return deferToStream(inner, rt, signal);
+    return finish(inner, rt, { kind: 'exit', outcome: signal }, (value) => (value instanceof ExitSignal ? exitOutcome(info, value.payload) : signal));
   };
 
   const afterError = (inner: S, rt: RunState, cause: unknown): Eventual<Signal> => {
@@ -62,12 +64,12 @@ export function compileContainer<S extends GraphScope>(
     });
   };
 
-  /** Teardown path: nobody waits for it, failures are reported, never thrown. */
-  const cancel = (inner: S, rt: RunState): void => {
+  /** Teardown paths: nobody waits for `leave`; its failures are reported, never thrown. */
+  const leaveUnawaited = (inner: S, rt: RunState, ending: Ending): void => {
     if (leave === undefined) return;
     const report = (cause: unknown) => onTeardownError(wrap(cause));
     try {
-      const result = leave(inner, CANCEL, rt);
+      const result = leave(inner, ending, rt);
       if (isObservable(result)) result.subscribe({ error: report });
       else if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
         (result as PromiseLike<unknown>).then(undefined, report);
@@ -75,6 +77,46 @@ export function compileContainer<S extends GraphScope>(
     } catch (cause) {
       report(cause);
     }
+  };
+  const cancel = (inner: S, rt: RunState): void => leaveUnawaited(inner, rt, CANCEL);
+
+  /**
+   * The body ended with a stream: the container is left when the stream's subscription ends
+   * (`end` says how), or at the run's end if the stream is never subscribed.
+   */
+  const deferToStream = (inner: S, rt: RunState, outcome: StreamOutcome): StreamOutcome => {
+    let left = false;
+    const leaveOnce = (end: 'complete' | 'error' | 'cancel', error?: unknown) => {
+      if (left) return;
+      left = true;
+      deregister();
+      leaveUnawaited(inner, rt, { kind: 'stream', outcome, end, ...(end === 'error' ? { error } : {}) });
+    };
+    const deregister = rt.onAbort(() => leaveOnce('cancel'));
+    const upstream = outcome.source;
+    const source = new Observable<unknown>((subscriber) => {
+      let end: 'complete' | 'error' | 'cancel' = 'cancel';
+      let error: unknown;
+      const subscription = upstream.subscribe({
+        next(value) {
+          subscriber.next(value);
+        },
+        error(cause) {
+          end = 'error';
+          error = cause;
+          subscriber.error(cause);
+        },
+        complete() {
+          end = 'complete';
+          subscriber.complete();
+        },
+      });
+      return () => {
+        subscription.unsubscribe();
+        leaveOnce(end, error);
+      };
+    });
+    return { kind: 'stream', step: outcome.step, payload: outcome.payload, source };
   };
 
   const runBody = (scope: S, inner: S, rt: RunState): Eventual<Signal> => {

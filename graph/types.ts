@@ -119,7 +119,17 @@ export interface ParallelNodeDef<S extends GraphScope = GraphScope> extends Node
 export type Ending =
   | { readonly kind: 'done' }
   | { readonly kind: 'exit'; readonly outcome: ExitOutcome }
-  | { readonly kind: 'stream'; readonly outcome: StreamOutcome }
+  /**
+   * The body ended with a stream; told when the stream's subscription ends: `complete` (every item
+   * was delivered), `error` (the source failed, `error` holds why) or `cancel` (the consumer went
+   * away, or the stream was never subscribed and the run ended).
+   */
+  | {
+      readonly kind: 'stream';
+      readonly outcome: StreamOutcome;
+      readonly end: 'complete' | 'error' | 'cancel';
+      readonly error?: unknown;
+    }
   | { readonly kind: 'error'; readonly error: StepError }
   | { readonly kind: 'cancel' };
 
@@ -129,11 +139,11 @@ export type Ending =
  * - `enter(scope)` runs before the body and returns the scope the body runs with: the same object,
  *   or a derived one carrying e.g. a client. A derived scope must share `steps` with the outer one,
  *   because inner outputs stay addressable as `steps.<inner>` after the container.
- * - `leave(inner, ending)` runs exactly once after `enter` succeeded: on 'done', 'exit', 'stream',
- *   'error' (awaited; may return `exitWith(payload)` to turn the ending into an exit, e.g. a caught
- *   constraint error; its output on 'done' is stored under the container's name), and on 'cancel'
- *   (teardown: not awaited, failures go to `CompileOptions.onTeardownError`). If `leave` fails,
- *   the container fails with that error.
+ * - `leave(inner, ending)` runs exactly once after `enter` succeeded: on 'done', 'exit', 'error'
+ *   (awaited; may return `exitWith(payload)` to turn the ending into an exit, e.g. a caught
+ *   constraint error; its output on 'done' is stored under the container's name; if it fails, the
+ *   container fails with that error), and on 'stream' (when the stream's subscription ends) and
+ *   'cancel' (teardown), which nobody awaits: their failures go to `CompileOptions.onTeardownError`.
  */
 export interface ScopeWrapper<S extends GraphScope = GraphScope> {
   enter?(scope: S, ctx: RunContext): StepResult<S>;

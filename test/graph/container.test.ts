@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Observable, map } from 'rxjs';
-import { exitWith, type ContainerNodeDef, type Ending, type NodeDef, type Outcome } from '../../graph/index.js';
+import { Observable, Subject, map } from 'rxjs';
+import { exitWith, type ContainerNodeDef, type Ending, type NodeDef, type Outcome, type StreamOutcome } from '../../graph/index.js';
 import { graph, scope, summary, sync, testScheduler, type Scope } from './helpers.js';
 
 interface TxScope extends Scope {
@@ -200,9 +200,33 @@ test('a failing leave (commit) fails the container with its own error', () => {
   assert.deepEqual(summary(sync(g.start(scope()))), { kind: 'error', step: 'tx', stepKind: 'transaction', category: 'internal' });
 });
 
-test('a stream ending inside a container is reported to leave as "stream"', () => {
-  const log: string[] = [];
-  const g = graph([transaction([{ type: 'sink', run: () => ({ source: new Observable() }) }], log)]);
-  assert.equal(sync(g.start(scope())).kind, 'stream');
-  assert.deepEqual(log, ['begin', 'rollback:stream']);
+test('a stream ending inside a container: leave waits for the end of the stream subscription', () => {
+  for (const how of ['complete', 'error', 'cancel'] as const) {
+    const endings: string[] = [];
+    const feed = new Subject<number>();
+    const g = graph([
+      {
+        type: 'container',
+        kind: 'transaction',
+        name: 'tx',
+        body: [{ type: 'sink', run: () => ({ source: feed }) }], // e.g. a cursor on the transaction's client
+        wrap: {
+          leave: (_inner, ending) => {
+            endings.push(ending.kind === 'stream' ? `stream:${ending.end}` : ending.kind);
+          },
+        },
+      },
+    ]);
+    const outcome = sync(g.start(scope()));
+    assert.equal(outcome.kind, 'stream');
+    assert.deepEqual(endings, [], 'not left while the stream is still to be consumed');
+    const got: number[] = [];
+    const subscription = (outcome as StreamOutcome).source.subscribe({ next: (v) => void got.push(v as number), error: () => undefined });
+    feed.next(1);
+    if (how === 'complete') feed.complete();
+    if (how === 'error') feed.error(new Error('cursor failed'));
+    if (how === 'cancel') subscription.unsubscribe();
+    assert.deepEqual(got, [1]);
+    assert.deepEqual(endings, [`stream:${how}`]);
+  }
 });
