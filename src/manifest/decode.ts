@@ -71,7 +71,7 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
     const name = block.labels[0]!;
     const previous = authBlocks.get(name);
     if (previous) {
-      scope.error('Duplicate guard', block.labelRanges[0], { detail: `An auth "${name}" block was already declared at ${where(previous.labelRanges[0]!)}.` });
+      scope.enter(block).error('Duplicate guard', block.labelRanges[0], { detail: `An auth "${name}" block was already declared at ${where(previous.labelRanges[0]!)}.` });
       continue;
     }
     authBlocks.set(name, block);
@@ -83,13 +83,13 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
   const connectionBlocks = new Map<string, Block>();
   const kindsByName = new Map<string, ConnectionKind[]>();
   for (const { block, scope } of of('connection')) {
-    const kind = connectionKindOf(block, scope);
+    const kind = connectionKindOf(block, scope.enter(block));
     if (!kind) continue;
     const name = block.labels[1]!;
     const key = connectionKey(kind, name);
     const previous = connectionBlocks.get(key);
     if (previous) {
-      scope.error('Duplicate connection', block.labelRanges[1], { detail: `connection "${kind}" "${name}" was already declared at ${where(previous.labelRanges[1]!)}.` });
+      scope.enter(block).error('Duplicate connection', block.labelRanges[1], { detail: `connection "${kind}" "${name}" was already declared at ${where(previous.labelRanges[1]!)}.` });
       continue;
     }
     connectionBlocks.set(key, block);
@@ -108,7 +108,7 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
   const server = single(of('server'), 'server', (b, s) => decodeServer(b, s, guardNames)) ?? defaultServer();
   const openapi = single(of('openapi'), 'openapi', (b, s) => {
     if (b.labels.length > 0) {
-      s.error('Unexpected openapi label', b.labelRanges[0], {
+      s.enter(b).error('Unexpected openapi label', b.labelRanges[0], {
         detail: 'A top-level openapi block sets the document metadata and takes no label; labelled openapi blocks go inside an endpoint.',
       });
       return undefined;
@@ -129,7 +129,7 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
 function single<T>(list: readonly Located[], type: string, decode: (b: Block, s: Scope) => T | undefined): T | undefined {
   const [first, ...rest] = list;
   for (const { block, scope } of rest) {
-    scope.error(`Duplicate ${type} block`, block.typeRange, {
+    scope.enter(block).error(`Duplicate ${type} block`, block.typeRange, {
       detail: `Only one top-level "${type}" block is allowed across all manifest files; the first is at ${where(first!.block.typeRange)}.`,
     });
   }

@@ -33,7 +33,7 @@ export class SchemaTable implements SchemaResolver {
     const name = block.labels[0]!;
     const previous = this.pending.get(name);
     if (previous) {
-      scope.error('Duplicate schema', block.labelRanges[0], {
+      scope.enter(block).error('Duplicate schema', block.labelRanges[0], {
         detail: `A schema named "${name}" was already declared at ${where(previous.block.labelRanges[0]!)}.`,
       });
       return;
