@@ -264,7 +264,15 @@ export class Compiler {
       let key: string | Evaluator;
       if (item.bareKey && item.key.kind === 'Literal') key = String(item.key.value);
       else if (item.bareKey && item.key.kind === 'ScopeTraversal' && item.key.steps.length === 0) key = item.key.root;
-      else {
+      else if (item.key.kind === 'ScopeTraversal') {
+        // `{foo.bar = 1}`: HCL refuses to guess between a reference and a dotted name.
+        this.error(
+          'Ambiguous attribute key',
+          "If this expression is intended to be a reference, wrap it in parentheses. If it's instead intended as a literal name containing periods, wrap it in quotes to create a string literal.",
+          item.key.range,
+        );
+        key = item.key.root;
+      } else {
         const k = this.compile(item.key, scope);
         children.push(k);
         const s = k.constant ? (typeof k.value === 'object' && k.value !== null ? undefined : primitiveToString(k.value)) : undefined;

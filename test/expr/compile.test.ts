@@ -32,6 +32,10 @@ describe('literals and collections', () => {
     assert.deepEqual(run('{a: 1, b: ctx.request.query.limit}', vars), { a: 1, b: 10 });
     assert.deepEqual(run('{"${ctx.request.method}x" = 1, (steps.find.row.id) = 2}', vars), { GETx: 1, '7': 2 });
   });
+  it('refuses a naked traversal as a key, as HCL', () => {
+    assert.equal(diags('{ctx.a = 1}')[0]!.summary, 'Ambiguous attribute key');
+    assert.deepEqual(run('{(ctx.a) = 1, "ctx.a" = 2}', { ctx: { a: 'k' } }), { k: 1, 'ctx.a': 2 });
+  });
   it('refuses null and structured object keys', () => {
     const e = runError('{(ctx.missing) = 1}', vars);
     assert.equal(e.summary, 'Invalid object key');
@@ -445,5 +449,36 @@ describe('generated evaluators', () => {
     assert.equal(run('ctx.l[5]', { ctx: { l: ['a', 'b'] } }), null);
     assert.equal(run('ctx.m[1]', { ctx: { m: { '1': 'one' } } }), 'one');
     assert.equal(runError('ctx.s[0]', { ctx: { s: 'str' } }).summary, 'Invalid index');
+  });
+});
+
+describe('cases from hclsyntax expression tests', () => {
+  const cases: [string, unknown][] = [
+    ['{true: "yes", null: "n", 15: "f"}', { true: 'yes', null: 'n', 15: 'f' }],
+    ['"hello $$nonescape"', 'hello $$nonescape'],
+    ['"silly ${"${true}"}"', 'silly true'],
+    ['upper("foo", []...)', 'FOO'],
+    ['{for k, v in ["world"]: k => v if k == 0}', { 0: 'world' }],
+    ['{for k, v in {hello: "world"}: 5 => v}', { 5: 'world' }],
+    ['{for i, v in ["a", "b", "c", "b", "d"]: v => i... if i <= 2}', { a: [0], b: [1], c: [2] }],
+    ['["hello", "goodbye"].*', ['hello', 'goodbye']],
+    ['"hello".*', ['hello']],
+    ['[["hello"], ["world", "unused"]].*.0', ['hello', 'world']],
+    ['[[{name:"foo"}], [{name:"bar"}, {name:"baz"}]].*.0.name', ['foo', 'bar']],
+    ['[{names: ["Steve"]}, {names: ["Ermintrude"]}][*].names[0]', ['Steve', 'Ermintrude']],
+    ['[[{name: "Steve"}], [{name: "Ermintrude"}]][*][0].name', ['Steve', 'Ermintrude']],
+    ['[{greeting = "hello"}].0.greeting', 'hello'],
+    ['{"true" = 1}[true]', 1],
+    ['"" == null', false],
+    ['false ? null : null', null],
+  ];
+  for (const [src, want] of cases) it(src, () => assert.deepEqual(run(src), want));
+  it('errors where hclsyntax errors', () => {
+    assert.equal(diags('upper(["foo", "bar"]...)')[0]!.summary, 'Too many function arguments');
+    assert.equal(diags('{for k, v in {hello: "world"}: [] => v}')[0]!.summary, 'Invalid object key');
+    assert.equal(diags('[for i, v in ["a", "b"]: v if i + i]')[0]!.summary, "Invalid 'for' condition");
+    assert.equal(diags('[for v in "hello": v]')[0]!.summary, 'Iteration over non-iterable value');
+    assert.equal(diags('["boop"].foo')[0]!.summary, 'Unsupported attribute');
+    assert.equal(diags('(2+true)').length, 1);
   });
 });
