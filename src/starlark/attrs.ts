@@ -12,20 +12,22 @@ import {
 
 export type Method = (recv: any, args: Value[], kwargs: Kwargs, name: string) => Value; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const tables = new Map<string, Map<string, Method>>();
+const STRING = new Map<string, Method>(), LIST = new Map<string, Method>(), DICT = new Map<string, Method>();
+const SET = new Map<string, Method>(), BYTES = new Map<string, Method>();
+const tables = new Map<string, Map<string, Method>>([['string', STRING], ['list', LIST], ['dict', DICT], ['set', SET], ['bytes', BYTES]]);
 
 export function registerMethods(type: string, methods: Record<string, Method>): void {
-  let t = tables.get(type);
-  if (!t) tables.set(type, (t = new Map()));
+  const t = tables.get(type);
+  if (!t) throw new Error(`no method table for ${type}`);
   for (const [k, v] of Object.entries(methods)) t.set(k, v);
 }
 
-function methodTable(x: Value): Map<string, Method> | undefined {
-  if (typeof x === 'string') return tables.get('string');
-  if (x instanceof List) return tables.get('list');
-  if (x instanceof Dict) return tables.get('dict');
-  if (x instanceof SSet) return tables.get('set');
-  if (x instanceof Bytes) return tables.get('bytes');
+export function methodTable(x: Value): Map<string, Method> | undefined {
+  if (typeof x === 'string') return STRING;
+  if (x instanceof List) return LIST;
+  if (x instanceof Dict) return DICT;
+  if (x instanceof SSet) return SET;
+  if (x instanceof Bytes) return BYTES;
   return undefined;
 }
 
@@ -86,6 +88,16 @@ export function getAttrAt(x: Value, name: string, p: RuntimePos): Value {
 }
 
 import { callValue } from './runtime.js';
+
+/** Call a built-in method found in a method table, recording its frame on error. */
+export function callMethodAt(m: Method, x: Value, name: string, args: Value[], kwargs: Kwargs, p: RuntimePos): Value {
+  try {
+    return m(x, args, kwargs, name);
+  } catch (e) {
+    if (e instanceof EvalErr) e.frames.push({ name, pos: null });
+    annotate(e, p);
+  }
+}
 
 /** x.name(args...) */
 export function invokeAt(x: Value, name: string, args: Value[], kwargs: Kwargs, p: RuntimePos, dotPos: RuntimePos): Value {

@@ -15,7 +15,7 @@ import {
 import * as ops from './values/ops.js';
 import * as I from './values/int.js';
 import { RT, annotate, callAt, tick } from './runtime.js';
-import { getAttrAt, invokeAt, setField } from './attrs.js';
+import { callMethodAt, getAttrAt, invokeAt, methodTable, setField, type Method } from './attrs.js';
 import { checkElems, checkStrLen } from './values/limits.js';
 import { repr, typeName } from './values/repr.js';
 import { nearest } from './spell.js';
@@ -649,19 +649,34 @@ export class Compiler {
         return [a, k];
       };
     }
-    // Method call: x.name(args) without allocating a bound method.
+    // Method call: x.name(args) without allocating a bound method. Each call
+    // site caches the method found for the last receiver's method table.
     if (e.fn.kind === 'Dot') {
       const recv = this.expr(e.fn.x);
       const name = e.fn.name;
       const dp = this.pos(e.fn.pos);
-      if (simple && n === 0) return (fr) => invokeAt(recv(fr), name, [], null, p, dp);
-      if (simple && n === 1) {
-        const a0 = pos[0]!;
-        return (fr) => { const r = recv(fr); return invokeAt(r, name, [a0(fr)], null, p, dp); };
+      let cacheT: Map<string, Method> | undefined, cacheM: Method | undefined;
+      const lookup = (r: Value): Method | undefined => {
+        const t = methodTable(r);
+        if (t === undefined) return undefined;
+        if (t !== cacheT) { cacheT = t; cacheM = t.get(name); }
+        return cacheM;
+      };
+      if (simple && n <= 2) {
+        const a0 = pos[0], a1 = pos[1];
+        return (fr) => {
+          const r = recv(fr);
+          const a: Value[] = n === 0 ? [] : n === 1 ? [a0!(fr)] : [a0!(fr), a1!(fr)];
+          const m = lookup(r);
+          if (m !== undefined) return callMethodAt(m, r, name, a, null, p);
+          return invokeAt(r, name, a, null, p, dp);
+        };
       }
       return (fr) => {
         const r = recv(fr);
         const [a, k] = args(fr);
+        const m = lookup(r);
+        if (m !== undefined) return callMethodAt(m, r, name, a, k, p);
         return invokeAt(r, name, a, k, p, dp);
       };
     }

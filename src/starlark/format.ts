@@ -21,6 +21,14 @@ function numberToInt(v: Value): I.Int {
 
 /** format % x */
 export function interpolate(format: string, x: Value): string {
+  // fast path: a single %s or %d with a scalar operand
+  const j0 = format.indexOf('%');
+  if (j0 >= 0 && format.indexOf('%', j0 + 1) < 0 && !(x instanceof Tuple) && !(x instanceof Dict)) {
+    const c = format[j0 + 1];
+    if ((c === 'd' && typeof x === 'number') || (c === 's' && (typeof x === 'string' || typeof x === 'number'))) {
+      return format.slice(0, j0) + String(x) + format.slice(j0 + 2);
+    }
+  }
   const out: string[] = [];
   let index = 0;
   const nargs = x instanceof Tuple ? x.elems.length : 1;

@@ -17,23 +17,24 @@ function named<T>(name: string, f: () => T): T {
   }
 }
 
+function clampIndex(name: string, v: Value | undefined, dflt: number, what: string, n: number): number {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v !== 'number') throw new EvalErr(`${name}: invalid ${what} index: got ${typeName(v)}, want int`);
+  let r = v < 0 ? v + n : v;
+  if (r < 0) r = 0; else if (r > n) r = n;
+  return r;
+}
+
 function clampIndices(name: string, st: Value | undefined, en: Value | undefined, n: number): [number, number] {
-  const idx = (v: Value | undefined, dflt: number, what: string): number => {
-    if (v === undefined || v === null) return dflt;
-    if (typeof v !== 'number') throw new EvalErr(`${name}: invalid ${what} index: got ${typeName(v)}, want int`);
-    let r = v < 0 ? v + n : v;
-    if (r < 0) r = 0; else if (r > n) r = n;
-    return r;
-  };
-  return [idx(st, 0, 'start'), idx(en, n, 'end')];
+  return [clampIndex(name, st, 0, 'start', n), clampIndex(name, en, n, 'end', n)];
 }
 
 const listMethods: Record<string, Method> = {
   append(l: List, args, kwargs, name) {
-    const [x] = positional(name, args, kwargs, 1, 1);
-    named(name, () => l.checkMutable('append to'));
-    if (l.elems.length >= 65536) checkElems(l.elems.length + 1);
-    l.elems.push(x!);
+    if (args.length !== 1 || kwargs !== null) positional(name, args, kwargs, 1, 1);
+    if (l.frozen || l.itercount > 0) named(name, () => l.checkMutable('append to'));
+    if (l.elems.length >= 65536 && (l.elems.length & 0xfff) === 0) checkElems(l.elems.length + 4096);
+    l.elems.push(args[0]!);
     return null;
   },
   clear(l: List, args, kwargs, name) {
@@ -44,7 +45,7 @@ const listMethods: Record<string, Method> = {
   },
   extend(l: List, args, kwargs, name) {
     const [x] = positional(name, args, kwargs, 1, 1);
-    named(name, () => l.checkMutable('extend'));
+    if (l.frozen || l.itercount > 0) named(name, () => l.checkMutable('extend'));
     if (!ops.isIterable(x!)) throw paramErr(name, 1, `got ${typeName(x!)}, want iterable`);
     const add = ops.toArray(x!);
     checkElems(l.elems.length + add.length);
@@ -98,10 +99,11 @@ const dictMethods: Record<string, Method> = {
     return null;
   },
   get(d: Dict, args, kwargs, name) {
-    const [k, dflt] = positional(name, args, kwargs, 1, 2);
-    const v = named(name, () => ops.dictGet(d, k!));
+    if (kwargs !== null || args.length < 1 || args.length > 2) positional(name, args, kwargs, 1, 2);
+    const k = args[0]!;
+    const v = typeof k === 'string' && !d.ci ? d.ht.vals.get(k) : named(name, () => ops.dictGet(d, k));
     if (v !== undefined) return v;
-    return dflt === undefined ? null : dflt;
+    return args.length > 1 ? args[1]! : null;
   },
   items(d: Dict, args, kwargs, name) {
     positional(name, args, kwargs, 0, 0);

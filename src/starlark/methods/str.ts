@@ -57,16 +57,20 @@ function runes(s: string): string[] {
 
 function cpOf(r: string): number { return decodeRune(r, 0)[0]; }
 
-function indices(fname: string, start: Value | undefined, end: Value | undefined, n: number): [number, number] {
-  const idx = (v: Value | undefined, dflt: number, what: string): number => {
-    if (v === undefined || v === null) return dflt;
-    if (typeof v !== 'number') throw new EvalErr(`${fname}: invalid ${what} index: ${typeof v === 'bigint' ? `${v} out of range` : `got ${typeName(v)}, want int`}`);
-    let r = v < 0 ? v + n : v;
-    if (r < 0) r = 0; else if (r > n) r = n;
-    return r;
-  };
-  return [idx(start, 0, 'start'), idx(end, n, 'end')];
+// (helpers are module-level functions, not closures: hot paths should not allocate functions)
+function clampIndex(fname: string, v: Value | undefined, dflt: number, what: string, n: number): number {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v !== 'number') throw new EvalErr(`${fname}: invalid ${what} index: ${typeof v === 'bigint' ? `${v} out of range` : `got ${typeName(v)}, want int`}`);
+  let r = v < 0 ? v + n : v;
+  if (r < 0) r = 0; else if (r > n) r = n;
+  return r;
 }
+
+function indices(fname: string, start: Value | undefined, end: Value | undefined, n: number): [number, number] {
+  return [clampIndex(fname, start, 0, 'start', n), clampIndex(fname, end, n, 'end', n)];
+}
+
+function isAsciiSpace(c: number): boolean { return c === 32 || (c >= 9 && c <= 13); }
 
 function strArg(fname: string, i: number, v: Value): string {
   if (typeof v !== 'string') throw paramErr(fname, i, `got ${typeName(v)}, want string`);
@@ -93,9 +97,8 @@ function stripImpl(s: string, name: string, args: Value[], kwargs: Kwargs): stri
   if (chars === '') {
     if (isASCII(s)) {
       let i = 0, j = s.length;
-      const sp = (c: number) => c === 32 || (c >= 9 && c <= 13);
-      if (left) while (i < j && sp(s.charCodeAt(i))) i++;
-      if (right) while (j > i && sp(s.charCodeAt(j - 1))) j--;
+      if (left) while (i < j && isAsciiSpace(s.charCodeAt(i))) i++;
+      if (right) while (j > i && isAsciiSpace(s.charCodeAt(j - 1))) j--;
       return s.slice(i, j);
     }
     const rs = runes(s);
@@ -177,6 +180,9 @@ function splitImpl(s: string, name: string, args: Value[], kwargs: Kwargs): Valu
 }
 
 function startsWith(s: string, name: string, args: Value[], kwargs: Kwargs): boolean {
+  if (args.length === 1 && kwargs === null && typeof args[0] === 'string') {
+    return name === 'startswith' ? s.startsWith(args[0]) : s.endsWith(args[0]);
+  }
   const [x, st, en] = positional(name, args, kwargs, 1, 3);
   const [start, end0] = indices(name, st, en, s.length);
   const end = end0 < start ? start : end0;
@@ -314,11 +320,18 @@ const strMethods: Record<string, Method> = {
         if (i < rs.length) parts.push(rs[i]!);
       }
       r = parts.join('');
-    } else if (count === Infinity) r = s.split(old).join(neu);
-    else {
-      const parts = s.split(old);
-      if (parts.length - 1 <= count) r = parts.join(neu);
-      else r = parts.slice(0, count + 1).join(neu) + old + parts.slice(count + 1).join(old);
+    } else {
+      let i = s.indexOf(old);
+      if (i < 0) return s;
+      r = '';
+      let from = 0, k = 0;
+      while (i >= 0 && k < count) {
+        r += s.slice(from, i) + neu;
+        from = i + old.length;
+        k++;
+        i = s.indexOf(old, from);
+      }
+      r += s.slice(from);
     }
     if (r.length > 4096) checkStrLen(r.length);
     return r;

@@ -59,10 +59,13 @@ export function typeName(v: Value): string {
 /** str(x): strings unquoted, everything else as repr. */
 export function str(v: Value): string {
   if (typeof v === 'string') return v;
+  if (typeof v === 'number') return String(v);
   return repr(v);
 }
 
 export function repr(v: Value): string {
+  if (typeof v === 'number') return String(v);
+  if (typeof v === 'string') return quote(v);
   const parts: string[] = [];
   writeValue(parts, v, []);
   return parts.join('');

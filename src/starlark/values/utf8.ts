@@ -9,18 +9,20 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 /** JS (UTF-16) text -> binary string of its UTF-8 bytes. */
 export function encodeUTF8(s: string): string {
-  if (ASCII.test(s)) return s;
+  if (isASCII(s)) return s;
   return Buffer.from(s, 'utf8').toString('latin1');
 }
 
 /** Binary string of UTF-8 bytes -> JS text (invalid bytes become U+FFFD). */
 export function decodeUTF8(b: string): string {
-  if (ASCII.test(b)) return b;
+  if (isASCII(b)) return b;
   return Buffer.from(b, 'latin1').toString('utf8');
 }
 
 export function isASCII(s: string): boolean {
-  return ASCII.test(s);
+  if (s.length > 32) return ASCII.test(s);
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /**
