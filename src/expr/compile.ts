@@ -35,6 +35,9 @@ export interface Node {
   readonly value?: unknown;
 }
 
+/** The names under `ctx` (DECISIONS.md §2), for the did-you-mean of a root written without `ctx.`. */
+const CTX_NAMES: ReadonlySet<string> = new Set(['request', 'timestamp_epoch', 'request_id', 'auth']);
+
 const constNode = (value: unknown): Node => ({ fn: () => value, pure: true, minSlot: Infinity, constant: true, value });
 
 export class Compiler {
@@ -184,7 +187,8 @@ export class Compiler {
       return { fn: e.steps.length === 0 ? local : genTraversal({ kind: 'slot', slot }, e.steps), pure: true, minSlot: slot, constant: false };
     }
     if (!scope.roots.has(e.root)) {
-      const suggestion = didYouMean(e.root, scope.names());
+      // `request.body.x` for `ctx.request.body.x` is a common slip: suggest the ctx-prefixed name.
+      const suggestion = scope.roots.has('ctx') && CTX_NAMES.has(e.root) ? `ctx.${e.root}` : didYouMean(e.root, scope.names());
       this.error('Unknown variable', `There is no variable named "${e.root}".`, e.rootRange, suggestion);
       return { fn: () => null, pure: false, minSlot: Infinity, constant: false };
     }

@@ -27,14 +27,18 @@ export interface ForParts {
   readonly range: Range;
 }
 
-/** Runs `each` per element, binding the key and value slots. */
-function iterate(c: unknown, p: ForParts, v: Vars, f: Frame, each: () => void): void {
+/**
+ * Runs `each(out, v, f)` per element, binding the key and value slots. `each` is created once per
+ * compiled expression (not per evaluation), and the accumulator is passed in, so iterating allocates
+ * nothing but the result.
+ */
+function iterate<T>(c: unknown, p: ForParts, v: Vars, f: Frame, out: T, each: (out: T, v: Vars, f: Frame) => void): void {
   const { keySlot, valueSlot } = p;
   if (Array.isArray(c)) {
     for (let i = 0; i < c.length; i++) {
       if (keySlot !== undefined) f[keySlot] = i;
       f[valueSlot] = c[i] ?? null;
-      if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each();
+      if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each(out, v, f);
     }
     return;
   }
@@ -42,7 +46,7 @@ function iterate(c: unknown, p: ForParts, v: Vars, f: Frame, each: () => void): 
     for (const k of sortedKeys(c)) {
       if (keySlot !== undefined) f[keySlot] = k;
       f[valueSlot] = c[k] ?? null;
-      if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each();
+      if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each(out, v, f);
     }
     return;
   }
@@ -63,11 +67,12 @@ function condition(c: unknown, range: Range): boolean {
 
 export function forTuple(p: ForParts): Evaluator {
   const value = p.valueExpr;
+  const each = (out: unknown[], v: Vars, f: Frame): void => {
+    out.push(value(v, f));
+  };
   return (v, f) => {
     const out: unknown[] = [];
-    iterate(p.collection(v, f), p, v, f, () => {
-      out.push(value(v, f));
-    });
+    iterate(p.collection(v, f), p, v, f, out, each);
     return out;
   };
 }
@@ -76,33 +81,34 @@ export function forObject(p: ForParts): Evaluator {
   const keyExpr = p.keyExpr!;
   const value = p.valueExpr;
   const keyRange = p.keyRange ?? p.range;
-  return (v, f) => {
-    const out: Record<string, unknown> = {};
-    iterate(p.collection(v, f), p, v, f, () => {
-      const kv = keyExpr(v, f);
-      const k = typeof kv === 'string' ? kv : primitiveToString(kv);
-      if (k === undefined) {
+  const each = (out: Record<string, unknown>, v: Vars, f: Frame): void => {
+    const kv = keyExpr(v, f);
+    const k = typeof kv === 'string' ? kv : typeof kv === 'object' && kv !== null ? undefined : primitiveToString(kv);
+    if (k === undefined) {
+      throw new EvalError(
+        'Invalid object key',
+        kv === null || kv === undefined ? "Key expression in 'for' expression must not produce a null value." : `The key expression produced an invalid result: string required, not ${typeName(kv)}.`,
+        keyRange,
+      );
+    }
+    const val = value(v, f);
+    if (p.group) {
+      if (Object.hasOwn(out, k)) (out[k] as unknown[]).push(val);
+      else setKey(out, k, [val]);
+    } else {
+      if (Object.hasOwn(out, k)) {
         throw new EvalError(
-          'Invalid object key',
-          kv === null || kv === undefined ? "Key expression in 'for' expression must not produce a null value." : `The key expression produced an invalid result: string required, not ${typeName(kv)}.`,
+          'Duplicate object key',
+          `Two different items produced the key "${k}" in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.`,
           keyRange,
         );
       }
-      const val = value(v, f);
-      if (p.group) {
-        if (Object.hasOwn(out, k)) (out[k] as unknown[]).push(val);
-        else setKey(out, k, [val]);
-      } else {
-        if (Object.hasOwn(out, k)) {
-          throw new EvalError(
-            'Duplicate object key',
-            `Two different items produced the key "${k}" in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.`,
-            keyRange,
-          );
-        }
-        setKey(out, k, val);
-      }
-    });
+      setKey(out, k, val);
+    }
+  };
+  return (v, f) => {
+    const out: Record<string, unknown> = {};
+    iterate(p.collection(v, f), p, v, f, out, each);
     return out;
   };
 }

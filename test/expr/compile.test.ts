@@ -315,6 +315,10 @@ describe('scope and diagnostics', () => {
     assert.equal(d[0]!.suggestion, 'ctx');
     assert.equal(slice(src, d[0]!.subject!), 'cxt');
   });
+  it('suggests ctx. for a ctx name written as a root', () => {
+    assert.equal(diags('request.body.name')[0]!.suggestion, 'ctx.request');
+    assert.equal(diags('stepz.a')[0]!.suggestion, 'steps');
+  });
   it('accepts the roots it is given', () => {
     assert.equal(run('var.a', { var: { a: 1 } }, { roots: new Set(['var']) }), 1);
     assert.equal(diags('ctx.a', { roots: new Set(['var']) })[0]!.summary, 'Unknown variable');
