@@ -29,7 +29,8 @@ const ENDPOINT_BODY: BodySchema = {
 };
 const ROUTE_BODY: BodySchema = {
   attributes: COMMON_ATTRS,
-  blocks: { request: {}, openapi: OPENAPI_RULE, ...stepBlockRules() },
+  // `pipeline` is accepted only to be reported with a hint (routes list their steps directly).
+  blocks: { request: {}, openapi: OPENAPI_RULE, pipeline: {}, ...stepBlockRules() },
 };
 const PIPELINE_BODY: BodySchema = { blocks: stepBlockRules() };
 
@@ -67,6 +68,11 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
   const docsBlock = blocksOf(d, 'openapi')[0];
   const pipelineBlock = blocksOf(d, 'pipeline')[0];
   const stepBlocks = d.blocks.filter((b) => Object.hasOwn(STEP_LOWERERS, b.type));
+  if (dialect === 'route' && pipelineBlock) {
+    s.error('Pipeline in a route', pipelineBlock.typeRange, {
+      detail: 'A route lists its steps directly in the route block; pipeline { ... } belongs to endpoint blocks.',
+    });
+  }
   if (dialect === 'endpoint') {
     for (const b of stepBlocks) {
       s.error('Step outside pipeline', b.typeRange, {
@@ -79,7 +85,6 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
   let docs: DocsConfig | undefined;
   let stepSource: readonly Block[] = [];
   let stepScope = s;
-  let pipelineFailures = 0;
   if (docsBlock) {
     const other = pipelineBlock ?? stepBlocks[0];
     if (other) {
@@ -101,8 +106,9 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
   } else {
     stepSource = stepBlocks;
   }
-  if (dialect === 'endpoint' && stepBlocks.length > 0) pipelineFailures = stepBlocks.length;
-  const failures = { count: pipelineFailures };
+  // Blocks reported above and never lowered count as failures: a flow check would only echo them.
+  const ignored = (dialect === 'endpoint' ? stepBlocks.length : 0) + (dialect === 'route' && pipelineBlock ? 1 : 0);
+  const failures = { count: ignored };
   if (stepSource.length > 0) steps = lowerSteps(stepSource, stepScope, env, 'pipeline', failures);
 
   if (!label) return undefined;

@@ -291,3 +291,116 @@ endpoint "GET /" {
   // A quoted literal is still a type error: it was written wrong, not computed.
   assert.deepEqual(errors('server {\n  port = "8080"\n}\n'), ['2: Incorrect attribute value type']);
 });
+
+test('documentation endpoints: every form of DECISIONS.md §5', () => {
+  const m = build(`endpoint "GET /docs" {
+  openapi {}
+}
+endpoint "GET /swagger" {
+  auth = []
+  openapi {
+    ui       = "swagger"
+    spec_url = "/spec.json"
+  }
+}
+endpoint "GET /spec.yaml" {
+  openapi "spec" {
+    format = "yaml"
+  }
+}
+endpoint "GET /spec.json" {
+  openapi {
+    format = "json"
+  }
+}
+endpoint "GET /page" {
+  openapi {
+    template = "<h1>{{ .Title }}</h1>"
+  }
+}
+endpoint "GET /page2" {
+  openapi "template" {
+    inline = "<p>{{ .Version }}</p>"
+  }
+}
+`);
+  const docs = m.endpoints.map((e) => (e.kind === 'docs' ? { ...e.docs, range: undefined } : undefined));
+  assert.deepEqual(docs, [
+    { kind: 'ui', renderer: 'scalar', range: undefined },
+    { kind: 'ui', renderer: 'swagger', specUrl: '/spec.json', range: undefined },
+    { kind: 'spec', format: 'yaml', range: undefined },
+    { kind: 'spec', format: 'json', range: undefined },
+    { kind: 'template', inline: '<h1>{{ .Title }}</h1>', range: undefined },
+    { kind: 'template', inline: '<p>{{ .Version }}</p>', range: undefined },
+  ]);
+});
+
+test('guards: api_key ids from a list, header lower-cased; bearer with tokens and jwt', () => {
+  const m = build(`auth "k" {
+  type   = "api_key"
+  header = "X-Key"
+  keys   = ["one", "two"]
+}
+auth "j" {
+  type = "bearer"
+  jwt {
+    jwks_url   = "https://issuer.example.com/.well-known/jwks.json"
+    audience   = ["a", "b"]
+    algorithms = ["RS256"]
+  }
+}
+endpoint "GET /" {
+  auth = [auth.k, auth.j]
+  pipeline {
+    respond {
+      body = ctx.auth
+    }
+  }
+}
+`);
+  const k = m.auths.get('k')!;
+  assert.ok(k.type === 'api_key');
+  if (k.type === 'api_key') {
+    assert.equal(k.header, 'x-key');
+    assert.deepEqual(k.keys, [
+      { id: 'key1', key: 'one' },
+      { id: 'key2', key: 'two' },
+    ]);
+  }
+  const j = m.auths.get('j')!;
+  assert.ok(j.type === 'bearer');
+  if (j.type === 'bearer') {
+    assert.deepEqual(j.tokens, []);
+    assert.deepEqual({ ...j.jwt }, { jwksUrl: 'https://issuer.example.com/.well-known/jwks.json', audience: ['a', 'b'], algorithms: ['RS256'] });
+  }
+});
+
+test('connections: url or source, pool, statement timeout, migrations resolved against the declaring file', () => {
+  const r = buildModel([
+    {
+      filename: 'conf/db.hcl',
+      source: `connection "postgres" "main" {
+  source            = "postgres://app:pw@localhost:5432/app"
+  statement_timeout = "2s"
+  migrations        = "migrations"
+  pool {
+    max          = 5
+    idle_timeout = "1m"
+  }
+}
+endpoint "GET /" {
+  pipeline {
+    respond {}
+  }
+}
+`,
+    },
+  ]);
+  assert.deepEqual(r.diagnostics, []);
+  const c = r.model!.connections.get('postgres.main')!;
+  assert.equal(c.url, 'postgres://app:pw@localhost:5432/app');
+  assert.equal(c.statementTimeoutMs, 2000);
+  assert.deepEqual({ ...c.pool }, { max: 5, idleTimeoutMs: 60000 });
+  assert.equal(c.baseDir, 'conf');
+  assert.ok(c.migrations!.endsWith('/conf/migrations'));
+});
