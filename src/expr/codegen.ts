@@ -18,6 +18,23 @@ import type { Traverser } from '../hcl/ast.js';
 import type { Evaluator } from './scope.js';
 import { getAttr, index } from './traversal.js';
 
+/**
+ * Factories by generated source text. The same path (`ctx.request.body.name`) appears in many
+ * expressions; compiling its text once saves boot time, and closures from one factory read the same
+ * property names, so sharing its inline caches costs nothing.
+ */
+const factories = new Map<string, (...helpers: unknown[]) => Evaluator>();
+
+function factory(params: readonly string[], body: string): (...helpers: unknown[]) => Evaluator {
+  const key = params.join(',') + '\n' + body;
+  let f = factories.get(key);
+  if (!f) {
+    f = new Function(...params, body) as (...helpers: unknown[]) => Evaluator;
+    factories.set(key, f);
+  }
+  return f;
+}
+
 export type TraversalSource = { kind: 'root'; name: string } | { kind: 'slot'; slot: number } | { kind: 'fn'; fn: Evaluator };
 
 /** Names that plain objects inherit: reading them needs an own-property check. */
@@ -50,13 +67,7 @@ export function genTraversal(source: TraversalSource, steps: readonly Traverser[
   });
   lines.push("return x === undefined || typeof x === 'function' ? null : x;");
   const src = source.kind === 'fn' ? source.fn : undefined;
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see the file comment
-  const make = new Function('getAttr', 'index', 'ranges', 'src', `return function traversal(v, f) {\n  ${lines.join('\n  ')}\n};`) as (
-    g: typeof getAttr,
-    i: typeof index,
-    r: readonly Range[],
-    s: Evaluator | undefined,
-  ) => Evaluator;
+  const make = factory(['getAttr', 'index', 'ranges', 'src'], `return function traversal(v, f) {\n  ${lines.join('\n  ')}\n};`);
   return make(getAttr, index, ranges, src);
 }
 
@@ -64,13 +75,11 @@ export function genTraversal(source: TraversalSource, steps: readonly Traverser[
 export function genObject(keys: readonly string[], values: readonly Evaluator[]): Evaluator {
   const q = JSON.stringify;
   const props = keys.map((k, i) => `${q(k)}: e[${i}](v, f)`).join(', ');
-  const make = new Function('e', `return function object(v, f) {\n  return { ${props} };\n};`) as (e: readonly Evaluator[]) => Evaluator;
-  return make(values);
+  return factory(['e'], `return function object(v, f) {\n  return { ${props} };\n};`)(values);
 }
 
 /** `[ e0(v, f), ... ]`. */
 export function genTuple(items: readonly Evaluator[]): Evaluator {
   const elems = items.map((_, i) => `e[${i}](v, f)`).join(', ');
-  const make = new Function('e', `return function tuple(v, f) {\n  return [ ${elems} ];\n};`) as (e: readonly Evaluator[]) => Evaluator;
-  return make(items);
+  return factory(['e'], `return function tuple(v, f) {\n  return [ ${elems} ];\n};`)(items);
 }
