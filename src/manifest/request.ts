@@ -23,7 +23,7 @@ const REQUEST_BODY: BodySchema = {
     path: { labels: ['name'], labelCounts: [0, 1], multiple: true },
     query: { labels: ['name'], labelCounts: [0, 1], multiple: true },
     header: { labels: ['name'], multiple: true },
-    headers: {},
+    headers: { labels: ['name'], labelCounts: [0, 1], multiple: true },
     body: {},
   },
 };
