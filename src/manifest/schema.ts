@@ -1,7 +1,8 @@
 /**
  * `schema "<name>" { description, field "<n>" { ... } ... }` blocks, resolved lazily so that schemas
- * may reference each other in any order and across files. A schema that contains itself (directly
- * or through others) is a boot error: the field specs are plain immutable trees.
+ * may reference each other in any order and across files. A schema may contain itself (directly or
+ * through others, e.g. a tree of nodes): its ObjectTypeSpec is then a cyclic graph, which
+ * src/schema emits with $defs. A cycle of *required* fields is an error: no value could satisfy it.
  */
 import type { Block } from '../hcl/ast.js';
 import type { Range } from '../diag/range.js';
@@ -25,8 +26,7 @@ interface Pending {
 
 export class SchemaTable implements SchemaResolver {
   private readonly pending = new Map<string, Pending>();
-  private readonly resolved = new Map<string, ObjectTypeSpec | undefined>();
-  private readonly inProgress = new Set<string>();
+  private readonly resolved = new Map<string, ObjectTypeSpec>();
 
   /** Registers a top-level `schema` block (label count already checked). */
   add(block: Block, scope: Scope): void {
@@ -46,7 +46,8 @@ export class SchemaTable implements SchemaResolver {
   }
 
   resolve(name: string, range: Range, scope: Scope): ObjectTypeSpec | undefined {
-    if (!this.pending.has(name)) {
+    const pending = this.pending.get(name);
+    if (!pending) {
       const suggestion = didYouMean(name, this.pending.keys());
       scope.error('Reference to undeclared schema', range, {
         detail: `No schema named "${name}" is declared.`,
@@ -54,38 +55,57 @@ export class SchemaTable implements SchemaResolver {
       });
       return undefined;
     }
-    if (this.inProgress.has(name)) {
-      scope.error('Recursive schema', range, {
-        detail: `Schema "${name}" contains itself (${[...this.inProgress, name].join(' -> ')}); recursive types are not supported.`,
-      });
-      return undefined;
+    let spec = this.resolved.get(name);
+    if (!spec) {
+      // Registered before its fields are decoded, so a schema may contain itself (a tree of nodes):
+      // the reference is the same object, and the JSON Schema compiler emits it through $defs.
+      const fields: FieldSpec[] = [];
+      spec = { kind: 'object', name, fields };
+      this.resolved.set(name, spec);
+      this.decode(spec, fields, pending);
     }
-    if (!this.resolved.has(name)) this.resolved.set(name, this.decode(name, this.pending.get(name)!));
-    return this.resolved.get(name);
+    return spec;
   }
 
   /** Decodes every schema (those never referenced included) and returns them by name. */
   all(): Map<string, ObjectTypeSpec> {
     const out = new Map<string, ObjectTypeSpec>();
-    for (const [name, { block }] of this.pending) {
-      const spec = this.resolve(name, block.labelRanges[0]!, this.pending.get(name)!.scope);
-      if (spec) out.set(name, spec);
-    }
+    for (const [name, { block, scope }] of this.pending) out.set(name, this.resolve(name, block.labelRanges[0]!, scope)!);
+    for (const [name, spec] of out) this.checkSatisfiable(name, spec);
     return out;
   }
 
-  private decode(name: string, { block, scope }: Pending): ObjectTypeSpec | undefined {
-    this.inProgress.add(name);
-    try {
-      const decoded = decodeBody(block.body, SCHEMA_BODY, scope, block);
-      const fields = decodeFieldBlocks(blocksOf(decoded, 'field'), scope, this);
-      const description = readString(decoded.attrs.get('description'), scope);
-      if (fields.length === 0 && blocksOf(decoded, 'field').length === 0) {
-        scope.warning('Empty schema', block.labelRanges[0], { detail: `Schema "${name}" declares no field.` });
+  private decode(spec: { -readonly [K in keyof ObjectTypeSpec]: ObjectTypeSpec[K] }, fields: FieldSpec[], { block, scope }: Pending): void {
+    const decoded = decodeBody(block.body, SCHEMA_BODY, scope, block);
+    const description = readString(decoded.attrs.get('description'), scope);
+    if (description !== undefined) spec.description = description;
+    fields.push(...decodeFieldBlocks(blocksOf(decoded, 'field'), scope, this));
+    if (blocksOf(decoded, 'field').length === 0) {
+      scope.warning('Empty schema', block.labelRanges[0], { detail: `Schema "${spec.name}" declares no field.` });
+    }
+  }
+
+  /**
+   * A schema whose required fields lead back to itself without passing a list or map can hold no
+   * finite value: every request would fail validation. Optional fields, lists and maps end the chain.
+   */
+  private checkSatisfiable(name: string, spec: ObjectTypeSpec): void {
+    const chain: string[] = [];
+    const visit = (o: ObjectTypeSpec): boolean => {
+      if (o === spec && chain.length > 0) return true;
+      if (chain.includes(o.name ?? '')) return false;
+      chain.push(o.name ?? '');
+      for (const f of o.fields) {
+        if (f.required && f.type.kind === 'object' && visit(f.type)) return true;
       }
-      return { kind: 'object', name, fields, ...(description !== undefined ? { description } : {}) };
-    } finally {
-      this.inProgress.delete(name);
+      chain.pop();
+      return false;
+    };
+    if (visit(spec)) {
+      const { block, scope } = this.pending.get(name)!;
+      scope.error('Schema can never be satisfied', block.labelRanges[0], {
+        detail: `Schema "${name}" requires itself through required fields (${[...chain, name].join(' -> ')}), so no finite value is valid. Make a field on that chain optional, or a list.`,
+      });
     }
   }
 }

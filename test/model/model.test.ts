@@ -404,3 +404,29 @@ endpoint "GET /" {
   assert.equal(c.baseDir, 'conf');
   assert.ok(c.migrations!.endsWith('/conf/migrations'));
 });
+
+test('a schema may contain itself: the field type is the same object', () => {
+  const m = build(`schema "node" {
+  field "name" {
+    type = string
+  }
+  field "children" {
+    type = list(schema.node)
+  }
+}
+endpoint "POST /tree" {
+  request {
+    body = schema.node
+  }
+  pipeline {
+    respond {
+      body = ctx.request.body.children[0].children[1].name
+    }
+  }
+}
+`);
+  const node = m.schemas.get('node')!;
+  const children = node.fields[1]!.type;
+  assert.ok(children.kind === 'list' && children.items === node);
+  assert.equal(m.endpoints[0]!.request.body, node);
+});
