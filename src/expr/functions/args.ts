@@ -2,7 +2,7 @@
  * Argument conversions with HCL's rules: a string parameter accepts numbers and bools (converted),
  * a number parameter accepts numeric strings; null is refused unless the function says otherwise.
  */
-import { FunctionArgError } from '../errors.js';
+import { FunctionArgError, FunctionError } from '../errors.js';
 import { isObject, primitiveToNumber, primitiveToString, typeName } from '../values.js';
 
 function refuse(i: number, v: unknown, wanted: string): never {
@@ -50,4 +50,12 @@ export function stringList(args: readonly unknown[], i: number): string[] {
     }
     return s;
   });
+}
+
+/** The smallest or greatest of at least one number argument (min, max). */
+export function extremum(args: readonly unknown[], pick: (a: number, b: number) => number): number {
+  if (args.length === 0) throw new FunctionError('must pass at least one number');
+  let r = num(args, 0);
+  for (let i = 1; i < args.length; i++) r = pick(r, num(args, i));
+  return r;
 }

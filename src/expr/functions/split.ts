@@ -1,5 +1,5 @@
-/** `split(separator, str)` and `join(separator, list)`, argument order as HCL/Terraform. */
-import { str, stringList } from './args.js';
+/** `split(separator, str)`: the parts between separators (argument order as HCL/Terraform). */
+import { str } from './args.js';
 import { defineFunction } from './types.js';
 
 export const split = defineFunction({
@@ -11,10 +11,4 @@ export const split = defineFunction({
     // An empty separator splits into characters (code points, not UTF-16 halves).
     return sep === '' ? Array.from(s) : s.split(sep);
   },
-});
-
-export const join = defineFunction({
-  name: 'join',
-  params: ['separator', 'list'],
-  impl: (args) => stringList(args, 1).join(str(args, 0)),
 });

@@ -1,6 +1,5 @@
-/** `lower(s)` and `upper(s)`, Unicode-aware. */
+/** `lower(str)`: the string in lower case (Unicode-aware). */
 import { str } from './args.js';
 import { defineFunction } from './types.js';
 
 export const lower = defineFunction({ name: 'lower', params: ['str'], impl: (args) => str(args, 0).toLowerCase() });
-export const upper = defineFunction({ name: 'upper', params: ['str'], impl: (args) => str(args, 0).toUpperCase() });

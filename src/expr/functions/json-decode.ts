@@ -1,13 +1,7 @@
-/** `json_encode(value)` and `json_decode(text)`. */
+/** `json_decode(text)`: the value a JSON text denotes; invalid JSON is an argument error. */
 import { FunctionArgError } from '../errors.js';
 import { str } from './args.js';
 import { defineFunction } from './types.js';
-
-export const jsonEncode = defineFunction({
-  name: 'json_encode',
-  params: ['value'],
-  impl: (args) => JSON.stringify(args[0] ?? null),
-});
 
 export const jsonDecode = defineFunction({
   name: 'json_decode',

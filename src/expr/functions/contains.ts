@@ -1,0 +1,15 @@
+/** `contains(list, value)`: whether an element equals value (HCL equality: no conversion). */
+import { equals } from '../values.js';
+import { list } from './args.js';
+import { defineFunction } from './types.js';
+
+export const contains = defineFunction({
+  name: 'contains',
+  params: ['list', 'value'],
+  impl: (args) => {
+    const l = list(args, 0);
+    const v = args[1] ?? null;
+    for (const e of l) if (equals(e, v)) return true;
+    return false;
+  },
+});
