@@ -14,7 +14,7 @@ import {
 } from './values/types.js';
 import * as ops from './values/ops.js';
 import * as I from './values/int.js';
-import { RT, annotate, callAt, tick } from './runtime.js';
+import { RT, annotate, callAt, tickAt } from './runtime.js';
 import { callMethodAt, getAttrAt, invokeAt, methodTable, setField, type Method } from './attrs.js';
 import { checkElems, checkStrLen } from './values/limits.js';
 import { repr, typeName } from './values/repr.js';
@@ -115,9 +115,10 @@ export class Compiler {
         return () => NORMAL;
       case 'While': {
         const cond = this.cond(s.cond), body = this.block(s.body);
+        const p = this.pos(s.pos);
         return (fr) => {
           while (cond(fr)) {
-            if (++RT.steps > RT.checkAt) tick();
+            if (++RT.steps > RT.checkAt) tickAt(p);
             const c = body(fr);
             if (c === BREAK) break;
             if (c === RETURN) return RETURN;
@@ -176,7 +177,7 @@ export class Compiler {
         try {
           const e = it.elems;
           for (let i = 0; i < e.length; i++) {
-            if (++RT.steps > RT.checkAt) tick();
+            if (++RT.steps > RT.checkAt) tickAt(p);
             set(fr, e[i]!);
             const c = body(fr);
             if (c === BREAK) break;
@@ -188,7 +189,7 @@ export class Compiler {
       if (it instanceof RangeValue) {
         const { start, step, len } = it;
         for (let i = 0; i < len; i++) {
-          if (++RT.steps > RT.checkAt) tick();
+          if (++RT.steps > RT.checkAt) tickAt(p);
           set(fr, start + i * step);
           const c = body(fr);
           if (c === BREAK) break;
@@ -199,7 +200,7 @@ export class Compiler {
       let ret = NORMAL;
       try {
         ops.forEach(it, (v) => {
-          if (++RT.steps > RT.checkAt) tick();
+          if (++RT.steps > RT.checkAt) tickAt(p);
           set(fr, v);
           const c = body(fr);
           if (c === BREAK) return true;
@@ -778,7 +779,7 @@ export class Compiler {
             try {
               const el = it.elems;
               for (let j = 0; j < el.length; j++) {
-                if (++RT.steps > RT.checkAt) tick();
+                if (++RT.steps > RT.checkAt) tickAt(p);
                 set(fr, el[j]!);
                 next(fr, acc);
               }
@@ -791,7 +792,7 @@ export class Compiler {
             throw err;
           }
           ops.forEach(it, (v) => {
-            if (++RT.steps > RT.checkAt) tick();
+            if (++RT.steps > RT.checkAt) tickAt(p);
             set(fr, v);
             next(fr, acc);
           });

@@ -9,7 +9,7 @@ import { Compiler, registerEnv } from './compile.js';
 import { makeUniverse } from './builtins/universe.js';
 import { makeJSONModule } from './json.js';
 import { makeMathModule } from './math.js';
-import { CLOCK_EVERY, RT, callValue } from './runtime.js';
+import { CLOCK_EVERY, RT, callValue, fromRangeError } from './runtime.js';
 import { DEFAULT_SIZE_LIMITS, setLimits, type SizeLimits } from './values/limits.js';
 import { freezeValue, EvalErr, Frame, type ModuleEnv, type RuntimePos, type Value } from './values/types.js';
 import './methods/str.js';
@@ -90,7 +90,7 @@ export class StarlarkError extends Error {
     let out = '';
     if (stack.length > 0) {
       out += 'Traceback (most recent call last):\n';
-      for (const fr of stack) out += `  ${fr.pos!.file}:${fr.pos!.line}:${fr.pos!.col}: in ${fr.name}\n`;
+      for (const fr of stack) out += `  ${fr.pos ? `${fr.pos.file}:${fr.pos.line}:${fr.pos.col}` : '<builtin>'}: in ${fr.name}\n`;
     }
     return `${out}Error${suffix}: ${this.msg}`;
   }
@@ -103,7 +103,8 @@ function toStarlarkError(e: unknown): StarlarkError {
     if (e.pos !== null) frames.push({ name: '<unknown>', pos: e.pos });
     return new StarlarkError(e.kind, e.msg, frames.reverse());
   }
-  if (e instanceof RangeError && /call stack/i.test(e.message)) return new StarlarkError('stack', 'Starlark stack overflow');
+  const conv = fromRangeError(e);
+  if (conv !== null) return new StarlarkError(conv.kind, conv.msg);
   throw e;
 }
 
@@ -187,10 +188,9 @@ export class Program {
         if (e instanceof EvalErr) {
           e.frames.push({ name: '<toplevel>', pos: e.pos });
           e.pos = null;
-        } else if (e instanceof RangeError && /call stack/i.test(e.message)) {
-          const err = new EvalErr('Starlark stack overflow', 'stack');
-          err.frames.push({ name: '<toplevel>', pos: null });
-          throw err;
+        } else {
+          const err = fromRangeError(e);
+          if (err !== null) { err.frames.push({ name: '<toplevel>', pos: null }); throw err; }
         }
         throw e;
       }

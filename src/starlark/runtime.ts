@@ -27,7 +27,7 @@ export interface RunState {
 }
 
 /** How often (in steps) the wall clock is consulted. */
-export const CLOCK_EVERY = 4096;
+export const CLOCK_EVERY = 1024;
 
 export const RT: RunState = {
   steps: 0, checkAt: Infinity, maxSteps: Infinity, deadline: Infinity, depth: 0, maxDepth: 1000,
@@ -48,12 +48,29 @@ export function annotate(e: unknown, p: RuntimePos): never {
     if (e.pos === null) e.pos = p;
     throw e;
   }
-  if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    const err = new EvalErr('Starlark stack overflow', 'stack');
-    err.pos = p;
-    throw err;
+  const conv = fromRangeError(e);
+  if (conv !== null) {
+    conv.pos = p;
+    throw conv;
   }
   throw e;
+}
+
+/**
+ * Convert a JS RangeError into a Starlark error: "Maximum call stack size
+ * exceeded" becomes 'Starlark stack overflow'; "Invalid string/array length"
+ * becomes a size error. Kept cheap (no regex): this may run near the stack limit.
+ */
+export function fromRangeError(e: unknown): EvalErr | null {
+  if (!(e instanceof RangeError)) return null;
+  const m = e.message;
+  if (m.charCodeAt(0) === 73 /* 'I'nvalid ... length */) return new EvalErr(`size limit exceeded (${m})`, 'size');
+  return new EvalErr('Starlark stack overflow', 'stack');
+}
+
+/** tick() at a loop: errors get the loop's position. */
+export function tickAt(p: RuntimePos): void {
+  try { tick(); } catch (e) { annotate(e, p); }
 }
 
 export function callValue(fn: Value, args: Value[], kwargs: Kwargs): Value {
@@ -105,8 +122,8 @@ export function callFunc(fn: Func, args: Value[], kwargs: Kwargs): Value {
   } catch (e) {
     let err = e;
     if (!(e instanceof EvalErr)) {
-      if (e instanceof RangeError && /call stack/i.test(e.message)) err = new EvalErr('Starlark stack overflow', 'stack');
-      else throw e;
+      err = fromRangeError(e);
+      if (err === null) throw e;
     }
     const ee = err as EvalErr;
     ee.frames.push({ name: code.name, pos: ee.pos ?? code.pos });

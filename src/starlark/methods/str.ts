@@ -281,7 +281,7 @@ const strMethods: Record<string, Method> = {
       parts.push(x);
       n += x.length + s.length;
     });
-    if (n > 4096) checkStrLen(n);
+    checkStrLen(n);
     return parts.join(s);
   },
   lower(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return viaText(s, (t) => t.toLowerCase()); },

@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileModule, callFunction, StarlarkError } from '../../src/starlark/index.js';
+import { fails, run } from './helpers.js';
+
+const loopForever = `
+def spin():
+    n = 0
+    while True:
+        n += 1
+`;
+
+test('step budget: a runaway loop stops with a typed error', () => {
+  const { program } = compileModule(loopForever, 'spin.star');
+  const mod = program!.init();
+  const t0 = performance.now();
+  const err = assert.throws(() => callFunction(mod, 'spin', [], { maxSteps: 10_000 }), (e: unknown) => {
+    assert.ok(e instanceof StarlarkError);
+    assert.equal(e.kind, 'steps');
+    assert.match(e.msg, /too many steps/);
+    assert.match(e.backtrace(), /spin\.star:4:5: in spin/);
+    return true;
+  });
+  void err;
+  assert.ok(performance.now() - t0 < 1000);
+});
+
+test('default step budget is 1,000,000 per call', () => {
+  const { program } = compileModule(loopForever, 'spin.star');
+  const mod = program!.init();
+  assert.throws(() => callFunction(mod, 'spin', [], { timeoutMs: 60_000 }), (e: unknown) => e instanceof StarlarkError && e.kind === 'steps' && /1000000/.test(e.msg));
+});
+
+test('wall-clock timeout', () => {
+  const { program } = compileModule(loopForever, 'spin.star');
+  const mod = program!.init();
+  const t0 = performance.now();
+  assert.throws(() => callFunction(mod, 'spin', [], { maxSteps: Infinity, timeoutMs: 50 }), (e: unknown) => e instanceof StarlarkError && e.kind === 'timeout');
+  const took = performance.now() - t0;
+  assert.ok(took >= 45 && took < 1000, `took ${took} ms`);
+});
+
+test('size limits on strings and collections', () => {
+  const e1 = fails('def f():\n    s = "x"\n    for i in range(40):\n        s = s + s\nf()\n');
+  assert.equal(e1.kind, 'size');
+  const e2 = fails('x = "ab" * 100000000');
+  assert.equal(e2.kind, 'size');
+  const e3 = fails('def f():\n    l = []\n    for i in range(2000000):\n        l.append(i)\nf()\n', { maxSteps: 1e8 });
+  assert.equal(e3.kind, 'size');
+  const e4 = fails('x = [0] * 10 * 1000 * 1000', { limits: { maxElements: 1000 } });
+  assert.equal(e4.kind, 'size');
+  const e5 = fails('x = ",".join(["abc"] * 1000)', { limits: { maxStringBytes: 100 } });
+  assert.equal(e5.kind, 'size');
+});
+
+test('deep recursion becomes a Starlark error, never a JS crash', () => {
+  const src = 'def f(n):\n    return f(n + 1)\nx = f(0)\n';
+  const e1 = fails(src);
+  assert.equal(e1.kind, 'stack');
+  assert.match(e1.msg, /Starlark stack overflow/);
+  // even with an absurd depth limit, the JS RangeError is converted
+  const e2 = fails(src, { maxDepth: 10_000_000, maxSteps: 1e9 });
+  assert.equal(e2.kind, 'stack');
+  // moderate recursion works
+  assert.equal(run('def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\nx = f(300)\n').x, 300);
+});
+
+test('no I/O: load is refused unless the host supplies a loader', () => {
+  const e = fails('load("other.star", "x")\n');
+  assert.match(e.msg, /load not implemented by this application/);
+  const g = run('load("lib.star", "y", z="w")\nv = y + z\n', { load: (m) => new Map([['y', m], ['w', '!']]) });
+  assert.equal(g.v, 'lib.star!');
+  assert.match(fails('load("lib.star", "nope")\n', { load: () => new Map() }).msg, /load: name nope not found in module lib.star/);
+});
+
+test('print goes to the host callback only', () => {
+  const lines: string[] = [];
+  run('print("a", 1, [2], sep="|")\nprint("Ω")\n', { print: (s) => lines.push(s) });
+  assert.deepEqual(lines, ['a|1|[2]', 'Ω']);
+});
+
+test('fail() is a typed error with the message', () => {
+  const e = fails('fail("bad", 42)');
+  assert.equal(e.kind, 'fail');
+  assert.equal(e.msg, 'fail: bad 42');
+});
