@@ -213,7 +213,7 @@ export function compileModule(source: string, filename: string, options: Compile
   const universe = makeUniverse();
   const builtinModules = new Map<string, Value>([['json', makeJSONModule()], ['math', makeMathModule()]]);
   const predeclared = new Set<string>([...builtinModules.keys(), ...(options.predeclared ?? [])]);
-  const r = resolveFile(file, fopts, (n) => predeclared.has(n), (n) => universe.has(n));
+  const r = resolveFile(file, fopts, (n) => predeclared.has(n), (n) => universe.has(n), [...predeclared, ...universe.keys()]);
   if (r.errors.length > 0) {
     return { program: null, errors: r.errors.map((e) => ({ file: filename, line: e.pos.line, col: e.pos.col, message: e.msg })) };
   }

@@ -44,7 +44,10 @@ class Resolver {
   ifstmts = 0;
   errors: ResolveError[] = [];
 
-  constructor(public opts: FileOptions, public isPredeclared: (n: string) => boolean, public isUniversal: (n: string) => boolean) {}
+  constructor(
+    public opts: FileOptions, public isPredeclared: (n: string) => boolean, public isUniversal: (n: string) => boolean,
+    public knownNames: Iterable<string> = [],
+  ) {}
 
   errorf(pos: Pos, msg: string): void { this.errors.push({ pos, msg }); }
 
@@ -129,6 +132,8 @@ class Resolver {
     const names: string[] = [];
     for (let b: Block | null = u.env; b; b = b.parent) for (const n of b.bindings.keys()) names.push(n);
     for (const b of this.moduleGlobals) names.push(b.first.name);
+    // unlike starlark-go, also suggest predeclared and universal names (len for lenn)
+    for (const n of this.knownNames) names.push(n);
     names.sort();
     return nearest(u.id.name, names);
   }
@@ -407,9 +412,10 @@ export interface ResolvedModule {
 /** Resolve a parsed file in place. */
 export function resolveFile(
   file: A.File, opts: FileOptions, isPredeclared: (n: string) => boolean, isUniversal: (n: string) => boolean,
+  knownNames: Iterable<string> = [],
 ): ResolvedModule {
   currentFile = file.path;
-  const r = new Resolver(opts, isPredeclared, isUniversal);
+  const r = new Resolver(opts, isPredeclared, isUniversal, knownNames);
   r.stmts(file.stmts);
   r.resolveLocalUses(r.env);
   r.resolveNonLocalUses(r.env);

@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  compileModule, callFunction, fromJS, toJS, headersFromJS, structFromJS, StarlarkError, Dict, List, Float, repr,
+} from '../../src/starlark/index.js';
+
+test('fromJS/toJS round-trip JSON data exactly', () => {
+  const data = { a: 1, b: [true, null, 'x', 1.5], c: { z: 1, y: 2 }, big: 2n ** 70n, neg: -3, f: 2.0e-3, u: 'Ω' };
+  const v = fromJS(data);
+  assert.ok(v instanceof Dict);
+  assert.deepEqual(toJS(v), data);
+  assert.equal(repr(fromJS({ c: { z: 1, y: 2 } })), '{"c": {"z": 1, "y": 2}}'); // insertion order
+  assert.equal(fromJS(3), 3);
+  assert.ok(fromJS(3.5) instanceof Float);
+  assert.equal(fromJS(2 ** 60), 2n ** 60n); // an integral number beyond 2^53 becomes an exact int
+  assert.equal(toJS(fromJS(12345678901234567890n)), 12345678901234567890n);
+  assert.deepEqual(toJS(fromJS(new Set([1, 2]))), [1, 2]);
+  assert.deepEqual(toJS(fromJS(new Map([['k', 'v']]))), { k: 'v' });
+  assert.deepEqual(toJS(fromJS(new Uint8Array([1, 255]))), new Uint8Array([1, 255]));
+  assert.ok(fromJS([1]) instanceof List);
+});
+
+test('toJS: tuples and sets become arrays; functions are refused', () => {
+  const { program } = compileModule('t = (1, (2, 3))\ns = set([3, 1])\ndef f(): pass\n', 'h.star');
+  const mod = program!.init();
+  assert.deepEqual(toJS(mod.get('t')!), [1, [2, 3]]);
+  assert.deepEqual(toJS(mod.get('s')!), [3, 1]);
+  assert.throws(() => toJS(mod.get('f')!), (e: unknown) => e instanceof StarlarkError && e.kind === 'convert');
+});
+
+test('compile once, init, call many times with separate budgets', () => {
+  const { program, errors } = compileModule('def execute(ctx):\n    return {"n": ctx["n"] * 2, "env": env}\n', 'm.star', { predeclared: ['env'] });
+  assert.deepEqual(errors, []);
+  const mod = program!.init({ predeclared: { env: fromJS('prod') } });
+  for (let i = 0; i < 100; i++) {
+    assert.deepEqual(toJS(callFunction(mod, 'execute', [fromJS({ n: i })], { maxSteps: 1000 })), { n: i * 2, env: 'prod' });
+  }
+  assert.throws(() => callFunction(mod, 'missing', []), /has no global missing/);
+});
+
+test('globals are frozen, including values passed in', () => {
+  const { program } = compileModule('cfg = {"k": [1]}\ndef mutate():\n    cfg["k"].append(2)\n', 'f.star');
+  const mod = program!.init();
+  assert.throws(() => callFunction(mod, 'mutate', []), /cannot append to frozen list/);
+});
+
+test('headers dict: case-insensitive [], .get and in; keys keep their spelling', () => {
+  const { program } = compileModule(`
+def execute(h):
+    return {
+        "ct": h["content-type"],
+        "CT": h["CONTENT-TYPE"],
+        "get": h.get("X-Request-Id", "none"),
+        "has": "Accept" in h,
+        "not": "x-missing" in h,
+        "keys": list(h.keys()),
+        "cookie": h["set-cookie"],
+    }
+`, 'h.star');
+  const mod = program!.init();
+  const h = headersFromJS({ 'Content-Type': 'application/json', accept: '*/*', 'Set-Cookie': ['a=1', 'b=2'] });
+  assert.deepEqual(toJS(callFunction(mod, 'execute', [h])), {
+    ct: 'application/json', CT: 'application/json', get: 'none', has: true, not: false,
+    keys: ['Content-Type', 'accept', 'Set-Cookie'], cookie: ['a=1', 'b=2'],
+  });
+  // a headers dict can sit inside converted data
+  const ctx = fromJS({ request: { headers: h } });
+  assert.ok(toJS(ctx));
+});
+
+test('struct values for read-only request objects', () => {
+  const { program } = compileModule('def execute(req):\n    return req.method + " " + req.path\n', 's.star');
+  const mod = program!.init();
+  assert.equal(toJS(callFunction(mod, 'execute', [structFromJS({ method: 'GET', path: '/x' })])), 'GET /x');
+});
+
+test('errors from calls carry the backtrace and kind', () => {
+  const { program } = compileModule('def execute(ctx):\n    return ctx["missing"]\n', 'e.star');
+  const mod = program!.init();
+  try {
+    callFunction(mod, 'execute', [fromJS({})]);
+    assert.fail('expected an error');
+  } catch (e) {
+    assert.ok(e instanceof StarlarkError);
+    assert.equal(e.kind, 'eval');
+    assert.equal(e.msg, 'key "missing" not in dict');
+    assert.match(e.backtrace(), /e\.star:2:15: in execute\nError: key "missing" not in dict/);
+  }
+});
