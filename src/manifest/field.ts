@@ -50,6 +50,7 @@ export function decodeField(
   schemas: SchemaResolver,
   options: FieldOptions = {},
 ): FieldSpec | undefined {
+  const errorsBefore = errorCount(scope);
   const { attrs } = decodeBody(body, FIELD_SCHEMA, scope);
   const typeAttr = attrs.get('type');
   if (!typeAttr) {
@@ -69,10 +70,12 @@ export function decodeField(
   const description = readString(attrs.get('description'), scope);
   if (description !== undefined) field.description = description;
 
-  const kind = type.kind;
+  // Scalar constraints apply to the scalar inside lists and maps too (`list(string)` with
+  // `min_length` bounds each item), as src/schema compiles them; item counts apply to lists only.
+  const kind = innermost(type).kind;
   const isString = kind === 'string';
   const isNumeric = kind === 'integer' || kind === 'number';
-  const isList = kind === 'list';
+  const isList = type.kind === 'list';
   const applies = (attr: string, ok: boolean, what: string): Attribute | undefined => {
     const a = attrs.get(attr);
     if (a && !ok) {
@@ -88,8 +91,9 @@ export function decodeField(
   if (enumAttr) {
     const v = readStatic(enumAttr, scope);
     if (v.ok) {
-      const want = isString ? 'string' : 'number';
-      if (!Array.isArray(v.value) || v.value.length === 0 || !v.value.every((x) => typeof x === want)) {
+      const want = isString ? 'string' : kind === 'integer' ? 'whole number' : 'number';
+      const ok = (x: unknown): boolean => (isString ? typeof x === 'string' : typeof x === 'number' && (kind !== 'integer' || Number.isInteger(x)));
+      if (!Array.isArray(v.value) || v.value.length === 0 || !v.value.every(ok)) {
         typeError(enumAttr, scope, `a non-empty list of ${want}s`);
       } else field.enum = v.value as (string | number)[];
     }
@@ -143,8 +147,26 @@ export function decodeField(
       }
     }
   }
+  if (errorCount(scope) > errorsBefore) fieldsWithErrors.add(range);
   return field;
 }
+
+function errorCount(scope: Scope): number {
+  let n = 0;
+  for (const d of scope.diags.items) if (d.severity === 'error') n++;
+  return n;
+}
+
+function innermost(t: TypeSpec): TypeSpec {
+  return t.kind === 'list' ? innermost(t.items) : t.kind === 'map' ? innermost(t.values) : t;
+}
+
+/**
+ * Ranges of the field declarations this decoder already reported an error for. src/schema's own
+ * field checks (run by the model, keyed by the field's range) skip them, so one mistake is not
+ * reported twice in two wordings.
+ */
+export const fieldsWithErrors = new WeakSet<Range>();
 
 /** `name = { type = string, ... }` items of a route-dialect body, as a synthetic body of attributes. */
 export function objectAsBody(obj: ObjectCons, scope: Scope): Body | undefined {

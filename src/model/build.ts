@@ -9,6 +9,7 @@ import type { File } from '../hcl/ast.js';
 import { decodeManifest } from '../manifest/decode.js';
 import { checkFlow, staticStatuses } from './checks/flow.js';
 import { checkReferences } from './checks/references.js';
+import { checkFieldSpecs } from './checks/fields.js';
 import { checkDuplicateRoutes } from './checks/routes.js';
 import { checkStepNames } from './checks/step-names.js';
 import type { EndpointModel, ServiceModel } from './types.js';
@@ -52,6 +53,8 @@ export function buildModel(files: readonly SourceFile[], options: BuildOptions =
     checkReferences(model.steps, model.request, model.path, scope, declaredSteps);
     return { ...model, statuses: staticStatuses(model.steps) };
   });
+
+  checkFieldSpecs(decoded.schemas, endpoints, diags);
 
   const diagnostics = inSourceOrder(diags.items, files);
   if (diags.hasErrors) return { diagnostics, sources };
