@@ -260,8 +260,8 @@ function parseTemplateParts(p: ParserState, end: TokenType, open: Token | undefi
       break;
     }
     if (!p.recovery) {
-      if (next.type === T.EOF && open) {
-        // Pointing at the end of the file helps nobody: point at where the string began.
+      if (next.type === T.EOF && open && open.type === T.OHeredoc) {
+        // The end of the file may be far below: point at where the heredoc began.
         p.error('Unterminated template string', 'No closing marker was found for the string.', open.range, span(open, next));
       } else {
         p.error('Unterminated template string', 'No closing marker was found for the string.', next.range, rangeBetween(startRange, next.range));

@@ -138,7 +138,7 @@ test('unterminated strings: at a line break, and at the end of the file', () => 
   assert.deepEqual(r.file.body.items.map((i) => (i.kind === 'Attribute' ? i.name : '')), ['a', 'b']);
   const eof = parseFile('a = "abc', 't.hcl');
   assert.deepEqual(summaries(eof.diagnostics), ['Unterminated template string']);
-  assert.equal(at(eof.diagnostics[0]!.subject), '1:5@4-1:6@5');
+  assert.equal(at(eof.diagnostics[0]!.subject), '1:9@8-1:9@8'); // at the end of the file, as hclsyntax
 });
 
 test('heredocs keep their text verbatim, including indentation and blank lines', () => {
