@@ -169,8 +169,12 @@ function checkCtxRef(step: StepSpec, ref: Reference, env: Env): void {
   }
 }
 
+function suggest(suggestion: string | undefined): { suggestion?: string } {
+  return suggestion !== undefined ? { suggestion } : {};
+}
+
 /** Follows `.a.b[0].c` through declared object fields; stops at map, any and dynamic steps. */
-function checkFieldPath(type: TypeSpec, path: readonly (string | number | null)[], shown: string, _range: Range, step: StepSpec, env: Env): void {
+function checkFieldPath(type: TypeSpec, path: readonly (string | number | null)[], shown: string, range: Range, step: StepSpec, env: Env): void {
   let t: TypeSpec = type;
   let where = shown;
   for (const key of path) {
@@ -183,7 +187,7 @@ function checkFieldPath(type: TypeSpec, path: readonly (string | number | null)[
     }
     if (t.kind === 'list') {
       if (typeof key !== 'number') {
-        env.scope.error('Unsupported attribute', _range, { path: step.blockPath, detail: `${where} is a list; index it with a number.` });
+        env.scope.error('Unsupported attribute', range, { path: step.blockPath, detail: `${where} is a list; index it with a number.` });
         return;
       }
       t = t.items;
@@ -197,16 +201,16 @@ function checkFieldPath(type: TypeSpec, path: readonly (string | number | null)[
     }
     if (t.kind !== 'object') {
       if (t.kind === 'any') return;
-      env.scope.error('Unsupported attribute', _range, { path: step.blockPath, detail: `${where} is ${typeName(t)}; it has no member "${String(key)}".` });
+      env.scope.error('Unsupported attribute', range, { path: step.blockPath, detail: `${where} is ${typeName(t)}; it has no member "${String(key)}".` });
       return;
     }
     const field: FieldSpec | undefined = t.fields.find((f) => f.name === String(key));
     if (!field) {
       const names = t.fields.map((f) => f.name);
-      env.scope.error('Undeclared body field', _range, {
+      env.scope.error('Undeclared body field', range, {
         path: step.blockPath,
         detail: `${where}.${String(key)} is read, but ${t.name ? `schema "${t.name}"` : 'the declared body'} has no field "${String(key)}".`,
-        ...(didYouMean(String(key), names) ? { suggestion: didYouMean(String(key), names)! } : {}),
+        ...suggest(didYouMean(String(key), names)),
       });
       return;
     }
