@@ -10,7 +10,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../steps/endpoint.js';
 import { decodeBody } from './body.js';
-import { noteOf } from './note.js';
+import { logSent, noteOf } from './note.js';
 import { requestPath, sendProblem, sendStatusProblem } from './problems.js';
 import { writeResult } from './reply.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
@@ -102,6 +102,8 @@ function awaitPending(request: FastifyRequest, reply: FastifyReply, pending: Pen
     if (res.writableFinished || !finish()) return;
     pending.cancel();
     noteOf(request).cancelled = 'client closed';
+    // Nothing is sent; 499 (nginx's "client closed request") marks the line.
+    logSent(request, reply, 499);
   };
   res.on('close', onClose);
 

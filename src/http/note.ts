@@ -1,14 +1,34 @@
 /**
- * Per-request notes for the log line: which endpoint, which step failed, and the full error.
- * Kept on a request decoration declared once (`null` until needed), so the common path allocates nothing.
+ * Per-request notes for the log line (which step failed, the full error, why a run was cancelled), and
+ * the one call that writes the line once the response is sent.
+ *
+ * Notes live on a request decoration declared once (`null` until needed), so the common path allocates
+ * nothing. The line is written by the code that sends the response (every response goes through
+ * `writeResult` or `sendProblem`) rather than by an onResponse hook, which would cost a hook run per
+ * request for nothing more.
  */
-import type { FastifyRequest } from 'fastify';
-import type { RequestNote } from './log.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestLine, RequestNote } from './log.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     svcNote: RequestNote | null;
   }
+  interface FastifyInstance {
+    svcLogLine: (line: RequestLine) => void;
+  }
+}
+
+/** Writes the request's log line; `status` overrides the reply's (499: the client went away). */
+export function logSent(request: FastifyRequest, reply: FastifyReply, status: number = reply.statusCode): void {
+  request.server.svcLogLine({
+    reqId: request.id,
+    method: request.method,
+    url: request.url,
+    status,
+    ms: reply.elapsedTime,
+    note: request.svcNote,
+  });
 }
 
 export function noteOf(request: FastifyRequest): RequestNote {

@@ -3,6 +3,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problem, type Problem } from '../problem/index.js';
+import { logSent } from './note.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /** The request path without the query string: the `instance` of every problem. */
@@ -16,7 +17,9 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, body: 
   const payload = body.instance === undefined ? { ...body, instance: requestPath(request) } : body;
   reply.code(payload.status).header(REQUEST_ID_HEADER, request.id).header('content-type', PROBLEM_CONTENT_TYPE);
   if (headers) for (const name in headers) reply.header(name, headers[name]);
-  return reply.send(JSON.stringify(payload));
+  reply.send(JSON.stringify(payload));
+  logSent(request, reply);
+  return reply;
 }
 
 /** A problem of the server's own catalogue: title is the reason phrase unless given. */

@@ -4,23 +4,33 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
-import type { EndpointResult } from '../steps/endpoint.js';
-import { noteOf } from './note.js';
+import type { EndpointResult, FailureResult, ResponseResult } from '../steps/endpoint.js';
+import { logSent, noteOf } from './note.js';
 import { requestPath, sendProblem } from './problems.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function writeResult(request: FastifyRequest, reply: FastifyReply, result: EndpointResult): void {
   if (result.kind === 'failure') {
-    const note = noteOf(request);
-    note.error = result.error;
-    if (result.step !== undefined) note.step = result.step;
-    const body = problem(result.status);
-    // The step is named so an operator can find the log line; the cause stays in the log.
-    sendProblem(request, reply, result.step === undefined ? body : { ...body, step: result.step });
+    writeFailure(request, reply, result);
     return;
   }
-  reply.code(result.status);
+  writeResponse(request, reply, result);
+  logSent(request, reply);
+}
+
+/** The problem of DECISIONS.md §3; `sendProblem` writes the log line with the full error. */
+function writeFailure(request: FastifyRequest, reply: FastifyReply, result: FailureResult): void {
+  const note = noteOf(request);
+  note.error = result.error;
+  if (result.step !== undefined) note.step = result.step;
+  const body = problem(result.status);
+  // The step is named so an operator can find the log line; the cause stays in the log.
+  sendProblem(request, reply, result.step === undefined ? body : { ...body, step: result.step });
+}
+
+function writeResponse(request: FastifyRequest, reply: FastifyReply, result: ResponseResult): void {
+  if (result.status !== 200) reply.code(result.status);
   const headers = result.headers;
   let contentType: string | undefined;
   if (headers !== undefined) {

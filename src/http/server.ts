@@ -7,7 +7,7 @@ import type { CompiledEndpoint } from '../steps/endpoint.js';
 import { installRawBodyParser } from './body.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
 import { makeHandler } from './handler.js';
-import { logRequest, type Logger } from './log.js';
+import { requestLogger, type Logger } from './log.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
 import { toRoutePath } from './paths.js';
 import { requestIdOf } from './request-id.js';
@@ -44,17 +44,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
 
-  app.addHook('onResponse', (request, reply, done) => {
-    logRequest(logger, {
-      reqId: request.id,
-      method: request.method,
-      url: request.url,
-      status: reply.statusCode,
-      ms: reply.elapsedTime,
-      note: request.svcNote,
-    });
-    done();
-  });
+  app.decorate('svcLogLine', requestLogger(logger));
 
   // Endpoints grouped by routed path, so each path's 405 route knows all its methods.
   const byUrl = new Map<string, CompiledEndpoint[]>();

@@ -88,7 +88,7 @@ test('request_timeout answers 504 and cancels the run', async () => {
 test('a client that disconnects cancels the run', async () => {
   let cancelled!: () => void;
   const gone = new Promise<void>((resolve) => (cancelled = resolve));
-  const { app } = await server([
+  const { app, log } = await server([
     endpoint('GET /hang', (): PendingResult => ({ kind: 'pending', result: new Promise(() => {}), cancel: () => cancelled() })),
   ]);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -99,6 +99,9 @@ test('a client that disconnects cancels the run', async () => {
   assert.equal(await request, 'aborted');
   await gone;
   await app.close();
+  const [line] = log.requests();
+  assert.equal(line!.status, 499);
+  assert.equal(line!.cancelled, 'client closed');
 });
 
 test('one log line per request, with id, method, url, status and duration', async () => {

@@ -60,7 +60,9 @@ test('X-Request-Id is echoed when sane and generated otherwise', async () => {
   const given = await app.inject({ method: 'GET', url: '/a', headers: { 'x-request-id': 'abc-123' } });
   assert.equal(given.headers['x-request-id'], 'abc-123');
   const generated = await app.inject({ method: 'GET', url: '/a' });
-  assert.match(generated.headers['x-request-id'] as string, /^[0-9a-f-]{36}$/);
+  assert.match(generated.headers['x-request-id'] as string, /^[0-9a-f]{12}-[0-9a-z]+$/);
+  const next = await app.inject({ method: 'GET', url: '/a' });
+  assert.notEqual(next.headers['x-request-id'], generated.headers['x-request-id']);
   const insane = await app.inject({ method: 'GET', url: '/a', headers: { 'x-request-id': 'a b"c' } });
   assert.notEqual(insane.headers['x-request-id'], 'a b"c');
   const tooLong = await app.inject({ method: 'GET', url: '/a', headers: { 'x-request-id': 'x'.repeat(129) } });
