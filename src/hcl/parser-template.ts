@@ -213,13 +213,16 @@ function parseTemplateParts(p: ParserState, end: TokenType, open: Token | undefi
         }
         default: {
           if (!p.recovery) {
+            // The suggestion renders as `Did you mean "endif"?` after the detail, as in hclsyntax.
             const suggestion = didYouMean(word, ['if', 'for', 'else', 'endif', 'endfor']);
-            p.error(
-              'Invalid template control keyword',
-              `${JSON.stringify(word)} is not a valid template control keyword.${suggestion ? ` Did you mean ${JSON.stringify(suggestion)}?` : ''}`,
-              kw.range,
-              span(next, kw),
-            );
+            p.diags.push({
+              severity: 'error',
+              summary: 'Invalid template control keyword',
+              detail: `${JSON.stringify(word)} is not a valid template control keyword.`,
+              subject: kw.range,
+              context: span(next, kw),
+              ...(suggestion !== undefined ? { suggestion } : {}),
+            });
           }
           p.recover(T.TemplateSeqEnd);
           p.popNewlines();

@@ -127,7 +127,8 @@ test('template directive errors', () => {
     assert.equal(r.diagnostics[0]?.summary, summary, src);
   }
   const kw = parseExpression('"%{ endfro }"', 't.hcl');
-  assert.match(kw.diagnostics[0]!.detail!, /Did you mean "endfor"\?/);
+  assert.equal(kw.diagnostics[0]!.detail, '"endfro" is not a valid template control keyword.');
+  assert.equal(kw.diagnostics[0]!.suggestion, 'endfor');
 });
 
 test('unterminated strings: at a line break, and at the end of the file', () => {
