@@ -69,6 +69,8 @@ export function decodeBody(body: Body, schema: BodySchema, scope: Scope, owner?:
         }
         continue;
       }
+      // The parser already drops repeated attributes of a block; this catches the synthetic bodies
+      // made from object constructors (`name = { type = string, type = int }`).
       const previous = attrs.get(item.name);
       if (previous) {
         scope.error('Attribute redefined', item.nameRange, {
