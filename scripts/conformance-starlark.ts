@@ -32,7 +32,6 @@ import { encodeUTF8, decodeUTF8 } from '../src/starlark/values/utf8.js';
 const SKIP: Record<string, string> = {
   'starlark/testdata/proto.star': 'needs lib/proto (Go protocol buffers)',
   'starlark/testdata/time.star': 'needs lib/time (Go time module)',
-  'starlarkstruct/testdata/struct.star': 'needs starlarkstruct gensym/branded structs (Go extension)',
 };
 
 interface Chunk { source: string; startLine: number; want: Map<number, RegExp>; text: string }
@@ -136,6 +135,17 @@ class HasFields extends SValue {
   }
 }
 
+/** struct_test.go's gensym symbols: constructors of "branded" structs. */
+class Symbol extends SValue {
+  constructor(public readonly name: string) { super(); }
+  get type() { return 'symbol'; }
+  override toString() { return this.name; }
+  callStar(args: Value[], kwargs: [string, Value][] | null): Value {
+    if (args.length > 0) throw new EvalErr(`${this.name}: unexpected positional arguments`);
+    return new Struct(new Map([...(kwargs ?? [])].sort((a, b) => (a[0] < b[0] ? -1 : 1))), this);
+  }
+}
+
 /** eval_test.go's fib: the infinite Fibonacci sequence. */
 class Fib extends SValue {
   get type() { return 'fib'; }
@@ -197,6 +207,11 @@ function runExecChunk(root: string, file: string, rel: string, chunk: Chunk, res
   const pre: Record<string, Value> = {
     hasfields: new Builtin('hasfields', () => new HasFields()),
     fibonacci: new Fib(),
+    gensym: new Builtin('gensym', (args, kwargs) => {
+      const name = args[0] ?? (kwargs ?? []).find(([k]) => k === 'name')?.[1];
+      if (typeof name !== 'string') throw new EvalErr('gensym: missing argument for name');
+      return new Symbol(name);
+    }),
     struct: new Builtin('struct', (args, kwargs) => {
       if (args.length > 0) throw new EvalErr(`struct: unexpected positional arguments`);
       return new Struct(new Map(kwargs ?? []));
@@ -286,7 +301,8 @@ function runFile(root: string, path: string, mode: 'exec' | 'parse' | 'resolve' 
 }
 
 function main(): void {
-  const root = resolve(process.argv[2] ?? '../shared/conformance/starlark-go');
+  const positionalArgs = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const root = resolve(positionalArgs[0] ?? '../shared/conformance/starlark-go');
   if (!existsSync(root)) {
     console.error(`conformance directory not found: ${root}`);
     process.exit(2);

@@ -5,7 +5,7 @@
 
 import { nearest } from './spell.js';
 import { annotate } from './runtime.js';
-import { typeName } from './values/repr.js';
+import { str, typeName } from './values/repr.js';
 import {
   Builtin, Bytes, Dict, EvalErr, List, Module, SSet, Struct, type Kwargs, type RuntimePos, type Value,
 } from './values/types.js';
@@ -67,6 +67,10 @@ export function getAttr(x: Value, name: string): Value {
   } else if (x instanceof Struct) {
     const v = x.fields.get(name);
     if (v !== undefined) return v;
+    let msg = `${x.ctor === 'struct' ? '' : str(x.ctor) + ' '}struct has no .${name} attribute`;
+    const n = nearest(name, attrNames(x));
+    if (n) msg += ` (did you mean .${n}?)`;
+    throw new EvalErr(msg);
   } else if (hasAttrs(x)) {
     const v = x.attr(name);
     if (v !== undefined) return v;

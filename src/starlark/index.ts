@@ -60,8 +60,11 @@ export function fromJS(v: unknown): Value {
     return s;
   }
   if (v instanceof Date) return encodeUTF8(v.toISOString());
+  // plain object: string keys map to themselves in the hash table (see HashTable)
   const d = new Dict();
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) dictSet(d, encodeUTF8(k), fromJS(x));
+  const vals = d.ht.vals;
+  const o = v as Record<string, unknown>;
+  for (const k in o) if (Object.hasOwn(o, k)) vals.set(encodeUTF8(k), fromJS(o[k]));
   return d;
 }
 

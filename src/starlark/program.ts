@@ -10,7 +10,7 @@ import { makeUniverse } from './builtins/universe.js';
 import { makeJSONModule } from './json.js';
 import { makeMathModule } from './math.js';
 import { CLOCK_EVERY, RT, callValue, fromRangeError } from './runtime.js';
-import { DEFAULT_SIZE_LIMITS, setLimits, type SizeLimits } from './values/limits.js';
+import { DEFAULT_SIZE_LIMITS, LIM, type SizeLimits } from './values/limits.js';
 import { freezeValue, EvalErr, Frame, type ModuleEnv, type RuntimePos, type Value } from './values/types.js';
 import './methods/str.js';
 import './methods/collections.js';
@@ -110,10 +110,16 @@ function toStarlarkError(e: unknown): StarlarkError {
 
 /** Run f with fresh run state (budget, clock, limits, print, load), restoring the previous state after. */
 function withRun<T>(opts: RunOptions, f: () => T): T {
-  const saved = { ...RT };
+  // save the enclosing run's state field by field (cheaper than copying objects on every call)
+  const sSteps = RT.steps, sCheckAt = RT.checkAt, sMaxSteps = RT.maxSteps, sDeadline = RT.deadline, sDepth = RT.depth;
+  const sMaxDepth = RT.maxDepth, sRecursion = RT.recursion, sPrint = RT.print, sAborted = RT.aborted;
+  const sTimeout = RT.timeoutMs, sLoad = RT.load;
+  const sStr = LIM.maxStringBytes, sElems = LIM.maxElements;
   const maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const savedLim = setLimits(opts.limits ? { ...DEFAULT_SIZE_LIMITS, ...opts.limits } : DEFAULT_SIZE_LIMITS);
+  const lim = opts.limits;
+  LIM.maxStringBytes = lim?.maxStringBytes ?? DEFAULT_SIZE_LIMITS.maxStringBytes;
+  LIM.maxElements = lim?.maxElements ?? DEFAULT_SIZE_LIMITS.maxElements;
   RT.steps = 0;
   RT.maxSteps = maxSteps;
   RT.checkAt = Math.min(CLOCK_EVERY, maxSteps);
@@ -121,7 +127,7 @@ function withRun<T>(opts: RunOptions, f: () => T): T {
   RT.deadline = performance.now() + timeoutMs;
   RT.depth = 0;
   RT.maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
-  RT.print = opts.print ?? (() => {});
+  RT.print = opts.print ?? noPrint;
   RT.load = opts.load ?? null;
   RT.aborted = null;
   try {
@@ -129,18 +135,25 @@ function withRun<T>(opts: RunOptions, f: () => T): T {
   } catch (e) {
     throw toStarlarkError(e);
   } finally {
-    Object.assign(RT, saved);
-    setLimits(savedLim);
+    RT.steps = sSteps; RT.checkAt = sCheckAt; RT.maxSteps = sMaxSteps; RT.deadline = sDeadline; RT.depth = sDepth;
+    RT.maxDepth = sMaxDepth; RT.recursion = sRecursion; RT.print = sPrint; RT.aborted = sAborted;
+    RT.timeoutMs = sTimeout; RT.load = sLoad;
+    LIM.maxStringBytes = sStr; LIM.maxElements = sElems;
   }
 }
 
+function noPrint(): void {}
+
 /** The globals of an initialised module (frozen after init). */
 export class StarlarkModule {
-  constructor(public readonly program: Program, public readonly env: ModuleEnv) {}
+  private readonly index: Map<string, number>;
+  constructor(public readonly program: Program, public readonly env: ModuleEnv) {
+    this.index = new Map(env.globalNames.map((n, i) => [n, i]));
+  }
 
   get(name: string): Value | undefined {
-    const i = this.env.globalNames.indexOf(name);
-    return i < 0 ? undefined : this.env.globals[i];
+    const i = this.index.get(name);
+    return i === undefined ? undefined : this.env.globals[i];
   }
 
   /** Defined globals, in order of definition. */
@@ -163,7 +176,7 @@ export class Program {
     private readonly nlocals: number,
     private readonly cellLocals: number[],
     private readonly toplevel: (fr: Frame) => number,
-    private readonly recursion: boolean,
+    readonly recursion: boolean,
     private readonly builtinModules: Map<string, Value>,
   ) {}
 
@@ -239,7 +252,7 @@ export function callFunction(module: StarlarkModule, name: string, args: Value[]
   const fn = module.get(name);
   if (fn === undefined) throw new StarlarkError('eval', `module ${module.program.filename} has no global ${name}`);
   return withRun(opts, () => {
-    RT.recursion = true;
+    RT.recursion = module.program.recursion;
     try {
       return callValue(fn, args, opts.kwargs ?? null);
     } catch (e) {

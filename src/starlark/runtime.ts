@@ -8,7 +8,7 @@ import { nearest } from './spell.js';
 import { quote, typeName } from './values/repr.js';
 import { dictSet } from './values/ops.js';
 import {
-  Builtin, Cell, Dict, EvalErr, Frame, Func, MANDATORY, Tuple, type Kwargs, type RuntimePos, type Value,
+  Builtin, Cell, Dict, EvalErr, Frame, Func, MANDATORY, Tuple, type Callable, type Kwargs, type RuntimePos, type Value,
 } from './values/types.js';
 
 export interface RunState {
@@ -82,6 +82,15 @@ export function callValue(fn: Value, args: Value[], kwargs: Kwargs): Value {
       if (e instanceof EvalErr) {
         e.frames.push({ name: fn.name, pos: null });
       }
+      throw e;
+    }
+  }
+  if (fn !== null && typeof fn === 'object' && typeof (fn as unknown as Callable).callStar === 'function') {
+    const c = fn as unknown as Callable;
+    try {
+      return c.callStar(args, kwargs);
+    } catch (e) {
+      if (e instanceof EvalErr) e.frames.push({ name: c.name, pos: null });
       throw e;
     }
   }

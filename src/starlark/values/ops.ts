@@ -264,7 +264,7 @@ function dictsEqual(x: Dict, y: Dict, depth: number): boolean {
 }
 
 function structsEqual(x: Struct, y: Struct, depth: number): boolean {
-  if (x.fields.size !== y.fields.size) return false;
+  if (x.fields.size !== y.fields.size || !compareDepth('==', x.ctor, y.ctor, depth - 1)) return false;
   for (const [k, v] of x.fields) {
     const w = y.fields.get(k);
     if (w === undefined || !compareDepth('==', v, w, depth - 1)) return false;
@@ -680,6 +680,12 @@ export function binary(op: BinOp, x: Value, y: Value): Value {
       }
       break;
   }
+  if (op === '+' && x instanceof Struct && y instanceof Struct) {
+    if (!equals(x.ctor, y.ctor)) throw new EvalErr(`cannot add structs of different constructors: ${str(x.ctor)} + ${str(y.ctor)}`);
+    const fields = new Map(x.fields);
+    for (const [k, v] of y.fields) fields.set(k, v);
+    return new Struct(new Map([...fields].sort((a, b) => (a[0] < b[0] ? -1 : 1))), x.ctor);
+  }
   if (x !== null && typeof x === 'object' && typeof (x as unknown as HasBinary).binary === 'function') {
     const r = (x as unknown as HasBinary).binary(op, y, 'left');
     if (r !== undefined) return r;
@@ -709,5 +715,5 @@ export function unary(op: '-' | '+' | '~' | 'not', x: Value): Value {
 }
 
 // late-bound to avoid an import cycle with repr.ts users
-import { repr as reprOf } from './repr.js';
+import { repr as reprOf, str } from './repr.js';
 export { Module };

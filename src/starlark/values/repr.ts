@@ -136,7 +136,7 @@ function writeValue(out: string[], x: Value, path: SValue[]): void {
   } else if (x instanceof Module) {
     out.push(`<module ${quote(x.name)}>`);
   } else if (x instanceof Struct) {
-    out.push('struct(');
+    out.push(typeof x.ctor === 'string' ? x.ctor : str(x.ctor), '(');
     let sep = '';
     for (const k of [...x.fields.keys()].sort()) {
       out.push(sep, k, ' = ');

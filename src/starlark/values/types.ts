@@ -201,12 +201,24 @@ export class Module extends SValue {
   override freeze() { for (const v of this.members.values()) freezeValue(v); }
 }
 
-/** struct(**kwargs), as in starlarkstruct, for scripts and tests. */
+/**
+ * struct(**kwargs), as in starlark-go's starlarkstruct: immutable named fields.
+ * `ctor` brands the struct (default: the string "struct"); `+` merges structs
+ * of the same constructor.
+ */
 export class Struct extends SValue {
-  constructor(public readonly fields: Map<string, Value>) { super(); }
+  private frozen = false;
+  constructor(public readonly fields: Map<string, Value>, public readonly ctor: Value = 'struct') { super(); }
   get type() { return 'struct'; }
-  override freeze() { for (const v of this.fields.values()) freezeValue(v); }
+  override freeze() {
+    if (this.frozen) return;
+    this.frozen = true;
+    for (const v of this.fields.values()) freezeValue(v);
+  }
 }
+
+/** Host values callable from Starlark (e.g. constructors) implement this. */
+export interface Callable { readonly name: string; callStar(args: Value[], kwargs: Kwargs): Value }
 
 export class RangeValue extends SValue {
   constructor(public readonly start: number, public readonly stop: number, public readonly step: number, public readonly len: number) { super(); }
