@@ -69,7 +69,7 @@ export function parseBody(p: ParserState, end: TokenType): Body {
     }
     // hclsyntax abandons the rest of the body here; we skip to the end of the line instead, so one
     // stray token does not hide every later error in the file.
-    skipRestOfLine(p, end);
+    skipRestOfLine(p, end, OPENERS.has(bad.type) ? 1 : 0);
   }
 
   return { kind: 'Body', items, range: rangeBetween(startRange, endRange) };
@@ -79,9 +79,10 @@ export function parseBody(p: ParserState, end: TokenType): Body {
  * Recovery inside a body: skips to the next newline outside brackets, but stops before the body's
  * own closing token so the enclosing block still closes where it should.
  */
-function skipRestOfLine(p: ParserState, end: TokenType): void {
+const OPENERS: ReadonlySet<TokenType> = new Set([T.OBrace, T.OBrack, T.OParen, T.OHeredoc, T.TemplateInterp, T.TemplateControl]);
+
+function skipRestOfLine(p: ParserState, end: TokenType, depth: number): void {
   p.recovery = true;
-  let depth = 0;
   for (;;) {
     const t = p.peek();
     if (t.type === T.EOF) return;

@@ -122,3 +122,13 @@ test('never throws, whatever the input', () => {
     assert.equal(r.file.body.kind, 'Body');
   }
 });
+
+test('a stray bracketed value in a body is skipped as a whole, even across lines', () => {
+  const r = parseFile('[1,\n 2]\na = 1\n', 't.hcl');
+  assert.deepEqual(summaries(r.diagnostics), ['Argument or block definition required']);
+  assert.deepEqual(r.file.body.items.map((i) => (i.kind === 'Attribute' ? i.name : i.type)), ['a']);
+  // a stray closing brace inside a block does not close it twice
+  const b = parseFile('a {\n  ]\n  x = 1\n}\nb = 2\n', 't.hcl');
+  assert.deepEqual(summaries(b.diagnostics), ['Argument or block definition required']);
+  assert.equal(b.file.body.items.length, 2);
+});
