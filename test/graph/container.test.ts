@@ -230,3 +230,23 @@ test('a stream ending inside a container: leave waits for the end of the stream 
     assert.deepEqual(endings, [`stream:${how}`]);
   }
 });
+
+test('a failing leave on cancellation is reported to onTeardownError, never thrown', async () => {
+  const reported: string[] = [];
+  const g = graph(
+    [
+      {
+        type: 'container',
+        kind: 'transaction',
+        name: 'tx',
+        body: [{ type: 'step', name: 'wait', kind: 'sql', run: () => new Observable(() => undefined) }],
+        wrap: { leave: () => Promise.reject(new Error('rollback failed: connection lost')) },
+      },
+      { type: 'exit', run: () => 'unreached' },
+    ],
+    { onTeardownError: (error) => reported.push(`${error.step}: ${(error.cause as Error).message}`) },
+  );
+  g.run(scope()).subscribe().unsubscribe();
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(reported, ['tx: rollback failed: connection lost']);
+});
