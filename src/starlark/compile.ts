@@ -583,7 +583,11 @@ export class Compiler {
       case '//':
         return (fr) => {
           const a = x(fr), b = y(fr);
-          if (typeof a === 'number' && typeof b === 'number' && b > 0 && a >= 0) return Math.floor(a / b);
+          if (typeof a === 'number' && typeof b === 'number' && b > 0 && a >= 0) {
+            const q = Math.floor(a / b);
+            const r = a - q * b; // float division may round up near huge quotients: verify
+            if (r >= 0 && r < b) return q;
+          }
           return binaryAt(op, a, b, p);
         };
       case 'in':
@@ -704,6 +708,7 @@ export class Compiler {
       hasVarargs: info.hasVarargs,
       hasKwargs: info.hasKwargs,
       numKwonly: info.numKwonlyParams,
+      simpleParams: false,
       paramNames: [],
       cellLocals: [],
       active: 0,
@@ -713,6 +718,7 @@ export class Compiler {
     for (const prm of info.params) if (prm.kind !== 'Unary' || prm.x) nparams++;
     const dflt = this.defaultExprs(info);
     code.nparams = nparams;
+    code.simpleParams = !info.hasVarargs && !info.hasKwargs && info.numKwonlyParams === 0;
     code.paramNames = info.locals.slice(0, nparams).map((b) => b.first.name);
     code.cellLocals = info.locals.filter((b) => b.scope === 'cell').map((b) => b.index);
     const body = this.block(info.body);

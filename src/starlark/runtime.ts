@@ -120,7 +120,7 @@ export function callFunc(fn: Func, args: Value[], kwargs: Kwargs): Value {
   RT.depth++;
   code.active++;
   try {
-    if (kwargs === null && args.length === code.nparams && !code.hasVarargs && !code.hasKwargs) {
+    if (kwargs === null && args.length === code.nparams && code.simpleParams) {
       for (let i = 0; i < args.length; i++) l[i] = args[i];
     } else {
       setArgs(l, fn, args, kwargs);

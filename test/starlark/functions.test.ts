@@ -72,3 +72,7 @@ test('functions are values; builtins have names', () => {
   const g = run('def f(): pass\nn = str(f)\nm = str(len)\nh = hasattr("x", "upper")\ng = getattr("x", "upper")()\n');
   assert.deepEqual([g.n, g.m, g.h, g.g], ['<function f>', '<built-in function len>', true, 'X']);
 });
+
+test('keyword-only parameters cannot be passed positionally', () => {
+  assert.match(fails('def f(a, *, b=1): pass\nf(1, 2)').msg, /function f accepts 1 positional argument \(2 given\)/);
+});

@@ -44,3 +44,8 @@ test('int/float mixing', () => {
   assert.match(fails('x = float((1 << 500) * (1 << 500) * (1 << 100))').msg, /int too large to convert to float/);
   assert.match(fails('x = ((1 << 500) * (1 << 500) * (1 << 100)) + 1.0').msg, /int too large to convert to float/);
 });
+
+test('floor division of large safe ints is exact', () => {
+  assert.equal(ev('9007199254740991 // 7'), Number(9007199254740991n / 7n));
+  assert.equal(ev('(9007199254740990 - 1) // 9007199254740990'), 0);
+});

@@ -158,6 +158,8 @@ export interface FuncCode {
   hasVarargs: boolean;
   hasKwargs: boolean;
   numKwonly: number;
+  /** no *args, **kwargs or keyword-only parameters: positional calls bind directly */
+  simpleParams: boolean;
   paramNames: string[];
   cellLocals: number[]; // indices of locals that live in Cells
   active: number; // activations of this body, for the no-recursion dialect
