@@ -102,3 +102,7 @@ def put():
 
 import * as api from '../../src/starlark/index.js';
 function awaitImport() { return api; }
+
+test('set.isdisjoint (spec)', () => {
+  assert.deepEqual(ev('[set([1, 2]).isdisjoint([3]), set([1, 2]).isdisjoint((2, 3))]'), [true, false]);
+});

@@ -211,6 +211,11 @@ const setMethods: Record<string, Method> = {
     }
     return r;
   },
+  isdisjoint(s: SSet, args, kwargs, name) {
+    const [x] = positional(name, args, kwargs, 1, 1);
+    for (const e of iterArg(name, 1, x!)) if (named(name, () => ops.setHas(s, e))) return false;
+    return true;
+  },
   issubset(s: SSet, args, kwargs, name) {
     const [x] = positional(name, args, kwargs, 1, 1);
     const other = named(name, () => ops.newSet(iterArg(name, 1, x!)));
