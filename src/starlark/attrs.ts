@@ -38,9 +38,15 @@ function hasAttrs(x: Value): x is Value & HasAttrs {
   return x !== null && typeof x === 'object' && typeof (x as unknown as HasAttrs).attr === 'function';
 }
 
+/**
+ * Methods in the spec that starlark-go (whose dir() output the conformance
+ * tests check) does not have: callable, but not listed by dir().
+ */
+const UNLISTED = new Set(['isdisjoint']);
+
 export function attrNames(x: Value): string[] {
   const t = methodTable(x);
-  if (t) return [...t.keys()].sort();
+  if (t) return [...t.keys()].filter((k) => !UNLISTED.has(k)).sort();
   if (x instanceof Module) return [...x.members.keys()].sort();
   if (x instanceof Struct) return [...x.fields.keys()].sort();
   if (hasAttrs(x)) return x.attrNames().slice().sort();
