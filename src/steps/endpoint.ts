@@ -107,11 +107,11 @@ export function compileEndpoint(endpoint: PipelineEndpointModel, model?: Service
       const nodes = specs.map((s) => compileStep(s, env));
       return nodes.every((n): n is EndpointNode => n !== undefined) ? nodes : undefined;
     },
-    error(spec, summary, detail) {
+    error(spec, summary, detail, at) {
       diagnostics.push({
         severity: 'error',
         summary,
-        subject: spec.range,
+        subject: at ?? spec.range,
         path: spec.blockPath,
         ...(detail !== undefined ? { detail } : {}),
       });

@@ -6,6 +6,7 @@
  * silently skipped: a manifest that declares a `sql` step must not serve responses without it.
  */
 import type { NodeDef } from '../../graph/index.js';
+import type { Range } from '../diag/range.js';
 import type { Expr } from '../model/step-common.js';
 import type { ServiceModel, StepKind, StepSpec } from '../model/types.js';
 import type { RequestContext } from './endpoint.js';
@@ -36,8 +37,8 @@ export interface CompileEnv {
   readsOf(exprs: readonly (Expr | undefined)[]): string[];
   /** Compiles nested steps (parallel branches, transaction bodies). */
   compileSteps(specs: readonly StepSpec[]): EndpointNode[] | undefined;
-  /** Reports a boot error on the step block. */
-  error(spec: StepSpec, summary: string, detail?: string): void;
+  /** Reports a boot error on the step block (or on `at`, a more precise place). */
+  error(spec: StepSpec, summary: string, detail?: string, at?: Range): void;
 }
 
 /** Answers undefined after reporting why the step cannot be compiled. */

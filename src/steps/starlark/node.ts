@@ -1,8 +1,109 @@
 /**
- * `starlark "<name>"`: waits for the Starlark host API (src/starlark/index.ts). Until it lands the step
- * is refused at boot like every kind without a runtime.
+ * `starlark "<name>"`: the program is compiled and its top level run once, at boot; each request calls
+ * `execute(ctx)` synchronously (no event-loop hop) and the returned value becomes
+ * `steps.<name>.result`.
+ *
+ * `ctx` holds what expressions see as `ctx` (request, timestamp_epoch, request_id) plus `steps`, the
+ * outputs of earlier steps; `ctx["request"]["headers"]` is case-insensitive. A compile or top-level
+ * error is a boot diagnostic at the manifest line of the program; a run-time error is a failure of
+ * this step (500 naming it; the Starlark backtrace goes to the log), and running past the step's time
+ * budget is a time-out (504).
  */
-import { notSupportedYet, type NodeCompiler } from '../registry.js';
+import type { Range } from '../../diag/range.js';
+import {
+  callFunction,
+  compileModule,
+  DEFAULT_MAX_STEPS,
+  DEFAULT_TIMEOUT_MS,
+  fromJS,
+  headersFromJS,
+  StarlarkError,
+  toJS,
+  type StarlarkDiagnostic,
+  type StarlarkModule,
+} from '../../starlark/index.js';
+import type { EndpointNode, EndpointScope, NodeCompiler } from '../registry.js';
 import type { StarlarkStepSpec } from './spec.js';
 
-export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => notSupportedYet(spec, env);
+export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
+  const { program, errors } = compileModule(spec.source, spec.sourceName);
+  if (!program) {
+    for (const error of errors) env.error(spec, `Starlark: ${error.message}`, undefined, programRange(spec, error, env.model?.sources));
+    return undefined;
+  }
+  // Never longer than a request may take: a synchronous run cannot be interrupted from outside.
+  const timeoutMs = Math.min(spec.timeoutMs ?? DEFAULT_TIMEOUT_MS, env.model?.server.requestTimeoutMs ?? Infinity);
+  const limits = { maxSteps: spec.maxSteps ?? DEFAULT_MAX_STEPS, timeoutMs };
+
+  let module: StarlarkModule;
+  try {
+    module = program.init(limits);
+  } catch (error) {
+    env.error(spec, 'Starlark: the program failed while loading', describe(error));
+    return undefined;
+  }
+  if (module.get('execute') === undefined) {
+    env.error(spec, 'Starlark: the program defines no execute(ctx) function', 'A starlark step calls `execute(ctx)` for every request and stores what it returns as steps.<name>.result.');
+    return undefined;
+  }
+
+  const node: EndpointNode = {
+    type: 'step',
+    kind: 'starlark',
+    name: spec.name,
+    id: env.idOf(spec),
+    label: spec.file !== undefined ? spec.sourceName : 'inline program',
+    meta: spec,
+    classify: (cause) => (cause instanceof StarlarkError && cause.kind === 'timeout' ? 'timeout' : undefined),
+    run: (scope: EndpointScope) => {
+      const result = callFunction(module, 'execute', [starlarkContext(scope)], limits);
+      return { result: toJS(result) };
+    },
+  };
+  return node;
+};
+
+function starlarkContext(scope: EndpointScope) {
+  const { ctx } = scope;
+  const request = ctx.request;
+  return fromJS({
+    request: {
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      headers: headersFromJS(request.headers as Record<string, string | string[] | undefined>),
+      body: request.body ?? null,
+    },
+    timestamp_epoch: ctx.timestamp_epoch,
+    request_id: ctx.request_id,
+    steps: scope.steps,
+  });
+}
+
+function describe(error: unknown): string {
+  if (error instanceof StarlarkError) return error.backtrace();
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Where a Starlark compile error is in the manifest: inline programs map program line n to the
+ * manifest line of the string (a heredoc's text starts on the line after `<<EOT`); a `.star` file is
+ * reported in that file.
+ */
+function programRange(spec: StarlarkStepSpec, error: StarlarkDiagnostic, sources: ReadonlyMap<string, string> | undefined): Range {
+  const at = (filename: string, line: number, column: number): Range => ({
+    filename,
+    start: { line, column, byte: 0 },
+    end: { line, column: column + 1, byte: 0 },
+  });
+  const origin = spec.sourceRange;
+  if (!origin) return at(error.file, error.line, error.col);
+  const text = sources?.get(origin.filename);
+  const heredoc = text !== undefined && text.startsWith('<<', origin.start.byte);
+  const line = origin.start.line + error.line - (heredoc ? 0 : 1);
+  // The program line is the manifest line minus the heredoc's stripped indentation (or the opening quote).
+  const programLine = spec.source.split('\n')[error.line - 1] ?? '';
+  const manifestLine = text?.split('\n')[line - 1] ?? '';
+  const shift = manifestLine.endsWith(programLine) ? manifestLine.length - programLine.length : heredoc ? 0 : origin.start.column;
+  return at(origin.filename, line, error.col + shift);
+}

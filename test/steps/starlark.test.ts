@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { StarlarkStepSpec } from '../../src/model/types.js';
+import { compileEndpoint, type EndpointResult } from '../../src/steps/endpoint.js';
+import { ctx, expr, pipeline, RANGE, respond } from './helpers.js';
+
+function starlark(source: string, extra: Partial<StarlarkStepSpec> = {}): StarlarkStepSpec {
+  return { kind: 'starlark', name: 'script', source, sourceName: 'script.star', range: RANGE, blockPath: ['endpoint "GET /t"', 'pipeline', 'starlark "script"'], ...extra };
+}
+
+const TRANSFORM = `
+def execute(ctx):
+    body = ctx["request"]["body"]
+    out = [body["prefix"] + ":" + t.strip().lower() for t in body["tags"] if t.strip()]
+    return {"count": len(out), "tags": out, "key": ctx["request"]["headers"]["X-Key"], "id": ctx["request_id"]}
+`;
+
+test('execute(ctx) runs synchronously and its value is steps.<name>.result', () => {
+  const { endpoint, diagnostics } = compileEndpoint(pipeline([starlark(TRANSFORM), respond({ body: expr('steps.script.result') })]));
+  assert.deepEqual(diagnostics, []);
+  const out = endpoint!.run(ctx({ body: { prefix: 'p', tags: [' A ', '', 'b'] }, headers: { 'x-key': 'k1' } }, 'rid')) as EndpointResult;
+  assert.equal(out.kind, 'response');
+  assert.deepEqual(out.kind === 'response' && out.body, { count: 2, tags: ['p:a', 'p:b'], key: 'k1', id: 'rid' });
+});
+
+test('a Starlark error at run time is a 500 failure naming the step', () => {
+  const { endpoint } = compileEndpoint(pipeline([starlark('def execute(ctx):\n    return 1 // 0\n'), respond({})]));
+  const out = endpoint!.run(ctx()) as EndpointResult;
+  assert.equal(out.kind, 'failure');
+  assert.equal(out.kind === 'failure' && out.status, 500);
+  assert.equal(out.kind === 'failure' && out.step, 'script');
+});
+
+test('running out of time is a 504 failure', () => {
+  const { endpoint } = compileEndpoint(
+    pipeline([starlark('def execute(ctx):\n    n = 0\n    while True:\n        n += 1\n', { timeoutMs: 20, maxSteps: 1e12 }), respond({})]),
+  );
+  const out = endpoint!.run(ctx()) as EndpointResult;
+  assert.equal(out.kind === 'failure' && out.status, 504);
+});
+
+test('compile errors are boot diagnostics at the manifest line of an inline program', () => {
+  const manifest = 'endpoint "GET /t" {\n  pipeline {\n    starlark "s" {\n      source = <<-EOT\n        def execute(ctx):\n            return undefined_name\n      EOT\n    }\n  }\n}\n';
+  const at = manifest.indexOf('<<-EOT');
+  const sourceRange = { filename: 'api.hcl', start: { line: 4, column: 16, byte: at }, end: { line: 7, column: 10, byte: at + 80 } };
+  const spec = starlark('def execute(ctx):\n    return undefined_name\n', { sourceName: 'api.hcl', sourceRange });
+  const model = { sources: new Map([['api.hcl', manifest]]), server: { requestTimeoutMs: 30_000 } } as never;
+  const { endpoint, diagnostics } = compileEndpoint(pipeline([spec, respond({})]), model);
+  assert.equal(endpoint, undefined);
+  assert.equal(diagnostics.length, 1);
+  assert.match(diagnostics[0]!.summary, /undefined_name/);
+  assert.equal(diagnostics[0]!.subject!.filename, 'api.hcl');
+  assert.equal(diagnostics[0]!.subject!.start.line, 6);
+  assert.equal(diagnostics[0]!.subject!.start.column, manifest.split('\n')[5]!.indexOf('undefined_name') + 1);
+});
+
+test('a program without execute() is refused at boot', () => {
+  const { endpoint, diagnostics } = compileEndpoint(pipeline([starlark('x = 1\n'), respond({})]));
+  assert.equal(endpoint, undefined);
+  assert.match(diagnostics[0]!.summary, /no execute\(ctx\) function/);
+});
