@@ -1,5 +1,6 @@
 /**
- * Commands written elsewhere (`check`, `starlark`) and the one a later release brings (`openapi`).
+ * Commands written in their own modules with their own IO shape (`check`, `starlark`), adapted to the
+ * dispatcher's, and the one a later release brings (`openapi`).
  */
 import type { CliIO } from './io.js';
 import { EXIT_USAGE } from './io.js';
@@ -14,7 +15,7 @@ export async function checkCommand(args: string[], io: CliIO): Promise<number> {
   return check(args, { stdout: (s) => void io.stdout.write(s), stderr: (s) => void io.stderr.write(s) });
 }
 
-export async function starlarkCommand(_args: string[], io: CliIO): Promise<number> {
-  io.stderr.write('svc starlark: not available in this build yet\n');
-  return EXIT_USAGE;
+export async function starlarkCommand(args: string[], io: CliIO): Promise<number> {
+  const { starlarkCommand: starlark } = await import('./starlark.js');
+  return starlark(args, { stdout: (s) => void io.stdout.write(s), stderr: (s) => void io.stderr.write(s) });
 }

@@ -3,11 +3,11 @@
  * graceful shutdown. Host and port: flag, else SVC_HOST/HOST and SVC_PORT/PORT, else the server block.
  */
 import { buildServer, createLogger, flushLogger, listen, shutdownOnSignals } from '../http/index.js';
-import { flagString, parseArgs, parsePort, UsageError } from './args.js';
+import { flagString, parseArgs, parsePort, UsageError, type ParsedArgs } from './args.js';
 import { boot, configDir, diagnosticsFormat } from './boot.js';
 import { EXIT_FAILURE, type CliIO } from './io.js';
 
-const FLAGS = [
+export const SERVE_FLAGS = [
   { name: 'config', short: 'c', value: true },
   { name: 'host', value: true },
   { name: 'port', short: 'p', value: true },
@@ -15,24 +15,17 @@ const FLAGS = [
 ] as const;
 
 export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
-  const args = parseArgs(argv, FLAGS);
+  const args = parseArgs(argv, SERVE_FLAGS);
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   const dir = configDir(args, io);
   const format = diagnosticsFormat(args);
-  const hostOverride = flagString(args, 'host') ?? nonEmpty(io.env.SVC_HOST) ?? nonEmpty(io.env.HOST);
-  const portFlag = flagString(args, 'port');
-  const portOverride =
-    portFlag !== undefined
-      ? parsePort(portFlag, '--port')
-      : nonEmpty(io.env.SVC_PORT) !== undefined
-        ? parsePort(io.env.SVC_PORT!, 'SVC_PORT')
-        : nonEmpty(io.env.PORT) !== undefined
-          ? parsePort(io.env.PORT!, 'PORT')
-          : undefined;
+  // Checked before booting, so a bad --port is reported without loading anything.
+  bindAddress(args, io.env, { host: '127.0.0.1', port: 8080 });
 
   const booted = await boot(dir, io, format, 'serve');
   if (!booted) return EXIT_FAILURE;
   const { server } = booted.model;
+  const bind = bindAddress(args, io.env, server);
 
   const logger = createLogger();
   const app = await buildServer({
@@ -43,10 +36,10 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   });
   let address: { url: string };
   try {
-    address = await listen(app, { host: hostOverride ?? server.host, port: portOverride ?? server.port });
+    address = await listen(app, bind);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const where = `${hostOverride ?? server.host}:${portOverride ?? server.port}`;
+    const where = `${bind.host}:${bind.port}`;
     io.stderr.write(
       `svc serve: cannot listen on ${where}: ${code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (error as Error).message}\n`,
     );
@@ -58,6 +51,21 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   const code = await shutdownOnSignals(app, { shutdownTimeoutMs: server.shutdownTimeoutMs, logger });
   flushLogger(logger);
   return code;
+}
+
+/** Flag, else SVC_HOST/HOST and SVC_PORT/PORT (the more specific first), else the server block. */
+export function bindAddress(
+  args: ParsedArgs,
+  env: Readonly<Record<string, string | undefined>>,
+  server: { readonly host: string; readonly port: number },
+): { host: string; port: number } {
+  const host = flagString(args, 'host') ?? nonEmpty(env.SVC_HOST) ?? nonEmpty(env.HOST) ?? server.host;
+  const portFlag = flagString(args, 'port');
+  let port = server.port;
+  if (portFlag !== undefined) port = parsePort(portFlag, '--port');
+  else if (nonEmpty(env.SVC_PORT) !== undefined) port = parsePort(env.SVC_PORT!, 'SVC_PORT');
+  else if (nonEmpty(env.PORT) !== undefined) port = parsePort(env.PORT!, 'PORT');
+  return { host, port };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
