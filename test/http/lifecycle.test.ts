@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { listen, shutdown } from '../../src/http/index.js';
+import type { EndpointResult, PendingResult } from '../../src/steps/endpoint.js';
+import { endpoint, json, server } from './helpers.js';
+
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((done, fail) => {
+    const req = request(url, { agent: false }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => done({ status: res.statusCode!, body }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+function slow(ms: number): PendingResult {
+  return {
+    kind: 'pending',
+    result: new Promise<EndpointResult>((resolve) => setTimeout(() => resolve(json({ slept: ms })), ms)),
+    cancel: () => {},
+  };
+}
+
+test('shutdown stops accepting, finishes in-flight requests, then resolves', async () => {
+  const { app } = await server([endpoint('GET /slow', () => slow(150)), endpoint('GET /fast', () => json({}))]);
+  const { url } = await listen(app, { host: '127.0.0.1', port: 0 });
+  const inflight = get(`${url}/slow`);
+  await new Promise((r) => setTimeout(r, 30));
+  const started = Date.now();
+  const closed = shutdown(app, { shutdownTimeoutMs: 5_000, logger: app.log as never });
+  await new Promise((r) => setTimeout(r, 10));
+  await assert.rejects(get(`${url}/fast`), /ECONNREFUSED/);
+  assert.deepEqual(await inflight, { status: 200, body: '{"slept":150}' });
+  await closed;
+  assert.ok(Date.now() - started < 2_000, 'no wait for the time-out when nothing is left');
+});
+
+test('shutdown_timeout closes connections whose requests do not finish', async () => {
+  const { app } = await server([
+    endpoint('GET /hang', (): PendingResult => ({ kind: 'pending', result: new Promise(() => {}), cancel: () => {} })),
+  ]);
+  const { url } = await listen(app, { host: '127.0.0.1', port: 0 });
+  const hanging = get(`${url}/hang`).catch((e: Error) => e.message);
+  await new Promise((r) => setTimeout(r, 30));
+  const started = Date.now();
+  const warnings: unknown[] = [];
+  await shutdown(app, { shutdownTimeoutMs: 200, logger: { warn: (o: unknown) => warnings.push(o) } as never });
+  const elapsed = Date.now() - started;
+  assert.ok(elapsed >= 180 && elapsed < 2_000, `closed after the time-out (${elapsed} ms)`);
+  assert.match(String(await hanging), /socket hang up|ECONNRESET/);
+  assert.equal(warnings.length, 1);
+});
