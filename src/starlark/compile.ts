@@ -16,7 +16,7 @@ import * as ops from './values/ops.js';
 import * as I from './values/int.js';
 import { RT, annotate, callAt, tickAt } from './runtime.js';
 import { callMethodAt, getAttrAt, invokeAt, methodTable, setField, type Method } from './attrs.js';
-import { checkElems, checkStrLen } from './values/limits.js';
+import { chargeAlloc, checkElems, checkStrLen } from './values/limits.js';
 import { repr, typeName } from './values/repr.js';
 import { nearest } from './spell.js';
 
@@ -238,6 +238,7 @@ export class Compiler {
           x.checkMutable('apply += to');
           const add = ops.toArray(y);
           checkElems(x.elems.length + add.length);
+          chargeAlloc(8 * add.length);
           for (const v of add) x.elems.push(v);
         } catch (e) { annotate(e, p); }
         return x;
@@ -551,7 +552,7 @@ export class Compiler {
             const r = a + b;
             if (r <= MAX && r >= -MAX) return r;
           } else if (typeof a === 'string' && typeof b === 'string') {
-            if (a.length + b.length > 4096) checkStrLenAt(a.length + b.length, p);
+            if (a.length + b.length > 4096) checkStrLenAt(a.length + b.length, b.length, p);
             return a + b;
           }
           return binaryAt(op, a, b, p);
@@ -811,8 +812,8 @@ export class Compiler {
   }
 }
 
-function checkStrLenAt(n: number, p: RuntimePos): void {
-  try { checkStrLen(n); } catch (e) { annotate(e, p); }
+function checkStrLenAt(n: number, added: number, p: RuntimePos): void {
+  try { checkStrLen(n); chargeAlloc(added); } catch (e) { annotate(e, p); }
 }
 
 /** The module environment a frame runs in (globals are shared by all functions of a module). */

@@ -5,7 +5,7 @@ import * as I from './values/int.js';
 import { formatFloat } from './values/float.js';
 import { repr, typeName } from './values/repr.js';
 import { decodeRune, runeToUTF8 } from './values/utf8.js';
-import { checkStrLen } from './values/limits.js';
+import { chargeAlloc, checkStrLen } from './values/limits.js';
 import { Dict, EvalErr, Float, Tuple, type Kwargs, type Value } from './values/types.js';
 import { dictGet } from './values/ops.js';
 
@@ -92,7 +92,7 @@ export function interpolate(format: string, x: Value): string {
         throw new EvalErr(`unknown conversion %${c}`);
     }
     size += s.length;
-    if (size > 65536) checkStrLen(size);
+    if (size > 65536) { checkStrLen(size); chargeAlloc(s.length); }
     out.push(s);
     i++;
     index++;
@@ -165,6 +165,6 @@ export function format(fmt: string, args: Value[], kwargs: Kwargs): string {
     else throw new EvalErr(`format: unknown conversion ${JSON.stringify(conv)}`);
   }
   const r = out.join('');
-  if (r.length > 65536) checkStrLen(r.length);
+  if (r.length > 65536) { checkStrLen(r.length); chargeAlloc(r.length); }
   return r;
 }

@@ -114,12 +114,14 @@ function withRun<T>(opts: RunOptions, f: () => T): T {
   const sSteps = RT.steps, sCheckAt = RT.checkAt, sMaxSteps = RT.maxSteps, sDeadline = RT.deadline, sDepth = RT.depth;
   const sMaxDepth = RT.maxDepth, sRecursion = RT.recursion, sPrint = RT.print, sAborted = RT.aborted;
   const sTimeout = RT.timeoutMs, sLoad = RT.load;
-  const sStr = LIM.maxStringBytes, sElems = LIM.maxElements;
+  const sStr = LIM.maxStringBytes, sElems = LIM.maxElements, sAllocMax = LIM.maxAllocBytes, sAlloc = LIM.allocated;
   const maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const lim = opts.limits;
   LIM.maxStringBytes = lim?.maxStringBytes ?? DEFAULT_SIZE_LIMITS.maxStringBytes;
   LIM.maxElements = lim?.maxElements ?? DEFAULT_SIZE_LIMITS.maxElements;
+  LIM.maxAllocBytes = lim?.maxAllocBytes ?? DEFAULT_SIZE_LIMITS.maxAllocBytes;
+  LIM.allocated = 0;
   RT.steps = 0;
   RT.maxSteps = maxSteps;
   RT.checkAt = Math.min(CLOCK_EVERY, maxSteps);
@@ -138,7 +140,7 @@ function withRun<T>(opts: RunOptions, f: () => T): T {
     RT.steps = sSteps; RT.checkAt = sCheckAt; RT.maxSteps = sMaxSteps; RT.deadline = sDeadline; RT.depth = sDepth;
     RT.maxDepth = sMaxDepth; RT.recursion = sRecursion; RT.print = sPrint; RT.aborted = sAborted;
     RT.timeoutMs = sTimeout; RT.load = sLoad;
-    LIM.maxStringBytes = sStr; LIM.maxElements = sElems;
+    LIM.maxStringBytes = sStr; LIM.maxElements = sElems; LIM.maxAllocBytes = sAllocMax; LIM.allocated = sAlloc;
   }
 }
 

@@ -53,6 +53,15 @@ test('size limits on strings and collections', () => {
   assert.equal(e5.kind, 'size');
 });
 
+test('bulk allocation budget per run bounds total memory', () => {
+  // each value is within the per-value limit, but together they exceed the run's budget
+  const e = fails('x = [("x" * 5000000) for i in range(100)]\n', { maxSteps: 1e9 });
+  assert.equal(e.kind, 'size');
+  assert.match(e.msg, /allocation limit exceeded/);
+  // building a string piece by piece is charged for the new bytes only
+  assert.equal(run('def f():\n    s = ""\n    for i in range(100000):\n        s += "0123456789"\n    return len(s)\nx = f()\n').x, 1000000);
+});
+
 test('deep recursion becomes a Starlark error, never a JS crash', () => {
   const src = 'def f(n):\n    return f(n + 1)\nx = f(0)\n';
   const e1 = fails(src);

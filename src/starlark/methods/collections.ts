@@ -6,7 +6,7 @@ import { registerMethods, type Method } from '../attrs.js';
 import { positional, paramErr, wantInt } from '../builtins/args.js';
 import { updateDict } from '../builtins/universe.js';
 import * as ops from '../values/ops.js';
-import { checkElems } from '../values/limits.js';
+import { chargeAlloc, checkElems } from '../values/limits.js';
 import { typeName } from '../values/repr.js';
 import { Dict, EvalErr, List, SSet, Tuple, type Kwargs, type Value } from '../values/types.js';
 
@@ -49,6 +49,7 @@ const listMethods: Record<string, Method> = {
     if (!ops.isIterable(x!)) throw paramErr(name, 1, `got ${typeName(x!)}, want iterable`);
     const add = ops.toArray(x!);
     checkElems(l.elems.length + add.length);
+    chargeAlloc(8 * add.length);
     for (const v of add) l.elems.push(v);
     return null;
   },

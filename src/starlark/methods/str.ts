@@ -6,7 +6,7 @@ import { registerMethods, type Method } from '../attrs.js';
 import { positional, paramErr, wantInt, wantStr } from '../builtins/args.js';
 import { format } from '../format.js';
 import * as ops from '../values/ops.js';
-import { checkStrLen } from '../values/limits.js';
+import { chargeAlloc, checkStrLen } from '../values/limits.js';
 import { quote, typeName } from '../values/repr.js';
 import { decodeRune, decodeUTF8, encodeUTF8, isASCII, runeToUTF8 } from '../values/utf8.js';
 import { Bytes, EvalErr, List, SValue, Tuple, type Kwargs, type Value } from '../values/types.js';
@@ -282,6 +282,7 @@ const strMethods: Record<string, Method> = {
       n += x.length + s.length;
     });
     checkStrLen(n);
+    if (n > 4096) chargeAlloc(n);
     return parts.join(s);
   },
   lower(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return viaText(s, (t) => t.toLowerCase()); },
@@ -320,6 +321,8 @@ const strMethods: Record<string, Method> = {
         if (i < rs.length) parts.push(rs[i]!);
       }
       r = parts.join('');
+    } else if (count === Infinity && s.length > 256) {
+      r = s.split(old).join(neu); // native and fast for large inputs
     } else {
       let i = s.indexOf(old);
       if (i < 0) return s;
@@ -333,7 +336,7 @@ const strMethods: Record<string, Method> = {
       }
       r += s.slice(from);
     }
-    if (r.length > 4096) checkStrLen(r.length);
+    if (r.length > 4096) { checkStrLen(r.length); chargeAlloc(r.length); }
     return r;
   },
   rfind(s: string, args, kwargs, name) { return find(s, name, args, kwargs, true, true); },

@@ -10,17 +10,25 @@ export interface SizeLimits {
   maxStringBytes: number;
   /** max number of elements of a list, tuple, dict or set built by a script */
   maxElements: number;
+  /**
+   * budget for bulk allocations in one run (init or call), in bytes (8 per
+   * element): repetition, concatenation, join, replace and formatting of large
+   * values. With the step budget this bounds the memory a script can take.
+   */
+  maxAllocBytes: number;
 }
 
-export const DEFAULT_SIZE_LIMITS: SizeLimits = { maxStringBytes: 16 << 20, maxElements: 1_000_000 };
+export const DEFAULT_SIZE_LIMITS: SizeLimits = { maxStringBytes: 16 << 20, maxElements: 1_000_000, maxAllocBytes: 256 << 20 };
 
-export const LIM: SizeLimits = { ...DEFAULT_SIZE_LIMITS };
+/** Limits of the current run, and what it has allocated in bulk so far. */
+export const LIM: SizeLimits & { allocated: number } = { ...DEFAULT_SIZE_LIMITS, allocated: 0 };
 
-export function setLimits(l: SizeLimits): SizeLimits {
-  const old = { ...LIM };
-  LIM.maxStringBytes = l.maxStringBytes;
-  LIM.maxElements = l.maxElements;
-  return old;
+/** Charge a bulk allocation of `bytes` to the current run. */
+export function chargeAlloc(bytes: number): void {
+  LIM.allocated += bytes;
+  if (LIM.allocated > LIM.maxAllocBytes) {
+    throw new EvalErr(`allocation limit exceeded (more than ${LIM.maxAllocBytes} bytes built in bulk by this run)`, 'size');
+  }
 }
 
 export function checkStrLen(n: number): void {

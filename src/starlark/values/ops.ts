@@ -2,7 +2,7 @@
 // operators, indexing, slicing, iteration and len. Messages mirror starlark-go.
 
 import * as I from './int.js';
-import { checkElems, checkStrLen } from './limits.js';
+import { chargeAlloc, checkElems, checkStrLen } from './limits.js';
 import { typeName } from './repr.js';
 import { interpolate } from '../format.js';
 import {
@@ -516,13 +516,13 @@ function repeat(n: Value, make: (k: number) => Value, unit: number): Value {
 }
 
 function strRepeat(s: string, n: Value): string {
-  return repeat(n, (k) => { if (k > 0) checkStrLen(s.length * k); return k > 0 ? s.repeat(k) : ''; }, s.length) as string;
+  return repeat(n, (k) => { if (k > 0) { checkStrLen(s.length * k); chargeAlloc(s.length * k); } return k > 0 ? s.repeat(k) : ''; }, s.length) as string;
 }
 
 function elemsRepeat(e: Value[], n: Value): Value[] {
   let out: Value[] = [];
   repeat(n, (k) => {
-    if (k > 0) checkElems(e.length * k);
+    if (k > 0) { checkElems(e.length * k); chargeAlloc(8 * e.length * k); }
     out = new Array(e.length * k);
     for (let j = 0; j < k; j++) for (let i = 0; i < e.length; i++) out[j * e.length + i] = e[i]!;
     return null;
@@ -572,15 +572,15 @@ export function binary(op: BinOp, x: Value, y: Value): Value {
       if (typeof x === 'string') {
         if (typeof y === 'string') {
           const n = x.length + y.length;
-          if (n > 4096) checkStrLen(n);
+          if (n > 4096) { checkStrLen(n); chargeAlloc(y.length); }
           return x + y;
         }
         break;
       }
       if (isIntV(x) && isIntV(y)) return I.add(x, y);
       { const f = floats(x, y); if (f) return new Float(f[0] + f[1]); }
-      if (x instanceof List && y instanceof List) { checkElems(x.elems.length + y.elems.length); return new List(x.elems.concat(y.elems)); }
-      if (x instanceof Tuple && y instanceof Tuple) { checkElems(x.elems.length + y.elems.length); return new Tuple(x.elems.concat(y.elems)); }
+      if (x instanceof List && y instanceof List) { checkElems(x.elems.length + y.elems.length); chargeAlloc(8 * (x.elems.length + y.elems.length)); return new List(x.elems.concat(y.elems)); }
+      if (x instanceof Tuple && y instanceof Tuple) { checkElems(x.elems.length + y.elems.length); chargeAlloc(8 * (x.elems.length + y.elems.length)); return new Tuple(x.elems.concat(y.elems)); }
       break;
     case '-':
       if (isIntV(x) && isIntV(y)) return I.sub(x, y);
