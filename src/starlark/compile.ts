@@ -25,6 +25,8 @@ type St = (fr: Frame) => number; // control: 0 normal, 1 break, 2 continue, 3 re
 type Assign = (fr: Frame, v: Value) => void;
 
 const NORMAL = 0, BREAK = 1, CONTINUE = 2, RETURN = 3;
+/** shared argument list of zero-argument method calls (built-ins never mutate their args) */
+const NO_ARGS: Value[] = [];
 const MAX = Number.MAX_SAFE_INTEGER;
 
 export interface CompileContext {
@@ -672,7 +674,7 @@ export class Compiler {
         const a0 = pos[0], a1 = pos[1];
         return (fr) => {
           const r = recv(fr);
-          const a: Value[] = n === 0 ? [] : n === 1 ? [a0!(fr)] : [a0!(fr), a1!(fr)];
+          const a: Value[] = n === 0 ? NO_ARGS : n === 1 ? [a0!(fr)] : [a0!(fr), a1!(fr)];
           const m = lookup(r);
           if (m !== undefined) return callMethodAt(m, r, name, a, null, p);
           return invokeAt(r, name, a, null, p, dp);

@@ -358,8 +358,13 @@ export function forEach(v: Value, f: (x: Value) => boolean | void): void {
 export function toArray(v: Value): Value[] {
   if (v instanceof List || v instanceof Tuple) return v.elems.slice();
   if ((v instanceof Dict || v instanceof SSet)) return v.ht.keyList();
+  if (v instanceof RangeValue) checkElems(v.len);
   const out: Value[] = [];
-  forEach(v, (x) => { out.push(x); });
+  forEach(v, (x) => {
+    // host iterables may be long or endless
+    if ((out.length & 0xffff) === 0xffff) checkElems(out.length + 1);
+    out.push(x);
+  });
   return out;
 }
 

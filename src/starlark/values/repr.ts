@@ -3,8 +3,9 @@
 import { decodeRune, runeToUTF8 } from './utf8.js';
 import { floatStr } from './float.js';
 import {
-  Builtin, Bytes, Dict, Float, Func, List, Module, RangeValue, SSet, Struct, Tuple, type SValue, type Value,
+  Builtin, Bytes, Dict, EvalErr, Float, Func, List, Module, RangeValue, SSet, Struct, Tuple, type SValue, type Value,
 } from './types.js';
+import { LIM } from './limits.js';
 
 const HEX = '0123456789abcdef';
 const printRe = /[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
@@ -71,7 +72,20 @@ export function repr(v: Value): string {
   return parts.join('');
 }
 
+// Output is capped at the string size limit: a list holding many references
+// to one big list would otherwise print (and allocate) without bound.
+let written = 0, counted = 0;
 function writeValue(out: string[], x: Value, path: SValue[]): void {
+  if (out.length === 0) { written = 0; counted = 0; }
+  if (out.length - counted >= 1024) {
+    for (let i = counted; i < out.length; i++) written += out[i]!.length;
+    counted = out.length;
+    if (written > LIM.maxStringBytes) throw new EvalErr(`string size limit exceeded (printing a value longer than ${LIM.maxStringBytes} bytes)`, 'size');
+  }
+  writeValue1(out, x, path);
+}
+
+function writeValue1(out: string[], x: Value, path: SValue[]): void {
   if (x === null) { out.push('None'); return; }
   switch (typeof x) {
     case 'boolean': out.push(x ? 'True' : 'False'); return;
