@@ -15,7 +15,17 @@ export function writeResult(request: FastifyRequest, reply: FastifyReply, result
     writeFailure(request, reply, result);
     return;
   }
-  writeResponse(request, reply, result);
+  try {
+    writeResponse(request, reply, result);
+  } catch (error) {
+    // A body JSON cannot encode (a BigInt, a cycle): still a problem answer, never a crash. The
+    // asynchronous path calls this from a promise callback, where a throw would be unhandled.
+    if (!reply.sent) {
+      writeFailure(request, reply, { kind: 'failure', status: 500, error });
+      return;
+    }
+    noteOf(request).error = error;
+  }
   logSent(request, reply);
 }
 

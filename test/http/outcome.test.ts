@@ -117,3 +117,16 @@ test('one log line per request, with id, method, url, status and duration', asyn
   assert.equal(typeof lines[0]!.ms, 'number');
   assert.equal(typeof lines[0]!.time, 'number');
 });
+
+test('a body JSON cannot encode is a 500 problem, on the synchronous and the asynchronous path', async () => {
+  const big = { n: 10n };
+  const { app } = await server([
+    endpoint('GET /sync', () => json(big)),
+    endpoint('GET /async', (): PendingResult => ({ kind: 'pending', result: Promise.resolve(json(big)), cancel: () => {} })),
+  ]);
+  for (const url of ['/sync', '/async']) {
+    const r = await app.inject({ method: 'GET', url });
+    assert.equal(r.statusCode, 500, url);
+    assert.equal(r.json().type, 'urn:svc:error:internal');
+  }
+});

@@ -82,3 +82,17 @@ test('a non-bool condition is a failure', () => {
   const out = runSync([respond({ condition: expr('ctx.request.query.s'), statusCode: 200 }), respond({})], ctx({ query: { s: 'yes' } }));
   assert.equal(out.kind, 'failure');
 });
+
+test('a header that is not a valid field fails the step instead of the response', () => {
+  const out = runSync([respond({ headers: expr('{ "X-A" = ctx.request.query.x }') })], ctx({ query: { x: 'a\nb' } }));
+  assert.equal(out.kind, 'failure');
+  assert.equal(out.kind === 'failure' && out.step, 'respond#1');
+  const badName = runSync([respond({ headers: expr('{ "bad name" = ctx.request.query.x }') })], ctx({ query: { x: 'v' } }));
+  assert.equal(badName.kind, 'failure');
+});
+
+test('an interim (1xx) status is refused at boot', () => {
+  const result = compileEndpoint(pipeline([respond({ statusCode: 101 })]));
+  assert.equal(result.endpoint, undefined);
+  assert.match(result.diagnostics[0]!.summary, /Invalid respond status/);
+});

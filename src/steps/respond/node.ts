@@ -6,6 +6,7 @@
  * fully constant, unconditional respond hands the very same result object to every request. A run
  * evaluates only what depends on the request, synchronously.
  */
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { ExitNodeDef } from '../../../graph/index.js';
 import type { Expr } from '../../model/step-common.js';
 import { isMarkedProblem } from '../../problem/index.js';
@@ -29,7 +30,12 @@ export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
     env.error(spec, 'Invalid respond step', error instanceof Error ? error.message : String(error));
     return undefined;
   }
-  const status = spec.status ? dynamic(spec.status, checkStatus) : constant(spec.statusCode ?? 200);
+  const statusCode = spec.statusCode ?? 200;
+  if (!spec.status && statusCode < 200) {
+    env.error(spec, 'Invalid respond status', `${statusCode} is an interim (1xx) status; a respond sends a final response (200-599).`);
+    return undefined;
+  }
+  const status = spec.status ? dynamic(spec.status, checkStatus) : constant(statusCode);
   // A constant body is serialized once, here.
   const json = body.constant && body.value !== null && body.value !== undefined ? JSON.stringify(body.value) : undefined;
 
@@ -82,9 +88,10 @@ function build(status: number, headers: Record<string, string> | undefined, body
   return { kind: 'response', status, headers, body, problem, json };
 }
 
+/** A final response status: 1xx statuses are interim and cannot end a pipeline. */
 function checkStatus(value: unknown): number {
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599) return value;
-  throw new RespondError(`status must be an HTTP status code (100-599), got ${JSON.stringify(value)}`);
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 200 && value <= 599) return value;
+  throw new RespondError(`status must be an HTTP status code (200-599), got ${JSON.stringify(value)}`);
 }
 
 function checkCondition(value: unknown): boolean {
@@ -94,16 +101,28 @@ function checkCondition(value: unknown): boolean {
   throw new RespondError(`condition must be a bool, got ${typeof value}`);
 }
 
-/** Header values are strings; numbers and bools are converted, null drops the header. */
+/**
+ * Header values are strings; numbers and bools are converted, null drops the header. Names and values
+ * are checked here (RFC 9110 token, no CR/LF), so a bad header fails this step instead of breaking the
+ * response half-way.
+ */
 function checkHeaders(value: unknown): Record<string, string> | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) throw new RespondError('headers must be a map of strings');
   const out: Record<string, string> = {};
   for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
     if (v === null || v === undefined) continue;
-    if (typeof v === 'string') out[name] = v;
-    else if (typeof v === 'number' || typeof v === 'boolean') out[name] = String(v);
+    let text: string;
+    if (typeof v === 'string') text = v;
+    else if (typeof v === 'number' || typeof v === 'boolean') text = String(v);
     else throw new RespondError(`header "${name}" must be a string`);
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, text);
+    } catch (error) {
+      throw new RespondError(`header ${JSON.stringify(name)}: ${(error as Error).message}`);
+    }
+    out[name] = text;
   }
   return out;
 }
