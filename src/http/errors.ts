@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
 import { noteOf } from './note.js';
-import { requestPath, sendStatusProblem } from './problems.js';
+import { sendStatusProblem } from './problems.js';
 
 /** Client errors whose Fastify message is safe and useful to show. */
 const CLIENT_DETAIL: Readonly<Record<string, string>> = {
@@ -32,7 +32,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): void {
-  sendStatusProblem(request, reply, 404, `no endpoint matches ${request.method} ${requestPath(request)}`);
+  sendStatusProblem(request, reply, 404, 'no endpoint matches the request path');
 }
 
 /** Errors Fastify raises while routing (bad URL encoding, over-long parameters). */

@@ -21,14 +21,19 @@ declare module 'fastify' {
 
 /** Writes the request's log line; `status` overrides the reply's (499: the client went away). */
 export function logSent(request: FastifyRequest, reply: FastifyReply, status: number = reply.statusCode): void {
-  request.server.svcLogLine({
-    reqId: request.id,
-    method: request.method,
-    url: request.url,
-    status,
-    ms: reply.elapsedTime,
-    note: request.svcNote,
-  });
+  try {
+    request.server.svcLogLine({
+      reqId: request.id,
+      method: request.method,
+      url: request.url,
+      status,
+      ms: reply.elapsedTime,
+      // Requests Fastify builds for routing errors (bad URL encoding) lack decorations: undefined.
+      note: request.svcNote ?? null,
+    });
+  } catch {
+    // Logging must never take the server down; the response is already on its way.
+  }
 }
 
 export function noteOf(request: FastifyRequest): RequestNote {

@@ -84,3 +84,20 @@ test('ctx carries request id, epoch seconds, method, lower-case headers and quer
   assert.deepEqual(body.q, { a: '1', b: 'x' });
   assert.equal(body.h, 'v');
 });
+
+test('a path that is not valid URL encoding is a 400 problem, and the server carries on', async () => {
+  const { app, log } = await server([echoParams('GET /users/{id}')]);
+  const r = await app.inject({ method: 'GET', url: '/users/%E0%A4%A' });
+  assert.equal(r.statusCode, 400);
+  assert.match(r.headers['content-type'] as string, /^application\/problem\+json/);
+  assert.equal(r.json().type, 'urn:svc:error:bad-request');
+  assert.equal((await app.inject({ method: 'GET', url: '/users/1' })).statusCode, 200);
+  assert.deepEqual(log.requests().map((l) => l.status), [400, 200]);
+});
+
+test('methods the router does not know are a 404 problem', async () => {
+  const { app } = await server([echoParams('GET /a')]);
+  const r = await app.inject({ method: 'PROPFIND' as 'GET', url: '/a' });
+  assert.equal(r.statusCode, 404);
+  assert.match(r.headers['content-type'] as string, /^application\/problem\+json/);
+});
