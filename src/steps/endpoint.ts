@@ -153,7 +153,7 @@ export function compileEndpoint(endpoint: PipelineEndpointModel, model?: Service
       method: endpoint.method,
       path: endpoint.path,
       request: endpoint.request,
-      run: (ctx) => outcomeToResult(graph.start({ steps: {}, ctx })),
+      run: (ctx) => runGraph(graph, ctx),
     },
   };
 }
@@ -204,6 +204,14 @@ export function compileService(model: ServiceModel, options: CompileServiceOptio
 }
 
 // ------------------------------------------------------------------ running
+
+/**
+ * One request's run of an endpoint graph: a fresh scope, the synchronous fast path when every step is
+ * synchronous, else a pending result whose `cancel` unsubscribes the run (its steps are torn down).
+ */
+export function runGraph(graph: CompiledGraph<EndpointScope>, ctx: RequestContext): EndpointResult | PendingResult {
+  return outcomeToResult(graph.start({ steps: {}, ctx }));
+}
 
 /** Graph outcomes as the adapter's results; asynchronous runs become a cancellable pending result. */
 function outcomeToResult(outcome: Outcome | Observable<Outcome>): EndpointResult | PendingResult {
