@@ -9,11 +9,10 @@ import type * as A from './syntax/ast.js';
 import { T } from './syntax/tokens.js';
 import { exprStart } from './syntax/ast.js';
 import {
-  Cell, Dict, EvalErr, Float, Frame, Func, List, MANDATORY, RangeValue, SSet, Tuple,
-  type FuncCode, type Kwargs, type ModuleEnv, type RuntimePos, type Value,
+  Bytes, Cell, Dict, EvalErr, Float, Frame, Func, List, MANDATORY, RangeValue, Tuple,
+  type FuncCode, type Kwargs, type RuntimePos, type Value,
 } from './values/types.js';
 import * as ops from './values/ops.js';
-import * as I from './values/int.js';
 import { RT, annotate, callAt, tickAt } from './runtime.js';
 import { callMethodAt, getAttrAt, invokeAt, methodTable, setField, type Method } from './attrs.js';
 import { chargeAlloc, checkElems, checkStrLen } from './values/limits.js';
@@ -434,7 +433,7 @@ export class Compiler {
       case 'Ident': return this.ident(e);
       case 'Literal': {
         let v: Value;
-        if (e.token === T.BYTES) v = new BytesLit(e.value as string).b;
+        if (e.token === T.BYTES) v = new Bytes(e.value as string);
         else if (e.isFloat) v = new Float(e.value as number);
         else v = e.value as Value;
         return () => v;
@@ -735,7 +734,7 @@ export class Compiler {
     return (fr) => {
       const d = dflt.map((x) => (x === null ? MANDATORY : x(fr)));
       const fv = freevars.map((f) => f(fr));
-      return new Func(code, d, fv, envOf(fr));
+      return new Func(code, d, fv, fr.env);
     };
   }
 
@@ -818,16 +817,3 @@ function checkStrLenAt(n: number, added: number, p: RuntimePos): void {
   try { checkStrLen(n); chargeAlloc(added); } catch (e) { annotate(e, p); }
 }
 
-/** The module environment a frame runs in (globals are shared by all functions of a module). */
-const envs = new WeakMap<(Value | undefined)[], ModuleEnv>();
-export function registerEnv(env: ModuleEnv): void { envs.set(env.globals, env); }
-function envOf(fr: Frame): ModuleEnv {
-  if (fr.fn !== null) return fr.fn.env;
-  return envs.get(fr.g)!;
-}
-
-import { Bytes } from './values/types.js';
-class BytesLit { b: Bytes; constructor(s: string) { this.b = new Bytes(s); } }
-
-// re-exported for tests
-export { SSet, I };

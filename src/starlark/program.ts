@@ -5,7 +5,7 @@
 import { parseFile } from './syntax/parser.js';
 import { SyntaxError_ } from './syntax/scanner.js';
 import { resolveFile, type FileOptions } from './resolve.js';
-import { Compiler, registerEnv } from './compile.js';
+import { Compiler } from './compile.js';
 import { makeUniverse } from './builtins/universe.js';
 import { makeJSONModule } from './json.js';
 import { makeMathModule } from './math.js';
@@ -191,12 +191,11 @@ export class Program {
       globals[ng + i] = pre.has(n) ? pre.get(n)! : this.builtinModules.get(n);
     });
     const env: ModuleEnv = { globals, globalNames: this.globalNames, predeclared: pre };
-    registerEnv(env);
     withRun(opts, () => {
       RT.recursion = this.recursion;
       const l = new Array(this.nlocals);
       for (const i of this.cellLocals) l[i] = { v: undefined };
-      const fr = new Frame(l, globals, [], null);
+      const fr = new Frame(l, env, [], null);
       try {
         this.toplevel(fr);
       } catch (e) {

@@ -116,7 +116,7 @@ export function callFunc(fn: Func, args: Value[], kwargs: Kwargs): Value {
   }
   if (!RT.recursion && code.active > 0) throw new EvalErr(`function ${code.name} called recursively`);
   const l: (Value | undefined | Cell)[] = new Array(code.nlocals);
-  const fr = new Frame(l, fn.env.globals, fn.freevars, fn);
+  const fr = new Frame(l, fn.env, fn.freevars, fn);
   RT.depth++;
   code.active++;
   try {

@@ -172,9 +172,13 @@ export interface ModuleEnv {
   predeclared: Map<string, Value>;
 }
 
+/** One activation: locals (some in Cells), the module's globals, captured cells, return value. */
 export class Frame {
   ret: Value = null;
-  constructor(public l: (Value | undefined | Cell)[], public g: (Value | undefined)[], public fv: Cell[], public fn: Func | null) {}
+  readonly g: (Value | undefined)[];
+  constructor(public l: (Value | undefined | Cell)[], public readonly env: ModuleEnv, public fv: Cell[], public fn: Func | null) {
+    this.g = env.globals;
+  }
 }
 
 export class Func extends SValue {
