@@ -18,15 +18,13 @@ import { SyntaxError_ } from '../src/starlark/syntax/scanner.js';
 import { resolveFile, type FileOptions } from '../src/starlark/resolve.js';
 import { callValue } from '../src/starlark/runtime.js';
 import { repr } from '../src/starlark/values/repr.js';
-import { makeUniverse } from '../src/starlark/builtins/universe.js';
 import { makeJSONModule } from '../src/starlark/json.js';
 import { nearest } from '../src/starlark/spell.js';
 import { makeMathModule } from '../src/starlark/math.js';
-import { toArray } from '../src/starlark/values/ops.js';
 import {
   Builtin, EvalErr, Float, List, Module, SValue, Struct, freezeValue, type Value,
 } from '../src/starlark/values/types.js';
-import { encodeUTF8, decodeUTF8 } from '../src/starlark/values/utf8.js';
+import { decodeUTF8 } from '../src/starlark/values/utf8.js';
 
 /** Chunks that need Go-only extensions, with the reason. Keyed by "file:firstLineOfChunk". */
 const SKIP: Record<string, string> = {
@@ -335,5 +333,4 @@ function main(): void {
   process.exitCode = pass === total ? 0 : 1;
 }
 
-void encodeUTF8; void toArray; void makeUniverse;
 main();

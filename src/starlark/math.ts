@@ -78,7 +78,7 @@ export function makeMathModule(): Module {
     throw new EvalErr(`got ${typeName(x!)}, want float or int`);
   }));
   rounding('ceil', Math.ceil);
-  binary('copysign', (x, y) => (Math.sign(y) < 0 || Object.is(y, -0) || (Number.isNaN(y) && false) ? -Math.abs(x) : Math.abs(x)));
+  binary('copysign', (x, y) => (y < 0 || Object.is(y, -0) ? -Math.abs(x) : Math.abs(x)));
   unary('fabs', Math.abs);
   rounding('floor', Math.floor);
   binary('mod', goMod);

@@ -53,11 +53,8 @@ export function parseIntStr(s: string, base: number): I.Int | null {
   let v = 0n;
   const bb = BigInt(base);
   for (let i = 0; i < s.length; i++) {
-    let c = s[i]!.toLowerCase();
-    if (c === '_') return null;
-    const d = digits.indexOf(c);
+    const d = digits.indexOf(s[i]!.toLowerCase());
     if (d < 0) return null;
-    c = c;
     v = v * bb + BigInt(d);
   }
   return I.norm(neg ? -v : v);
@@ -86,10 +83,9 @@ export function floatFromString(s: string): number {
   if (lower === 'inf' || lower === '+inf' || lower === 'infinity' || lower === '+infinity') return Infinity;
   if (lower === '-inf' || lower === '-infinity') return -Infinity;
   if (lower === 'nan' || lower === '+nan' || lower === '-nan') return NaN;
-  if (!/^[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?)$/.test(s) && !/^[+-]?(\d(_?\d)*)?(\.(\d(_?\d)*)?)?([eE][+-]?\d+)?$/.test(s)) {
-    throw new EvalErr(`invalid float literal: ${s}`);
-  }
-  const f = Number(s.replace(/_/g, ''));
+  // decimal syntax accepted by Go's strconv.ParseFloat
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) throw new EvalErr(`invalid float literal: ${s}`);
+  const f = Number(s);
   if (Number.isNaN(f)) throw new EvalErr(`invalid float literal: ${s}`);
   if (!Number.isFinite(f)) throw new EvalErr('floating-point number too large');
   return f;

@@ -3,10 +3,10 @@
 
 import * as I from './int.js';
 import { chargeAlloc, checkElems, checkStrLen } from './limits.js';
-import { typeName } from './repr.js';
+import { repr as reprOf, str, typeName } from './repr.js';
 import { interpolate } from '../format.js';
 import {
-  Builtin, Bytes, Dict, EvalErr, Float, Func, HashTable, List, Module, RangeValue, SSet, Struct, Tuple,
+  Builtin, Bytes, Dict, EvalErr, Float, Func, HashTable, List, RangeValue, SSet, Struct, Tuple,
   type HashKey, type SValue, type Value,
 } from './types.js';
 
@@ -719,6 +719,3 @@ export function unary(op: '-' | '+' | '~' | 'not', x: Value): Value {
   throw new EvalErr(`unknown unary op: ${op} ${typeName(x)}`);
 }
 
-// late-bound to avoid an import cycle with repr.ts users
-import { repr as reprOf, str } from './repr.js';
-export { Module };
