@@ -11,36 +11,8 @@ import {
   Builtin, Cell, Dict, EvalErr, Frame, Func, MANDATORY, Tuple, type Callable, type Kwargs, type RuntimePos, type Value,
 } from './values/types.js';
 
-export interface RunState {
-  steps: number;
-  checkAt: number; // next step count at which tick() must run
-  maxSteps: number;
-  deadline: number; // ms since epoch (performance.now base), Infinity if none
-  depth: number;
-  maxDepth: number;
-  recursion: boolean;
-  print: (msg: string) => void;
-  aborted: string | null; // set by the host to cancel
-  timeoutMs: number;
-  /** the host's loader for load("module", ...), or null if loading is refused */
-  load: ((module: string) => Map<string, Value>) | null;
-}
-
-/** How often (in steps) the wall clock is consulted. */
-export const CLOCK_EVERY = 1024;
-
-export const RT: RunState = {
-  steps: 0, checkAt: Infinity, maxSteps: Infinity, deadline: Infinity, depth: 0, maxDepth: 1000,
-  recursion: true, print: () => {}, aborted: null, timeoutMs: 0, load: null,
-};
-
-/** Called when steps reach checkAt: enforce the step budget and the deadline. */
-export function tick(): void {
-  if (RT.steps > RT.maxSteps) throw new EvalErr(`Starlark computation cancelled: too many steps (limit ${RT.maxSteps})`, 'steps');
-  if (RT.aborted !== null) throw new EvalErr(`Starlark computation cancelled: ${RT.aborted}`, 'cancelled');
-  if (performance.now() > RT.deadline) throw new EvalErr(`Starlark computation cancelled: timeout after ${RT.timeoutMs} ms`, 'timeout');
-  RT.checkAt = Math.min(RT.steps + CLOCK_EVERY, RT.maxSteps);
-}
+export { RT, tick, CLOCK_EVERY, type RunState } from './budget.js';
+import { RT, tick } from './budget.js';
 
 /** Annotate an error passing through an operation at position p, converting JS stack overflows. */
 export function annotate(e: unknown, p: RuntimePos): never {

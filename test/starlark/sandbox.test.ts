@@ -101,3 +101,12 @@ test('materialising huge ranges and printing huge values are size errors', () =>
   assert.equal(e.kind, 'size');
   assert.equal(run('x = len(range(1000000000))').x, 1000000000);
 });
+
+test('expensive built-ins are charged to the budget, so the clock is consulted', () => {
+  const src = 'def f():\n    l = list(range(200000))\n    for i in range(100000):\n        sorted(l)\nf()\n';
+  const t0 = performance.now();
+  const e = fails(src, { maxSteps: Infinity, timeoutMs: 200 });
+  assert.equal(e.kind, 'timeout');
+  assert.ok(performance.now() - t0 < 2000);
+  assert.equal(fails(src).kind, 'steps'); // default budget of 1M steps
+});

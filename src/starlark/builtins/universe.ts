@@ -2,6 +2,7 @@
 // functions"), with starlark-go's behaviour and error messages.
 
 import { callValue, RT } from '../runtime.js';
+import { chargeSteps } from '../budget.js';
 import { attrNames, getAttr, hasAttr } from '../attrs.js';
 import * as ops from '../values/ops.js';
 import * as I from '../values/int.js';
@@ -153,6 +154,7 @@ function rangeLen(start: number, stop: number, step: number): number {
 }
 
 export function sortValues(values: Value[], keys: Value[] | null, reverse: boolean): Value[] {
+  if (values.length > 64) chargeSteps(values.length * Math.ceil(Math.log2(values.length)));
   const idx = values.map((_, i) => i);
   const k = keys ?? values;
   const cmp = (a: number, b: number): number => {

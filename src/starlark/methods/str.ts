@@ -7,6 +7,7 @@ import { positional, paramErr, wantInt, wantStr } from '../builtins/args.js';
 import { format } from '../format.js';
 import * as ops from '../values/ops.js';
 import { chargeAlloc, checkStrLen } from '../values/limits.js';
+import { chargeSteps } from '../budget.js';
 import { quote, typeName } from '../values/repr.js';
 import { decodeRune, decodeUTF8, encodeUTF8, isASCII, runeToUTF8 } from '../values/utf8.js';
 import { Bytes, EvalErr, List, SValue, Tuple, type Kwargs, type Value } from '../values/types.js';
@@ -165,6 +166,7 @@ function splitImpl(s: string, name: string, args: Value[], kwargs: Kwargs): Valu
     }
   } else if (typeof sepv === 'string') {
     if (sepv === '') throw new EvalErr('split: empty separator');
+    if (s.length > 1024) chargeSteps(s.length >> 4);
     res = s.split(sepv);
     if (maxsplit >= 0 && res.length > maxsplit + 1) {
       if (name === 'split') res = [...res.slice(0, maxsplit), res.slice(maxsplit).join(sepv)];
@@ -282,7 +284,7 @@ const strMethods: Record<string, Method> = {
       n += x.length + s.length;
     });
     checkStrLen(n);
-    if (n > 4096) chargeAlloc(n);
+    if (n > 4096) { chargeAlloc(n); chargeSteps(parts.length + (n >> 4)); }
     return parts.join(s);
   },
   lower(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return viaText(s, (t) => t.toLowerCase()); },
@@ -322,6 +324,7 @@ const strMethods: Record<string, Method> = {
       }
       r = parts.join('');
     } else if (count === Infinity && s.length > 256) {
+      chargeSteps(s.length >> 4);
       r = s.split(old).join(neu); // native and fast for large inputs
     } else {
       let i = s.indexOf(old);

@@ -3,6 +3,7 @@
 
 import * as I from './int.js';
 import { chargeAlloc, checkElems, checkStrLen } from './limits.js';
+import { chargeSteps } from '../budget.js';
 import { repr as reprOf, str, typeName } from './repr.js';
 import { interpolate } from '../format.js';
 import {
@@ -356,9 +357,11 @@ export function forEach(v: Value, f: (x: Value) => boolean | void): void {
 
 /** A snapshot array of the elements of an iterable. */
 export function toArray(v: Value): Value[] {
+  if (v instanceof RangeValue) checkElems(v.len);
+  const n = length(v);
+  if (n > 64) chargeSteps(n);
   if (v instanceof List || v instanceof Tuple) return v.elems.slice();
   if ((v instanceof Dict || v instanceof SSet)) return v.ht.keyList();
-  if (v instanceof RangeValue) checkElems(v.len);
   const out: Value[] = [];
   forEach(v, (x) => {
     // host iterables may be long or endless
@@ -521,13 +524,13 @@ function repeat(n: Value, make: (k: number) => Value, unit: number): Value {
 }
 
 function strRepeat(s: string, n: Value): string {
-  return repeat(n, (k) => { if (k > 0) { checkStrLen(s.length * k); chargeAlloc(s.length * k); } return k > 0 ? s.repeat(k) : ''; }, s.length) as string;
+  return repeat(n, (k) => { if (k > 0) { checkStrLen(s.length * k); chargeAlloc(s.length * k); chargeSteps((s.length * k) >> 4); } return k > 0 ? s.repeat(k) : ''; }, s.length) as string;
 }
 
 function elemsRepeat(e: Value[], n: Value): Value[] {
   let out: Value[] = [];
   repeat(n, (k) => {
-    if (k > 0) { checkElems(e.length * k); chargeAlloc(8 * e.length * k); }
+    if (k > 0) { checkElems(e.length * k); chargeAlloc(8 * e.length * k); chargeSteps(e.length * k); }
     out = new Array(e.length * k);
     for (let j = 0; j < k; j++) for (let i = 0; i < e.length; i++) out[j * e.length + i] = e[i]!;
     return null;
@@ -584,7 +587,7 @@ export function binary(op: BinOp, x: Value, y: Value): Value {
       }
       if (isIntV(x) && isIntV(y)) return I.add(x, y);
       { const f = floats(x, y); if (f) return new Float(f[0] + f[1]); }
-      if (x instanceof List && y instanceof List) { checkElems(x.elems.length + y.elems.length); chargeAlloc(8 * (x.elems.length + y.elems.length)); return new List(x.elems.concat(y.elems)); }
+      if (x instanceof List && y instanceof List) { checkElems(x.elems.length + y.elems.length); chargeAlloc(8 * (x.elems.length + y.elems.length)); chargeSteps(x.elems.length + y.elems.length); return new List(x.elems.concat(y.elems)); }
       if (x instanceof Tuple && y instanceof Tuple) { checkElems(x.elems.length + y.elems.length); chargeAlloc(8 * (x.elems.length + y.elems.length)); return new Tuple(x.elems.concat(y.elems)); }
       break;
     case '-':
