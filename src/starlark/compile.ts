@@ -723,8 +723,13 @@ export class Compiler {
     code.simpleParams = !info.hasVarargs && !info.hasKwargs && info.numKwonlyParams === 0;
     code.paramNames = info.locals.slice(0, nparams).map((b) => b.first.name);
     code.cellLocals = info.locals.filter((b) => b.scope === 'cell').map((b) => b.index);
-    const body = this.block(info.body);
-    code.body = (fr) => (body(fr) === RETURN ? fr.ret : null);
+    const only = info.body.length === 1 ? info.body[0]! : null;
+    if (only !== null && only.kind === 'Return' && only.result !== null) {
+      code.body = this.expr(only.result); // `return expr` bodies (lambdas, small helpers)
+    } else {
+      const body = this.block(info.body);
+      code.body = (fr) => (body(fr) === RETURN ? fr.ret : null);
+    }
     const freevars = info.freevars.map((b) => {
       const i = b.index;
       if (b.scope === 'cell') return (fr: Frame) => fr.l[i] as Cell;

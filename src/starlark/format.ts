@@ -29,17 +29,17 @@ export function interpolate(format: string, x: Value): string {
       return format.slice(0, j0) + String(x) + format.slice(j0 + 2);
     }
   }
-  const out: string[] = [];
+  let out = '';
   let index = 0;
   const nargs = x instanceof Tuple ? x.elems.length : 1;
   let size = 0;
   let i = 0;
   for (;;) {
     const j = format.indexOf('%', i);
-    if (j < 0) { out.push(format.slice(i)); break; }
-    out.push(format.slice(i, j));
+    if (j < 0) { out += format.slice(i); break; }
+    out += format.slice(i, j);
     i = j + 1;
-    if (format[i] === '%') { out.push('%'); i++; continue; }
+    if (format[i] === '%') { out += '%'; i++; continue; }
     let arg: Value;
     if (format[i] === '(') {
       const k = format.indexOf(')', i + 1);
@@ -64,7 +64,8 @@ export function interpolate(format: string, x: Value): string {
       case 'd': case 'i': case 'o': case 'x': case 'X': {
         let n: I.Int;
         try { n = numberToInt(arg); } catch (e) { throw new EvalErr(`%${c} format requires integer: ${(e as EvalErr).msg}`); }
-        if (c === 'o') s = n.toString(8);
+        if (typeof n === 'number' && (c === 'd' || c === 'i')) s = String(n);
+        else if (c === 'o') s = n.toString(8);
         else if (c === 'x') s = n.toString(16);
         else if (c === 'X') s = n.toString(16).toUpperCase();
         else s = n.toString();
@@ -93,12 +94,12 @@ export function interpolate(format: string, x: Value): string {
     }
     size += s.length;
     if (size > 65536) { checkStrLen(size); chargeAlloc(s.length); }
-    out.push(s);
+    out += s;
     i++;
     index++;
   }
   if (index < nargs && !(x instanceof Dict)) throw new EvalErr('too many arguments for format string');
-  return out.join('');
+  return out;
 }
 
 /** str.format(*args, **kwargs) */

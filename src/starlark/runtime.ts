@@ -86,11 +86,15 @@ export function callFunc(fn: Func, args: Value[], kwargs: Kwargs): Value {
     e.frames.push({ name: code.name, pos: code.pos });
     throw e;
   }
-  if (!RT.recursion && code.active > 0) throw new EvalErr(`function ${code.name} called recursively`);
+  // activations are only tracked in the no-recursion dialect
+  const guard = !RT.recursion;
+  if (guard) {
+    if (code.active > 0) throw new EvalErr(`function ${code.name} called recursively`);
+    code.active++;
+  }
   const l: (Value | undefined | Cell)[] = new Array(code.nlocals);
   const fr = new Frame(l, fn.env, fn.freevars, fn);
   RT.depth++;
-  code.active++;
   try {
     if (kwargs === null && args.length === code.nparams && code.simpleParams) {
       for (let i = 0; i < args.length; i++) l[i] = args[i];
@@ -112,7 +116,7 @@ export function callFunc(fn: Func, args: Value[], kwargs: Kwargs): Value {
     throw ee;
   } finally {
     RT.depth--;
-    code.active--;
+    if (guard) code.active--;
   }
 }
 
