@@ -11,7 +11,7 @@ import { makeJSONModule } from './json.js';
 import { makeMathModule } from './math.js';
 import { CLOCK_EVERY, RT, callValue, fromRangeError } from './runtime.js';
 import { DEFAULT_SIZE_LIMITS, LIM, type SizeLimits } from './values/limits.js';
-import { freezeValue, EvalErr, Frame, type ModuleEnv, type RuntimePos, type Value } from './values/types.js';
+import { freezeValue, EvalErr, Frame, Func, type ModuleEnv, type RuntimePos, type Value } from './values/types.js';
 import './methods/str.js';
 import './methods/collections.js';
 
@@ -156,6 +156,26 @@ export class StarlarkModule {
   get(name: string): Value | undefined {
     const i = this.index.get(name);
     return i === undefined ? undefined : this.env.globals[i];
+  }
+
+  /**
+   * Describe a global function, for boot-time checks by the host (e.g. that
+   * `execute` exists and takes one argument); null if `name` is not a def/lambda.
+   */
+  functionInfo(name: string): { name: string; params: string[]; required: number; keywordOnly: number; varargs: boolean; kwargs: boolean } | null {
+    const f = this.get(name);
+    if (!(f instanceof Func)) return null;
+    const c = f.code;
+    // defaults cover the optional positional parameters and all keyword-only ones
+    const named = c.nparams - (c.hasVarargs ? 1 : 0) - (c.hasKwargs ? 1 : 0);
+    return {
+      name: c.name,
+      params: c.paramNames.slice(0, c.nparams),
+      required: named - f.defaults.length, // positional parameters without a default
+      keywordOnly: c.numKwonly,
+      varargs: c.hasVarargs,
+      kwargs: c.hasKwargs,
+    };
   }
 
   /** Defined globals, in order of definition. */

@@ -87,3 +87,13 @@ test('errors from calls carry the backtrace and kind', () => {
     assert.match(e.backtrace(), /e\.star:2:15: in execute\nError: key "missing" not in dict/);
   }
 });
+
+test('functionInfo describes global functions for boot-time checks', () => {
+  const { program } = compileModule('def execute(ctx, opt=1, *rest, k, **kw):\n    pass\nx = 1\n', 'fi.star');
+  const mod = program!.init();
+  assert.deepEqual(mod.functionInfo('execute'), {
+    name: 'execute', params: ['ctx', 'opt', 'k', 'rest', 'kw'], required: 1, keywordOnly: 1, varargs: true, kwargs: true,
+  });
+  assert.equal(mod.functionInfo('x'), null);
+  assert.equal(mod.functionInfo('nope'), null);
+});
