@@ -9,7 +9,18 @@ export interface CliIO {
   readonly cwd: string;
 }
 
+let pipeGuard = false;
+
 export function processIO(): CliIO {
+  if (!pipeGuard) {
+    pipeGuard = true;
+    // `svc graph ... | head`: a reader that goes away is not an error worth a stack trace.
+    for (const stream of [process.stdout, process.stderr]) {
+      stream.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE') throw error;
+      });
+    }
+  }
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
 

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { svc } from './helpers.js';
@@ -133,4 +134,18 @@ test('check and starlark are delegated', async () => {
   const star = await svc(['starlark', join(dir, 'double.star'), '--ctx', '{"x": 21}']);
   assert.equal(star.code, 0, star.stderr);
   assert.deepEqual(JSON.parse(star.stdout), { n: 42 });
+});
+
+test('a port in use is a clear message and exit 1, not a stack trace', async () => {
+  const blocker = createServer();
+  await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+  const { port } = blocker.address() as { port: number };
+  try {
+    const r = await svc(['serve', '-c', QUICKSTART, '--host', '127.0.0.1', '--port', String(port)]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: the address is already in use`));
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  } finally {
+    blocker.close();
+  }
 });
