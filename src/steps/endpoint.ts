@@ -1,5 +1,7 @@
 /**
- * The runtime contract between a compiled endpoint and the HTTP adapter.
+ * Endpoints, model -> graph: each pipeline's steps are compiled once at boot into a dataflow graph
+ * (src/steps/registry.ts has a compiler per step kind), and this file holds the runtime contract
+ * between such a compiled endpoint and the HTTP adapter.
  *
  * src/http may not be imported from here (layering), so the shapes the adapter consumes live on this
  * side: a `CompiledEndpoint` runs a request context and answers an `EndpointResult`, synchronously when

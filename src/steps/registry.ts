@@ -14,8 +14,11 @@ import { compileParallel } from './parallel/node.js';
 import { compileRespond } from './respond/node.js';
 import { compileStarlark } from './starlark/node.js';
 
-/** The scope every endpoint graph runs with; it is also the `vars` of expressions (`ctx`, `steps`). */
-// A type alias (not an interface) so it is assignable to the `vars` record of expressions.
+/**
+ * The scope every endpoint graph runs with; it is also the `vars` of expressions (`ctx`, `steps`),
+ * so evaluating an expression allocates no variables object. A type alias, not an interface, so that
+ * it is assignable to that record type.
+ */
 export type EndpointScope = {
   readonly steps: Record<string, unknown>;
   readonly ctx: RequestContext;
