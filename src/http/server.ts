@@ -54,11 +54,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   }
 
   for (const [url, endpoints] of byUrl) {
+    // An endpoint declared for HEAD takes the place of the HEAD route Fastify derives from GET.
+    const explicitHead = endpoints.some((e) => e.method.toUpperCase() === 'HEAD');
     for (const endpoint of endpoints) {
       const { catchAll } = toRoutePath(endpoint.path);
       app.route({
         method: endpoint.method.toUpperCase(),
         url,
+        ...(explicitHead ? { exposeHeadRoute: false } : {}),
         handler: makeHandler({
           endpoint,
           validate: compileValidator(endpoint.request),

@@ -101,3 +101,14 @@ test('methods the router does not know are a 404 problem', async () => {
   assert.equal(r.statusCode, 404);
   assert.match(r.headers['content-type'] as string, /^application\/problem\+json/);
 });
+
+test('an endpoint declared for HEAD replaces the one derived from GET, in either order', async () => {
+  for (const labels of [['GET /x', 'HEAD /x'], ['HEAD /x', 'GET /x']]) {
+    const { app } = await server(labels.map((l) => endpoint(l, () => json({ from: l }, l.startsWith('HEAD') ? 204 : 200))));
+    const head = await app.inject({ method: 'HEAD', url: '/x' });
+    assert.equal(head.statusCode, 204, labels.join(', '));
+    const get = await app.inject({ method: 'GET', url: '/x' });
+    assert.equal(get.statusCode, 200);
+    assert.equal((await app.inject({ method: 'POST', url: '/x' })).headers.allow, 'GET, HEAD');
+  }
+});
