@@ -26,3 +26,8 @@ export function toRoutePath(path: string): RoutePath {
   });
   return catchAll === undefined ? { url } : { url, catchAll };
 }
+
+/** The path with parameter names erased: two paths of one shape are the same route to the router. */
+export function pathShape(path: string): string {
+  return path.replace(PLACEHOLDER, (_whole, _name: string, dots: string | undefined) => (dots ? '{...}' : '{}'));
+}

@@ -9,7 +9,7 @@ import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandle
 import { makeHandler } from './handler.js';
 import { requestLogger, type Logger } from './log.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
-import { toRoutePath } from './paths.js';
+import { pathShape, toRoutePath } from './paths.js';
 import { requestIdOf } from './request-id.js';
 import { compileValidator, declaresJsonBody } from './validation.js';
 import './note.js';
@@ -46,18 +46,19 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   app.decorate('svcLogLine', requestLogger(logger));
 
-  // Endpoints grouped by routed path, so each path's 405 route knows all its methods.
-  const byUrl = new Map<string, CompiledEndpoint[]>();
+  // Endpoints grouped by path shape (parameter names aside: `/a/{x}` and `/a/{y}` are one path to the
+  // router), so each path's 405 route knows all its methods.
+  const byShape = new Map<string, CompiledEndpoint[]>();
   for (const endpoint of options.endpoints) {
-    const { url } = toRoutePath(endpoint.path);
-    byUrl.set(url, [...(byUrl.get(url) ?? []), endpoint]);
+    const shape = pathShape(endpoint.path);
+    byShape.set(shape, [...(byShape.get(shape) ?? []), endpoint]);
   }
 
-  for (const [url, endpoints] of byUrl) {
+  for (const endpoints of byShape.values()) {
     // An endpoint declared for HEAD takes the place of the HEAD route Fastify derives from GET.
     const explicitHead = endpoints.some((e) => e.method.toUpperCase() === 'HEAD');
     for (const endpoint of endpoints) {
-      const { catchAll } = toRoutePath(endpoint.path);
+      const { url, catchAll } = toRoutePath(endpoint.path);
       app.route({
         method: endpoint.method.toUpperCase(),
         url,
@@ -73,6 +74,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     }
     const declared = endpoints.map((e) => e.method);
     const others = notAllowedMethods(declared);
+    const { url } = toRoutePath(endpoints[0]!.path);
     if (others.length > 0) app.route({ method: others, url, handler: methodNotAllowedHandler(allowedMethods(declared)) });
   }
 

@@ -112,3 +112,12 @@ test('an endpoint declared for HEAD replaces the one derived from GET, in either
     assert.equal((await app.inject({ method: 'POST', url: '/x' })).headers.allow, 'GET, HEAD');
   }
 });
+
+test('methods of one path may name its parameters differently; 405 covers them all', async () => {
+  const { app } = await server([echoParams('GET /a/{x}'), echoParams('POST /a/{y}')]);
+  assert.deepEqual((await app.inject({ method: 'GET', url: '/a/1' })).json().path, { x: '1' });
+  assert.deepEqual((await app.inject({ method: 'POST', url: '/a/2' })).json().path, { y: '2' });
+  const r = await app.inject({ method: 'DELETE', url: '/a/3' });
+  assert.equal(r.statusCode, 405);
+  assert.equal(r.headers.allow, 'GET, HEAD, POST');
+});
