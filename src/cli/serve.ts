@@ -48,7 +48,17 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   }
   logger.info({ url: address.url, endpoints: booted.service.endpoints.length }, 'listening');
   io.stderr.write(`svc serve: listening on ${address.url} (${booted.service.endpoints.length} endpoints)\n`);
+  // Log lines are batched: a crash must neither lose the last ones nor die without saying why.
+  const crash = (error: unknown): void => {
+    logger.fatal({ err: error }, 'crashed');
+    flushLogger(logger);
+    process.exit(EXIT_FAILURE);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
   const code = await shutdownOnSignals(app, { shutdownTimeoutMs: server.shutdownTimeoutMs, logger });
+  process.off('uncaughtException', crash);
+  process.off('unhandledRejection', crash);
   flushLogger(logger);
   return code;
 }
