@@ -238,6 +238,8 @@ function outcomeToResult(outcome: Outcome | Observable<Outcome>): EndpointResult
   };
 }
 
+const GRAPH_STEP = '<graph>';
+
 const FAILURE_STATUS: Readonly<Record<string, 503 | 504>> = {
   [Category.timeout]: 504,
   'dependency-unavailable': 503,
@@ -249,7 +251,9 @@ function settle(outcome: Outcome): EndpointResult {
       return outcome.payload as ResponseResult;
     case 'error': {
       const error = outcome.error;
-      return { kind: 'failure', status: FAILURE_STATUS[error.category] ?? 500, step: error.step, error: error.cause ?? error };
+      // Failures outside any step (engine invariants) name no step rather than the engine's pseudo-node.
+      const step = error.step === GRAPH_STEP ? undefined : error.step;
+      return { kind: 'failure', status: FAILURE_STATUS[error.category] ?? 500, step, error: error.cause ?? error };
     }
     case 'stream':
       return { kind: 'failure', status: 500, step: outcome.step, error: new Error('stream outcomes are not supported yet') };
