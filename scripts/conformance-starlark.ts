@@ -5,8 +5,8 @@
 // Conventions follow starlark-go's internal/chunkedfile and eval_test.go:
 // a file is split into chunks at "\n---\n"; a line containing `### "regex"`
 // (a Go string literal) expects an error matching regex reported at that line
-// (for runtime errors: the position of the outermost frame in the file, i.e.
-// the toplevel statement). A chunk may switch dialect options with
+// (compile errors: their position; runtime errors: the innermost frame in the
+// file, as eval_test.go reports). A chunk may switch dialect options with
 // "option:NAME". assert.star is loaded from the test directory at run time
 // (never copied into the project) with the built-ins it needs.
 
@@ -217,7 +217,8 @@ function runExecChunk(root: string, file: string, rel: string, chunk: Chunk, res
   };
   const { program, errors } = compileModule(chunk.source, file, { predeclared: Object.keys(pre), fileOptions: optionsOf(chunk.text) });
   if (!program) {
-    for (const e of errors) res.problems.push(`${rel}:${e.line}:${e.col}: compile error: ${e.message}`);
+    // compile errors are matched against the ### annotations like runtime errors
+    for (const e of errors) res.gotError(e.line, e.message);
     return;
   }
   try {
