@@ -1,6 +1,7 @@
 /**
- * End to end: the built `svc` binary (bin/svc.js -> dist/) serving examples/quickstart as a process,
- * real HTTP requests, then SIGTERM and a clean exit.
+ * End to end: the built `svc` binary (bin/svc.js -> dist/) serving examples/quickstart and
+ * examples/validation as processes, real HTTP requests, then SIGTERM/SIGINT and a clean exit.
+ * One file, so the build runs once.
  */
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,11 +11,38 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-let child: ChildProcess;
+interface Served {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  output(): { stdout: string; stderr: string };
+}
+
+/** `node bin/svc.js serve -c DIR --port 0`, resolved once it prints where it listens. */
+async function serve(dir: string): Promise<Served> {
+  const proc = spawn(process.execPath, ['bin/svc.js', 'serve', '-c', dir, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) => proc.once('exit', (code, signal) => ok({ code, signal })));
+  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`svc did not start listening within 20 s:\n${err}`)), 20_000);
+    proc.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(m[1]!);
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`svc exited with ${code} before listening:\n${err}`)));
+  });
+  return { child: proc, url, exited: done, output: () => ({ stdout: out, stderr: err }) };
+}
+
+let quickstart: Served;
+let validation: Served;
 let base = '';
-let stdout = '';
-let stderr = '';
-let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
 before(async () => {
   // The build may report type errors in code under construction elsewhere and still emit; what
@@ -26,28 +54,13 @@ before(async () => {
   }
   assert.ok(existsSync(join(root, 'dist/src/cli/main.js')), 'npm run build produced dist/src/cli/main.js');
 
-  child = spawn(process.execPath, ['bin/svc.js', 'serve', '-c', 'examples/quickstart', '--port', '0'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  base = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`svc did not start listening within 20 s:\n${stderr}`)), 20_000);
-    child.stderr!.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolveUrl(m[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`svc exited with ${code} before listening:\n${stderr}`)));
-  });
+  quickstart = await serve('examples/quickstart');
+  base = quickstart.url;
+  validation = await serve('examples/validation');
 });
 
 after(() => {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const proc of [quickstart?.child, validation?.child]) if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
 });
 
 test('the health endpoint answers {status, timestamp}', async () => {
@@ -93,13 +106,39 @@ test('validation, 404 and 405 are problem details', async () => {
 });
 
 test('SIGTERM stops the server cleanly (exit 0) and every request was logged', async () => {
-  child.kill('SIGTERM');
-  const { code, signal } = await exited;
+  quickstart.child.kill('SIGTERM');
+  const { code, signal } = await quickstart.exited;
   assert.equal(signal, null);
   assert.equal(code, 0);
-  const lines = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = quickstart.output().stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
   const requests = lines.filter((l) => l.msg === 'request');
   assert.ok(requests.length >= 8, `one line per request (got ${requests.length})`);
   assert.ok(requests.some((l) => l.reqId === 'e2e-health' && l.status === 200 && l.url === '/api/v1/health'));
   assert.ok(lines.some((l) => l.msg === 'stopped'));
+});
+
+test('validation example: a Starlark step, the route dialect, schema bodies with defaults', async () => {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${validation.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const transform = await post('/api/v1/transform', { prefix: 'tag', tags: ['  Alpha', 'BETA ', '', '  '] });
+  assert.equal(transform.status, 200);
+  assert.deepEqual(await transform.json(), { count: 2, tags: ['tag:alpha', 'tag:beta'] });
+  const defaults = await post('/api/v1/transform', {});
+  assert.deepEqual(await defaults.json(), { count: 0, tags: [] });
+  const account = await post('/accounts/12', { name: 'abc' }, { 'x-api-key': '0f8fad5b-d9cb-469f-a165-70867728950e' });
+  assert.deepEqual(await account.json(), { updated: true, id: 12 });
+  const bad = await post('/accounts/x?channel=tv', { name: 'a' });
+  assert.equal(bad.status, 422);
+  const names = ((await bad.json()) as { invalid_params: { name: string }[] }).invalid_params.map((p) => p.name).sort();
+  assert.deepEqual(names, ['channel', 'id', 'name', 'x-api-key']);
+  const malformed = await fetch(`${validation.url}/api/v1/transform`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"tags": [' });
+  assert.equal(malformed.status, 400);
+  assert.match(((await malformed.json()) as { detail: string }).detail, /^invalid JSON payload: /);
+});
+
+test('SIGINT stops the second server cleanly too', async () => {
+  validation.child.kill('SIGINT');
+  const { code, signal } = await validation.exited;
+  assert.equal(signal, null);
+  assert.equal(code, 0);
 });
