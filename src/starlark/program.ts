@@ -6,6 +6,7 @@ import { parseFile } from './syntax/parser.js';
 import { SyntaxError_ } from './syntax/scanner.js';
 import { resolveFile, type FileOptions } from './resolve.js';
 import { Compiler } from './compile.js';
+import { displayText } from './values/utf8.js';
 import { makeUniverse } from './builtins/universe.js';
 import { makeJSONModule } from './json.js';
 import { makeMathModule } from './math.js';
@@ -101,7 +102,7 @@ function toStarlarkError(e: unknown): StarlarkError {
   if (e instanceof EvalErr) {
     const frames = e.frames.slice();
     if (e.pos !== null) frames.push({ name: '<unknown>', pos: e.pos });
-    return new StarlarkError(e.kind, e.msg, frames.reverse());
+    return new StarlarkError(e.kind, displayText(e.msg), frames.reverse());
   }
   const conv = fromRangeError(e);
   if (conv !== null) return new StarlarkError(conv.kind, conv.msg);

@@ -57,3 +57,8 @@ test('backtraces list Starlark frames like starlark-go', () => {
   assert.match(s.backtrace(), /<builtin>: in sorted\n  test\.star:1:36: in lambda\nError: unknown binary op: int \+ string/);
   assert.deepEqual(e.pos, { file: 'test.star', line: 2, col: 14 });
 });
+
+test('error messages embedding non-ASCII strings are readable text', () => {
+  assert.equal(fails('x = {"a": 1}["Ω"]').msg, 'key "Ω" not in dict');
+  assert.equal(fails('fail("héllo")').msg, 'fail: héllo');
+});

@@ -67,3 +67,14 @@ export function runeToUTF8(cp: number): string {
   if (cp >= 0xd800 && cp < 0xe000) cp = 0xfffd;
   return Buffer.from(String.fromCodePoint(cp), 'utf8').toString('latin1');
 }
+
+/**
+ * Text for humans from a message that may embed Starlark (binary) strings:
+ * decoded as UTF-8 when it is valid UTF-8, otherwise returned unchanged
+ * (it is then already JS text, e.g. from a host error).
+ */
+export function displayText(s: string): string {
+  if (isASCII(s) || /[^\x00-\xff]/.test(s)) return s;
+  const t = Buffer.from(s, 'latin1').toString('utf8');
+  return t.includes('\ufffd') && !s.includes('\xef\xbf\xbd') ? s : t;
+}
