@@ -18,6 +18,7 @@ import { callMethodAt, getAttrAt, invokeAt, methodTable, setField, type Method }
 import { chargeAlloc, checkElems, checkStrLen } from './values/limits.js';
 import { repr, typeName } from './values/repr.js';
 import { nearest } from './spell.js';
+import { decodeUTF8 } from './values/utf8.js';
 
 type Ex = (fr: Frame) => Value;
 type St = (fr: Frame) => number; // control: 0 normal, 1 break, 2 continue, 3 return
@@ -139,8 +140,9 @@ export class Compiler {
 
   loadStmt(s: A.LoadStmt): St {
     const p = this.pos(s.module.pos);
-    const modName = s.module.value as string;
-    const sets = s.to.map((id, i) => ({ set: this.assignTo(id), from: s.from[i]!.name, p: this.pos(s.from[i]!.pos) }));
+    // names in load() are string literals (UTF-8 bytes): decode them for the host and for identifiers
+    const modName = decodeUTF8(s.module.value as string);
+    const sets = s.to.map((id, i) => ({ set: this.assignTo(id), from: decodeUTF8(s.from[i]!.name), p: this.pos(s.from[i]!.pos) }));
     return (fr) => {
       let mod: Map<string, Value>;
       try {
