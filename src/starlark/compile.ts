@@ -140,9 +140,10 @@ export class Compiler {
 
   loadStmt(s: A.LoadStmt): St {
     const p = this.pos(s.module.pos);
-    // names in load() are string literals (UTF-8 bytes): decode them for the host and for identifiers
+    // the module name is a string literal (UTF-8 bytes): decode it for the host
+    // (the parser already decoded the imported names, which are identifiers)
     const modName = decodeUTF8(s.module.value as string);
-    const sets = s.to.map((id, i) => ({ set: this.assignTo(id), from: decodeUTF8(s.from[i]!.name), p: this.pos(s.from[i]!.pos) }));
+    const sets = s.to.map((id, i) => ({ set: this.assignTo(id), from: s.from[i]!.name, p: this.pos(s.from[i]!.pos) }));
     return (fr) => {
       let mod: Map<string, Value>;
       try {

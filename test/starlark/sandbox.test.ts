@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileModule, callFunction, StarlarkError } from '../../src/starlark/index.js';
+import { compileModule, callFunction, fromJS, StarlarkError } from '../../src/starlark/index.js';
 import { fails, run } from './helpers.js';
 
 const loopForever = `
@@ -109,4 +109,9 @@ test('expensive built-ins are charged to the budget, so the clock is consulted',
   assert.equal(e.kind, 'timeout');
   assert.ok(performance.now() - t0 < 2000);
   assert.equal(fails(src).kind, 'steps'); // default budget of 1M steps
+});
+
+test('load with non-ASCII names', () => {
+  const g = run('load("mød.star", "Ω", alias="ß")\nv = Ω + alias\n', { load: (m) => new Map([['Ω', fromJS(m)], ['ß', '!']]) });
+  assert.equal(g.v, 'mød.star!');
 });

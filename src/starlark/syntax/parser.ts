@@ -5,6 +5,7 @@ import { T, tokenGoString, tokenNames } from './tokens.js';
 import { Scanner, type Pos, type TokenValue } from './scanner.js';
 import type * as A from './ast.js';
 import { exprStart } from './ast.js';
+import { decodeUTF8 } from '../values/utf8.js';
 
 const preclevels: T[][] = [
   [T.OR],
@@ -169,7 +170,7 @@ class Parser {
       if (this.cur() === T.RPAREN) break;
       if (this.cur() === T.STRING) {
         const lit = this.parsePrimary() as A.Literal;
-        const id: A.Ident = { kind: 'Ident', name: lit.value as string, pos: { line: lit.pos.line, col: lit.pos.col + 1 } };
+        const id: A.Ident = { kind: 'Ident', name: decodeUTF8(lit.value as string), pos: { line: lit.pos.line, col: lit.pos.col + 1 } };
         to.push(id);
         from.push(id);
       } else if (this.cur() === T.IDENT) {
@@ -179,7 +180,7 @@ class Parser {
         this.consume(T.EQ);
         if (this.cur() !== T.STRING) this.err(this.sc.pos, `original name of loaded symbol must be quoted: ${id.name}="originalname"`);
         const lit = this.parsePrimary() as A.Literal;
-        from.push({ kind: 'Ident', name: lit.value as string, pos: { line: lit.pos.line, col: lit.pos.col + 1 } });
+        from.push({ kind: 'Ident', name: decodeUTF8(lit.value as string), pos: { line: lit.pos.line, col: lit.pos.col + 1 } });
       } else {
         this.err(this.sc.pos, `load operand must be "name" or localname="name" (got ${tokenGoString(this.cur())})`);
       }
