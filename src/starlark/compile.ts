@@ -653,7 +653,7 @@ export class Compiler {
               err.pos = p;
               throw err;
             }
-            k.push([key, v]);
+            k.push([decodeUTF8(key), v]); // Starlark string -> identifier text
           }
         }
         return [a, k];

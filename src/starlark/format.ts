@@ -4,7 +4,7 @@
 import * as I from './values/int.js';
 import { formatFloat } from './values/float.js';
 import { repr, typeName } from './values/repr.js';
-import { decodeRune, runeToUTF8 } from './values/utf8.js';
+import { decodeRune, decodeUTF8, runeToUTF8 } from './values/utf8.js';
 import { chargeAlloc, checkStrLen } from './values/limits.js';
 import { Dict, EvalErr, Float, Tuple, type Kwargs, type Value } from './values/types.js';
 import { dictGet } from './values/ops.js';
@@ -152,7 +152,8 @@ export function format(fmt: string, args: Value[], kwargs: Kwargs): string {
       if (num >= args.length) throw new EvalErr('format: tuple index out of range');
       arg = args[num];
     } else {
-      if (kwargs) for (const [kk, v] of kwargs) if (kk === name) { arg = v; break; }
+      const ident = decodeUTF8(name); // keyword names are identifiers (JS text)
+      if (kwargs) for (const [kk, v] of kwargs) if (kk === ident) { arg = v; break; }
       if (arg === undefined) {
         if (name.includes('.')) throw new EvalErr(`format: attribute syntax x.y is not supported in replacement fields: ${name}`);
         if (name.includes('[')) throw new EvalErr(`format: element syntax a[i] is not supported in replacement fields: ${name}`);

@@ -7,6 +7,7 @@
 import { nearest } from './spell.js';
 import { quote, typeName } from './values/repr.js';
 import { dictSet } from './values/ops.js';
+import { encodeUTF8 } from './values/utf8.js';
 import {
   Builtin, Cell, Dict, EvalErr, Frame, Func, MANDATORY, Tuple, type Callable, type Kwargs, type RuntimePos, type Value,
 } from './values/types.js';
@@ -164,7 +165,7 @@ export function setArgs(l: (Value | undefined | Cell)[], fn: Func, args: Value[]
         throw new EvalErr(msg);
       }
       const old = kwdict.ht.size;
-      dictSet(kwdict, k, v);
+      dictSet(kwdict, encodeUTF8(k), v); // keyword names are identifiers (JS text); dict keys are Starlark strings
       if (kwdict.ht.size === old) throw new EvalErr(`function ${name} got multiple values for parameter ${quote(k)}`);
     }
   }

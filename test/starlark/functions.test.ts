@@ -76,3 +76,8 @@ test('functions are values; builtins have names', () => {
 test('keyword-only parameters cannot be passed positionally', () => {
   assert.match(fails('def f(a, *, b=1): pass\nf(1, 2)').msg, /function f accepts 1 positional argument \(2 given\)/);
 });
+
+test('non-ASCII keyword names round-trip between identifiers and dict keys', () => {
+  const g = run('def f(**kw):\n    return kw\ndef h(Ω):\n    return Ω\nr = f(Ω=1)["Ω"]\ns = h(**{"Ω": 2})\nt = dict(Ω=3)["Ω"]\nu = "{Ω}".format(Ω=4)\n');
+  assert.deepEqual([g.r, g.s, g.t, g.u], [1, 2, 3, '4']);
+});

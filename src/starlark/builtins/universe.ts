@@ -7,7 +7,7 @@ import { attrNames, getAttr, hasAttr } from '../attrs.js';
 import * as ops from '../values/ops.js';
 import * as I from '../values/int.js';
 import { repr, str, typeName } from '../values/repr.js';
-import { decodeRune, decodeUTF8, runeToUTF8 } from '../values/utf8.js';
+import { decodeRune, decodeUTF8, encodeUTF8, runeToUTF8 } from '../values/utf8.js';
 import { checkElems } from '../values/limits.js';
 import {
   Builtin, Bytes, Dict, EvalErr, Float, Func, List, RangeValue, SSet, Tuple, type Kwargs, type Value,
@@ -116,7 +116,7 @@ function updateDict(d: Dict, args: Value[], kwargs: Kwargs): void {
     for (const [k, v] of kwargs) {
       if (seen.has(k)) throw new EvalErr(`duplicate keyword arg: ${repr(k)}`);
       seen.add(k);
-      ops.dictSet(d, k, v);
+      ops.dictSet(d, encodeUTF8(k), v);
     }
   }
 }
