@@ -72,7 +72,7 @@ export function encodeJSON(x: Value): string {
         parts.push('{');
         attrNames(v).forEach((name, i) => {
           if (i > 0) parts.push(',');
-          parts.push(quote(name), ':');
+          parts.push(quote(encodeUTF8(name)), ':');
           try { emit(getAttr(v, name)); } catch (e) {
             if (e instanceof EvalErr) throw new EvalErr(`in field .${name}: ${e.msg}`);
             throw e;

@@ -255,7 +255,7 @@ export const universeFns: Record<string, Fn> = {
   dir(args, kwargs) {
     noKw('dir', kwargs);
     if (args.length !== 1) throw new EvalErr(`dir: got ${args.length} arguments, want 1`);
-    return new List(attrNames(args[0]!));
+    return new List(attrNames(args[0]!).map(encodeUTF8)); // names are identifier text
   },
   enumerate(args, kwargs) {
     const [it, start] = positional('enumerate', args, kwargs, 1, 2);
@@ -287,14 +287,14 @@ export const universeFns: Record<string, Fn> = {
   },
   getattr(args, kwargs) {
     const [obj, name, dflt] = positional('getattr', args, kwargs, 2, 3);
-    const n = wantStr('getattr', 2, name!);
+    const n = decodeUTF8(wantStr('getattr', 2, name!));
     if (hasAttr(obj!, n)) return getAttr(obj!, n);
     if (dflt !== undefined) return dflt;
     throw new EvalErr(`getattr: ${typeName(obj!)} has no .${n} field or method`);
   },
   hasattr(args, kwargs) {
     const [obj, name] = positional('hasattr', args, kwargs, 2, 2);
-    return hasAttr(obj!, wantStr('hasattr', 2, name!));
+    return hasAttr(obj!, decodeUTF8(wantStr('hasattr', 2, name!)));
   },
   hash(args, kwargs) {
     const [x] = positional('hash', args, kwargs, 1, 1) as [Value];
