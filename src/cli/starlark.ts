@@ -4,7 +4,7 @@
 // stderr with the Starlark backtrace; the exit code is then 1.
 
 import { readFile } from 'node:fs/promises';
-import { compileModule, callFunction, StarlarkError, fromJS, toJS } from '../starlark/index.js';
+import { compileModule, callFunction, StarlarkError, toJS, decodeJSON, encodeUTF8, type Value } from '../starlark/index.js';
 
 export interface CommandIO {
   stdout: (s: string) => void;
@@ -47,12 +47,14 @@ export async function starlarkCommand(args: string[], io: CommandIO): Promise<nu
     io.stderr(`svc starlark: cannot read ${file}: ${(e as Error).message}\n`);
     return 1;
   }
-  let ctx: unknown;
+  // --ctx is decoded by Starlark's own JSON decoder: objects keep their key
+  // order and integers of any size stay exact (JSON.parse would round them).
+  let ctx: Value = null;
   if (ctxText !== undefined) {
     try {
-      ctx = JSON.parse(ctxText);
+      ctx = decodeJSON(encodeUTF8(ctxText));
     } catch (e) {
-      io.stderr(`svc starlark: --ctx is not valid JSON: ${(e as Error).message}\n`);
+      io.stderr(`svc starlark: --ctx is not valid JSON: ${e instanceof Error ? (e as { msg?: string }).msg ?? e.message : String(e)}\n`);
       return 2;
     }
   }
@@ -66,7 +68,7 @@ export async function starlarkCommand(args: string[], io: CommandIO): Promise<nu
   try {
     const mod = program.init(run);
     if (ctxText !== undefined) {
-      const result = callFunction(mod, 'execute', [fromJS(ctx)], run);
+      const result = callFunction(mod, 'execute', [ctx], run);
       io.stdout(stringifyResult(toJS(result)) + '\n');
     }
     return 0;

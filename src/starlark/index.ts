@@ -26,6 +26,8 @@ export {
   Builtin, Bytes, Dict, Float, HeadersDict, List, Module, SSet, SValue, Struct, Tuple, type Value,
 } from './values/types.js';
 export { repr, str, typeName } from './values/repr.js';
+export { decodeJSON, encodeJSON } from './json.js';
+export { encodeUTF8, decodeUTF8 } from './values/utf8.js';
 
 /**
  * Convert a JS value to a Starlark value. JSON-like data maps exactly:

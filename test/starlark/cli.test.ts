@@ -54,3 +54,10 @@ test('compile errors and bad arguments', async () => {
   const w = io();
   assert.equal(await starlarkCommand([join(dir, 'missing.star')], w.io), 1);
 });
+
+test('--ctx keeps big integers exact', async () => {
+  const t = io();
+  const f = file('big.star', 'def execute(ctx):\n    return ctx["n"] + 1\n');
+  assert.equal(await starlarkCommand([f, '--ctx', '{"n": 123456789012345678901234567890}'], t.io), 0);
+  assert.equal(t.out.join('').trim(), '123456789012345678901234567891');
+});
