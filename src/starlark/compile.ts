@@ -201,20 +201,20 @@ export class Compiler {
         }
         return NORMAL;
       }
-      let ret = NORMAL;
-      try {
-        ops.forEach(it, (v) => {
-          if (++RT.steps > RT.checkAt) tickAt(p);
-          set(fr, v);
-          const c = body(fr);
-          if (c === BREAK) return true;
-          if (c === RETURN) { ret = RETURN; return true; }
-          return false;
-        });
-      } catch (e) {
-        if (e instanceof EvalErr && e.pos === null && /not iterable/.test(e.msg) && !ops.isIterable(it)) e.pos = p;
-        throw e;
+      if (!ops.isIterable(it)) {
+        const err = new EvalErr(`${typeName(it)} value is not iterable`);
+        err.pos = p;
+        throw err;
       }
+      let ret = NORMAL;
+      ops.forEach(it, (v) => {
+        if (++RT.steps > RT.checkAt) tickAt(p);
+        set(fr, v);
+        const c = body(fr);
+        if (c === BREAK) return true;
+        if (c === RETURN) { ret = RETURN; return true; }
+        return false;
+      });
       return ret;
     };
   }

@@ -1,8 +1,7 @@
-// Execution state of the running call (steps, clock, depth, print, load) and
-// the calling convention shared by compiled code and built-ins.
-//
-// Execution is synchronous, so the state of the current call lives in one
-// module-level object RT, saved and restored around each host entry point.
+// The calling convention shared by compiled code and built-ins: calling
+// functions, binding arguments to parameters (setArgs), recording frames and
+// positions on errors as they unwind, converting JS stack overflows. The run
+// state itself (RT: steps, clock, depth, print, load) lives in budget.ts.
 
 import { nearest } from './spell.js';
 import { quote, typeName } from './values/repr.js';

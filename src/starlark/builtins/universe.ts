@@ -145,7 +145,8 @@ function minmax(args: Value[], kwargs: Kwargs, self: Builtin): Value {
 }
 
 function isCallable(v: Value): boolean {
-  return v instanceof Builtin || v instanceof Func;
+  return v instanceof Builtin || v instanceof Func
+    || (v !== null && typeof v === 'object' && typeof (v as { callStar?: unknown }).callStar === 'function');
 }
 
 function rangeLen(start: number, stop: number, step: number): number {
