@@ -175,7 +175,8 @@ function main(): void {
   console.log(`${'script'.padEnd(48)} ${'ours ops/s'.padStart(12)} ${'cpython ops/s'.padStart(14)} ${'ratio'.padStart(7)}`);
   // The machine may be shared: alternate rounds and keep each side's best.
   const ROUNDS = Number(process.env.STARLARK_BENCH_ROUNDS ?? 3);
-  for (const s of SCRIPTS) {
+  const only = process.env.STARLARK_BENCH_ONLY; // substring of a script name
+  for (const s of SCRIPTS.filter((x) => !only || x.name.includes(only))) {
     let ours = benchOurs(s);
     let py = benchPython(s);
     for (let r = 1; r < ROUNDS; r++) {

@@ -48,8 +48,13 @@ export function fromJS(v: unknown): Value {
     case 'object': break;
     default: throw new StarlarkError('convert', `cannot convert JS ${typeof v} to a Starlark value`);
   }
+  if (Array.isArray(v)) {
+    const out = new Array<Value>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = fromJS(v[i]);
+    return new List(out);
+  }
+  if (Object.getPrototypeOf(v) === Object.prototype) return objectToDict(v as Record<string, unknown>);
   if (v instanceof SValue) return v;
-  if (Array.isArray(v)) return new List(v.map(fromJS));
   if (v instanceof Uint8Array) return new Bytes(Buffer.from(v).toString('latin1'));
   if (v instanceof Map) {
     const d = new Dict();
@@ -62,10 +67,13 @@ export function fromJS(v: unknown): Value {
     return s;
   }
   if (v instanceof Date) return encodeUTF8(v.toISOString());
-  // plain object: string keys map to themselves in the hash table (see HashTable)
+  return objectToDict(v as Record<string, unknown>);
+}
+
+function objectToDict(o: Record<string, unknown>): Dict {
+  // string keys map to themselves in the hash table (see HashTable)
   const d = new Dict();
   const vals = d.ht.vals;
-  const o = v as Record<string, unknown>;
   for (const k in o) if (Object.hasOwn(o, k)) vals.set(encodeUTF8(k), fromJS(o[k]));
   return d;
 }
@@ -84,11 +92,22 @@ export function toJS(v: Value): unknown {
     case 'string': return decodeUTF8(v);
   }
   if (v instanceof Float) return v.v;
-  if (v instanceof List || v instanceof Tuple) return v.elems.map(toJS);
+  if (v instanceof List || v instanceof Tuple) {
+    const e = v.elems;
+    const out = new Array<unknown>(e.length);
+    for (let i = 0; i < e.length; i++) out[i] = toJS(e[i]!);
+    return out;
+  }
   if (v instanceof Dict) {
     const o: Record<string, unknown> = {};
-    for (const [hk, x] of v.ht.vals) {
-      const k = v.ht.keyOf(hk);
+    const ht = v.ht;
+    if (ht.keys === null) {
+      // every key is its own hash key: a string, int, bool or None
+      for (const [k, x] of ht.vals) o[typeof k === 'string' ? decodeUTF8(k) : String(k)] = toJS(x);
+      return o;
+    }
+    for (const [hk, x] of ht.vals) {
+      const k = ht.keyOf(hk);
       o[typeof k === 'string' ? decodeUTF8(k) : decodeUTF8(typeof k === 'object' && k !== null ? repr(k) : String(k))] = toJS(x);
     }
     return o;
