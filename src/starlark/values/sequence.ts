@@ -1,0 +1,205 @@
+// Length, iteration (with mutation protection), indexing and slicing.
+
+import { checkElems } from './limits.js';
+import { chargeSteps } from '../budget.js';
+import { repr as reprOf, typeName } from './repr.js';
+import { dictGet, dictSet } from './hash.js';
+import { Bytes, Dict, EvalErr, List, RangeValue, SSet, Tuple, type Value } from './types.js';
+
+// ---------------------------------------------------------------- iteration and length
+
+/** Host-defined indexable values (e.g. "abc".elems()) implement this. */
+export interface Indexable { readonly len: number; index(i: number): Value }
+function isIndexable(x: Value): x is Value & Indexable {
+  return x !== null && typeof x === 'object' && typeof (x as unknown as Indexable).index === 'function' && (x as unknown as Indexable).len >= 0;
+}
+
+/** Length, or -1 if the value has no length. */
+export function length(v: Value): number {
+  if (typeof v === 'string') return v.length;
+  if (v instanceof List || v instanceof Tuple) return v.elems.length;
+  if (v instanceof Dict || v instanceof SSet) return v.ht.size;
+  if (v instanceof Bytes) return v.s.length;
+  if (v instanceof RangeValue) return v.len;
+  if (isIndexable(v)) return v.len;
+  return -1;
+}
+
+export function isIterable(v: Value): boolean {
+  return v instanceof List || v instanceof Tuple || v instanceof Dict || v instanceof SSet || v instanceof RangeValue
+    || (v !== null && typeof v === 'object' && typeof (v as unknown as { iterate?: unknown }).iterate === 'function');
+}
+
+/** Host-defined iterables implement this (e.g. test helpers). */
+export interface CustomIterable { iterate(): Iterator<Value> }
+
+/**
+ * Iterate over v, calling f for each element. Lists, dicts and sets are
+ * protected against mutation during the loop. Returning true from f stops.
+ */
+export function forEach(v: Value, f: (x: Value) => boolean | void): void {
+  if (v instanceof List) {
+    v.itercount++;
+    try {
+      const e = v.elems;
+      for (let i = 0; i < e.length; i++) if (f(e[i]!) === true) return;
+    } finally { v.itercount--; }
+    return;
+  }
+  if (v instanceof Tuple) {
+    for (const x of v.elems) if (f(x) === true) return;
+    return;
+  }
+  if (v instanceof Dict || v instanceof SSet) {
+    const ht = v.ht;
+    ht.itercount++;
+    try {
+      if (ht.keys === null) { for (const k of ht.vals.keys()) if (f(k) === true) return; }
+      else for (const k of ht.vals.keys()) if (f(ht.keyOf(k)) === true) return;
+    } finally { ht.itercount--; }
+    return;
+  }
+  if (v instanceof RangeValue) {
+    for (let i = 0; i < v.len; i++) if (f(v.start + i * v.step) === true) return;
+    return;
+  }
+  if (v !== null && typeof v === 'object' && typeof (v as unknown as CustomIterable).iterate === 'function') {
+    const it = (v as unknown as CustomIterable).iterate();
+    for (let r = it.next(); !r.done; r = it.next()) if (f(r.value) === true) return;
+    return;
+  }
+  throw new EvalErr(`${typeName(v)} value is not iterable`);
+}
+
+/** A snapshot array of the elements of an iterable. */
+export function toArray(v: Value): Value[] {
+  if (v instanceof RangeValue) checkElems(v.len);
+  const n = length(v);
+  if (n > 64) chargeSteps(n);
+  if (v instanceof List || v instanceof Tuple) return v.elems.slice();
+  if ((v instanceof Dict || v instanceof SSet)) return v.ht.keyList();
+  const out: Value[] = [];
+  forEach(v, (x) => {
+    // host iterables may be long or endless
+    if ((out.length & 0xffff) === 0xffff) checkElems(out.length + 1);
+    out.push(x);
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------- indexing and slicing
+
+export function asInt32(v: Value): number {
+  if (typeof v === 'number') {
+    if (v > 2147483647 || v < -2147483648) throw new EvalErr(`${v} out of range`);
+    return v;
+  }
+  if (typeof v === 'bigint') throw new EvalErr(`${v} out of range`);
+  throw new EvalErr(`got ${typeName(v)}, want int`);
+}
+
+function outOfRange(i: number, n: number, x: Value): EvalErr {
+  if (n === 0) return new EvalErr(`index ${i} out of range: empty ${typeName(x)}`);
+  return new EvalErr(`${typeName(x)} index ${i} out of range [${-n}:${n - 1}]`);
+}
+
+export function getIndex(x: Value, y: Value): Value {
+  if (x instanceof Dict) {
+    const v = dictGet(x, y);
+    if (v === undefined) throw new EvalErr(`key ${reprOf(y)} not in dict`);
+    return v;
+  }
+  let n: number;
+  if (typeof x === 'string') n = x.length;
+  else if (x instanceof List || x instanceof Tuple) n = x.elems.length;
+  else if (x instanceof Bytes) n = x.s.length;
+  else if (x instanceof RangeValue) n = x.len;
+  else if (isIndexable(x)) n = x.len;
+  else throw new EvalErr(`unhandled index operation ${typeName(x)}[${typeName(y)}]`);
+  let i: number;
+  try { i = asInt32(y); } catch (e) { throw new EvalErr(`${typeName(x)} index: ${(e as EvalErr).msg}`); }
+  const orig = i;
+  if (i < 0) i += n;
+  if (i < 0 || i >= n) throw outOfRange(orig, n, x);
+  if (typeof x === 'string') return x[i]!;
+  if (x instanceof Bytes) return new Bytes(x.s[i]!);
+  if (x instanceof RangeValue) return x.at(i);
+  if (isIndexable(x)) return x.index(i);
+  return (x as List).elems[i]!;
+}
+
+export function setIndex(x: Value, y: Value, z: Value): void {
+  if (x instanceof Dict) { dictSet(x, y, z); return; }
+  if (x instanceof List) {
+    x.checkMutable('assign to element of');
+    const n = x.elems.length;
+    let i = asInt32(y);
+    const orig = i;
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) throw outOfRange(orig, n, x);
+    x.elems[i] = z;
+    return;
+  }
+  throw new EvalErr(`${typeName(x)} value does not support item assignment`);
+}
+
+function asIndex(v: Value, len: number, dflt: number): number {
+  if (v === null) return dflt;
+  let r = asInt32(v);
+  if (r < 0) r += len;
+  return r;
+}
+
+export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
+  let n: number;
+  if (typeof x === 'string') n = x.length;
+  else if (x instanceof List || x instanceof Tuple) n = x.elems.length;
+  else if (x instanceof Bytes) n = x.s.length;
+  else if (x instanceof RangeValue) n = x.len;
+  else throw new EvalErr(`invalid slice operand ${typeName(x)}`);
+  let step = 1;
+  if (stepv !== null) {
+    try { step = asInt32(stepv); } catch (e) { throw new EvalErr(`invalid slice step: ${(e as EvalErr).msg}`); }
+    if (step === 0) throw new EvalErr('zero is not a valid slice step');
+  }
+  let start: number, end: number;
+  if (step > 0) {
+    try { start = asIndex(lo, n, 0); } catch (e) { throw new EvalErr(`invalid start index: ${(e as EvalErr).msg}`); }
+    start = start < 0 ? 0 : start > n ? n : start;
+    try { end = asIndex(hi, n, n); } catch (e) { throw new EvalErr(`invalid end index: ${(e as EvalErr).msg}`); }
+    end = end < 0 ? 0 : end > n ? n : end;
+    if (end < start) end = start;
+  } else {
+    try { start = asIndex(lo, n, n - 1); } catch (e) { throw new EvalErr(`invalid start index: ${(e as EvalErr).msg}`); }
+    if (start >= n) start = n - 1;
+    try { end = asIndex(hi, n, -1); } catch (e) { throw new EvalErr(`invalid end index: ${(e as EvalErr).msg}`); }
+    if (end < -1) end = -1;
+    if (start < end) start = end;
+  }
+  if (typeof x === 'string' || x instanceof Bytes) {
+    const s = typeof x === 'string' ? x : x.s;
+    let r: string;
+    if (step === 1) r = s.slice(start, end);
+    else {
+      const parts: string[] = [];
+      if (step > 0) for (let i = start; i < end; i += step) parts.push(s[i]!);
+      else for (let i = start; i > end; i += step) parts.push(s[i]!);
+      r = parts.join('');
+    }
+    return typeof x === 'string' ? r : new Bytes(r);
+  }
+  if (x instanceof RangeValue) {
+    const nstart = x.start + start * x.step, nstop = x.start + end * x.step, nstep = x.step * step;
+    const len = step > 0 ? Math.max(0, Math.ceil((end - start) / step)) : Math.max(0, Math.ceil((start - end) / -step));
+    return new RangeValue(nstart, nstop, nstep, len);
+  }
+  const e = (x as List | Tuple).elems;
+  let out: Value[];
+  if (step === 1) out = e.slice(start, end);
+  else {
+    out = [];
+    if (step > 0) for (let i = start; i < end; i += step) out.push(e[i]!);
+    else for (let i = start; i > end; i += step) out.push(e[i]!);
+  }
+  return x instanceof List ? new List(out) : new Tuple(out);
+}
