@@ -8,9 +8,10 @@
  * Prints req/s per round, p50/p99 latencies, and the median ratio svc/Fastify (goal >= 0.90).
  * svc writes its one log line per request (to /dev/null here); the baseline logs nothing.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,7 +24,13 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' },
     warmup: { type: 'string', default: '2' },
-    dist: { type: 'boolean', default: false },
+    // Run from the TypeScript sources through tsx instead of compiled JavaScript. Not the product:
+    // tsx (esbuild keepNames) wraps every closure creation in a `__name` call, which per-request
+    // closures pay for.
+    tsx: { type: 'boolean', default: false },
+    // Pin servers to the last CPU and the load generator to the others (taskset). Helps on a quiet
+    // machine; hurts on a shared one, where a pinned server cannot move away from a busy neighbour.
+    pin: { type: 'boolean', default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -84,22 +91,58 @@ async function waitForPort(port: number, child: ChildProcess, name: string): Pro
   throw new Error(`${name} did not listen on ${port} within 30 s`);
 }
 
-function tsx(script: string, args: string[], stdout: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, stdio: ['ignore', stdout, 'inherit'] });
+/**
+ * Every process runs compiled JavaScript by default, as users run `svc` (bin/svc.js -> dist/): the
+ * benchmark builds first. `--tsx` runs the sources instead.
+ */
+if (!values.tsx) {
+  process.stdout.write('building (npm run build)...\n');
+  try {
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
+  } catch {
+    // tsc reports type errors elsewhere in the tree but still emits; the entry points are checked below.
+  }
+  for (const file of ['dist/src/cli/main.js', 'dist/bench/health/baseline.js', 'dist/bench/health/load.js']) {
+    if (!existsSync(join(root, file))) throw new Error(`the build did not produce ${file}`);
+  }
+}
+
+/** `--pin`: servers on the last CPU, the load generator on the others, so they do not compete. */
+const cpus = availableParallelism();
+const pin = values.pin && cpus >= 2 && hasTaskset() ? { server: [String(cpus - 1)], load: [`0-${cpus - 2}`] } : undefined;
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function launch(role: 'server' | 'load', argv: string[], stdout: 'ignore' | 'pipe'): ChildProcess {
+  const [command, args] = pin ? ['taskset', ['-c', ...pin[role], process.execPath, ...argv]] : [process.execPath, argv];
+  return spawn(command, args, { cwd: root, stdio: ['ignore', stdout, 'inherit'] });
+}
+
+/** A benchmark script (`baseline`, `load`, `svc`) as a child process, compiled or from sources. */
+function script(name: string, args: string[], stdout: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+  const argv = values.tsx ? ['--import', 'tsx', join(here, `${name}.ts`), ...args] : [join(root, 'dist/bench/health', `${name}.js`), ...args];
+  return launch(name === 'load' ? 'load' : 'server', argv, stdout);
 }
 
 async function startSvc(): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
   const args = ['serve', '-c', 'examples/quickstart', '--port', String(port)];
-  const child = values.dist
-    ? spawn(process.execPath, [join(root, 'bin/svc.js'), ...args], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
-    : tsx(join(here, 'svc.ts'), args);
+  const child = values.tsx
+    ? script('svc', args)
+    : launch('server', [join(root, 'bin/svc.js'), ...args], 'ignore');
   await waitForPort(port, child, 'svc');
   return { child, port };
 }
 
 async function startBaseline(): Promise<{ child: ChildProcess; port: number }> {
-  const child = tsx(join(here, 'baseline.ts'), [], 'pipe');
+  const child = script('baseline', [], 'pipe');
   const port = await new Promise<number>((resolvePort, reject) => {
     let text = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -120,7 +163,7 @@ async function load(server: { port: number; child: ChildProcess }, secs: number)
 
 function loadOnly(port: number, secs: number): Promise<Omit<Load, 'cpuUs'>> {
   return new Promise((resolveLoad, reject) => {
-    const child = tsx(join(here, 'load.ts'), [`http://127.0.0.1:${port}${PATH}`, String(connections), String(secs)], 'pipe');
+    const child = script('load', [`http://127.0.0.1:${port}${PATH}`, String(connections), String(secs)], 'pipe');
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.once('exit', (code) => (code === 0 ? resolveLoad(JSON.parse(out) as Omit<Load, 'cpuUs'>) : reject(new Error(`load generator exited ${code}`))));
@@ -148,7 +191,7 @@ const baseline = await startBaseline();
 try {
   await check(svc.port, 'svc');
   await check(baseline.port, 'baseline');
-  console.log(`GET ${PATH}: ${rounds} alternating rounds of ${seconds} s, ${connections} connections (warm-up ${warmup} s each)`);
+  console.log(`${values.tsx ? 'from sources (tsx)' : 'compiled (dist/)'}${pin ? `, servers on CPU ${pin.server[0]}, load on CPU ${pin.load[0]}` : ''}; GET ${PATH}: ${rounds} alternating rounds of ${seconds} s, ${connections} connections (warm-up ${warmup} s each)`);
   await load(svc, warmup);
   await load(baseline, warmup);
 
