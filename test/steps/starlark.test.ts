@@ -59,3 +59,15 @@ test('a program without execute() is refused at boot', () => {
   assert.equal(endpoint, undefined);
   assert.match(diagnostics[0]!.summary, /no execute\(ctx\) function/);
 });
+
+test('parallel branches run and all their outputs are visible afterwards', () => {
+  const a = starlark('def execute(ctx):\n    return 1\n', { name: 'a' });
+  const b = starlark('def execute(ctx):\n    return 2\n', { name: 'b' });
+  const parallel = { kind: 'parallel' as const, range: RANGE, blockPath: ['endpoint "GET /t"', 'pipeline', 'parallel'], steps: [a, b] };
+  const { endpoint, graph, diagnostics } = compileEndpoint(pipeline([parallel, respond({ body: expr('{ sum = steps.a.result + steps.b.result }') })]));
+  assert.deepEqual(diagnostics, []);
+  assert.equal(graph!.plan[0]!.type, 'parallel');
+  assert.deepEqual(graph!.plan[1]!.reads, ['a', 'b']);
+  const out = endpoint!.run(ctx()) as EndpointResult;
+  assert.deepEqual(out.kind === 'response' && out.body, { sum: 3 });
+});
