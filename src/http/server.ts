@@ -31,6 +31,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     genReqId: requestIdOf,
     requestIdHeader: false,
     bodyLimit: options.bodyLimit,
+    // Receiving the request (headers and body) is bounded too, so a slow upload cannot hold a
+    // connection forever; Node answers 408, written as a problem by clientErrorHandler.
+    requestTimeout: options.requestTimeoutMs,
     // Fastify's 503-while-closing body is not a problem record; in-flight and late requests are
     // served instead, bounded by the shutdown time-out (lifecycle.ts).
     return503OnClosing: false,
