@@ -4,9 +4,10 @@
  * 400 of SPEC.md §7, a non-JSON body sent to a JSON endpoint a 415 (DECISIONS.md §3), and neither
  * reaches a step. Parsing itself is src/schema's (nesting bound, prototype-pollution refusal).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Problem } from '../problem/index.js';
 import { invalidJsonProblem, isJsonContentType, parseJsonBody } from '../schema/index.js';
+import { requestPath } from './problems.js';
 
 export type BodyOutcome =
   | { readonly ok: true; readonly body: unknown }
@@ -26,7 +27,7 @@ const NO_BODY: BodyOutcome = { ok: true, body: undefined };
  * Without a declaration a JSON body is still decoded (a bad one is still a 400), and any other body
  * is passed on as text.
  */
-export function decodeBody(raw: unknown, contentType: string | undefined, jsonDeclared: boolean, instance: () => string): BodyOutcome {
+export function decodeBody(raw: unknown, contentType: string | undefined, jsonDeclared: boolean, request: FastifyRequest): BodyOutcome {
   if (typeof raw !== 'string' || raw.length === 0) return NO_BODY;
   const json = jsonDeclared ? isJsonContentType(contentType) : contentType !== undefined && isJsonContentType(contentType);
   if (!json) {
@@ -35,7 +36,7 @@ export function decodeBody(raw: unknown, contentType: string | undefined, jsonDe
   }
   const parsed = parseJsonBody(raw);
   if (parsed.ok) return { ok: true, body: parsed.value };
-  return { ok: false, problem: invalidJsonProblem(parsed.message, instance()) };
+  return { ok: false, problem: invalidJsonProblem(parsed.message, requestPath(request)) };
 }
 
 function mediaType(contentType: string): string {

@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../steps/endpoint.js';
 import { decodeBody } from './body.js';
 import { logSent, noteOf } from './note.js';
-import { requestPath, sendProblem, sendStatusProblem } from './problems.js';
+import { sendProblem, sendStatusProblem } from './problems.js';
 import { writeResult } from './reply.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import type { TextInput } from '../schema/index.js';
@@ -34,10 +34,7 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
   return function handle(request, reply) {
     reply.header(REQUEST_ID_HEADER, request.id);
 
-    // Computed only when a problem needs it: most requests never do.
-    const instance = (): string => requestPath(request);
-
-    const decoded = decodeBody(request.body, request.headers['content-type'], jsonBody, instance);
+    const decoded = decodeBody(request.body, request.headers['content-type'], jsonBody, request);
     if (!decoded.ok) {
       if (decoded.problem) sendProblem(request, reply, decoded.problem);
       else sendStatusProblem(request, reply, decoded.status, decoded.detail);
@@ -52,7 +49,7 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
 
     const checked = validate(
       { path: params as Record<string, string>, query: request.query as TextInput, headers: request.headers, body: decoded.body },
-      instance,
+      request,
     );
     if (!checked.ok) {
       sendProblem(request, reply, checked.problem);

@@ -97,22 +97,24 @@ const INFO = 30;
 /** A url JSON.stringify must see: quote, backslash, control characters, anything non-ASCII. */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
 
-/** The request logger of a server: `(line) => void`, fast for the plain case. */
-export function requestLogger(log: Logger): (line: RequestLine) => void {
+/** Writes one request line; positional, so the common path allocates nothing but the line itself. */
+export type RequestLogger = (reqId: string, method: string, url: string, status: number, ms: number, note: RequestNote | null) => void;
+
+/** The request logger of a server, fast for the plain case. */
+export function requestLogger(log: Logger): RequestLogger {
   const sink = SINKS.get(log);
   const fast = sink !== undefined && log.isLevelEnabled('info');
-  return (line) => {
-    if (line.note === null && line.status < 500 && fast) {
+  return (reqId, method, url, status, ms, note) => {
+    if (note === null && status < 500 && fast) {
       // Exactly pino's layout for log.info({reqId, method, url, status, ms}, 'request'). Request ids
       // (request-id.ts) and methods (HTTP tokens) never need JSON escaping; a url only rarely does.
       sink.write(
-        `{"level":${INFO},"time":${Date.now()},"reqId":"${line.reqId}","method":"${line.method}","url":` +
-          `${NEEDS_ESCAPE.test(line.url) ? JSON.stringify(line.url) : `"${line.url}"`},"status":${line.status},` +
-          `"ms":${round(line.ms)},"msg":"request"}\n`,
+        `{"level":${INFO},"time":${Date.now()},"reqId":"${reqId}","method":"${method}","url":` +
+          `${NEEDS_ESCAPE.test(url) ? JSON.stringify(url) : `"${url}"`},"status":${status},"ms":${round(ms)},"msg":"request"}\n`,
       );
       return;
     }
-    logRequest(log, line);
+    logRequest(log, { reqId, method, url, status, ms, note });
   };
 }
 

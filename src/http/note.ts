@@ -8,29 +8,22 @@
  * request for nothing more.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestLine, RequestNote } from './log.js';
+import type { RequestLogger, RequestNote } from './log.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     svcNote: RequestNote | null;
   }
   interface FastifyInstance {
-    svcLogLine: (line: RequestLine) => void;
+    svcLogLine: RequestLogger;
   }
 }
 
 /** Writes the request's log line; `status` overrides the reply's (499: the client went away). */
 export function logSent(request: FastifyRequest, reply: FastifyReply, status: number = reply.statusCode): void {
   try {
-    request.server.svcLogLine({
-      reqId: request.id,
-      method: request.method,
-      url: request.url,
-      status,
-      ms: reply.elapsedTime,
-      // Requests Fastify builds for routing errors (bad URL encoding) lack decorations: undefined.
-      note: request.svcNote ?? null,
-    });
+    // Requests Fastify builds for routing errors (bad URL encoding) lack decorations: undefined.
+    request.server.svcLogLine(request.id, request.method, request.url, status, reply.elapsedTime, request.svcNote ?? null);
   } catch {
     // Logging must never take the server down; the response is already on its way.
   }

@@ -3,21 +3,24 @@
  * query, header and body values checked and coerced before the pipeline runs; a failure is a 422
  * problem listing every failed constraint, and no step runs.
  */
+import type { FastifyRequest } from 'fastify';
 import type { Problem } from '../problem/index.js';
 import type { RequestSpec } from '../schema/field.js';
 import { compileRequestValidator, validationProblem, type RequestInput, type ValidatedRequest } from '../schema/index.js';
+import { requestPath } from './problems.js';
 
 export type { RequestInput };
 
 export type Validation = { readonly ok: true; readonly value: ValidatedRequest } | { readonly ok: false; readonly problem: Problem };
 
-export type RequestValidator = (input: RequestInput, instance: () => string) => Validation;
+/** `request` only supplies the problem's `instance`, and only when validation fails. */
+export type RequestValidator = (input: RequestInput, request: FastifyRequest) => Validation;
 
 export function compileValidator(spec: RequestSpec): RequestValidator {
   const validator = compileRequestValidator(spec);
-  return (input, instance) => {
+  return (input, request) => {
     const result = validator.validate(input);
-    return result.ok ? result : { ok: false, problem: validationProblem(result.invalidParams, instance()) };
+    return result.ok ? result : { ok: false, problem: validationProblem(result.invalidParams, requestPath(request)) };
   };
 }
 
