@@ -61,14 +61,16 @@ export function commandHelp(name: string): CommandHelp | undefined {
 }
 
 export function overview(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.synopsis.length));
+  // Synopsis and summary on separate lines: a synopsis is long enough to fill a terminal line.
   return [
     'svc: a manifest-driven HTTP API server',
     '',
     'Usage:',
-    ...COMMANDS.map((c) => `  ${c.synopsis.padEnd(width)}  ${firstSentence(c.summary)}`),
-    `  ${'svc --version'.padEnd(width)}  Prints the version.`,
-    `  ${'svc --help [COMMAND]'.padEnd(width)}  Prints this help, or a command's.`,
+    ...COMMANDS.flatMap((c) => [`  ${c.synopsis}`, `      ${firstSentence(c.summary)}`]),
+    '  svc --version',
+    '      Prints the version.',
+    '  svc --help [COMMAND]',
+    "      Prints this help, or a command's.",
     '',
     'Run `svc COMMAND --help` for the options of a command.',
     '',
