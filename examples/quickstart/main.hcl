@@ -92,7 +92,8 @@ endpoint "GET /api/v1/words" {
   }
 }
 
-# A conditional respond is an early exit: problem() builds an application/problem+json body.
+# A conditional respond is an early exit: problem() builds an application/problem+json body,
+# and without a `status` the response takes the problem's (404 here).
 endpoint "GET /api/v1/teapots/{kind}" {
   description = "Only tea is brewed here"
 
@@ -100,7 +101,6 @@ endpoint "GET /api/v1/teapots/{kind}" {
     respond {
       condition = ctx.request.path.kind != "tea"
       body      = problem(404, "No such teapot", "only the tea teapot exists")
-      status    = 404
     }
     respond {
       status = 418

@@ -430,3 +430,25 @@ endpoint "POST /tree" {
   assert.ok(children.kind === 'list' && children.items === node);
   assert.equal(m.endpoints[0]!.request.body, node);
 });
+
+test('a respond records whether its status was written', () => {
+  const m = build(`
+endpoint "GET /a" {
+  pipeline {
+    respond {
+      condition = ctx.request.method == "HEAD"
+      body      = problem(404, "gone")
+    }
+    respond {
+      status = 201
+      body   = {}
+    }
+  }
+}
+`);
+  const [omitted, written] = pipeline(m.endpoints[0]).steps as { statusOmitted?: boolean; statusCode?: number }[];
+  assert.equal(omitted!.statusOmitted, true);
+  assert.equal(omitted!.statusCode, 200);
+  assert.equal(written!.statusOmitted, undefined);
+  assert.equal(written!.statusCode, 201);
+});

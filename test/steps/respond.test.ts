@@ -96,3 +96,13 @@ test('an interim (1xx) status is refused at boot', () => {
   assert.equal(result.endpoint, undefined);
   assert.match(result.diagnostics[0]!.summary, /Invalid respond status/);
 });
+
+test('without a written status, a problem() body sends its own status; a written status wins', () => {
+  const omitted = runSync([respond({ statusCode: 200, statusOmitted: true, body: expr('problem(404, "No such user")') })]);
+  assert.equal(omitted.kind === 'response' && omitted.status, 404);
+  assert.equal(omitted.kind === 'response' && omitted.problem, true);
+  const written = runSync([respond({ statusCode: 200, body: expr('problem(404, "No such user")') })]);
+  assert.equal(written.kind === 'response' && written.status, 200);
+  const plain = runSync([respond({ statusCode: 200, statusOmitted: true, body: expr('{ status = 404 }') })]);
+  assert.equal(plain.kind === 'response' && plain.status, 200, 'only problem() bodies carry a status');
+});

@@ -39,9 +39,11 @@ export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
   // A constant body is serialized once, here.
   const json = body.constant && body.value !== null && body.value !== undefined ? JSON.stringify(body.value) : undefined;
 
+  const statusFromProblem = spec.statusOmitted === true;
+
   // The response itself, when nothing in it depends on the request.
   let fixed: ResponseResult | undefined;
-  if (status.constant && headers.constant && body.constant) fixed = build(status.value, headers.value, body.value, json);
+  if (status.constant && headers.constant && body.constant) fixed = build(status.value, headers.value, body.value, json, statusFromProblem);
 
   const condition = spec.condition;
   const node: ExitNodeDef<EndpointScope> = {
@@ -60,6 +62,7 @@ export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
             headers.constant ? headers.value : headers.get(scope),
             body.constant ? body.value : body.get(scope),
             json,
+            statusFromProblem,
           ),
   };
   return node;
@@ -82,10 +85,23 @@ function valueOf<T>(expr: Expr, check: (v: unknown) => T): Part<T> {
   return expr.constant ? constant(check(expr.evaluate({}))) : dynamic(expr, check);
 }
 
-function build(status: number, headers: Record<string, string> | undefined, body: unknown, json: string | undefined): ResponseResult {
+function build(
+  status: number,
+  headers: Record<string, string> | undefined,
+  body: unknown,
+  json: string | undefined,
+  statusFromProblem: boolean,
+): ResponseResult {
   const problem = body !== null && body !== undefined && isMarkedProblem(body);
+  if (problem && statusFromProblem) status = problemStatus(body as { status?: unknown }, status);
   // One literal shape for every response keeps the adapter's property reads monomorphic.
   return { kind: 'response', status, headers, body, problem, json };
+}
+
+/** The status a problem() body carries, when it is a final status; else the fallback. */
+function problemStatus(body: { status?: unknown }, fallback: number): number {
+  const s = body.status;
+  return typeof s === 'number' && Number.isInteger(s) && s >= 200 && s <= 599 ? s : fallback;
 }
 
 /** A final response status: 1xx statuses are interim and cannot end a pipeline. */

@@ -14,6 +14,11 @@ export interface RespondStepSpec extends StepBase {
   readonly statusCode?: number;
   /** Set only when the status is computed at run time (then `statusCode` is absent). */
   readonly status?: Expr;
+  /**
+   * `status` was not written: the response takes the status of a `problem()` body, else 200
+   * (`respond { body = problem(404, "...") }` is a 404, as its author means).
+   */
+  readonly statusOmitted?: boolean;
   /** Map of header name to string. */
   readonly headers?: Expr;
   /** Absent or null: no body. A body built by `problem()` is sent as application/problem+json. */
@@ -39,7 +44,7 @@ export function lower(block: Block, cx: LowerContext): RespondStepSpec | undefin
     range: block.range,
     blockPath: s.path,
   };
-  if (!statusAttr) return { ...out, statusCode: 200 };
+  if (!statusAttr) return { ...out, statusCode: 200, statusOmitted: true };
   const status = readExpr(statusAttr, s);
   if (!status) return undefined;
   if (!status.constant) return { ...out, status };
