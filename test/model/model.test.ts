@@ -446,7 +446,7 @@ endpoint "GET /a" {
   }
 }
 `);
-  const [omitted, written] = pipeline(m.endpoints[0]).steps as { statusOmitted?: boolean; statusCode?: number }[];
+  const [omitted, written] = pipeline(m.endpoints[0]).steps as readonly { statusOmitted?: boolean; statusCode?: number }[];
   assert.equal(omitted!.statusOmitted, true);
   assert.equal(omitted!.statusCode, 200);
   assert.equal(written!.statusOmitted, undefined);
