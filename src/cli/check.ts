@@ -7,6 +7,7 @@
 import { diagnosticToJSON, renderDiagnostics } from '../diag/index.js';
 import { loadManifest } from '../model/index.js';
 import type { ServiceModel } from '../model/index.js';
+import { compileService } from '../steps/endpoint.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './io.js';
 
 export interface CommandIO {
@@ -54,7 +55,13 @@ export async function checkCommand(args: string[], io: CommandIO): Promise<numbe
     return EXIT_USAGE;
   }
   try {
-    const { model, diagnostics, sources } = await loadManifest(parsed.dir);
+    const loaded = await loadManifest(parsed.dir);
+    const { sources } = loaded;
+    // A clean model is also compiled the way `svc serve` compiles it (no I/O), so that `check`
+    // reports everything `serve` would refuse at boot, e.g. a step kind this version cannot run yet.
+    const compiled = loaded.model ? compileService(loaded.model).diagnostics : [];
+    const diagnostics = [...loaded.diagnostics, ...compiled];
+    const model = compiled.some((d) => d.severity === 'error') ? undefined : loaded.model;
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     const warnings = diagnostics.length - errors;
     if (parsed.json) {
