@@ -16,17 +16,9 @@ endpoint "POST /api/v1/transform" {
   }
 
   pipeline {
+    # The script lives next to this file; `source = <<-EOT ... EOT` works inline too.
     starlark "normalise" {
-      source = <<-EOT
-        def execute(ctx):
-            body = ctx["request"]["body"]
-            out = []
-            for tag in body["tags"]:
-                tag = tag.strip().lower()
-                if tag:
-                    out.append(body["prefix"] + ":" + tag)
-            return {"count": len(out), "tags": out}
-      EOT
+      file = "transform.star"
     }
     respond {
       status = 200
