@@ -3,21 +3,34 @@
  * server it measures. Raw sockets instead of node:http: the http client parses more than it must and
  * would be the bottleneck, hiding the difference between two servers.
  *
- * Usage: node --import tsx bench/health/load.ts <url> <connections> <seconds>
+ * Usage: node dist/bench/lib/load.js <url> <connections> <seconds> [--status <code>] [--header 'name: value']...
  * Prints one JSON line: { requests, errors, seconds, rps, p50, p99 } (latencies in milliseconds).
- * Each connection sends one request, waits for the whole response, then sends the next.
+ * Each connection sends one request, waits for the whole response, then sends the next. A response
+ * whose status is not the expected one (`--status`, default any 2xx) counts as an error.
  */
 import { connect, type Socket } from 'node:net';
+import { parseArgs } from 'node:util';
 
-const [url, connArg = '16', secondsArg = '3'] = process.argv.slice(2);
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    status: { type: 'string' },
+    header: { type: 'string', multiple: true, default: [] },
+  },
+});
+const [url, connArg = '16', secondsArg = '3'] = positionals;
 if (!url) {
-  process.stderr.write('usage: load.ts <url> [connections] [seconds]\n');
+  process.stderr.write('usage: load.js <url> [connections] [seconds] [--status 200] [--header "name: value"]...\n');
   process.exit(2);
 }
 const target = new URL(url);
 const connections = Number(connArg);
 const durationMs = Number(secondsArg) * 1000;
-const request = Buffer.from(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n\r\n`);
+const extraHeaders = values.header.map((h) => `${h}\r\n`).join('');
+const request = Buffer.from(
+  `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n${extraHeaders}\r\n`,
+);
+const expected = `HTTP/1.1 ${values.status ?? '2'}`;
 
 /** Latencies in microseconds, bucketed (1 us resolution below 100 ms): percentiles without sorting millions. */
 const buckets = new Uint32Array(100_000);
@@ -66,7 +79,7 @@ function drive(): Promise<void> {
         const m = /\r\ncontent-length:\s*(\d+)/i.exec(head);
         const length = m ? Number(m[1]) : 0;
         if (buffer.length < end + 4 + length) return;
-        if (!head.startsWith('HTTP/1.1 2')) errors++;
+        if (!head.startsWith(expected)) errors++;
         buffer = buffer.subarray(end + 4 + length);
         requests++;
         record(Math.round((performance.now() - sentAt) * 1000));

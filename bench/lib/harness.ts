@@ -1,0 +1,331 @@
+/**
+ * The shared runner of the HTTP benchmarks (bench/health, bench/search): svc serving a manifest
+ * directory against a hand-written Fastify baseline, measured in the same run, in alternating rounds
+ * (so drift in machine load hits both alike). Each server is its own child process; the load generator
+ * (load.ts) is a third one, started per round.
+ *
+ * Every process runs compiled JavaScript by default, as users run `svc` (bin/svc.js -> dist/): the
+ * runner builds first. `--tsx` runs the sources instead (not the product: esbuild's keepNames wraps
+ * every closure creation in a `__name` call, which per-request closures pay for).
+ *
+ * Common options: --rounds 5 --seconds 3 --connections 16 --warmup 2 [--tsx] [--pin]
+ *   [--extra-rounds 3] [--cpu-prof <dir>]
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const root = resolve(here, '../..');
+
+/** One kind of request, sent identically to both servers. */
+export interface Scenario {
+  /** Printed in headings: `valid`, `invalid (422)`. */
+  readonly name: string;
+  /** Path and query string. */
+  readonly path: string;
+  /** Extra request headers, `name: value`. */
+  readonly headers?: readonly string[];
+  /** The status every response must have (`200`, `422`); any 2xx when absent. */
+  readonly status?: number;
+  /** Checked once per server before measuring; throws when the answer is not the expected one. */
+  check(server: 'svc' | 'fastify', status: number, body: unknown): void;
+}
+
+export interface BenchConfig {
+  /** What is measured, for the heading: `GET /api/v1/health`. */
+  readonly title: string;
+  /** The manifest directory svc serves, relative to the repository root. */
+  readonly manifest: string;
+  /** The baseline script without extension, relative to the root: `bench/search/baseline`. */
+  readonly baseline: string;
+  /** Goal of the median svc/Fastify ratio of the main scenario. */
+  readonly goal: number;
+  /** The measured scenario; its ratio is the result. */
+  readonly main: Scenario;
+  /** Informational scenarios, measured after the main rounds and reported separately. */
+  readonly extra?: readonly Scenario[];
+}
+
+interface Load {
+  requests: number;
+  errors: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Server CPU time per request, in microseconds (Linux only; NaN elsewhere). */
+  cpuUs: number;
+}
+
+interface Server {
+  readonly name: 'svc' | 'fastify';
+  readonly child: ChildProcess;
+  readonly port: number;
+}
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
+    warmup: { type: 'string', default: '2' },
+    // Rounds of each informational scenario (0: skip them).
+    'extra-rounds': { type: 'string', default: '3' },
+    tsx: { type: 'boolean', default: false },
+    // Pin servers to the last CPU and the load generator to the others (taskset). Helps on a quiet
+    // machine; hurts on a shared one, where a pinned server cannot move away from a busy neighbour.
+    pin: { type: 'boolean', default: false },
+    // Run svc under `node --cpu-prof` and write its profile into this directory on exit.
+    'cpu-prof': { type: 'string' },
+  },
+});
+const rounds = Number(values.rounds);
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const warmup = Number(values.warmup);
+const extraRounds = Number(values['extra-rounds']);
+const cpuProf = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);
+
+/**
+ * CPU time (user + system) a process has used, in microseconds, from /proc. Per request it is a steadier
+ * measure than req/s on a shared machine: a neighbour stealing the core lowers req/s, not CPU per request.
+ */
+function cpuMicros(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime, stime in USER_HZ (100)
+  } catch {
+    return NaN;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, name: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before listening`);
+    const ok = await new Promise<boolean>((done) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        done(true);
+      });
+      socket.once('error', () => done(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not listen on ${port} within 30 s`);
+}
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `--pin`: servers on the last CPU, the load generator on the others, so they do not compete. */
+const cpus = availableParallelism();
+const pin = values.pin && cpus >= 2 && hasTaskset() ? { server: [String(cpus - 1)], load: [`0-${cpus - 2}`] } : undefined;
+
+function launch(role: 'server' | 'load', argv: string[], stdout: 'ignore' | 'pipe'): ChildProcess {
+  const [command, args] = pin ? ['taskset', ['-c', ...pin[role], process.execPath, ...argv]] : [process.execPath, argv];
+  return spawn(command, args, { cwd: root, stdio: ['ignore', stdout, 'inherit'] });
+}
+
+/** A benchmark script (`bench/lib/load`, a baseline) as a child process, compiled or from sources. */
+function script(role: 'server' | 'load', name: string, args: string[], stdout: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+  const argv = values.tsx ? ['--import', 'tsx', join(root, `${name}.ts`), ...args] : [join(root, 'dist', `${name}.js`), ...args];
+  return launch(role, argv, stdout);
+}
+
+function build(config: BenchConfig): void {
+  process.stdout.write('building (npm run build)...\n');
+  try {
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
+  } catch {
+    // tsc reports type errors elsewhere in the tree but still emits; the entry points are checked below.
+  }
+  for (const file of ['dist/src/cli/main.js', `dist/${config.baseline}.js`, 'dist/bench/lib/load.js']) {
+    if (!existsSync(join(root, file))) throw new Error(`the build did not produce ${file}`);
+  }
+}
+
+async function startSvc(manifest: string): Promise<Server> {
+  const port = await freePort();
+  const args = ['serve', '-c', manifest, '--port', String(port)];
+  const prof = cpuProf === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProf];
+  const child = values.tsx
+    ? launch('server', [...prof, '--import', 'tsx', join(root, 'bench/lib/svc.ts'), ...args], 'ignore')
+    : launch('server', [...prof, join(root, 'bin/svc.js'), ...args], 'ignore');
+  await waitForPort(port, child, 'svc');
+  return { name: 'svc', child, port };
+}
+
+async function startBaseline(name: string): Promise<Server> {
+  const child = script('server', name, [], 'pipe');
+  const port = await new Promise<number>((resolvePort, reject) => {
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const m = /listening (\d+)/.exec(text);
+      if (m) resolvePort(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`baseline exited with code ${code}`)));
+  });
+  return { name: 'fastify', child, port };
+}
+
+async function load(server: Server, scenario: Scenario, secs: number): Promise<Load> {
+  const before = cpuMicros(server.child.pid!);
+  const result = await loadOnly(server.port, scenario, secs);
+  return { ...result, cpuUs: (cpuMicros(server.child.pid!) - before) / Math.max(1, result.requests) };
+}
+
+function loadOnly(port: number, scenario: Scenario, secs: number): Promise<Omit<Load, 'cpuUs'>> {
+  const args = [`http://127.0.0.1:${port}${scenario.path}`, String(connections), String(secs)];
+  if (scenario.status !== undefined) args.push('--status', String(scenario.status));
+  for (const h of scenario.headers ?? []) args.push('--header', h);
+  return new Promise((resolveLoad, reject) => {
+    const child = script('load', 'bench/lib/load', args, 'pipe');
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('exit', (code) => (code === 0 ? resolveLoad(JSON.parse(out) as Omit<Load, 'cpuUs'>) : reject(new Error(`load generator exited ${code}`))));
+  });
+}
+
+async function check(server: Server, scenario: Scenario): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const h of scenario.headers ?? []) {
+    const colon = h.indexOf(':');
+    headers[h.slice(0, colon).trim()] = h.slice(colon + 1).trim();
+  }
+  const response = await fetch(`http://127.0.0.1:${server.port}${scenario.path}`, { headers });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  try {
+    if (scenario.status !== undefined && response.status !== scenario.status) throw new Error(`status ${response.status}, expected ${scenario.status}`);
+    scenario.check(server.name, response.status, body);
+  } catch (error) {
+    throw new Error(`${server.name} (${scenario.name}) answered ${response.status} ${text}: ${(error as Error).message}`);
+  }
+}
+
+function median(list: number[]): number {
+  const sorted = [...list].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const fmt = (n: number, d = 0) => n.toFixed(d).padStart(8);
+
+interface Row {
+  round: number;
+  svc: Load;
+  fastify: Load;
+}
+
+/** Alternating rounds of one scenario; prints a line per round and returns the rows. */
+async function measure(svc: Server, baseline: Server, scenario: Scenario, count: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  console.log('round      svc req/s  fastify req/s   ratio   svc p50/p99 ms   fastify p50/p99 ms   CPU us/req svc fastify');
+  for (let round = 1; round <= count; round++) {
+    // Alternate which goes first, so neither always runs on a warmer machine.
+    const first = round % 2 === 1;
+    const a = await load(first ? svc : baseline, scenario, seconds);
+    const b = await load(first ? baseline : svc, scenario, seconds);
+    const row = { round, svc: first ? a : b, fastify: first ? b : a };
+    rows.push(row);
+    if (row.svc.errors > 0 || row.fastify.errors > 0) console.log(`  errors: svc ${row.svc.errors}, fastify ${row.fastify.errors}`);
+    console.log(
+      `${String(round).padStart(5)}  ${fmt(row.svc.rps)}      ${fmt(row.fastify.rps)}  ${fmt(row.svc.rps / row.fastify.rps, 3)}` +
+        `   ${fmt(row.svc.p50, 2)}/${row.svc.p99.toFixed(2).padEnd(6)}  ${fmt(row.fastify.p50, 2)}/${row.fastify.p99.toFixed(2).padEnd(6)}` +
+        `    ${fmt(row.svc.cpuUs, 1)} ${fmt(row.fastify.cpuUs, 1)}`,
+    );
+  }
+  return rows;
+}
+
+function summarize(rows: Row[], goal: number | undefined): void {
+  const m = (pick: (r: Row) => number) => median(rows.map(pick));
+  console.log('');
+  console.log(`median req/s: svc ${m((r) => r.svc.rps).toFixed(0)}, fastify ${m((r) => r.fastify.rps).toFixed(0)}`);
+  console.log(
+    `median p50/p99 ms: svc ${m((r) => r.svc.p50).toFixed(2)}/${m((r) => r.svc.p99).toFixed(2)}, ` +
+      `fastify ${m((r) => r.fastify.p50).toFixed(2)}/${m((r) => r.fastify.p99).toFixed(2)}`,
+  );
+  console.log(
+    `median CPU per request: svc ${m((r) => r.svc.cpuUs).toFixed(1)} us, fastify ${m((r) => r.fastify.cpuUs).toFixed(1)} us ` +
+      `(efficiency ratio fastify/svc ${m((r) => r.fastify.cpuUs / r.svc.cpuUs).toFixed(3)})`,
+  );
+  const ratio = m((r) => r.svc.rps / r.fastify.rps);
+  console.log(`median ratio svc/fastify: ${ratio.toFixed(3)}${goal === undefined ? ' (informational)' : ` (goal >= ${goal.toFixed(2)})`}`);
+}
+
+export async function runBench(config: BenchConfig): Promise<void> {
+  if (!values.tsx) build(config);
+  const svc = await startSvc(config.manifest);
+  let baseline: Server | undefined;
+  try {
+    baseline = await startBaseline(config.baseline);
+    const extra = extraRounds > 0 ? (config.extra ?? []) : [];
+    for (const scenario of [config.main, ...extra]) {
+      await check(svc, scenario);
+      await check(baseline, scenario);
+    }
+    console.log(
+      `${values.tsx ? 'from sources (tsx)' : 'compiled (dist/)'}${pin ? `, servers on CPU ${pin.server[0]}, load on CPU ${pin.load[0]}` : ''}` +
+        `${cpuProf ? `, svc under --cpu-prof (${cpuProf})` : ''}; ${config.title}: ${rounds} alternating rounds of ${seconds} s, ` +
+        `${connections} connections (warm-up ${warmup} s each)`,
+    );
+    console.log(`\n== ${config.main.name}: ${config.main.path}`);
+    await load(svc, config.main, warmup);
+    await load(baseline, config.main, warmup);
+    summarize(await measure(svc, baseline, config.main, rounds), config.goal);
+
+    for (const scenario of extra) {
+      console.log(`\n== ${scenario.name} (informational): ${scenario.path}`);
+      await load(svc, scenario, Math.min(warmup, 1));
+      await load(baseline, scenario, Math.min(warmup, 1));
+      summarize(await measure(svc, baseline, scenario, extraRounds), undefined);
+    }
+  } finally {
+    await stop(svc.child);
+    if (baseline) await stop(baseline.child);
+  }
+}
+
+/** SIGTERM and wait for the exit (svc writes its CPU profile, if any, on the way out). */
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
