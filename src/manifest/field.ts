@@ -9,12 +9,11 @@ import type { Attribute, Body, Expression, ObjectCons } from '../hcl/ast.js';
 import type { Range } from '../diag/range.js';
 import { didYouMean } from '../diag/suggest.js';
 import type { FieldSpec, TypeSpec } from '../schema/field.js';
+import { FORMAT_NAMES, isKnownFormat } from '../schema/formats.js';
 import { decodeBody, type BodySchema } from './body.js';
 import type { Scope } from './scope.js';
 import { decodeType, typeName, type SchemaResolver } from './type-expr.js';
 import { invalidValue, readBool, readInt, readNumber, readStatic, readString, typeError } from './values.js';
-
-export const FORMATS = ['email', 'uuid', 'uri', 'date-time', 'date', 'ipv4', 'ipv6', 'hostname'] as const;
 
 export const FIELD_SCHEMA: BodySchema = {
   attributes: {
@@ -91,10 +90,11 @@ export function decodeField(
   if (enumAttr) {
     const v = readStatic(enumAttr, scope);
     if (v.ok) {
-      const want = isString ? 'string' : kind === 'integer' ? 'whole number' : 'number';
-      const ok = (x: unknown): boolean => (isString ? typeof x === 'string' : typeof x === 'number' && (kind !== 'integer' || Number.isInteger(x)));
+      // Integers as src/schema validates them: a value outside ±(2^53-1) is refused in every request.
+      const want = isString ? 'strings' : kind === 'integer' ? 'whole numbers within ±(2^53-1)' : 'numbers';
+      const ok = (x: unknown): boolean => (isString ? typeof x === 'string' : kind === 'integer' ? Number.isSafeInteger(x) : typeof x === 'number');
       if (!Array.isArray(v.value) || v.value.length === 0 || !v.value.every(ok)) {
-        typeError(enumAttr, scope, `a non-empty list of ${want}s`);
+        typeError(enumAttr, scope, `a non-empty list of ${want}`);
       } else field.enum = v.value as (string | number)[];
     }
   }
@@ -102,8 +102,8 @@ export function decodeField(
   if (formatAttr) {
     const f = readString(formatAttr, scope);
     if (f !== undefined) {
-      if ((FORMATS as readonly string[]).includes(f)) field.format = f;
-      else invalidValue(formatAttr, scope, `Unknown format "${f}"; the formats are ${FORMATS.join(', ')}.`, didYouMean(f, FORMATS));
+      if (isKnownFormat(f)) field.format = f;
+      else invalidValue(formatAttr, scope, `Unknown format "${f}"; the formats are ${FORMAT_NAMES.join(', ')}.`, didYouMean(f, FORMAT_NAMES));
     }
   }
   const patternAttr = applies('pattern', isString, 'string');
@@ -135,7 +135,7 @@ export function decodeField(
     const v = readStatic(defaultAttr, scope);
     if (v.ok) {
       if (v.value !== null && !fits(v.value, type)) {
-        typeError(defaultAttr, scope, `a value of type ${typeName(type)}`);
+        typeError(defaultAttr, scope, `a value of type ${typeName(type)}${kind === 'integer' ? ' (integers within ±(2^53-1))' : ''}`);
       } else {
         field.hasDefault = true;
         field.default = v.value;
@@ -147,7 +147,7 @@ export function decodeField(
       }
     }
   }
-  if (errorCount(scope) > errorsBefore) fieldsWithErrors.add(range);
+  fieldSites.set(range, { path: scope.path, attrs, reported: errorCount(scope) > errorsBefore });
   return field;
 }
 
@@ -161,12 +161,21 @@ function innermost(t: TypeSpec): TypeSpec {
   return t.kind === 'list' ? innermost(t.items) : t.kind === 'map' ? innermost(t.values) : t;
 }
 
-/**
- * Ranges of the field declarations this decoder already reported an error for. src/schema's own
- * field checks (run by the model, keyed by the field's range) skip them, so one mistake is not
- * reported twice in two wordings.
- */
-export const fieldsWithErrors = new WeakSet<Range>();
+/** Where a decoded field was declared: what src/model needs to report src/schema's issues about it. */
+export interface FieldSite {
+  /** The field's block path (`endpoint "GET /x" > request > query > field "n"`). */
+  readonly path: readonly string[];
+  /** The field's attributes, so an issue points at the offending one (`default`, `enum`...). */
+  readonly attrs: ReadonlyMap<string, Attribute>;
+  /**
+   * This decoder already reported an error for the field: src/schema's own field checks (run by the
+   * model) skip it, so one mistake is not reported twice in two wordings.
+   */
+  readonly reported: boolean;
+}
+
+/** Field declarations by the range FieldSpec.range holds (the field's name). */
+export const fieldSites = new WeakMap<Range, FieldSite>();
 
 /** `name = { type = string, ... }` items of a route-dialect body, as a synthetic body of attributes. */
 export function objectAsBody(obj: ObjectCons, scope: Scope): Body | undefined {
@@ -199,9 +208,10 @@ function fits(value: unknown, type: TypeSpec): boolean {
     case 'string':
       return typeof value === 'string';
     case 'integer':
-      return (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
+      // As src/schema validates integers: outside ±(2^53-1) a value is refused in every request.
+      return Number.isSafeInteger(value);
     case 'number':
-      return typeof value === 'number' || typeof value === 'bigint';
+      return typeof value === 'number';
     case 'boolean':
       return typeof value === 'boolean';
     case 'list':

@@ -1,0 +1,94 @@
+/**
+ * Field declarations: the decoder and src/schema agree on what a field may say (one list of formats,
+ * integers within the range the validator accepts), and what src/schema refuses is reported at the
+ * offending attribute with the field's own block path.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildModel } from '../../src/model/index.js';
+import { FORMAT_NAMES } from '../../src/schema/index.js';
+
+function diags(source: string) {
+  const r = buildModel([{ filename: 'f.hcl', source }]);
+  return r.diagnostics.map((d) => ({
+    at: d.subject ? `${d.subject.start.line}:${d.subject.start.column}` : '',
+    summary: d.summary,
+    path: d.path?.join(' > ') ?? '',
+    detail: d.detail ?? '',
+    suggestion: d.suggestion,
+  }));
+}
+
+const query = (attrs: string) => `endpoint "GET /x" {
+  request {
+    query {
+      field "q" {
+        ${attrs.trim().split('\n').join('\n        ')}
+      }
+    }
+  }
+  pipeline {
+    respond {
+      status = 200
+    }
+  }
+}
+`;
+
+test('every format src/schema knows is accepted, and only those', () => {
+  for (const f of FORMAT_NAMES) assert.deepEqual(diags(query(`type = string\nformat = "${f}"`)), [], f);
+  const [d] = diags(query('type = string\nformat = "emial"'));
+  assert.equal(d!.summary, 'Invalid value');
+  assert.equal(d!.at, '6:18');
+  assert.equal(d!.suggestion, 'email');
+  assert.ok(d!.detail.includes(FORMAT_NAMES.join(', ')), d!.detail);
+});
+
+test('integer enum values and defaults outside ±(2^53-1) are refused at the attribute (the validator never accepts them)', () => {
+  const e = diags(query('type = int\nenum = [1, 9007199254740993]'));
+  assert.deepEqual(
+    e.map((d) => [d.at, d.summary]),
+    [['6:16', 'Incorrect attribute value type']],
+  );
+  assert.match(e[0]!.detail, /whole numbers within/);
+  const d = diags(query('type = int\ndefault = 9007199254740993'));
+  assert.deepEqual(
+    d.map((x) => [x.at, x.summary]),
+    [['6:19', 'Incorrect attribute value type']],
+  );
+  assert.deepEqual(diags(query('type = int\nenum = [1, 9007199254740991]\ndefault = -9007199254740991')).filter((x) => x.summary !== 'Default on a required field'), [
+    { at: '7:19', summary: 'Invalid field declaration', path: 'endpoint "GET /x" > request > query > field "q"', detail: 'query.q: the default -9007199254740991 does not satisfy the field\'s own constraints.', suggestion: undefined },
+  ]);
+});
+
+test("src/schema's issues point at the offending attribute, with the field's block path", () => {
+  const route = `route "GET /r/{id}" {
+  request {
+    path "id" {
+      type = list(string)
+    }
+    query "tag" {
+      type    = string
+      pattern = "^[a-z]+$"
+      default = "ABC"
+    }
+  }
+  respond {
+    status = 200
+  }
+}
+schema "s" {
+  field "toString" {
+    type = string
+  }
+}
+`;
+  assert.deepEqual(
+    diags(route).map((d) => [d.at, d.path]),
+    [
+      ['4:14', 'route "GET /r/{id}" > request > path "id"'],
+      ['9:17', 'route "GET /r/{id}" > request > query "tag"'],
+      ['17:9', 'schema "s" > field "toString"'],
+    ],
+  );
+});
