@@ -226,7 +226,16 @@ function finishBlock(p: ParserState, ident: Token): Block | undefined {
   let body: Body;
   const nextType = p.peek().type;
   if (nextType === T.Newline || nextType === T.EOF || nextType === T.CBrace) {
-    body = parseBody(p, T.CBrace);
+    if (p.enter(oBrace.range)) {
+      try {
+        body = parseBody(p, T.CBrace);
+      } finally {
+        p.leave();
+      }
+    } else {
+      const close = p.recover(T.CBrace);
+      body = { kind: 'Body', items: [], range: rangeBetween(oBrace.range, close.range) };
+    }
   } else {
     // A one-line block: `a { b = 1 }`, at most one attribute, closed on the same line.
     const attr = parseSingleAttrBody(p);

@@ -53,7 +53,12 @@ function isKeyword(p: ParserState, tok: Token, word: string): boolean {
 }
 
 export function parseExpression(p: ParserState): Expression {
-  return parseTernary(p);
+  if (!p.enter(p.nextRange())) return invalidExpr(p.nextRange());
+  try {
+    return parseTernary(p);
+  } finally {
+    p.leave();
+  }
 }
 
 function parseTernary(p: ParserState): Expression {
@@ -103,15 +108,23 @@ function parseBinary(p: ParserState, minLevel: number): Expression {
   let mark = p.mark();
   let lhs = parseExpressionWithTraversals(p);
   if (p.recovery && p.errorsSince(mark)) return lhs;
-  for (;;) {
-    const type = p.peek().type;
-    const level = LEVEL[type]!;
-    if (level < minLevel) return lhs; // also when not an operator (-1)
-    p.read();
-    mark = p.mark();
-    const rhs = parseBinary(p, level + 1);
-    if (p.recovery && p.errorsSince(mark)) return lhs;
-    lhs = { kind: 'BinaryOp', op: OP[type]!, left: lhs, right: rhs, range: rangeBetween(lhs.range, rhs.range) };
+  // Each operator in a chain nests the tree one level deeper ((a+b)+c): count it as nesting.
+  let levels = 0;
+  try {
+    for (;;) {
+      const op = p.peek();
+      const level = LEVEL[op.type]!;
+      if (level < minLevel) return lhs; // also when not an operator (-1)
+      if (!p.enter(op.range)) return lhs;
+      levels++;
+      p.read();
+      mark = p.mark();
+      const rhs = parseBinary(p, level + 1);
+      if (p.recovery && p.errorsSince(mark)) return lhs;
+      lhs = { kind: 'BinaryOp', op: OP[op.type]!, left: lhs, right: rhs, range: rangeBetween(lhs.range, rhs.range) };
+    }
+  } finally {
+    p.leave(levels);
   }
 }
 
@@ -152,9 +165,27 @@ function legacyIndex(p: ParserState, dot: Token, num: Token, splat: boolean): Tr
 }
 
 function parseTraversals(p: ParserState, from: Expression): Expression {
+  // Steps added to a traversal keep the tree flat; a step after anything else (a call, a splat, a
+  // dynamic index...) wraps it one level deeper and counts as nesting.
+  let levels = 0;
+  const wrap = (at: Range): boolean => {
+    if (!p.enter(at)) return false;
+    levels++;
+    return true;
+  };
+  try {
+    return traversalSteps(p, from, wrap);
+  } finally {
+    p.leave(levels);
+  }
+}
+
+function traversalSteps(p: ParserState, from: Expression, wrap: (at: Range) => boolean): Expression {
+  const isTraversal = (e: Expression): boolean => e.kind === 'ScopeTraversal' || e.kind === 'RelativeTraversal';
   let ret = from;
   for (;;) {
     const next = p.peek();
+    if ((next.type === T.Dot || next.type === T.OBrack) && !isTraversal(ret) && !wrap(next.range)) return ret;
     if (next.type === T.Dot) {
       const dot = p.read();
       const attrTok = p.peek();
@@ -354,8 +385,14 @@ function parseTerm(p: ParserState): Expression {
     case T.Minus:
     case T.Bang: {
       p.read();
+      if (!p.enter(start.range)) return invalidExpr(start.range);
       // Only a term with its traversals: -46+5 is (-46)+5.
-      const operand = parseExpressionWithTraversals(p);
+      let operand: Expression;
+      try {
+        operand = parseExpressionWithTraversals(p);
+      } finally {
+        p.leave();
+      }
       return {
         kind: 'UnaryOp',
         op: start.type === T.Minus ? '-' : '!',

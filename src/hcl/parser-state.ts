@@ -7,6 +7,14 @@ import type { Diagnostic } from '../diag/diagnostic.js';
 import type { Range } from '../diag/range.js';
 import { T, type Token, type TokenType } from './tokens.js';
 
+/**
+ * How deep blocks, brackets, operators and template directives may nest. The parser, the expression
+ * compiler, evaluators and every other tree walker recurse once per level, so an adversarial file
+ * (`((((…` ten thousand times) would otherwise overflow the stack with a RangeError instead of a
+ * diagnostic. Real configurations stay far below this (hclsyntax itself has no limit: Go stacks grow).
+ */
+export const MAX_NESTING = 128;
+
 export class ParserState {
   private next = 0;
   private readonly newlines: boolean[] = [true];
@@ -17,6 +25,8 @@ export class ParserState {
    * parser clears it at the start of each body item, so later independent errors are reported.
    */
   recovery = false;
+  /** Current nesting (see MAX_NESTING): raised by enter(), lowered by leave(). */
+  private depth = 0;
 
   constructor(
     readonly src: string,
@@ -68,6 +78,34 @@ export class ParserState {
 
   text(t: Token): string {
     return this.src.slice(t.start, t.end);
+  }
+
+  // ---------------------------------------------------------------- nesting
+
+  /**
+   * Enters one more level of nesting. Past MAX_NESTING it reports "Nesting too deep" at `at`
+   * (unless recovering), sets recovery so that callers skip to their closing brackets, and returns
+   * false without entering: the caller must then not descend.
+   */
+  enter(at: Range): boolean {
+    if (this.depth >= MAX_NESTING) {
+      if (!this.recovery) {
+        this.error(
+          'Nesting too deep',
+          `Blocks, brackets, operators and template directives may nest at most ${MAX_NESTING} levels deep. Split this construct into smaller parts.`,
+          at,
+        );
+      }
+      this.recovery = true;
+      return false;
+    }
+    this.depth++;
+    return true;
+  }
+
+  /** Leaves `levels` levels entered with enter(). */
+  leave(levels = 1): void {
+    this.depth -= levels;
   }
 
   // ---------------------------------------------------------------- diagnostics

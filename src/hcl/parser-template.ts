@@ -342,9 +342,14 @@ class TreeBuilder {
         this.read();
         return { kind: 'TemplateInterp', expr: t.expr, range: t.range };
       case 'if':
-        return this.ifDirective();
-      case 'for':
-        return this.forDirective();
+      case 'for': {
+        if (!this.p.enter(t.range)) return this.skipDirective();
+        try {
+          return t.k === 'if' ? this.ifDirective() : this.forDirective();
+        } finally {
+          this.p.leave();
+        }
+      }
       case 'endctl':
         this.read();
         this.p.error(`Unexpected ${t.which} directive`, 'The control directives within this template are unbalanced.', t.range);
@@ -354,6 +359,18 @@ class TreeBuilder {
         this.p.error('Unexpected end of template', 'The control directives within this template are unbalanced.', t.range);
         return this.placeholder(t.range);
     }
+  }
+
+  /** Skips an if/for directive with everything up to its matching end (nested too deep). */
+  private skipDirective(): TemplatePart {
+    const open = this.read();
+    let depth = 1;
+    while (depth > 0 && this.peek().k !== 'end') {
+      const t = this.read();
+      if (t.k === 'if' || t.k === 'for') depth++;
+      else if (t.k === 'endctl' && t.which !== 'else') depth--;
+    }
+    return this.placeholder(open.range);
   }
 
   private ifDirective(): TemplatePart {

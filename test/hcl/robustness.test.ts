@@ -74,3 +74,32 @@ test('lexical errors come first, then parse errors in source order', () => {
   const f = parseFile('a = 1 2\nb = 3;\n', 't.hcl');
   assert.deepEqual(summaries(f.diagnostics), ['Invalid character', 'Missing newline after argument', 'Missing newline after argument']);
 });
+
+test('deep nesting is a diagnostic, not a stack overflow (parser, compiler, evaluator)', async () => {
+  const { compileExpression } = await import('../../src/expr/index.js');
+  const n = 20000;
+  const deep: Record<string, string> = {
+    parens: '('.repeat(n) + '1' + ')'.repeat(n),
+    tuples: '['.repeat(n) + ']'.repeat(n),
+    objects: '{a='.repeat(n) + '1' + '}'.repeat(n),
+    unary: '-'.repeat(n) + '1',
+    templates: '"${'.repeat(n) + '1' + '}"'.repeat(n),
+    operators: Array(n).fill('1').join(' + '),
+    conditionals: 'true ? '.repeat(n) + '1' + ' : 2'.repeat(n),
+    indexes: 'a' + '[b]'.repeat(n),
+    splats: 'a' + '[*]'.repeat(n),
+    calls: 'f('.repeat(n) + ')'.repeat(n),
+    directives: '"' + '%{if true}'.repeat(n) + 'x' + '%{endif}'.repeat(n) + '"',
+  };
+  for (const [what, src] of Object.entries(deep)) {
+    const r = parseExpression(src, 'deep.hcl');
+    assert.deepEqual(summaries(r.diagnostics), ['Nesting too deep'], what);
+    assert.doesNotThrow(() => compileExpression(r.expr, { roots: new Set(['a', 'b']) }), what);
+  }
+  const blocks = parseFile('a {\n'.repeat(n) + '}\n'.repeat(n) + 'b = 1 +\n', 'deep.hcl');
+  assert.deepEqual(summaries(blocks.diagnostics), ['Nesting too deep', 'Invalid expression'], 'blocks, and the file goes on');
+  // Nesting that real configurations use is untouched.
+  const ok = parseExpression('['.repeat(100) + '1' + ']'.repeat(100), 'ok.hcl');
+  assert.deepEqual(ok.diagnostics, []);
+  assert.equal(compileExpression(ok.expr).compiled.constant, true);
+});
