@@ -9,7 +9,7 @@ import { didYouMean } from '../diag/suggest.js';
 import type { ConnectionKind, ConnectionModel } from '../model/types.js';
 import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
 import type { Scope } from './scope.js';
-import { readDuration, readInt, readString } from './values.js';
+import { MAX_TIMER_MS, readDuration, readInt, readString } from './values.js';
 
 export const CONNECTION_KINDS: readonly ConnectionKind[] = ['postgres', 'redis'];
 
@@ -66,10 +66,11 @@ export function decodeConnection(block: Block, kind: ConnectionKind, scope: Scop
     const ps = s.enter(p);
     const pd = decodeBody(p.body, POOL_BODY, ps, p);
     const max = readInt(pd.attrs.get('max'), ps, { min: 1 });
-    const idle = readDuration(pd.attrs.get('idle_timeout'), ps);
+    // 0 disables the time-out, as in pg.
+    const idle = readDuration(pd.attrs.get('idle_timeout'), ps, { min: 0, max: MAX_TIMER_MS });
     out.pool = { ...(max !== undefined ? { max } : {}), ...(idle !== undefined ? { idleTimeoutMs: idle } : {}) };
   }
-  const st = readDuration(d.attrs.get('statement_timeout'), s);
+  const st = readDuration(d.attrs.get('statement_timeout'), s, { min: 0, max: MAX_TIMER_MS });
   if (st !== undefined) out.statementTimeoutMs = st;
   const migrations = readString(d.attrs.get('migrations'), s);
   if (migrations !== undefined) out.migrations = resolve(out.baseDir, migrations);

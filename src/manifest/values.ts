@@ -89,14 +89,37 @@ export function readStringList(attr: Attribute | undefined, scope: Scope): strin
   return v.value as string[];
 }
 
-/** Milliseconds from a duration string such as "1m30s". */
-export function readDuration(attr: Attribute | undefined, scope: Scope): number | undefined {
+/** The longest delay a Node.js timer supports (2^31-1 ms, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** What a duration may be by default: a time-out or interval, run on a timer, so 1 ms to MAX_TIMER_MS. */
+const TIMER: DurationBounds = { min: 1, max: MAX_TIMER_MS };
+
+export interface DurationBounds {
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/**
+ * Milliseconds from a duration string such as "1m30s". By default the value must suit a timer: a zero
+ * time-out would fail every request, and one beyond MAX_TIMER_MS would fire at once. Values that are
+ * not timers (a cache ttl, a `0` that disables a database time-out) pass their own bounds.
+ */
+export function readDuration(attr: Attribute | undefined, scope: Scope, bounds: DurationBounds = TIMER): number | undefined {
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
   if (typeof v.value !== 'string') return void typeError(attr!, scope, `a duration string such as "30s"`);
   const ms = parseDuration(v.value);
   if (ms === undefined) {
     scope.error('Invalid duration', attr!.expr.range, { detail: `"${v.value}" is not a duration: ${DURATION_HINT}.` });
+    return undefined;
+  }
+  const { min, max } = bounds;
+  if ((min !== undefined && ms < min) || (max !== undefined && ms > max)) {
+    const limits = [min !== undefined ? `at least ${min} ms` : '', max !== undefined ? `at most ${max} ms` : ''].filter(Boolean).join(' and ');
+    const why = max === MAX_TIMER_MS ? ' (about 24.8 days, the longest timer Node.js supports)' : '';
+    scope.error('Invalid duration', attr!.expr.range, { detail: `"${attr!.name}" must be ${limits}${why}; "${v.value}" is ${ms} ms.` });
+    return undefined;
   }
   return ms;
 }

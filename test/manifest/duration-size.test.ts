@@ -39,3 +39,26 @@ test('sizes: unknown units and negative or fractional byte counts are rejected',
   assert.equal(parseSize(-1), undefined);
   assert.equal(parseSize(1.5), undefined);
 });
+
+test('time-outs and intervals must suit a timer: no zero, nothing past 2^31-1 ms (it would fire at once)', async () => {
+  const { buildModel } = await import('../../src/model/index.js');
+  const build = (server: string, steps = '') =>
+    buildModel([
+      {
+        filename: 'f.hcl',
+        source: `server {\n${server}\n}\nconnection "redis" "c" {\n  url = "memory:"\n  }\nendpoint "GET /x" {\n  pipeline {\n${steps}\n    respond {\n      status = 200\n    }\n  }\n}\n`,
+      },
+    ]);
+  const errors = (r: ReturnType<typeof build>) => r.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.subject?.start.line, d.summary]);
+  assert.deepEqual(errors(build('request_timeout = "0s"\nshutdown_timeout = "1000h"')), [
+    [2, 'Invalid duration'],
+    [3, 'Invalid duration'],
+  ]);
+  const ok = build('request_timeout = "596h"\nshutdown_timeout = "1ms"');
+  assert.deepEqual(errors(ok), []);
+  assert.equal(ok.model!.server.requestTimeoutMs, 596 * 3_600_000);
+  // A cache ttl is not a timer: 30 days is fine, 0 is not.
+  const kv = (ttl: string) => `    redis "k" {\n      command = "SET"\n      key = "a"\n      value = "b"\n      ttl = "${ttl}"\n    }`;
+  assert.deepEqual(errors(build('', kv('720h'))), []);
+  assert.deepEqual(errors(build('', kv('0s'))), [[13, 'Invalid duration']]);
+});

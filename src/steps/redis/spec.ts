@@ -78,7 +78,8 @@ export function lower(block: Block, cx: LowerContext): RedisStepSpec | undefined
   const key = readExpr(d.attrs.get('key'), s);
   const value = readExpr(d.attrs.get('value'), s);
   const channel = readExpr(d.attrs.get('channel'), s, 'string');
-  const ttlMs = readDuration(d.attrs.get('ttl'), s);
+  // A ttl is not a timer here (the store expires the key), so it may exceed 24.8 days; 0 is refused by Redis.
+  const ttlMs = readDuration(d.attrs.get('ttl'), s, { min: 1 });
   const timeoutMs = readDuration(d.attrs.get('timeout'), s);
   if (!ok || !connection) return undefined;
   return {

@@ -93,7 +93,8 @@ export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefine
   const source = readExpr(d.attrs.get('source'), s);
   const event = readString(d.attrs.get('event'), s);
   const heartbeatMs = readDuration(d.attrs.get('heartbeat'), s) ?? (format === 'sse' ? 15_000 : undefined);
-  const retryMs = readDuration(d.attrs.get('retry'), s);
+  // Sent to the client as `retry: <ms>`, not run on a timer here: 0 (reconnect at once) is valid.
+  const retryMs = readDuration(d.attrs.get('retry'), s, { min: 0 });
   const flushEvery = readInt(d.attrs.get('flush_every'), s, { min: 1 }) ?? 1;
   const headers = readExpr(d.attrs.get('headers'), s, 'map');
   const contentType = readString(d.attrs.get('content_type'), s) ?? DEFAULT_CONTENT_TYPE[format];
