@@ -63,7 +63,7 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
 
   const requestBlock = blocksOf(d, 'request')[0];
   const declared = requestBlock ? decodeRequest(requestBlock, s, env.schemas) : { path: [], query: [], headers: [] };
-  const request = label ? withPathParams(declared, label, s, requestBlock) : declared;
+  const request = label ? withPathParams(declared, label, s, requestBlock, block.labelRanges[0]!) : declared;
 
   const docsBlock = blocksOf(d, 'openapi')[0];
   const pipelineBlock = blocksOf(d, 'pipeline')[0];
@@ -148,7 +148,7 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
  * Every `{name}` of the pattern is a path parameter, declared or not (undeclared ones are required
  * strings); a declared path field that the pattern lacks is an error. Order follows the pattern.
  */
-function withPathParams(request: RequestSpec, label: RouteLabel, scope: Scope, requestBlock: Block | undefined): RequestSpec {
+function withPathParams(request: RequestSpec, label: RouteLabel, scope: Scope, requestBlock: Block | undefined, labelRange: Range): RequestSpec {
   const byName = new Map(request.path.map((f) => [f.name, f]));
   for (const f of request.path) {
     if (!label.pathParams.includes(f.name)) {
@@ -160,7 +160,8 @@ function withPathParams(request: RequestSpec, label: RouteLabel, scope: Scope, r
     }
   }
   const path: FieldSpec[] = label.pathParams.map(
-    (name) => byName.get(name) ?? { name, type: { kind: 'string' }, required: true, hasDefault: false },
+    // An undeclared parameter is declared by the route label: src/schema's issues about it point there.
+    (name) => byName.get(name) ?? { name, type: { kind: 'string' }, required: true, hasDefault: false, range: labelRange },
   );
   return { ...request, path };
 }

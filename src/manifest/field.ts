@@ -91,8 +91,8 @@ export function decodeField(
     const v = readStatic(enumAttr, scope);
     if (v.ok) {
       // Integers as src/schema validates them: a value outside ±(2^53-1) is refused in every request.
-      const want = isString ? 'strings' : kind === 'integer' ? 'whole numbers within ±(2^53-1)' : 'numbers';
-      const ok = (x: unknown): boolean => (isString ? typeof x === 'string' : kind === 'integer' ? Number.isSafeInteger(x) : typeof x === 'number');
+      const want = isString ? 'strings' : kind === 'integer' ? 'whole numbers within ±(2^53-1)' : 'finite numbers';
+      const ok = (x: unknown): boolean => (isString ? typeof x === 'string' : kind === 'integer' ? Number.isSafeInteger(x) : Number.isFinite(x));
       if (!Array.isArray(v.value) || v.value.length === 0 || !v.value.every(ok)) {
         typeError(enumAttr, scope, `a non-empty list of ${want}`);
       } else field.enum = v.value as (string | number)[];
@@ -211,7 +211,7 @@ function fits(value: unknown, type: TypeSpec): boolean {
       // As src/schema validates integers: outside ±(2^53-1) a value is refused in every request.
       return Number.isSafeInteger(value);
     case 'number':
-      return typeof value === 'number';
+      return Number.isFinite(value);
     case 'boolean':
       return typeof value === 'boolean';
     case 'list':

@@ -53,7 +53,8 @@ export function readNumber(attr: Attribute | undefined, scope: Scope, bounds: { 
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
   const n = toNumber(v.value, computed(attr!));
-  if (n === undefined) return void typeError(attr!, scope, 'a number');
+  // 1e400 evaluates to Infinity: no JSON value reaches it, and JSON Schema cannot say it.
+  if (n === undefined || !Number.isFinite(n)) return void typeError(attr!, scope, 'a finite number');
   return inBounds(attr!, scope, n, bounds);
 }
 

@@ -92,3 +92,24 @@ schema "s" {
     ],
   );
 });
+
+test('1e400 (Infinity) is refused as a bound, an enum value or a default of a number field', () => {
+  const d = diags(query('type = float\nmin = -1e400\nmax = 1e400\nenum = [1e400]\ndefault = 1e400'));
+  assert.deepEqual(
+    d.map((x) => [x.at, x.summary]),
+    [
+      ['6:15', 'Incorrect attribute value type'],
+      ['7:15', 'Incorrect attribute value type'],
+      ['8:16', 'Incorrect attribute value type'],
+      ['9:19', 'Incorrect attribute value type'],
+    ],
+  );
+});
+
+test('an undeclared path parameter with a reserved name is reported at the route label', () => {
+  const d = diags('route "GET /a/{constructor}" {\n  respond {\n    status = 200\n  }\n}\n');
+  assert.deepEqual(
+    d.map((x) => [x.at, x.summary, x.path]),
+    [['1:7', 'Invalid field declaration', 'route "GET /a/{constructor}"']],
+  );
+});
