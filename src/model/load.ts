@@ -16,22 +16,49 @@ export interface LoadResult {
   readonly sources: Map<string, string>;
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 export async function loadManifest(dir: string): Promise<LoadResult> {
   const problem = await checkDir(dir);
   if (problem) return { diagnostics: [{ severity: 'error', summary: 'Cannot read manifest directory', detail: problem }], sources: new Map() };
-  const names = await discoverManifestFiles(dir);
+  let names: string[];
+  try {
+    names = await discoverManifestFiles(dir);
+  } catch (e) {
+    // A subdirectory that cannot be listed (permissions, a vanished entry): the manifest's problem, not ours.
+    const where = (e as NodeJS.ErrnoException).path ?? dir;
+    return { diagnostics: [{ severity: 'error', summary: 'Cannot read manifest directory', detail: `${where}: ${ioProblem(e)}` }], sources: new Map() };
+  }
   if (names.length === 0) {
     return {
       diagnostics: [{ severity: 'error', summary: 'No manifest files', detail: `No *.hcl file was found under ${dir}.` }],
       sources: new Map(),
     };
   }
-  const files: SourceFile[] = await Promise.all(
-    names.map(async (rel) => {
+  const read = await Promise.all(
+    names.map(async (rel): Promise<SourceFile | Diagnostic> => {
       const filename = join(dir, rel);
-      return { filename, source: await readFile(filename, 'utf8') };
+      try {
+        const bytes = await readFile(filename);
+        try {
+          return { filename, source: UTF8.decode(bytes) };
+        } catch {
+          // Decoded leniently, each bad byte would be one "Invalid character" error after another.
+          return { severity: 'error', summary: 'Invalid file encoding', detail: `${filename} is not UTF-8 text; manifest files are UTF-8.` };
+        }
+      } catch (e) {
+        // A dangling symlink, a directory named *.hcl, a file without read permission.
+        return { severity: 'error', summary: 'Cannot read manifest file', detail: `${filename}: ${ioProblem(e)}` };
+      }
     }),
   );
+  const files = read.filter((f): f is SourceFile => 'source' in f);
+  const unreadable = read.filter((f): f is Diagnostic => !('source' in f));
+  if (unreadable.length > 0) {
+    // Everything that could be read is still checked, but no model is built from part of a manifest.
+    const built = buildModel(files, { dir, readFiles: true });
+    return { diagnostics: [...unreadable, ...built.diagnostics], sources: built.sources };
+  }
   return buildModel(files, { dir, readFiles: true });
 }
 
@@ -40,6 +67,11 @@ async function checkDir(dir: string): Promise<string | undefined> {
     const s = await stat(dir);
     return s.isDirectory() ? undefined : `${dir} is not a directory.`;
   } catch (e) {
-    return `${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`;
+    return `${dir}: ${ioProblem(e)}`;
   }
+}
+
+function ioProblem(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return `${err.code ?? err.message ?? String(e)}.`;
 }

@@ -139,3 +139,22 @@ endpoint "GET /missing" {
   const page = model!.endpoints[1]!;
   assert.equal(page.kind === 'docs' && page.docs.kind === 'template' && page.docs.inline, '<h1>{{ .Title }}</h1>');
 });
+
+test('unreadable manifest files are diagnostics, not exceptions: dangling symlinks, directories named *.hcl, non-UTF-8 text', async (t) => {
+  const { symlinkSync } = await import('node:fs');
+  const dir = tree({ 'a.hcl': respond('/a'), 'real/x.txt': '' });
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling.hcl'));
+  symlinkSync(join(dir, 'real'), join(dir, 'dir.hcl'));
+  writeFileSync(join(dir, 'latin1.hcl'), Buffer.from([0x23, 0x20, 0xe9, 0x0a]));
+  const r = await loadManifest(dir);
+  assert.equal(r.model, undefined);
+  assert.deepEqual(
+    r.diagnostics.map((d) => [d.summary, d.detail!.slice(dir.length + 1)]),
+    [
+      ['Cannot read manifest file', 'dangling.hcl: ENOENT.'],
+      ['Cannot read manifest file', 'dir.hcl: EISDIR.'],
+      ['Invalid file encoding', 'latin1.hcl is not UTF-8 text; manifest files are UTF-8.'],
+    ],
+  );
+});
