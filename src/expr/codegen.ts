@@ -11,6 +11,8 @@
  *
  * Safety: the only text emitted from the manifest is property names and indexes, always as
  * JSON.stringify'd string literals or integer literals; everything else is fixed template text.
+ * JSON.stringify escapes quotes, backslashes, control characters and lone surrogates, and U+2028/U+2029
+ * are legal in JS string literals (ES2019), so any string is one literal (test/expr/safety.test.ts).
  * Helpers (getAttr, index, sub-evaluators) are passed in as parameters, never referenced by name lookup.
  */
 import type { Range } from '../diag/index.js';
@@ -43,7 +45,7 @@ const inherited = (name: string): boolean => name in Object.prototype;
 export function genTraversal(source: TraversalSource, steps: readonly Traverser[]): Evaluator {
   const q = JSON.stringify;
   const ranges: Range[] = steps.map((s) => s.range);
-  const lines: string[] = [];
+  const lines: string[] = ['let c;'];
   switch (source.kind) {
     case 'root':
       lines.push(`let x = v[${q(source.name)}];`);
@@ -57,8 +59,12 @@ export function genTraversal(source: TraversalSource, steps: readonly Traverser[
   }
   steps.forEach((s, i) => {
     if (s.kind === 'Attr') {
+      // The fast path reads a property directly only from a plain object: constructor Object (JSON,
+      // driver rows), whose only inherited names are Object.prototype's, or none (null-prototype, as
+      // parsed query strings). Anything else (lists, Dates, Buffers, class instances, an own
+      // "constructor" key) takes getAttr's own-key rule. (Object.getPrototypeOf costs ~4x the step.)
       const read = inherited(s.name) ? `(Object.hasOwn(x, ${q(s.name)}) ? x[${q(s.name)}] : undefined)` : `x[${q(s.name)}]`;
-      lines.push(`x = typeof x === 'object' && x !== null && !Array.isArray(x) ? ${read} : getAttr(x, ${q(s.name)}, ranges[${i}]);`);
+      lines.push(`x = typeof x === 'object' && x !== null && ((c = x.constructor) === O || c === undefined) ? ${read} : getAttr(x, ${q(s.name)}, ranges[${i}]);`);
     } else if (typeof s.key === 'number' && Number.isInteger(s.key) && s.key >= 0) {
       lines.push(`x = Array.isArray(x) ? x[${s.key}] : index(x, ${s.key}, ranges[${i}]);`);
     } else {
@@ -67,8 +73,8 @@ export function genTraversal(source: TraversalSource, steps: readonly Traverser[
   });
   lines.push("return x === undefined || typeof x === 'function' ? null : x;");
   const src = source.kind === 'fn' ? source.fn : undefined;
-  const make = factory(['getAttr', 'index', 'ranges', 'src'], `return function traversal(v, f) {\n  ${lines.join('\n  ')}\n};`);
-  return make(getAttr, index, ranges, src);
+  const make = factory(['getAttr', 'index', 'ranges', 'src', 'O'], `return function traversal(v, f) {\n  ${lines.join('\n  ')}\n};`);
+  return make(getAttr, index, ranges, src, Object);
 }
 
 /** `{ "k0": e0(v, f), ... }` for static keys (never "__proto__", which a literal would treat as the prototype). */

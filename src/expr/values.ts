@@ -33,34 +33,47 @@ export function typeName(v: unknown): string {
 
 /**
  * HCL equality: same type and same value, recursively; false on any type mismatch ("1" != 1).
- * Dates (which database drivers return) compare by instant.
+ * Dates (which database drivers return) compare by instant. Structures are walked with an explicit
+ * stack: request data can nest deeper than the call stack allows (JSON.parse does not recurse).
  */
 export function equals(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (a === undefined) return b === null;
-  if (b === undefined) return a === null;
-  if (typeof a === 'string') return typeof b === 'string' && sameString(a, b);
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
-    // NaN never occurs (arithmetic refuses non-finite results), so === is enough for primitives.
-    return false;
-  }
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  if (a instanceof Date || b instanceof Date) {
-    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  }
-  const ak = Object.keys(a);
-  const bk = Object.keys(b);
-  if (ak.length !== bk.length) return false;
-  for (const k of ak) {
-    if (!Object.hasOwn(b, k)) return false;
-    if (!equals((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return primitiveEquals(a, b);
+  const pending: unknown[] = [a, b];
+  while (pending.length > 0) {
+    const y = pending.pop();
+    const x = pending.pop();
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) {
+      if (!primitiveEquals(x, y)) return false;
+      continue;
+    }
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) pending.push(x[i], y[i]);
+      continue;
+    }
+    if (Array.isArray(y)) return false;
+    if (x instanceof Date || y instanceof Date) {
+      if (!(x instanceof Date && y instanceof Date && x.getTime() === y.getTime())) return false;
+      continue;
+    }
+    const xk = Object.keys(x);
+    if (xk.length !== Object.keys(y).length) return false;
+    for (const k of xk) {
+      if (!Object.hasOwn(y, k)) return false;
+      pending.push((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]);
+    }
   }
   return true;
+}
+
+function primitiveEquals(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === undefined) return b === null;
+  if (b === undefined) return a === null;
+  // NaN never occurs (arithmetic refuses non-finite results), so === is enough for other primitives.
+  return typeof a === 'string' && typeof b === 'string' && sameString(a, b);
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -156,12 +169,16 @@ export function sortedKeys(o: object): string[] {
 /**
  * Deep-freezes a value folded at boot: a constant is shared by every request, so a consumer that
  * mutated it would leak one request's data into the next. Freezing turns that into a loud TypeError.
+ * Iterative, like equals(): `json_decode` of a deeply nested constant must not overflow the stack.
  */
 export function deepFreeze<T>(v: T): T {
-  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    if (Array.isArray(v)) for (const item of v) deepFreeze(item);
-    else for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
+  const pending: unknown[] = [v];
+  while (pending.length > 0) {
+    const x = pending.pop();
+    if (typeof x !== 'object' || x === null || Object.isFrozen(x)) continue;
+    Object.freeze(x);
+    if (Array.isArray(x)) for (const item of x) pending.push(item);
+    else for (const k of Object.keys(x)) pending.push((x as Record<string, unknown>)[k]);
   }
   return v;
 }

@@ -6,7 +6,7 @@
  */
 import { markProblem, problem as buildProblem, type Problem } from '../../problem/index.js';
 import { FunctionArgError } from '../errors.js';
-import { isObject, typeName } from '../values.js';
+import { isObject, setKey, typeName } from '../values.js';
 import { int, str } from './args.js';
 import { defineFunction } from './types.js';
 
@@ -32,7 +32,7 @@ export const problem = defineFunction({
           throw new FunctionArgError(0, `attribute "${k}" must be a string, not ${typeName(v)}`);
         }
         if (k === 'status') continue;
-        out[k] = v;
+        setKey(out, k, v); // a "__proto__" extension stays a key, it must not replace the prototype
       }
       out.status = status;
       return markProblem(out);
