@@ -12,7 +12,7 @@
 import type { Block } from '../hcl/ast.js';
 import type { FieldSpec, ObjectTypeSpec, RequestSpec } from '../schema/field.js';
 import { decodeBody, where, type BodySchema } from './body.js';
-import { decodeField, objectAsBody } from './field.js';
+import { decodeField, fieldSites, objectAsBody } from './field.js';
 import { decodeFieldBlocks } from './schema.js';
 import type { Scope } from './scope.js';
 import { decodeType, typeName, type SchemaResolver } from './type-expr.js';
@@ -70,7 +70,12 @@ export function decodeRequest(block: Block, scope: Scope, schemas: SchemaResolve
   for (const coord of ['path', 'query', 'headers'] as const) fields[coord] = dedupe(fields[coord], rs);
   for (const f of fields.path) {
     if (!f.required) {
-      rs.warning('Path parameters are always required', f.range, { detail: `A request cannot match "${f.name}"'s route without it; required = false has no effect.` });
+      // At the `required = false` that says so, in the field's own block.
+      const site = f.range ? fieldSites.get(f.range) : undefined;
+      rs.warning('Path parameters are always required', site?.attrs.get('required')?.expr.range ?? f.range, {
+        detail: `A request cannot match "${f.name}"'s route without it; required = false has no effect.`,
+        ...(site ? { path: site.path } : {}),
+      });
     }
   }
   return { path: fields.path, query: fields.query, headers: fields.headers, ...(body ? { body } : {}) };
