@@ -70,8 +70,8 @@ export class Compiler {
   private raw(e: ast.Expression, scope: Scope): Node {
     switch (e.kind) {
       case 'Literal':
-        // Strings are NFC-normalized values in HCL (cty.StringVal normalizes), so literal text is too.
-        return constNode(typeof e.value === 'string' ? e.value.normalize('NFC') : e.value);
+        // String literals and template text arrive NFC-normalized from the parser (src/hcl/chars.ts nfc).
+        return constNode(e.value);
       case 'Parenthesized':
         return this.compile(e.expr, scope);
       case 'Template':
@@ -220,7 +220,7 @@ export class Compiler {
     for (const p of parts) {
       switch (p.kind) {
         case 'TemplateLiteral':
-          literal += p.value.normalize('NFC');
+          literal += p.value;
           break;
         case 'TemplateInterp': {
           const n = this.compile(p.expr, scope);

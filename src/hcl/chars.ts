@@ -3,6 +3,16 @@
  * non-ASCII code points reach the Unicode property regexes.
  */
 
+/**
+ * String values are NFC-normalized, here in the parser and nowhere else (hclsyntax builds them with
+ * cty.StringVal, which normalizes): template literal text and bare object keys. A combining tilde
+ * after "n" becomes "ñ". Only text with non-ASCII characters can change.
+ */
+export function nfc(s: string): string {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return s.normalize('NFC');
+  return s;
+}
+
 const ID_START = /^\p{ID_Start}$/u;
 const ID_CONTINUE = /^\p{ID_Continue}$/u;
 

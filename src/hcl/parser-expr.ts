@@ -15,6 +15,7 @@ import type {
   Template,
   Traverser,
 } from './ast.js';
+import { nfc } from './chars.js';
 import { ParserState } from './parser-state.js';
 import { parseTemplateInner } from './parser-template.js';
 import { span, T, type Token, type TokenType } from './tokens.js';
@@ -695,7 +696,8 @@ function parseObject(p: ParserState): Expression {
 function objectKey(expr: Expression, forceNonLiteral: boolean): { key: Expression; bareKey: boolean } {
   if (!forceNonLiteral) {
     if (expr.kind === 'ScopeTraversal' && expr.steps.length === 0) {
-      return { key: { kind: 'Literal', value: expr.root, range: expr.range }, bareKey: true };
+      // The name becomes a string value: normalized like template text (chars.ts nfc).
+      return { key: { kind: 'Literal', value: nfc(expr.root), range: expr.range }, bareKey: true };
     }
     if (expr.kind === 'Literal' && !expr.invalid && expr.raw === undefined && typeof expr.value !== 'string') {
       // true / false / null written as a key

@@ -9,7 +9,7 @@
 import { rangeBetween, type Range } from '../diag/range.js';
 import { didYouMean } from '../diag/suggest.js';
 import type { Expression, TemplatePart } from './ast.js';
-import { trimLeftSpace, trimRightSpace } from './chars.js';
+import { nfc, trimLeftSpace, trimRightSpace } from './chars.js';
 import { decodeLiteral } from './escapes.js';
 import { flushHeredoc, type FlatLiteral } from './heredoc.js';
 import { invalidExpr, parseExpression } from './parser-expr.js';
@@ -450,15 +450,6 @@ class TreeBuilder {
       body.push(this.part());
     }
   }
-}
-
-/**
- * HCL strings are NFC-normalized (hclsyntax builds literals with cty.StringVal, which normalizes),
- * so a combining tilde after "n" becomes "ñ". Only text with non-ASCII characters can change.
- */
-function nfc(s: string): string {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return s.normalize('NFC');
-  return s;
 }
 
 function where(r: Range): string {

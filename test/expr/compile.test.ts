@@ -429,6 +429,9 @@ describe('Unicode strings', () => {
     assert.equal(run('ctx.a == "año"', { ctx: { a: 'an\u0303o' } }), true);
     assert.equal(run('contains(ctx.l, "año")', { ctx: { l: ['an\u0303o'] } }), true);
     assert.equal(run('ctx.a == "ano"', { ctx: { a: 'año' } }), false);
+    // A bare key is normalized as a quoted one is: both spellings make the same single key.
+    assert.deepEqual(Object.keys(run('{ an\u0303o = 1 }') as object), ['a\u00f1o']);
+    assert.deepEqual(run('{ an\u0303o = 1, "a\u00f1o" = 2 }'), { 'a\u00f1o': 2 });
   });
 });
 

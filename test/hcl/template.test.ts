@@ -200,4 +200,8 @@ test('labels must not contain template sequences', () => {
 test('string literals are NFC-normalized, as cty strings are', () => {
   assert.deepEqual(exprShape('"an\u0303o"'), tmpl(L('a\u00f1o')));
   assert.deepEqual(exprShape('"👩‍👩‍👧‍👦"'), tmpl(L('👩‍👩‍👧‍👦')));
+  // A bare object key is a string value too (hclsyntax: cty.StringVal of the keyword).
+  const obj = parseExpression('{ an\u0303o = 1 }', 't.hcl').expr;
+  assert.ok(obj.kind === 'ObjectCons' && obj.items[0]!.key.kind === 'Literal');
+  assert.equal(obj.items[0]!.key.value, 'a\u00f1o');
 });
