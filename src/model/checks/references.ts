@@ -90,7 +90,8 @@ function checkStepRef(step: StepSpec, ref: Reference, avail: ReadonlySet<string>
   const target = env.byName.get(key);
   if (!target) {
     if (env.declared.has(key)) return;
-    const suggestion = didYouMean(key, env.byName.keys());
+    // Steps that failed to lower are still names the author meant.
+    const suggestion = didYouMean(key, [...env.byName.keys(), ...env.declared]);
     return err('Reference to undeclared step', `No step named "${key}" is declared in this endpoint.`, suggestion && `steps.${suggestion}`);
   }
   if (target === step) return err('Step reads its own output', `${stepLabel(step)} cannot read steps.${key}: its output exists only after it has run.`);
