@@ -8,6 +8,7 @@ import { diagnosticToJSON, renderDiagnostics } from '../diag/index.js';
 import { loadManifest } from '../model/index.js';
 import type { ServiceModel } from '../model/index.js';
 import { compileService } from '../steps/endpoint.js';
+import { flagString, parseArgs, UsageError, type FlagSpec } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './io.js';
 
 export interface CommandIO {
@@ -22,24 +23,24 @@ interface CheckArgs {
   readonly json: boolean;
 }
 
-function parseArgs(args: readonly string[]): CheckArgs | string {
-  let dir: string | undefined;
-  let format = 'text';
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-c' || a === '--config') {
-      const v = args[++i];
-      if (v === undefined) return `${a} needs a directory`;
-      dir = v;
-    } else if (a.startsWith('--config=') || a.startsWith('-c=')) dir = a.slice(a.indexOf('=') + 1);
-    else if (a.startsWith('--diagnostics=')) format = a.slice('--diagnostics='.length);
-    else if (a === '--diagnostics') {
-      const v = args[++i];
-      if (v === undefined) return '--diagnostics needs text or json';
-      format = v;
-    } else return `unknown argument "${a}"`;
+const FLAGS: readonly FlagSpec[] = [
+  { name: 'config', short: 'c', value: true },
+  { name: 'diagnostics', value: true },
+];
+
+/** The command line, or what is wrong with it (reported with the usage, exit 2). */
+function checkArgs(argv: readonly string[]): CheckArgs | string {
+  let parsed;
+  try {
+    parsed = parseArgs(argv, FLAGS);
+  } catch (e) {
+    if (e instanceof UsageError) return e.message;
+    throw e;
   }
+  if (parsed.positionals.length > 0) return `unknown argument "${parsed.positionals[0]}"`;
+  const format = flagString(parsed, 'diagnostics') ?? 'text';
   if (format !== 'text' && format !== 'json') return `--diagnostics must be text or json, not "${format}"`;
+  const dir = flagString(parsed, 'config');
   if (dir === undefined) return 'missing -c <manifest_dir>';
   return { dir, json: format === 'json' };
 }
@@ -49,7 +50,7 @@ export async function checkCommand(args: string[], io: CommandIO): Promise<numbe
     io.stdout(USAGE);
     return EXIT_OK;
   }
-  const parsed = parseArgs(args);
+  const parsed = checkArgs(args);
   if (typeof parsed === 'string') {
     io.stderr(`svc check: ${parsed}\n${USAGE}`);
     return EXIT_USAGE;

@@ -109,3 +109,25 @@ test('command-line mistakes: usage on stderr and exit 2; a missing directory exi
   assert.equal(help.code, 0);
   assert.match(help.out, /^usage: svc check/);
 });
+
+test('the spellings of the shared argument parser (src/cli/args.ts) are accepted; stray words are not', async () => {
+  for (const args of [
+    ['-c', servable],
+    ['--config', servable],
+    [`--config=${servable}`],
+    [`-c=${servable}`],
+    [`-c${servable}`],
+    ['-c', servable, '--diagnostics', 'text'],
+  ]) {
+    const r = await run(args);
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+  }
+  const json = await run(['--diagnostics', 'json', '-c', servable]);
+  assert.equal(JSON.parse(json.out).ok, true);
+  const stray = await run(['-c', servable, 'extra']);
+  assert.equal(stray.code, 2);
+  assert.match(stray.err, /^svc check: unknown argument "extra"\nusage: svc check/);
+  const noValue = await run(['-c']);
+  assert.equal(noValue.code, 2);
+  assert.match(noValue.err, /^svc check: flag -c needs a value\n/);
+});
