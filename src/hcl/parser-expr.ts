@@ -549,23 +549,7 @@ function parseTuple(p: ParserState): Expression {
         break;
       }
       if (next.type !== T.Comma) {
-        if (!p.recovery) {
-          if (next.type === T.EOF) {
-            p.error(
-              'Unterminated tuple constructor expression',
-              'There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.',
-              open.range,
-            );
-          } else {
-            p.error(
-              'Missing item separator',
-              'Expected a comma to mark the beginning of the next item.',
-              next.range,
-              span(open, next),
-            );
-          }
-        }
-        close = p.recover(T.CBrack);
+        close = constructorError(p, open, next, 'Missing item separator', 'Expected a comma to mark the beginning of the next item.');
         break;
       }
       p.read(); // comma
@@ -611,37 +595,18 @@ function parseObject(p: ParserState): Expression {
 
       next = p.peek();
       if (next.type !== T.Equal && next.type !== T.Colon) {
-        if (!p.recovery) {
-          if (next.type === T.Newline || next.type === T.Comma) {
-            p.error(
-              'Missing attribute value',
-              'Expected an attribute value, introduced by an equals sign ("=").',
-              next.range,
-              span(open, next),
-            );
-          } else if (next.type === T.Ident) {
-            p.error(
-              'Missing key/value separator',
-              'Expected an equals sign ("=") to mark the beginning of the attribute value. If you intended to given an attribute name containing periods or spaces, write the name in quotes to create a string literal.',
-              next.range,
-              span(open, next),
-            );
-          } else if (next.type === T.EOF) {
-            p.error(
-              'Unterminated object constructor expression',
-              'There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.',
-              open.range,
-            );
-          } else {
-            p.error(
-              'Missing key/value separator',
-              'Expected an equals sign ("=") to mark the beginning of the attribute value.',
-              next.range,
-              span(open, next),
-            );
-          }
-        }
-        close = p.recover(T.CBrace);
+        close =
+          next.type === T.Newline || next.type === T.Comma
+            ? constructorError(p, open, next, 'Missing attribute value', 'Expected an attribute value, introduced by an equals sign ("=").')
+            : constructorError(
+                p,
+                open,
+                next,
+                'Missing key/value separator',
+                next.type === T.Ident
+                  ? 'Expected an equals sign ("=") to mark the beginning of the attribute value. If you intended to given an attribute name containing periods or spaces, write the name in quotes to create a string literal.'
+                  : 'Expected an equals sign ("=") to mark the beginning of the attribute value.',
+              );
         break;
       }
       p.read(); // = or :
@@ -649,12 +614,11 @@ function parseObject(p: ParserState): Expression {
       mark = p.mark();
       const value = parseExpression(p);
       const { key, bareKey } = objectKey(keyExpr, forceNonLiteral);
+      items.push({ key, bareKey, value, range: rangeBetween(keyExpr.range, value.range) });
       if (p.recovery && p.errorsSince(mark)) {
-        items.push({ key, bareKey, value, range: rangeBetween(keyExpr.range, value.range) });
         close = p.recover(T.CBrace);
         break;
       }
-      items.push({ key, bareKey, value, range: rangeBetween(keyExpr.range, value.range) });
 
       next = p.peek();
       if (next.type === T.CBrace) {
@@ -662,23 +626,7 @@ function parseObject(p: ParserState): Expression {
         break;
       }
       if (next.type !== T.Comma && next.type !== T.Newline) {
-        if (!p.recovery) {
-          if (next.type === T.EOF) {
-            p.error(
-              'Unterminated object constructor expression',
-              'There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.',
-              open.range,
-            );
-          } else {
-            p.error(
-              'Missing attribute separator',
-              'Expected a newline or comma to mark the beginning of the next attribute.',
-              next.range,
-              span(open, next),
-            );
-          }
-        }
-        close = p.recover(T.CBrace);
+        close = constructorError(p, open, next, 'Missing attribute separator', 'Expected a newline or comma to mark the beginning of the next attribute.');
         break;
       }
       p.read(); // comma or newline
@@ -687,6 +635,29 @@ function parseObject(p: ParserState): Expression {
     p.popNewlines();
   }
   return { kind: 'ObjectCons', items, range: span(open, close) };
+}
+
+/**
+ * A token that cannot continue a tuple or object constructor opened by `open`: reported (unless
+ * recovering) as `summary`, or as unterminated at the end of the file; the peeker skips past the
+ * constructor's closing bracket, which is returned (or EOF).
+ */
+function constructorError(p: ParserState, open: Token, next: Token, summary: string, detail: string): Token {
+  const tuple = open.type === T.OBrack;
+  if (!p.recovery) {
+    if (next.type === T.EOF) {
+      p.error(
+        tuple ? 'Unterminated tuple constructor expression' : 'Unterminated object constructor expression',
+        tuple
+          ? 'There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.'
+          : 'There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.',
+        open.range,
+      );
+    } else {
+      p.error(summary, detail, next.range, span(open, next));
+    }
+  }
+  return p.recover(tuple ? T.CBrack : T.CBrace);
 }
 
 /**

@@ -198,6 +198,7 @@ test('expression errors carry hclsyntax summaries and precise ranges', () => {
     ['[1 2]', 'Missing item separator', '1:4@3-1:5@4'],
     ['{a 1}', 'Missing key/value separator', '1:4@3-1:5@4'],
     ['{a b}', 'Missing key/value separator', '1:4@3-1:5@4'],
+    ['{a, b = 1}', 'Missing attribute value', '1:3@2-1:4@3'],
     ['{a = 1 b = 2}', 'Missing attribute separator', '1:8@7-1:9@8'],
     ['f(1 2)', 'Missing argument separator', '1:5@4-1:6@5'],
     ['f(a... b)', 'Missing closing parenthesis', '1:4@3-1:7@6'],
@@ -219,6 +220,13 @@ test('expression errors carry hclsyntax summaries and precise ranges', () => {
     assert.equal(r.diagnostics[0]!.summary, summary, src);
     assert.equal(at(r.diagnostics[0]!.subject), range, src);
   }
+});
+
+test('a missing "=" after a bare name hints at quoting names with periods, as hclsyntax', () => {
+  const detail = (src: string) => parseExpression(src, 't.hcl').diagnostics[0]!.detail;
+  assert.match(detail('{a b}')!, /containing periods or spaces/);
+  assert.doesNotMatch(detail('{a 1}')!, /periods/);
+  assert.equal(parseExpression('{a = 1 2}', 't.hcl').diagnostics[0]!.context !== undefined, true);
 });
 
 test('a bad expression leaves an invalid Literal placeholder, never a throw', () => {
