@@ -95,7 +95,13 @@ export function decodeField(
       const ok = (x: unknown): boolean => (isString ? typeof x === 'string' : kind === 'integer' ? Number.isSafeInteger(x) : Number.isFinite(x));
       if (!Array.isArray(v.value) || v.value.length === 0 || !v.value.every(ok)) {
         typeError(enumAttr, scope, `a non-empty list of ${want}`);
-      } else field.enum = v.value as (string | number)[];
+      } else {
+        field.enum = v.value as (string | number)[];
+        const dup = field.enum.find((x, i) => field.enum!.indexOf(x) !== i);
+        if (dup !== undefined) {
+          scope.warning('Duplicate enum value', enumAttr.expr.range, { detail: `${JSON.stringify(dup)} is listed more than once in "enum".` });
+        }
+      }
     }
   }
   const formatAttr = applies('format', isString, 'string');

@@ -113,3 +113,10 @@ test('an undeclared path parameter with a reserved name is reported at the route
     [['1:7', 'Invalid field declaration', 'route "GET /a/{constructor}"']],
   );
 });
+
+test('a value listed twice in enum is a warning at the enum', () => {
+  assert.deepEqual(
+    diags(query('type = string\nenum = ["a", "b", "a"]')).map((x) => [x.at, x.summary, x.detail]),
+    [['6:16', 'Duplicate enum value', '"a" is listed more than once in "enum".']],
+  );
+});
