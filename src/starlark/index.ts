@@ -30,13 +30,49 @@ export { decodeJSON, encodeJSON } from './json.js';
 export { encodeUTF8, decodeUTF8 } from './values/utf8.js';
 
 /**
+ * How much a conversion (fromJS or toJS) may walk: nesting depth and nodes
+ * visited (containers, elements and 1 per 64 string bytes). A value shared
+ * many times is converted, and counted, once per reference, so a few lines of
+ * Starlark (`a = [a, a]` forty times) cannot make toJS build 2^40 nodes.
+ */
+export interface ConvertLimits { maxDepth: number; maxNodes: number }
+export const DEFAULT_CONVERT_LIMITS: ConvertLimits = { maxDepth: 1000, maxNodes: 16_000_000 };
+
+let cdepth = 0, cnodes = 0, climits = DEFAULT_CONVERT_LIMITS;
+
+function convertEntry<T, R>(f: (x: T) => R, x: T, limits: ConvertLimits): R {
+  const saved = [cdepth, cnodes, climits] as const;
+  cdepth = 0; cnodes = 0; climits = limits;
+  try {
+    return f(x);
+  } catch (e) {
+    if (e instanceof RangeError) throw new StarlarkError('convert', `value too deeply nested to convert (${e.message})`);
+    throw e;
+  } finally {
+    [cdepth, cnodes, climits] = saved;
+  }
+}
+
+function enter(n: number): void {
+  cnodes += n;
+  if (cnodes > climits.maxNodes) throw new StarlarkError('convert', `value too large to convert (more than ${climits.maxNodes} nodes)`);
+  if (++cdepth > climits.maxDepth) throw new StarlarkError('convert', `value nested more than ${climits.maxDepth} levels deep (or cyclic) cannot be converted`);
+}
+
+/**
  * Convert a JS value to a Starlark value. JSON-like data maps exactly:
  * null/undefined -> None, booleans, integral numbers -> int, other numbers ->
  * float, bigint -> int, strings -> str, arrays -> list, plain objects and Maps
  * -> dict (insertion order), Sets -> set, Uint8Array -> bytes. Starlark values
- * (e.g. a headers dict) pass through unchanged.
+ * (e.g. a headers dict) pass through unchanged. Cyclic or too deeply nested
+ * input is refused with a StarlarkError of kind 'convert' (see ConvertLimits).
  */
-export function fromJS(v: unknown): Value {
+export function fromJS(v: unknown, limits: ConvertLimits = DEFAULT_CONVERT_LIMITS): Value {
+  if (typeof v !== 'object' || v === null) return fromJS1(v);
+  return convertEntry(fromJS1, v, limits);
+}
+
+function fromJS1(v: unknown): Value {
   if (v === null || v === undefined) return null;
   switch (typeof v) {
     case 'boolean': return v;
@@ -48,33 +84,40 @@ export function fromJS(v: unknown): Value {
     case 'object': break;
     default: throw new StarlarkError('convert', `cannot convert JS ${typeof v} to a Starlark value`);
   }
-  if (Array.isArray(v)) {
-    const out = new Array<Value>(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = fromJS(v[i]);
-    return new List(out);
-  }
-  if (Object.getPrototypeOf(v) === Object.prototype) return objectToDict(v as Record<string, unknown>);
   if (v instanceof SValue) return v;
-  if (v instanceof Uint8Array) return new Bytes(Buffer.from(v).toString('latin1'));
-  if (v instanceof Map) {
+  let out: Value;
+  if (Array.isArray(v)) {
+    enter(v.length + 1);
+    const a = new Array<Value>(v.length);
+    for (let i = 0; i < v.length; i++) a[i] = fromJS1(v[i]);
+    out = new List(a);
+  } else if (Object.getPrototypeOf(v) === Object.prototype || !(v instanceof Map || v instanceof Set || v instanceof Uint8Array || v instanceof Date)) {
+    enter(1);
+    out = objectToDict(v as Record<string, unknown>);
+  } else if (v instanceof Uint8Array) {
+    return new Bytes(Buffer.from(v).toString('latin1'));
+  } else if (v instanceof Date) {
+    return encodeUTF8(v.toISOString());
+  } else if (v instanceof Map) {
+    enter(v.size + 1);
     const d = new Dict();
-    for (const [k, x] of v) dictSet(d, fromJS(k), fromJS(x));
-    return d;
-  }
-  if (v instanceof Set) {
+    for (const [k, x] of v) dictSet(d, fromJS1(k), fromJS1(x));
+    out = d;
+  } else {
+    enter((v as Set<unknown>).size + 1);
     const s = new SSet();
-    for (const x of v) setAdd(s, fromJS(x));
-    return s;
+    for (const x of v as Set<unknown>) setAdd(s, fromJS1(x));
+    out = s;
   }
-  if (v instanceof Date) return encodeUTF8(v.toISOString());
-  return objectToDict(v as Record<string, unknown>);
+  cdepth--;
+  return out;
 }
 
 function objectToDict(o: Record<string, unknown>): Dict {
   // string keys map to themselves in the hash table (see HashTable)
   const d = new Dict();
   const vals = d.ht.vals;
-  for (const k in o) if (Object.hasOwn(o, k)) vals.set(encodeUTF8(k), fromJS(o[k]));
+  for (const k in o) if (Object.hasOwn(o, k)) { cnodes++; vals.set(encodeUTF8(k), fromJS1(o[k])); }
   return d;
 }
 
@@ -82,49 +125,83 @@ function objectToDict(o: Record<string, unknown>): Dict {
  * Convert a Starlark value to JS. None -> null, ints -> number (BigInt beyond
  * 2^53), floats -> number, str -> string, bytes -> Uint8Array, list/tuple/set
  * -> array, dict and struct -> plain object (string keys; other keys are
- * rendered with str()). Functions and other values without a data meaning
- * raise a StarlarkError of kind 'convert'.
+ * rendered with str()). Keys become own data properties, `__proto__` included
+ * (never a prototype). Functions and other values without a data meaning, two
+ * keys with the same JS spelling (1 and "1"), cyclic, too deep or too large
+ * values (see ConvertLimits) raise a StarlarkError of kind 'convert'.
  */
-export function toJS(v: Value): unknown {
+export function toJS(v: Value, limits: ConvertLimits = DEFAULT_CONVERT_LIMITS): unknown {
+  if (v === null || typeof v !== 'object') return toJS1(v);
+  return convertEntry(toJS1, v, limits);
+}
+
+function setKey(o: Record<string, unknown>, k: string, x: unknown, exact: boolean): void {
+  if (!exact && Object.hasOwn(o, k)) throw new StarlarkError('convert', `cannot convert dict: two keys are both ${JSON.stringify(k)} in JS`);
+  if (k === '__proto__') Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
+  else o[k] = x;
+}
+
+function toJS1(v: Value): unknown {
   if (v === null) return null;
   switch (typeof v) {
     case 'boolean': case 'number': case 'bigint': return v;
-    case 'string': return decodeUTF8(v);
+    case 'string':
+      if (v.length > 64) { cnodes += v.length >> 6; if (cnodes > climits.maxNodes) enter(0); }
+      return decodeUTF8(v);
   }
   if (v instanceof Float) return v.v;
+  let out: unknown;
   if (v instanceof List || v instanceof Tuple) {
     const e = v.elems;
-    const out = new Array<unknown>(e.length);
-    for (let i = 0; i < e.length; i++) out[i] = toJS(e[i]!);
-    return out;
-  }
-  if (v instanceof Dict) {
+    enter(e.length + 1);
+    const a = new Array<unknown>(e.length);
+    for (let i = 0; i < e.length; i++) a[i] = toJS1(e[i]!);
+    out = a;
+  } else if (v instanceof Dict) {
     const o: Record<string, unknown> = {};
     const ht = v.ht;
+    enter(ht.vals.size + 1);
     if (ht.keys === null) {
       // every key is its own hash key: a string, int, bool or None
-      for (const [k, x] of ht.vals) o[typeof k === 'string' ? decodeUTF8(k) : String(k)] = toJS(x);
-      return o;
+      let mixed = false; // a non-string key may share its JS spelling with a string key
+      for (const [k, x] of ht.vals) {
+        if (typeof k === 'string') {
+          const s = decodeUTF8(k);
+          setKey(o, s, toJS1(x), s === k && !mixed);
+        } else {
+          mixed = true;
+          setKey(o, String(k), toJS1(x), false);
+        }
+      }
+    } else {
+      for (const [hk, x] of ht.vals) {
+        const k = ht.keyOf(hk);
+        setKey(o, typeof k === 'string' ? decodeUTF8(k) : decodeUTF8(typeof k === 'object' && k !== null ? repr(k) : String(k)), toJS1(x), false);
+      }
     }
-    for (const [hk, x] of ht.vals) {
-      const k = ht.keyOf(hk);
-      o[typeof k === 'string' ? decodeUTF8(k) : decodeUTF8(typeof k === 'object' && k !== null ? repr(k) : String(k))] = toJS(x);
-    }
-    return o;
-  }
-  if (v instanceof SSet) return v.ht.keyList().map(toJS);
-  if (v instanceof Bytes) return new Uint8Array(Buffer.from(v.s, 'latin1'));
-  if (v instanceof Struct) {
+    out = o;
+  } else if (v instanceof SSet) {
+    const keys = v.ht.keyList();
+    enter(keys.length + 1);
+    out = keys.map(toJS1);
+  } else if (v instanceof Bytes) {
+    return new Uint8Array(Buffer.from(v.s, 'latin1'));
+  } else if (v instanceof Struct) {
     const o: Record<string, unknown> = {};
-    for (const [k, x] of v.fields) o[k] = toJS(x);
-    return o;
+    enter(v.fields.size + 1);
+    for (const [k, x] of v.fields) setKey(o, k, toJS1(x), true);
+    out = o;
+  } else if (v instanceof StringIterable) {
+    const a: unknown[] = [];
+    enter(1);
+    forEach(v, (x) => { cnodes++; a.push(toJS1(x)); });
+    if (cnodes > climits.maxNodes) enter(0);
+    out = a;
+  } else {
+    throw new StarlarkError('convert', `cannot convert ${typeName(v)} to a JS value`);
   }
-  if (v instanceof StringIterable) {
-    const out: unknown[] = [];
-    forEach(v, (x) => { out.push(toJS(x)); });
-    return out;
-  }
-  throw new StarlarkError('convert', `cannot convert ${typeName(v)} to a JS value`);
+  cdepth--;
+  return out;
 }
 
 /**

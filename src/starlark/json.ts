@@ -197,6 +197,7 @@ export function decodeJSON(s: string): Value {
             return new Float(Number(num));
           }
           if (!/^-?\d+$/.test(num)) fail(`invalid number: ${num}`);
+          I.checkDigits(num.length);
           return I.norm(BigInt(num));
         }
     }

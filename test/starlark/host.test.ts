@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   compileModule, callFunction, fromJS, toJS, headersFromJS, structFromJS, StarlarkError, Dict, List, Float, repr,
 } from '../../src/starlark/index.js';
+import { call } from './helpers.js';
 
 test('fromJS/toJS round-trip JSON data exactly', () => {
   const data = { a: 1, b: [true, null, 'x', 1.5], c: { z: 1, y: 2 }, big: 2n ** 70n, neg: -3, f: 2.0e-3, u: 'Ω' };
@@ -96,4 +97,37 @@ test('functionInfo describes global functions for boot-time checks', () => {
   });
   assert.equal(mod.functionInfo('x'), null);
   assert.equal(mod.functionInfo('nope'), null);
+});
+
+test('toJS makes every key an own property: __proto__ is data, never a prototype', () => {
+  const out = toJS(call('def f():\n    return {"__proto__": {"admin": True}, "constructor": 1}\n', 'f', [])) as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(out), Object.prototype);
+  assert.deepEqual(Object.keys(out), ['__proto__', 'constructor']);
+  assert.equal((out as { admin?: unknown }).admin, undefined);
+  assert.equal(JSON.stringify(out), '{"__proto__":{"admin":true},"constructor":1}');
+  assert.equal(({} as { admin?: unknown }).admin, undefined);
+});
+
+test('toJS refuses cyclic, too deep and exponentially shared values with a convert error', () => {
+  const convertError = (e: unknown) => e instanceof StarlarkError && e.kind === 'convert';
+  assert.throws(() => toJS(call('def f():\n    x = []\n    x.append(x)\n    return x\n', 'f', [])), convertError);
+  assert.throws(() => toJS(call('def f():\n    x = {}\n    x["a"] = {"b": x}\n    return x\n', 'f', [])), convertError);
+  assert.throws(() => toJS(call('def f():\n    x = []\n    for i in range(100000):\n        x = [x]\n    return x\n', 'f', [])), convertError);
+  // 2^40 leaves from 40 lines of sharing: refused promptly, not an out-of-memory crash
+  const t0 = performance.now();
+  assert.throws(() => toJS(call('def f():\n    a = ["y"]\n    for i in range(40):\n        a = [a, a]\n    return a\n', 'f', [])), convertError);
+  assert.ok(performance.now() - t0 < 5000);
+  // the same for input: a deeply nested request body is a clean error, not a RangeError
+  let deep: unknown = [];
+  for (let i = 0; i < 200_000; i++) deep = [deep];
+  assert.throws(() => fromJS({ body: deep }), convertError);
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  assert.throws(() => fromJS(cyclic), convertError);
+});
+
+test('toJS refuses two dict keys with the same JS spelling instead of dropping one', () => {
+  assert.throws(() => toJS(call('def f():\n    return {1: "int", "1": "str"}\n', 'f', [])), (e: unknown) => e instanceof StarlarkError && e.kind === 'convert' && /both "1"/.test(e.msg));
+  assert.throws(() => toJS(call('def f():\n    return {"1": "str", 1: "int"}\n', 'f', [])), (e: unknown) => e instanceof StarlarkError && e.kind === 'convert');
+  assert.deepEqual(toJS(call('def f():\n    return {1: "a", "b": 2, None: 3}\n', 'f', [])), { 1: 'a', b: 2, null: 3 });
 });

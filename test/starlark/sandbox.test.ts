@@ -115,3 +115,23 @@ test('load with non-ASCII names', () => {
   const g = run('load("mød.star", "Ω", alias="ß")\nv = Ω + alias\n', { load: (m) => new Map([['Ω', fromJS(m)], ['ß', '!']]) });
   assert.equal(g.v, 'mød.star!');
 });
+
+test('ints are capped in size: repeated squaring and huge numerals are size errors, promptly', () => {
+  const t0 = performance.now();
+  assert.equal(fails('def f():\n    x = 2\n    for i in range(40):\n        x = x * x\n    return x\ny = f()\n').kind, 'size');
+  assert.equal(fails('x = int("9" * 1000000)\n').kind, 'size');
+  assert.equal(fails('x = json.decode("9" * 1000000)\n').kind, 'size');
+  assert.ok(performance.now() - t0 < 1000);
+  assert.equal(run("x = len(str(1 << 511))\n").x, 154);
+});
+
+test('str() of many references to one big string stops at the string size limit, promptly', () => {
+  const t0 = performance.now();
+  assert.equal(fails('x = ["a" * 1000000] * 1000\ny = str(x)\n').kind, 'size');
+  assert.equal(fails('x = ["a" * 1000000] * 1000\ny = "%s" % (x,)\n').kind, 'size');
+  assert.ok(performance.now() - t0 < 2000);
+});
+
+test('split cannot build a list beyond the element limit', () => {
+  assert.equal(fails('x = ("a," * 5000000).split(",")\n').kind, 'size');
+});

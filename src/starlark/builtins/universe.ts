@@ -51,6 +51,7 @@ export function parseIntStr(s: string, base: number): I.Int | null {
   if (base === 0) base = 10;
   if (s === '' || s[0] === '-' || s[0] === '+') return null;
   const digits = '0123456789abcdefghijklmnopqrstuvwxyz'.slice(0, base);
+  I.checkDigits(s.length, base);
   let v = 0n;
   const bb = BigInt(base);
   for (let i = 0; i < s.length; i++) {

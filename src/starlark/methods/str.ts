@@ -6,7 +6,7 @@ import { registerMethods, type Method } from '../attrs.js';
 import { positional, paramErr, wantInt, wantStr } from '../builtins/args.js';
 import { format } from '../format.js';
 import * as ops from '../values/ops.js';
-import { chargeAlloc, checkStrLen } from '../values/limits.js';
+import { chargeAlloc, checkElems, checkStrLen } from '../values/limits.js';
 import { chargeSteps } from '../budget.js';
 import { quote, typeName } from '../values/repr.js';
 import { decodeRune, decodeUTF8, encodeUTF8, isASCII, runeToUTF8 } from '../values/utf8.js';
@@ -178,6 +178,7 @@ function splitImpl(s: string, name: string, args: Value[], kwargs: Kwargs): Valu
   } else {
     throw new EvalErr(`split: got ${typeName(sepv)} for separator, want string`);
   }
+  if (res.length > 1024) checkElems(res.length);
   return new List(res);
 }
 

@@ -2,14 +2,39 @@
 // range (fast path, no allocation) or a BigInt outside it. Every result is
 // normalised back so that each int value has exactly one representation.
 
+import { chargeSteps } from '../budget.js';
+import { EvalErr } from './types.js';
+
 export type Int = number | bigint;
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const BMAX = BigInt(MAX);
 const BMIN = -BMAX;
 
+/**
+ * Ints are capped at MAX_INT_BITS bits (a 'size' error beyond): a loop of a
+ * few squarings would otherwise build numbers whose every operation (and
+ * str()) takes seconds, between two checks of the clock.
+ */
+export const MAX_INT_BITS = 1 << 16;
+const BLIMIT = 1n << BigInt(MAX_INT_BITS);
+const BLARGE = 1n << 4096n;
+
 export function norm(b: bigint): Int {
-  return b >= BMIN && b <= BMAX ? Number(b) : b;
+  if (b >= BMIN && b <= BMAX) return Number(b);
+  if (b >= BLIMIT || b <= -BLIMIT) tooBig();
+  // large ints cost time out of proportion to a step: make the clock be consulted
+  if (b >= BLARGE || b <= -BLARGE) chargeSteps(1 << 16);
+  return b;
+}
+
+function tooBig(): never {
+  throw new EvalErr(`int size limit exceeded (more than ${MAX_INT_BITS} bits)`, 'size');
+}
+
+/** Refuse, before parsing, a numeral of n digits in base b that would exceed MAX_INT_BITS. */
+export function checkDigits(n: number, base = 10): void {
+  if (n > 1 + MAX_INT_BITS / Math.log2(base)) tooBig();
 }
 
 export function big(x: Int): bigint {

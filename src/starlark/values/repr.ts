@@ -6,12 +6,19 @@ import {
   Builtin, Bytes, Dict, EvalErr, Float, Func, List, Module, RangeValue, SSet, Struct, Tuple, type SValue, type Value,
 } from './types.js';
 import { LIM } from './limits.js';
+import { chargeSteps } from '../budget.js';
 
 const HEX = '0123456789abcdef';
 const printRe = /[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
 
 /** Go's syntax.Quote over a binary string: a double-quoted literal. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 export function quote(s: string, isBytes = false): string {
+  if (s.length > 16) {
+    if (PLAIN.test(s)) return (isBytes ? 'b"' : '"') + s + '"';
+    chargeSteps(s.length);
+  }
   let out = isBytes ? 'b"' : '"';
   for (let i = 0; i < s.length;) {
     const b = s.charCodeAt(i);
@@ -78,11 +85,15 @@ let written = 0, counted = 0;
 function writeValue(out: string[], x: Value, path: SValue[]): void {
   if (out.length === 0) { written = 0; counted = 0; }
   if (out.length - counted >= 1024) {
-    for (let i = counted; i < out.length; i++) written += out[i]!.length;
+    for (let i = counted; i < out.length; i++) { const n = out[i]!.length; if (n <= 64) written += n; } // longer ones counted when pushed
     counted = out.length;
-    if (written > LIM.maxStringBytes) throw new EvalErr(`string size limit exceeded (printing a value longer than ${LIM.maxStringBytes} bytes)`, 'size');
+    if (written > LIM.maxStringBytes) tooLong();
   }
   writeValue1(out, x, path);
+}
+
+function tooLong(): never {
+  throw new EvalErr(`string size limit exceeded (printing a value longer than ${LIM.maxStringBytes} bytes)`, 'size');
 }
 
 function writeValue1(out: string[], x: Value, path: SValue[]): void {
@@ -91,7 +102,14 @@ function writeValue1(out: string[], x: Value, path: SValue[]): void {
     case 'boolean': out.push(x ? 'True' : 'False'); return;
     case 'number': out.push(String(x)); return;
     case 'bigint': out.push(x.toString()); return;
-    case 'string': out.push(quote(x)); return;
+    case 'string': {
+      // a long string counts at once: 1000 references to one 1 MB string must not print 1 GB first
+      if (x.length > 64 && written + x.length > LIM.maxStringBytes) tooLong();
+      const q = quote(x);
+      out.push(q);
+      if (q.length > 64 && (written += q.length) > LIM.maxStringBytes) tooLong();
+      return;
+    }
   }
   if (x instanceof List) {
     out.push('[');
@@ -141,7 +159,9 @@ function writeValue1(out: string[], x: Value, path: SValue[]): void {
   } else if (x instanceof Float) {
     out.push(floatStr(x.v));
   } else if (x instanceof Bytes) {
-    out.push(quote(x.s, true));
+    const q = quote(x.s, true);
+    out.push(q);
+    if (q.length > 64 && (written += q.length) > LIM.maxStringBytes) tooLong();
   } else if (x instanceof Func) {
     out.push(`<function ${x.name}>`);
   } else if (x instanceof Builtin) {
