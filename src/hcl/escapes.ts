@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from '../diag/diagnostic.js';
 import type { Pos } from '../diag/range.js';
+import { Cursor } from './cursor.js';
 
 function isHex(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
@@ -33,30 +34,11 @@ export function decodeLiteral(
 
   const out: string[] = [];
   let litStart = s;
-  // Position tracking for diagnostics: advanced lazily from (k, line, col, byte).
-  let k = s, line = start.line, col = start.column, byte = start.byte;
+  // Position tracking for diagnostics, advanced lazily.
+  const cur = new Cursor(src, s, start.line, start.column, start.byte);
   const posAt = (to: number): Pos => {
-    while (k < to) {
-      const c = src.charCodeAt(k++);
-      if (c < 0x80) {
-        byte++;
-        if (c === 0x0a) {
-          line++;
-          col = 1;
-        } else col++;
-      } else if (c < 0x800) {
-        byte += 2;
-        col++;
-      } else if (c >= 0xd800 && c <= 0xdbff && k < to && (src.charCodeAt(k) & 0xfc00) === 0xdc00) {
-        byte += 4;
-        col++;
-        k++;
-      } else {
-        byte += 3;
-        col++;
-      }
-    }
-    return { line, column: col, byte };
+    cur.advanceTo(to);
+    return cur.pos();
   };
   const bad = (from: number, to: number, detail: string): void => {
     const a = posAt(from);

@@ -16,6 +16,7 @@
 import type { Pos } from '../diag/range.js';
 import { T, Token, type TokenType } from './tokens.js';
 import { codePointAt, isDigit, isIdentContinue, isIdentStart, trimSpace } from './chars.js';
+import { Cursor } from './cursor.js';
 
 export type ScanMode = 'normal' | 'template';
 
@@ -36,63 +37,31 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
   const n = src.length;
 
   // ---- position cursor
-  let cIdx = 0;
-  let cLine = start.line;
-  let cCol = start.column;
-  let cByte = start.byte;
   let p = 0;
+  const cur = new Cursor(src, 0, start.line, start.column, start.byte);
   if (n > 0 && src.charCodeAt(0) === 0xfeff) {
     // hclsyntax strips a UTF-8 byte order mark, counting its bytes but no column.
-    cIdx = 1;
-    cByte += 3;
+    cur.idx = 1;
+    cur.byte += 3;
     p = 1;
   }
 
-  /** Moves the cursor forward to UTF-16 index i, updating line, column and byte. */
-  function advance(i: number): void {
-    let line = cLine, col = cCol, byte = cByte, k = cIdx;
-    while (k < i) {
-      const c = src.charCodeAt(k++);
-      if (c < 0x80) {
-        byte++;
-        if (c === 0x0a) {
-          line++;
-          col = 1;
-        } else col++;
-      } else if (c < 0x800) {
-        byte += 2;
-        col++;
-      } else if (c >= 0xd800 && c <= 0xdbff && k < n && (src.charCodeAt(k) & 0xfc00) === 0xdc00) {
-        byte += 4;
-        col++;
-        k++;
-      } else {
-        byte += 3;
-        col++;
-      }
-    }
-    cIdx = k;
-    cLine = line;
-    cCol = col;
-    cByte = byte;
-  }
-
   function emit(type: TokenType, s: number, e: number): void {
-    advance(s);
-    const sl = cLine, sc = cCol, sb = cByte;
-    if (e !== s) advance(e);
-    tokens.push(new Token(type, s, e, filename, sl, sc, sb, cLine, cCol, cByte));
+    cur.advanceTo(s);
+    const sl = cur.line, sc = cur.column, sb = cur.byte;
+    if (e !== s) cur.advanceTo(e);
+    tokens.push(new Token(type, s, e, filename, sl, sc, sb, cur.line, cur.column, cur.byte));
   }
 
   /** emit() for a token known to be ASCII on one line (operators, numbers, most identifiers). */
   function emitAscii(type: TokenType, s: number, e: number): void {
-    advance(s);
-    const sl = cLine, sc = cCol, sb = cByte;
+    cur.advanceTo(s);
+    const sl = cur.line, sc = cur.column, sb = cur.byte;
     const len = e - s;
-    cIdx = e;
-    cCol = sc + len;
-    cByte = sb + len;
-    tokens.push(new Token(type, s, e, filename, sl, sc, sb, sl, cCol, cByte));
+    cur.idx = e;
+    cur.column = sc + len;
+    cur.byte = sb + len;
+    tokens.push(new Token(type, s, e, filename, sl, sc, sb, sl, cur.column, cur.byte));
   }
 
   // ---- modal state (the Ragel machine's call stack, brace counter and heredoc stack)

@@ -65,6 +65,10 @@ test('invalid escapes are reported on exactly the sequence', () => {
     ['"\\U1234"', 'The \\U escape sequence must be followed by eight hexadecimal digits.', '1:2@1-1:8@7'],
     ['"\\uD800"', 'Cannot encode character U+d800 in UTF-8.', '1:2@1-1:8@7'],
     ['"é\\x"', 'The symbol "x" is not a valid escape sequence selector.', '1:3@3-1:5@5'],
+    // a surrogate pair is one column and four bytes; a lone surrogate one column and three bytes
+    ['"👩€\\x"', 'The symbol "x" is not a valid escape sequence selector.', '1:4@8-1:6@10'],
+    ['"\ud800\\x"', 'The symbol "x" is not a valid escape sequence selector.', '1:3@4-1:5@6'],
+    ['"\\👩"', 'The symbol "👩" is not a valid escape sequence selector.', '1:2@1-1:4@6'],
   ];
   for (const [src, detail, range] of cases) {
     const r = parseExpression(src, 't.hcl');
