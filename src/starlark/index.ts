@@ -35,7 +35,12 @@ export { encodeUTF8, decodeUTF8 } from './values/utf8.js';
  * many times is converted, and counted, once per reference, so a few lines of
  * Starlark (`a = [a, a]` forty times) cannot make toJS build 2^40 nodes.
  */
-export interface ConvertLimits { maxDepth: number; maxNodes: number }
+export interface ConvertLimits {
+  maxDepth: number;
+  maxNodes: number;
+  /** toJS: refuse NaN and ±Infinity (JSON has no such numbers) instead of returning them */
+  finiteOnly?: boolean;
+}
 export const DEFAULT_CONVERT_LIMITS: ConvertLimits = { maxDepth: 1000, maxNodes: 16_000_000 };
 
 let cdepth = 0, cnodes = 0, climits = DEFAULT_CONVERT_LIMITS;
@@ -149,7 +154,10 @@ function toJS1(v: Value): unknown {
       if (v.length > 64) { cnodes += v.length >> 6; if (cnodes > climits.maxNodes) enter(0); }
       return decodeUTF8(v);
   }
-  if (v instanceof Float) return v.v;
+  if (v instanceof Float) {
+    if (climits.finiteOnly === true && !Number.isFinite(v.v)) throw new StarlarkError('convert', `cannot convert float ${repr(v)} to JSON data`);
+    return v.v;
+  }
   let out: unknown;
   if (v instanceof List || v instanceof Tuple) {
     const e = v.elems;
@@ -211,6 +219,19 @@ function toJS1(v: Value): unknown {
  */
 export function headersFromJS(h: Record<string, string | string[] | undefined> | Map<string, string | string[]> | [string, string][]): Dict {
   const d = new HeadersDict();
+  if (!(h instanceof Map) && !Array.isArray(h)) {
+    // Node's request headers: own keys, already lower case (then the hash key is the key itself)
+    const vals = d.ht.vals;
+    for (const k in h) {
+      const x = h[k];
+      if (x === undefined || !Object.hasOwn(h, k)) continue;
+      const key = encodeUTF8(k);
+      const value = typeof x === 'string' ? encodeUTF8(x) : new List(x.map((s) => encodeUTF8(s)));
+      if (key === key.toLowerCase() && !vals.has(key)) vals.set(key, value);
+      else dictSet(d, key, value);
+    }
+    return d;
+  }
   const entries: Iterable<[string, string | string[] | undefined]> = h instanceof Map || Array.isArray(h)
     ? (h as Iterable<[string, string]>)
     : Object.entries(h as Record<string, string | string[] | undefined>);

@@ -71,3 +71,25 @@ test('parallel branches run and all their outputs are visible afterwards', () =>
   const out = endpoint!.run(ctx()) as EndpointResult;
   assert.deepEqual(out.kind === 'response' && out.body, { sum: 3 });
 });
+
+test('a result JSON cannot hold (NaN, Infinity, a cycle) is a 500 naming the step; __proto__ stays data', () => {
+  for (const body of ['float("nan")', '[float("inf")]', '{"a": -float("inf")}']) {
+    const { endpoint } = compileEndpoint(pipeline([starlark(`def execute(ctx):\n    return ${body}\n`), respond({ body: expr('steps.script.result') })]));
+    const out = endpoint!.run(ctx()) as EndpointResult;
+    assert.equal(out.kind === 'failure' && out.status, 500, body);
+    assert.equal(out.kind === 'failure' && out.step, 'script');
+  }
+  const cyclic = compileEndpoint(pipeline([starlark('def execute(ctx):\n    x = []\n    x.append(x)\n    return x\n'), respond({})]));
+  const failed = cyclic.endpoint!.run(ctx()) as EndpointResult;
+  assert.equal(failed.kind === 'failure' && failed.status, 500);
+  const { endpoint } = compileEndpoint(pipeline([starlark('def execute(ctx):\n    return {"__proto__": {"x": 1}}\n'), respond({ body: expr('steps.script.result') })]));
+  const out = endpoint!.run(ctx()) as EndpointResult;
+  assert.equal(out.kind === 'response' && JSON.stringify(out.body), '{"__proto__":{"x":1}}');
+});
+
+test('request headers arrive case-insensitively, multi-valued as lists', () => {
+  const src = 'def execute(ctx):\n    h = ctx["request"]["headers"]\n    return [h["X-A"], h.get("x-b"), "X-C" in h]\n';
+  const { endpoint } = compileEndpoint(pipeline([starlark(src), respond({ body: expr('steps.script.result') })]));
+  const out = endpoint!.run(ctx({ headers: { 'x-a': '1', 'x-b': ['p', 'q'], 'x-c': undefined } })) as EndpointResult;
+  assert.deepEqual(out.kind === 'response' && out.body, ['1', ['p', 'q'], false]);
+});

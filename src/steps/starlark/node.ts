@@ -13,6 +13,7 @@ import type { Range } from '../../diag/range.js';
 import {
   callFunction,
   compileModule,
+  DEFAULT_CONVERT_LIMITS,
   DEFAULT_MAX_STEPS,
   DEFAULT_TIMEOUT_MS,
   fromJS,
@@ -57,11 +58,18 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
     classify: (cause) => (cause instanceof StarlarkError && cause.kind === 'timeout' ? 'timeout' : undefined),
     run: (scope: EndpointScope) => {
       const result = callFunction(module, 'execute', [starlarkContext(scope)], limits);
-      return { result: toJS(result) };
+      return { result: toJS(result, RESULT_LIMITS) };
     },
   };
   return node;
 };
+
+/**
+ * The result feeds expressions and JSON bodies: NaN and ±Infinity are refused (a 500 naming the
+ * step, like json.encode) rather than becoming `null` in the body. Ints beyond 2^53 stay exact
+ * BigInts here; the response writer must serialise them (JSON.stringify alone cannot).
+ */
+const RESULT_LIMITS = { ...DEFAULT_CONVERT_LIMITS, finiteOnly: true };
 
 function starlarkContext(scope: EndpointScope) {
   const { ctx } = scope;
