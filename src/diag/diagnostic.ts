@@ -48,11 +48,3 @@ export class Diagnostics implements Iterable<Diagnostic> {
     return this.items[Symbol.iterator]();
   }
 }
-
-/** Thrown only at the boundary between boot and the CLI: carries every diagnostic of a failed load. */
-export class DiagnosticsError extends Error {
-  constructor(readonly diagnostics: readonly Diagnostic[]) {
-    super(diagnostics.map((d) => d.summary).join('; '));
-    this.name = 'DiagnosticsError';
-  }
-}

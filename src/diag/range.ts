@@ -18,7 +18,3 @@ export interface Range {
 export function rangeBetween(from: Range, to: Range): Range {
   return { filename: from.filename, start: from.start, end: to.end };
 }
-
-export function formatPos(range: Range): string {
-  return `${range.filename}:${range.start.line},${range.start.column}`;
-}

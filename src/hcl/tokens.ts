@@ -127,24 +127,3 @@ export class Token {
 export function span(a: Token, b: Token): Range {
   return { filename: a.filename, start: a.startPos, end: b.endPos };
 }
-
-/** Human names for tokens in messages. */
-export function tokenName(type: TokenType): string {
-  switch (type) {
-    case T.OBrace: return '"{"';
-    case T.CBrace: return '"}"';
-    case T.OBrack: return '"["';
-    case T.CBrack: return '"]"';
-    case T.OParen: return '"("';
-    case T.CParen: return '")"';
-    case T.OQuote: return 'opening quote';
-    case T.CQuote: return 'closing quote';
-    case T.OHeredoc: return 'heredoc introducer';
-    case T.CHeredoc: return 'heredoc end marker';
-    case T.Newline: return 'newline';
-    case T.EOF: return 'end of file';
-    case T.Ident: return 'identifier';
-    case T.NumberLit: return 'number';
-    default: return 'token';
-  }
-}
