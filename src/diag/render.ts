@@ -53,9 +53,20 @@ export function diagnosticToJSON(d: Diagnostic): Record<string, unknown> {
   };
 }
 
+/**
+ * The lines of the text rendered last: a file with thousands of diagnostics must not be split once
+ * per diagnostic (20 000 duplicate attributes in a 120 kB file took 13 s to render).
+ */
+let cached: { text: string; lines: string[] } | undefined;
+
+function linesOf(text: string): string[] {
+  if (cached?.text !== text) cached = { text, lines: text.split('\n') };
+  return cached.lines;
+}
+
 function snippet(text: string, d: Diagnostic): string[] {
   const subject = d.subject!;
-  const lines = text.split('\n');
+  const lines = linesOf(text);
   const lineNo = subject.start.line;
   const line = (lines[lineNo - 1] ?? '').replace(/\r$/, '');
   const gutter = `${String(lineNo).padStart(4)}: `;

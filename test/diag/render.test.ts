@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderDiagnostic, didYouMean, editDistance, Diagnostics } from '../../src/diag/index.js';
+import { renderDiagnostic, renderDiagnostics, didYouMean, editDistance, Diagnostics } from '../../src/diag/index.js';
 
 const source = 'endpoint "GET /x" {\n  pipeline {\n    colour = "red"\n  }\n}\n';
 
@@ -46,4 +46,22 @@ test('Diagnostics collects and reports errors', () => {
   d.error('e');
   assert.equal(d.hasErrors, true);
   assert.equal(d.length, 2);
+});
+
+test('rendering many diagnostics of a big file is linear (the file is split into lines once)', () => {
+  const n = 40000;
+  const big = 'a = 1\n'.repeat(n);
+  const other = 'x\ny = 2\n';
+  const diags = Array.from({ length: n }, (_, i) => ({
+    severity: 'error' as const,
+    summary: 'Attribute redefined',
+    subject: { filename: i % 1000 === 0 ? 'other.hcl' : 'big.hcl', start: { line: 2, column: 1, byte: 6 }, end: { line: 2, column: 2, byte: 7 } },
+  }));
+  const sources = new Map([['big.hcl', big], ['other.hcl', other]]);
+  const t = performance.now();
+  const out = renderDiagnostics(diags, sources);
+  assert.ok(performance.now() - t < 5000, `took ${performance.now() - t} ms`); // quadratic: about a minute
+  // alternating files still show each file's own line
+  assert.ok(out.includes('   2: y = 2\n'));
+  assert.ok(out.includes('   2: a = 1\n'));
 });
