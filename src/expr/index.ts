@@ -7,7 +7,7 @@
  *
  * Semantics are HCL's (hclsyntax spec) on plain JSON-like values, with the product's decisions
  * documented where they live: null-safe lookups (traversal.ts), for over null (for.ts), operators
- * (operators.ts), functions (functions/*.ts). See docs in README-expr.md next to this file.
+ * (operators.ts), functions (functions/*.ts). See README.md next to this file.
  */
 import type { Diagnostic, Range } from '../diag/index.js';
 import type { Expression } from '../hcl/ast.js';
