@@ -93,6 +93,16 @@ describe('json', () => {
     assert.match(bad('json_decode', '{bad'), /invalid JSON/);
     bad('json_decode', null);
   });
+
+  it('refuses numbers beyond the double range instead of decoding them to Infinity', () => {
+    assert.match(bad('json_decode', '{"a": [1e400]}'), /too large/);
+    assert.match(bad('json_decode', '-' + '9'.repeat(400)), /too large/);
+    // large but finite numbers, and texts that only look like them, decode as before
+    assert.deepEqual(call('json_decode', '[1e308, "1e999", 1E+300]'), [1e308, '1e999', 1e300]);
+    const o = call('json_decode', '{"__proto__": {"e": "1e999"}}') as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(o), Object.prototype);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(o, '__proto__')?.value, { e: '1e999' });
+  });
 });
 
 describe('uuid and now', () => {
