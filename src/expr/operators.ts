@@ -13,7 +13,7 @@ import { EvalError } from './errors.js';
 import type { Evaluator } from './scope.js';
 import { equals, primitiveToBool, primitiveToNumber, typeName } from './values.js';
 
-export function numberOperand(x: unknown, side: string, range: Range): number {
+function numberOperand(x: unknown, side: string, range: Range): number {
   if (typeof x === 'number') return x;
   const n = primitiveToNumber(x);
   if (n !== undefined) return n;
@@ -26,7 +26,7 @@ export function numberOperand(x: unknown, side: string, range: Range): number {
   );
 }
 
-export function boolOperand(x: unknown, side: string, range: Range): boolean {
+function boolOperand(x: unknown, side: string, range: Range): boolean {
   if (typeof x === 'boolean') return x;
   const b = primitiveToBool(x);
   if (b !== undefined) return b;

@@ -346,7 +346,7 @@ function parseSingleAttrBody(p: ParserState): Attribute | undefined {
 }
 
 /** A quoted string with no interpolation (block labels). */
-export function parseQuotedStringLiteral(p: ParserState): { value: string; range: Range } {
+function parseQuotedStringLiteral(p: ParserState): { value: string; range: Range } {
   const oQuote = p.read();
   const out: string[] = [];
   let endRange: Range;

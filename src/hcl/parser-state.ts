@@ -13,7 +13,7 @@ import { T, type Token, type TokenType } from './tokens.js';
  * (`((((…` ten thousand times) would otherwise overflow the stack with a RangeError instead of a
  * diagnostic. Real configurations stay far below this (hclsyntax itself has no limit: Go stacks grow).
  */
-export const MAX_NESTING = 128;
+const MAX_NESTING = 128;
 
 export class ParserState {
   private next = 0;
@@ -205,7 +205,7 @@ export class ParserState {
   }
 }
 
-export function oppositeBracket(ty: TokenType): TokenType | 0 {
+function oppositeBracket(ty: TokenType): TokenType | 0 {
   switch (ty) {
     case T.OBrace: return T.CBrace;
     case T.OBrack: return T.CBrack;
