@@ -90,18 +90,28 @@ export class SchemaTable implements SchemaResolver {
    * finite value: every request would fail validation. Optional fields, lists and maps end the chain.
    */
   private checkSatisfiable(name: string, spec: ObjectTypeSpec): void {
-    const chain: string[] = [];
-    const visit = (o: ObjectTypeSpec): boolean => {
-      if (o === spec && chain.length > 0) return true;
-      if (chain.includes(o.name ?? '')) return false;
-      chain.push(o.name ?? '');
-      for (const f of o.fields) {
-        if (f.required && f.type.kind === 'object' && visit(f.type)) return true;
+    // Breadth first over required object fields, each schema once (a path-by-path walk is
+    // exponential when schemas share sub-schemas): the first way back to `spec` is the shortest.
+    const requiredObjects = (o: ObjectTypeSpec): ObjectTypeSpec[] =>
+      o.fields.filter((f) => f.required && f.type.kind === 'object').map((f) => f.type as ObjectTypeSpec);
+    const parent = new Map<ObjectTypeSpec, ObjectTypeSpec>();
+    const queue: ObjectTypeSpec[] = [spec];
+    let last: ObjectTypeSpec | undefined;
+    for (let i = 0; i < queue.length && !last; i++) {
+      for (const next of requiredObjects(queue[i]!)) {
+        if (next === spec) {
+          last = queue[i]!;
+          break;
+        }
+        if (parent.has(next)) continue;
+        parent.set(next, queue[i]!);
+        queue.push(next);
       }
-      chain.pop();
-      return false;
-    };
-    if (visit(spec)) {
+    }
+    const chain: string[] = [];
+    for (let o = last; o !== undefined && o !== spec; o = parent.get(o)) chain.unshift(o.name ?? '');
+    chain.unshift(name);
+    if (last) {
       const { block, scope } = this.pending.get(name)!;
       scope.error('Schema can never be satisfied', block.labelRanges[0], {
         detail: `Schema "${name}" requires itself through required fields (${[...chain, name].join(' -> ')}), so no finite value is valid. Make a field on that chain optional, or a list.`,
