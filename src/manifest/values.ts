@@ -42,10 +42,14 @@ function computed(attr: Attribute): boolean {
   return attr.expr.kind !== 'Template' && attr.expr.kind !== 'Literal';
 }
 
+/** A decimal number as JSON writes it (what an environment variable holding a number looks like). */
+const DECIMAL = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 function toNumber(value: unknown, lenient: boolean): number | undefined {
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return Number(value);
-  if (lenient && typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  // Decimal text only: Number() would also read "0x50" as 80 and "0b1" as 1.
+  if (lenient && typeof value === 'string' && DECIMAL.test(value.trim())) return Number(value);
   return undefined;
 }
 

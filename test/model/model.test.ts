@@ -290,6 +290,8 @@ endpoint "GET /" {
   assert.ok(a.type === 'basic' && a.password === 's3cret');
   // A quoted literal is still a type error: it was written wrong, not computed.
   assert.deepEqual(errors('server {\n  port = "8080"\n}\n'), ['2: Incorrect attribute value type']);
+  // From env(), only decimal text is a number: "0x50" is not port 80.
+  assert.deepEqual(errors('server {\n  port = env("SVC_MODEL_TEST_PORT_UNSET", "0x50")\n}\n'), ['2: Incorrect attribute value type']);
 });
 
 test('documentation endpoints: every form of DECISIONS.md §5', () => {
