@@ -141,7 +141,7 @@ export function decodeField(
     const v = readStatic(defaultAttr, scope);
     if (v.ok) {
       if (v.value !== null && !fits(v.value, type)) {
-        typeError(defaultAttr, scope, `a value of type ${typeName(type)}${kind === 'integer' ? ' (integers within ±(2^53-1))' : ''}`);
+        typeError(defaultAttr, scope, `a value of type ${typeName(type)}${type.kind === 'integer' && typeof v.value === 'number' ? ' (integers within ±(2^53-1))' : ''}`);
       } else {
         field.hasDefault = true;
         field.default = v.value;

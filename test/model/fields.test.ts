@@ -120,3 +120,14 @@ test('a value listed twice in enum is a warning at the enum', () => {
     [['6:16', 'Duplicate enum value', '"a" is listed more than once in "enum".']],
   );
 });
+
+test('a default of the wrong type names the type; the safe range is mentioned only for numbers', () => {
+  assert.deepEqual(
+    diags(query('type = int\ndefault = "20"')).map((x) => x.detail),
+    ['Inappropriate value for attribute "default": a value of type integer is required.'],
+  );
+  assert.deepEqual(
+    diags(query('type = int\ndefault = 1.5')).map((x) => x.detail),
+    ['Inappropriate value for attribute "default": a value of type integer (integers within ±(2^53-1)) is required.'],
+  );
+});
