@@ -50,12 +50,19 @@ export function decodeAuth(block: Block, scope: Scope): AuthModel | undefined {
 
   switch (type) {
     case 'basic': {
-      const username = readString(required('username'), s);
-      const password = readString(required('password'), s);
+      const usernameAttr = required('username');
+      const passwordAttr = required('password');
+      const username = secret(usernameAttr, readString(usernameAttr, s), s);
+      const password = secret(passwordAttr, readString(passwordAttr, s), s);
+      if (username !== undefined && username.includes(':')) {
+        s.error('Invalid value', usernameAttr!.expr.range, { detail: 'A Basic user name cannot contain ":" (RFC 7617): it separates the user name from the password.' });
+        return undefined;
+      }
       return username !== undefined && password !== undefined ? { ...base, type, username, password } : undefined;
     }
     case 'bearer': {
-      const tokens = d.attrs.has('tokens') ? readStringList(d.attrs.get('tokens'), s) : [];
+      const tokensAttr = d.attrs.get('tokens');
+      const tokens = tokensAttr ? secrets(tokensAttr, readStringList(tokensAttr, s), s, !jwtBlocks[0]) : [];
       const jwt = jwtBlocks[0] ? decodeJwt(jwtBlocks[0], s) : undefined;
       if (!d.attrs.has('tokens') && !jwtBlocks[0]) {
         s.error('Missing required argument', blockHeader(block), { detail: 'A bearer guard needs `tokens = [...]` or a `jwt { }` block.' });
@@ -64,8 +71,15 @@ export function decodeAuth(block: Block, scope: Scope): AuthModel | undefined {
       return tokens ? { ...base, type, tokens, ...(jwt ? { jwt } : {}) } : undefined;
     }
     case 'api_key': {
-      const header = (readString(d.attrs.get('header'), s) ?? 'x-api-key').toLowerCase();
-      const keys = readKeys(required('keys'), s);
+      const headerAttr = d.attrs.get('header');
+      const header = (readString(headerAttr, s) ?? 'x-api-key').toLowerCase();
+      if (headerAttr && !HEADER_NAME.test(header)) {
+        s.error('Invalid value', headerAttr.expr.range, { detail: `"${header}" is not a valid HTTP header name (RFC 9110 token characters only).` });
+        return undefined;
+      }
+      const keysAttr = required('keys');
+      const keys = readKeys(keysAttr, s);
+      if (keys && !secrets(keysAttr!, keys.map((k) => k.key), s, true)) return undefined;
       return keys ? { ...base, type, header, keys } : undefined;
     }
   }
@@ -74,7 +88,8 @@ export function decodeAuth(block: Block, scope: Scope): AuthModel | undefined {
 function decodeJwt(block: Block, scope: Scope): JwtConfig | undefined {
   const s = scope.enter(block);
   const { attrs } = decodeBody(block.body, JWT_BODY, s, block);
-  const secret = readString(attrs.get('secret'), s);
+  const secretAttr = attrs.get('secret');
+  const secret = secretAttr ? readSecret(secretAttr, s) : undefined;
   const jwksUrl = readString(attrs.get('jwks_url'), s);
   if ((secret === undefined) === (jwksUrl === undefined)) {
     if (!attrs.has('secret') && !attrs.has('jwks_url')) s.error('Missing required argument', blockHeader(block), { detail: 'A jwt block needs `secret` or `jwks_url`.' });
@@ -100,6 +115,38 @@ function decodeJwt(block: Block, scope: Scope): JwtConfig | undefined {
     ...(audience ? { audience } : {}),
     ...(algorithms ? { algorithms } : {}),
   };
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+/**
+ * Credentials may not be empty: a guard holding "" would admit an empty password, token or key (an
+ * unset variable given as `env("X", "")` included).
+ */
+function secret(attr: Attribute | undefined, value: string | undefined, scope: Scope): string | undefined {
+  if (attr && value === '') {
+    scope.error('Empty credential', attr.expr.range, { detail: `"${attr.name}" is empty; a guard would admit an empty credential.` });
+    return undefined;
+  }
+  return value;
+}
+
+function readSecret(attr: Attribute, scope: Scope): string | undefined {
+  return secret(attr, readString(attr, scope), scope);
+}
+
+/** A list of credentials: none empty, and (when `needed`) at least one, or the guard admits nobody. */
+function secrets<T extends string[]>(attr: Attribute, values: T | undefined, scope: Scope, needed: boolean): T | undefined {
+  if (values === undefined) return undefined;
+  if (values.some((v) => v === '')) {
+    scope.error('Empty credential', attr.expr.range, { detail: `"${attr.name}" holds an empty value; a guard would admit an empty credential.` });
+    return undefined;
+  }
+  if (needed && values.length === 0) {
+    scope.error('Invalid value', attr.expr.range, { detail: `"${attr.name}" is empty, so the guard admits no request.` });
+    return undefined;
+  }
+  return values;
 }
 
 /** `keys = ["k1", "k2"]` (ids key1, key2) or `keys = { mobile = "k1" }` (ids from the map). */
