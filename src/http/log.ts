@@ -20,13 +20,24 @@ export interface LoggerOptions {
   readonly level?: string;
 }
 
-/** Batches lines into few writes; bounded in size and in delay. */
+/**
+ * Batches lines into few writes; bounded in size and in delay.
+ *
+ * Lines are copied into a byte buffer as they come (UTF-8, as the stream would encode them), not
+ * appended to a string. Measured on the search and health benchmarks (perf, compiled code): a string
+ * built by `+=` over ~100 requests is a tree of cons strings that survives scavenges and is flattened
+ * and encoded in one go at flush time (V8's WriteToFlat alone was ~3% of the server's CPU samples);
+ * copying each line into bytes at once lets it die young and cut the log line's share of the server's
+ * CPU samples from about 4.7% to 3.0% (~0.3 us per request).
+ */
 export class LineSink {
-  private buffer = '';
+  /** Allocated on first use; replaced after each flush, since the target may keep the chunk it got. */
+  private bytes: Buffer | undefined;
+  private used = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly target: { write(text: string): unknown },
+    private readonly target: { write(chunk: string | Uint8Array): unknown },
     private readonly maxBytes: number,
     private readonly maxDelayMs: number,
   ) {}
@@ -36,8 +47,20 @@ export class LineSink {
       this.target.write(line);
       return true;
     }
-    this.buffer += line;
-    if (this.buffer.length >= this.maxBytes) this.flush();
+    // Room for twice the threshold, so a line of any usual size fits after the last one below it.
+    let bytes = (this.bytes ??= Buffer.allocUnsafe(this.maxBytes * 2));
+    // A UTF-16 code unit takes at most 3 UTF-8 bytes: flush first if the line might not fit.
+    if (this.used + line.length * 3 > bytes.length) {
+      this.flush();
+      bytes = this.bytes ??= Buffer.allocUnsafe(this.maxBytes * 2);
+      if (line.length * 3 > bytes.length) {
+        // A line bigger than the whole buffer (a long error) goes out on its own, still in order.
+        this.target.write(line);
+        return true;
+      }
+    }
+    this.used += bytes.write(line, this.used);
+    if (this.used >= this.maxBytes) this.flush();
     else if (this.timer === undefined) {
       this.timer = setTimeout(() => this.flush(), this.maxDelayMs);
       // A pending log line must not keep a stopping process alive; the shutdown flushes it.
@@ -51,10 +74,11 @@ export class LineSink {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.buffer === '') return;
-    const text = this.buffer;
-    this.buffer = '';
-    this.target.write(text);
+    if (this.used === 0 || this.bytes === undefined) return;
+    const chunk = this.bytes.subarray(0, this.used);
+    this.bytes = undefined;
+    this.used = 0;
+    this.target.write(chunk);
   }
 }
 

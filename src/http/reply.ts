@@ -67,5 +67,6 @@ function writeResponse(request: FastifyRequest, reply: FastifyReply, result: Res
     reply.header('content-type', contentType).send(body);
     return;
   }
-  reply.header('content-type', contentType ?? JSON_TYPE).send(result.json ?? JSON.stringify(body));
+  // `type` stores the header as is; `header` would lower-case the constant name on every request.
+  reply.type(contentType ?? JSON_TYPE).send(result.json ?? JSON.stringify(body));
 }
