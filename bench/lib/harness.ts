@@ -79,7 +79,8 @@ const { values } = parseArgs({
     // Pin servers to the last CPU and the load generator to the others (taskset). Helps on a quiet
     // machine; hurts on a shared one, where a pinned server cannot move away from a busy neighbour.
     pin: { type: 'boolean', default: false },
-    // Run svc under `node --cpu-prof` and write its profile into this directory on exit.
+    // Run both servers under `node --cpu-prof` and write their profiles into <dir>/svc and <dir>/fastify
+    // on exit (the sampling itself costs both some throughput).
     'cpu-prof': { type: 'string' },
   },
 });
@@ -151,8 +152,10 @@ function launch(role: 'server' | 'load', argv: string[], stdout: 'ignore' | 'pip
 }
 
 /** A benchmark script (`bench/lib/load`, a baseline) as a child process, compiled or from sources. */
-function script(role: 'server' | 'load', name: string, args: string[], stdout: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
-  const argv = values.tsx ? ['--import', 'tsx', join(root, `${name}.ts`), ...args] : [join(root, 'dist', `${name}.js`), ...args];
+function script(role: 'server' | 'load', name: string, args: string[], stdout: 'ignore' | 'pipe' = 'ignore', node: string[] = []): ChildProcess {
+  const argv = values.tsx
+    ? [...node, '--import', 'tsx', join(root, `${name}.ts`), ...args]
+    : [...node, join(root, 'dist', `${name}.js`), ...args];
   return launch(role, argv, stdout);
 }
 
@@ -171,7 +174,7 @@ function build(config: BenchConfig): void {
 async function startSvc(manifest: string): Promise<Server> {
   const port = await freePort();
   const args = ['serve', '-c', manifest, '--port', String(port)];
-  const prof = cpuProf === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProf];
+  const prof = profArgs('svc');
   const child = values.tsx
     ? launch('server', [...prof, '--import', 'tsx', join(root, 'bench/lib/svc.ts'), ...args], 'ignore')
     : launch('server', [...prof, join(root, 'bin/svc.js'), ...args], 'ignore');
@@ -179,8 +182,13 @@ async function startSvc(manifest: string): Promise<Server> {
   return { name: 'svc', child, port };
 }
 
+/** `node --cpu-prof` options for one server, when profiling. */
+function profArgs(server: 'svc' | 'fastify'): string[] {
+  return cpuProf === undefined ? [] : ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', join(cpuProf, server)];
+}
+
 async function startBaseline(name: string): Promise<Server> {
-  const child = script('server', name, [], 'pipe');
+  const child = script('server', name, [], 'pipe', profArgs('fastify'));
   const port = await new Promise<number>((resolvePort, reject) => {
     let text = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -193,9 +201,13 @@ async function startBaseline(name: string): Promise<Server> {
   return { name: 'fastify', child, port };
 }
 
+/** Requests each server answered in the whole run (warm-up included), to read a profile per request. */
+const served = { svc: 0, fastify: 0 };
+
 async function load(server: Server, scenario: Scenario, secs: number): Promise<Load> {
   const before = cpuMicros(server.child.pid!);
   const result = await loadOnly(server.port, scenario, secs);
+  served[server.name] += result.requests;
   return { ...result, cpuUs: (cpuMicros(server.child.pid!) - before) / Math.max(1, result.requests) };
 }
 
@@ -297,7 +309,7 @@ export async function runBench(config: BenchConfig): Promise<void> {
     }
     console.log(
       `${values.tsx ? 'from sources (tsx)' : 'compiled (dist/)'}${pin ? `, servers on CPU ${pin.server[0]}, load on CPU ${pin.load[0]}` : ''}` +
-        `${cpuProf ? `, svc under --cpu-prof (${cpuProf})` : ''}; ${config.title}: ${rounds} alternating rounds of ${seconds} s, ` +
+        `${cpuProf ? `, servers under --cpu-prof (${cpuProf})` : ''}; ${config.title}: ${rounds} alternating rounds of ${seconds} s, ` +
         `${connections} connections (warm-up ${warmup} s each)`,
     );
     console.log(`\n== ${config.main.name}: ${config.main.path}`);
@@ -314,6 +326,10 @@ export async function runBench(config: BenchConfig): Promise<void> {
   } finally {
     await stop(svc.child);
     if (baseline) await stop(baseline.child);
+  }
+  if (cpuProf !== undefined) {
+    console.log(`\nprofiles in ${cpuProf}/{svc,fastify}; requests served: svc ${served.svc}, fastify ${served.fastify}`);
+    console.log(`summarize: node --import tsx bench/lib/profile.ts ${cpuProf}/svc/*.cpuprofile --requests ${served.svc}`);
   }
 }
 
