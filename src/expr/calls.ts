@@ -7,6 +7,7 @@
 import type * as ast from '../hcl/ast.js';
 import { EvalError, FunctionArgError, FunctionError } from './errors.js';
 import type { FunctionDef } from './functions/index.js';
+import type { FunctionImpl } from './functions/types.js';
 import type { Evaluator } from './scope.js';
 import { typeName } from './values.js';
 
@@ -17,8 +18,7 @@ export function describeArity(def: FunctionDef): string {
 }
 
 /** A call: arguments evaluated, `...` expanded, implementation errors mapped to positioned EvalErrors. */
-export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: readonly Evaluator[]): Evaluator {
-  const impl = def.impl;
+export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: readonly Evaluator[], impl: FunctionImpl = def.impl): Evaluator {
   const n = argFns.length;
   const argRanges = e.args.map((a) => a.range);
   const fail = (err: unknown): never => {

@@ -11,10 +11,11 @@ import type { Diagnostic, Range } from '../diag/index.js';
 import { didYouMean } from '../diag/index.js';
 import type * as ast from '../hcl/ast.js';
 import { isWrap } from '../hcl/ast.js';
-import { EvalError } from './errors.js';
+import { EvalError, FunctionArgError } from './errors.js';
 import { callEvaluator, describeArity } from './calls.js';
 import { forObject, forTuple } from './for.js';
-import type { FunctionTable } from './functions/index.js';
+import type { FunctionDef, FunctionTable } from './functions/index.js';
+import type { FunctionImpl } from './functions/types.js';
 import { binary, operandKind, unary } from './operators.js';
 import type { Evaluator, Frame } from './scope.js';
 import { EMPTY_FRAME, Scope } from './scope.js';
@@ -362,7 +363,21 @@ export class Compiler {
     const node = derived(args);
     // A call already reported for its arity is not folded (that would report it twice).
     const arityOk = this.diagnostics.length === before;
-    return { ...node, pure: node.pure && def.pure && arityOk, fn: callEvaluator(def, e, args.map((a) => a.fn)) };
+    const impl = arityOk ? this.specialize(def, e, args) : undefined;
+    return { ...node, pure: node.pure && def.pure && arityOk, fn: callEvaluator(def, e, args.map((a) => a.fn), impl) };
+  }
+
+  /** A function's implementation specialised for its constant arguments, once, at boot. */
+  private specialize(def: FunctionDef, e: ast.FunctionCall, args: readonly Node[]): FunctionImpl | undefined {
+    if (!def.specialize || e.expandFinal) return undefined;
+    try {
+      return def.specialize(args.map((a) => (a.constant ? { value: a.value } : undefined)));
+    } catch (err) {
+      if (!(err instanceof FunctionArgError)) throw err;
+      const param = def.params[err.argIndex] ?? def.variadic ?? 'argument';
+      this.error('Invalid function argument', `Invalid value for "${param}" parameter: ${err.message}.`, e.args[err.argIndex]?.range ?? e.range);
+      return undefined;
+    }
   }
 }
 

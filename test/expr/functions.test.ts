@@ -158,9 +158,14 @@ describe('string functions', () => {
   it('replace', () => {
     assert.equal(call('replace', 'a-b-c', '-', '+'), 'a+b+c');
     assert.equal(call('replace', 'hello', '', 'x'), 'hello');
-    assert.equal(call('replace', 'a1b22', '/[0-9]+/', '#'), 'a#b#');
-    assert.equal(call('replace', 'john smith', '/(\\w+) (\\w+)/', '$2 $1'), 'smith john');
-    assert.match(bad('replace', 'x', '/(/', ''), /invalid regular expression/);
+    // A /pattern/ written as a constant is a regular expression, compiled at boot.
+    assert.equal(run('replace(ctx.s, "/[0-9]+/", "#")', { ctx: { s: 'a1b22' } }), 'a#b#');
+    assert.equal(run('replace(ctx.s, "/(\\\\w+) (\\\\w+)/", "$2 $1")', { ctx: { s: 'john smith' } }), 'smith john');
+    assert.equal(run('replace("a1b22", "/[0-9]/", "")', {}), 'ab');
+    assert.equal(diags('replace(ctx.s, "/(/", "")')[0]?.summary, 'Invalid function argument');
+    // A pattern from request data is a plain substring: a client can never supply a regular expression.
+    assert.equal(call('replace', 'a1b22', '/[0-9]+/', '#'), 'a1b22');
+    assert.equal(call('replace', 'x/(a+)+$/y', '/(a+)+$/', '-'), 'x-y');
     bad('replace', 'x', 'y', null);
   });
   it('format', () => {

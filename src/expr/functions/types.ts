@@ -19,7 +19,15 @@ export interface FunctionDef {
    */
   readonly pure: boolean;
   readonly impl: (args: readonly unknown[]) => unknown;
+  /**
+   * Called once at boot with the arguments that are constants in the manifest (`undefined` where an
+   * argument depends on the request): may return an implementation specialised for them, e.g. with a
+   * regular expression compiled once. Throws FunctionArgError for a constant that can never work.
+   */
+  readonly specialize?: (constants: readonly ({ readonly value: unknown } | undefined)[]) => FunctionImpl | undefined;
 }
+
+export type FunctionImpl = (args: readonly unknown[]) => unknown;
 
 export type FunctionTable = ReadonlyMap<string, FunctionDef>;
 
@@ -30,7 +38,8 @@ export function defineFunction(d: {
   optional?: readonly string[];
   variadic?: string;
   pure?: boolean;
-  impl: (args: readonly unknown[]) => unknown;
+  impl: FunctionImpl;
+  specialize?: FunctionDef['specialize'];
 }): FunctionDef {
   const optional = d.optional ?? [];
   return {
@@ -41,5 +50,6 @@ export function defineFunction(d: {
     maxArgs: d.variadic !== undefined ? Infinity : d.params.length + optional.length,
     pure: d.pure ?? true,
     impl: d.impl,
+    ...(d.specialize ? { specialize: d.specialize } : {}),
   };
 }
