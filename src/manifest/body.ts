@@ -34,6 +34,8 @@ export interface DecodedBody {
   readonly attrs: ReadonlyMap<string, Attribute>;
   /** Accepted blocks in source order (label counts already checked). */
   readonly blocks: readonly Block[];
+  /** How many blocks were reported and dropped (unknown type, bad labels, duplicates). */
+  readonly rejectedBlocks: number;
 }
 
 export function blocksOf(decoded: DecodedBody, type: string): Block[] {
@@ -51,6 +53,7 @@ export function decodeBody(body: Body, schema: BodySchema, scope: Scope, owner?:
   const attrs = new Map<string, Attribute>();
   const blocks: Block[] = [];
   const seenBlocks = new Map<string, Block>();
+  let rejectedBlocks = 0;
 
   for (const item of body.items) {
     if (item.kind === 'Attribute') {
@@ -95,14 +98,19 @@ export function decodeBody(body: Body, schema: BodySchema, scope: Scope, owner?:
           ...(suggestion ? { suggestion } : {}),
         });
       }
+      rejectedBlocks++;
       continue;
     }
-    if (!labelsOk(item, rule, scope)) continue;
+    if (!labelsOk(item, rule, scope)) {
+      rejectedBlocks++;
+      continue;
+    }
     const previous = seenBlocks.get(item.type);
     if (previous && !rule.multiple) {
       scope.error(`Duplicate ${item.type} block`, item.typeRange, {
         detail: `Only one "${item.type}" block is allowed here. Another was defined at ${where(previous.typeRange)}.`,
       });
+      rejectedBlocks++;
       continue;
     }
     seenBlocks.set(item.type, item);
@@ -122,7 +130,7 @@ export function decodeBody(body: Body, schema: BodySchema, scope: Scope, owner?:
       scope.error(`Missing ${type} block`, missingAt, { detail: `A "${type}" block is required here.` });
     }
   }
-  return { attrs, blocks };
+  return { attrs, blocks, rejectedBlocks };
 }
 
 export function labelsOk(block: Block, rule: BlockRule, scope: Scope): boolean {

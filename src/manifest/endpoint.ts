@@ -84,6 +84,7 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
   let steps: StepSpec[] = [];
   let docs: DocsConfig | undefined;
   let stepSource: readonly Block[] = [];
+  let rejectedSteps = 0;
   let stepScope = s;
   if (docsBlock) {
     const other = pipelineBlock ?? stepBlocks[0];
@@ -101,13 +102,17 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
       s.error('Missing pipeline block', blockHeader(block), { detail: 'An endpoint needs a `pipeline { ... }` block with its steps, or an `openapi { ... }` block.' });
     } else {
       stepScope = s.enter(pipelineBlock);
-      stepSource = decodeBody(pipelineBlock.body, PIPELINE_BODY, stepScope, pipelineBlock).blocks;
+      const decodedPipeline = decodeBody(pipelineBlock.body, PIPELINE_BODY, stepScope, pipelineBlock);
+      stepSource = decodedPipeline.blocks;
+      rejectedSteps = decodedPipeline.rejectedBlocks;
     }
   } else {
     stepSource = stepBlocks;
+    rejectedSteps = d.rejectedBlocks;
   }
-  // Blocks reported above and never lowered count as failures: a flow check would only echo them.
-  const ignored = (dialect === 'endpoint' ? stepBlocks.length : 0) + (dialect === 'route' && pipelineBlock ? 1 : 0);
+  // Blocks reported above and never lowered (a misspelled step kind, a step outside the pipeline)
+  // count as failures: a flow check would only echo them.
+  const ignored = rejectedSteps + (dialect === 'endpoint' ? stepBlocks.length : 0) + (dialect === 'route' && pipelineBlock ? 1 : 0);
   const failures = { count: ignored };
   if (stepSource.length > 0) steps = lowerSteps(stepSource, stepScope, env, 'pipeline', failures);
 
