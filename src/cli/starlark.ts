@@ -4,6 +4,7 @@
 // stderr with the Starlark backtrace; the exit code is then 1.
 
 import { readFile } from 'node:fs/promises';
+import { stringifyExact } from '../json/stringify.js';
 import { compileModule, callFunction, StarlarkError, toJS, decodeJSON, encodeUTF8, type Value } from '../starlark/index.js';
 
 export interface CommandIO {
@@ -13,13 +14,9 @@ export interface CommandIO {
 
 const USAGE = 'usage: svc starlark FILE [--ctx JSON] [--max-steps N] [--timeout-ms N]';
 
-function jsonReplacer(_k: string, v: unknown): unknown {
-  return typeof v === 'bigint' ? `__bigint__${v.toString()}` : v;
-}
-
 /** JSON text of a converted value; ints beyond 2^53 are written as exact JSON numbers. */
 export function stringifyResult(v: unknown): string {
-  return JSON.stringify(v, jsonReplacer, 2).replace(/"__bigint__(-?\d+)"/g, '$1');
+  return stringifyExact(v, 2);
 }
 
 export async function starlarkCommand(args: string[], io: CommandIO): Promise<number> {

@@ -3,6 +3,7 @@
  * `JSON.stringify` (or none, for a body serialized at boot) and one `send`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { stringifyExact } from '../json/stringify.js';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
 import type { EndpointResult, FailureResult, ResponseResult } from '../steps/endpoint.js';
 import { logSent, noteOf } from './note.js';
@@ -18,7 +19,7 @@ export function writeResult(request: FastifyRequest, reply: FastifyReply, result
   try {
     writeResponse(request, reply, result);
   } catch (error) {
-    // A body JSON cannot encode (a BigInt, a cycle): still a problem answer, never a crash. The
+    // A body JSON cannot encode (a cycle): still a problem answer, never a crash. The
     // asynchronous path calls this from a promise callback, where a throw would be unhandled.
     if (!reply.sent) {
       writeFailure(request, reply, { kind: 'failure', status: 500, error });
@@ -59,7 +60,7 @@ function writeResponse(request: FastifyRequest, reply: FastifyReply, result: Res
   if (result.problem) {
     const record = body as Record<string, unknown>;
     const payload = record.instance === undefined ? { ...record, instance: requestPath(request) } : record;
-    reply.header('content-type', contentType ?? PROBLEM_CONTENT_TYPE).send(JSON.stringify(payload));
+    reply.header('content-type', contentType ?? PROBLEM_CONTENT_TYPE).send(stringifyExact(payload));
     return;
   }
   // A string with a declared media type is sent as is (text, HTML, CSV); everything else is JSON.
@@ -68,5 +69,6 @@ function writeResponse(request: FastifyRequest, reply: FastifyReply, result: Res
     return;
   }
   // `type` stores the header as is; `header` would lower-case the constant name on every request.
-  reply.type(contentType ?? JSON_TYPE).send(result.json ?? JSON.stringify(body));
+  // Exact: Starlark ints beyond 2^53 arrive as BigInt and are sent as the JSON numbers they are.
+  reply.type(contentType ?? JSON_TYPE).send(result.json ?? stringifyExact(body));
 }

@@ -15,6 +15,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const LAYER: Record<string, number> = {
   'src/diag': 0,
   'src/problem': 0,
+  'src/json': 0,
   'src/hcl': 1,
   'src/starlark': 1,
   'graph': 2,
@@ -34,6 +35,7 @@ const LAYER: Record<string, number> = {
 const STANDALONE: Record<string, string[]> = {
   'src/diag': [],
   'src/problem': [],
+  'src/json': [],
   'src/hcl': ['src/diag'],
   'src/starlark': [],
   'graph': [],

@@ -12,6 +12,13 @@ test('status, headers and a JSON body are written as decided', async () => {
   assert.deepEqual(r.json(), { ok: true });
 });
 
+test('integers beyond 2^53 (Starlark ints arrive as BigInt) are sent as exact JSON numbers', async () => {
+  const { app } = await server([endpoint('GET /big', () => json({ n: 2n ** 70n, small: 1 }))]);
+  const r = await app.inject({ method: 'GET', url: '/big' });
+  assert.equal(r.statusCode, 200);
+  assert.equal(r.body, '{"n":1180591620717411303424,"small":1}');
+});
+
 test('a null body sends no body', async () => {
   const { app } = await server([endpoint('DELETE /a', () => json(null, 204))]);
   const r = await app.inject({ method: 'DELETE', url: '/a' });
@@ -119,7 +126,8 @@ test('one log line per request, with id, method, url, status and duration', asyn
 });
 
 test('a body JSON cannot encode is a 500 problem, on the synchronous and the asynchronous path', async () => {
-  const big = { n: 10n };
+  const big: Record<string, unknown> = { n: 1 };
+  big.self = big;
   const { app } = await server([
     endpoint('GET /sync', () => json(big)),
     endpoint('GET /async', (): PendingResult => ({ kind: 'pending', result: Promise.resolve(json(big)), cancel: () => {} })),
