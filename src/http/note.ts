@@ -7,8 +7,31 @@
  * `writeResult` or `sendProblem`) rather than by an onResponse hook, which would cost a hook run per
  * request for nothing more.
  */
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestLogger, RequestNote } from './log.js';
+import { requestIdOf } from './request-id.js';
+
+/** The raw request with the time it arrived (performance.now() milliseconds). */
+interface StampedMessage extends IncomingMessage {
+  svcArrivedAt?: number;
+}
+
+/**
+ * Fastify's `genReqId`: the first code that runs for every request, so it also stamps the arrival
+ * time the log line's `ms` is measured from (Fastify records no start time when its own logger is off,
+ * and an onRequest hook for it would cost a hook run per request).
+ */
+export function arrive(req: IncomingMessage): string {
+  (req as StampedMessage).svcArrivedAt = performance.now();
+  return requestIdOf(req);
+}
+
+function elapsedMs(request: FastifyRequest): number {
+  const arrived = (request.raw as StampedMessage).svcArrivedAt;
+  return arrived === undefined ? 0 : performance.now() - arrived;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,7 +46,7 @@ declare module 'fastify' {
 export function logSent(request: FastifyRequest, reply: FastifyReply, status: number = reply.statusCode): void {
   try {
     // Requests Fastify builds for routing errors (bad URL encoding) lack decorations: undefined.
-    request.server.svcLogLine(request.id, request.method, request.url, status, reply.elapsedTime, request.svcNote ?? null);
+    request.server.svcLogLine(request.id, request.method, request.url, status, elapsedMs(request), request.svcNote ?? null);
   } catch {
     // Logging must never take the server down; the response is already on its way.
   }

@@ -10,9 +10,8 @@ import { makeHandler } from './handler.js';
 import { requestLogger, type Logger } from './log.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
 import { pathShape, toRoutePath } from './paths.js';
-import { requestIdOf } from './request-id.js';
+import { arrive } from './note.js';
 import { compileValidator, declaresJsonBody } from './validation.js';
-import './note.js';
 
 export interface ServerOptions {
   readonly endpoints: readonly CompiledEndpoint[];
@@ -28,7 +27,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const app = fastify({
     // Logging is ours: one line per request, see log.ts.
     logger: false,
-    genReqId: requestIdOf,
+    genReqId: arrive,
     requestIdHeader: false,
     bodyLimit: options.bodyLimit,
     // Receiving the request (headers and body) is bounded too, so a slow upload cannot hold a

@@ -125,6 +125,18 @@ test('one log line per request, with id, method, url, status and duration', asyn
   assert.equal(typeof lines[0]!.time, 'number');
 });
 
+test('the logged duration runs from arrival to the response', async () => {
+  const slow = (): PendingResult => ({
+    kind: 'pending',
+    result: new Promise((resolve) => setTimeout(() => resolve(json({})), 40)),
+    cancel: () => {},
+  });
+  const { app, log } = await server([endpoint('GET /slow', slow)]);
+  await app.inject({ method: 'GET', url: '/slow' });
+  const ms = log.requests()[0]!.ms as number;
+  assert.ok(ms >= 35 && ms < 5000, `ms = ${ms}`);
+});
+
 test('a body JSON cannot encode is a 500 problem, on the synchronous and the asynchronous path', async () => {
   const big: Record<string, unknown> = { n: 1 };
   big.self = big;
