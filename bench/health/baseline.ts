@@ -1,14 +1,16 @@
 /**
  * The hand-written baseline: the health endpoint as one would write it directly with Fastify,
- * no logging, no validation, no graph. Prints `listening <port>` once bound.
+ * no validation, no graph; no logging, or with `--log` one pino line per request
+ * (bench/lib/baseline-logging.ts). Prints `listening <port>` once bound.
  */
 import { fastify } from 'fastify';
+import { announce, installRequestLog, loggerOptions } from '../lib/baseline-logging.js';
 
-const app = fastify({ logger: false });
+const app = fastify(loggerOptions());
+installRequestLog(app);
 app.get('/api/v1/health', (_request, reply) => {
   reply.send({ status: 'ok', timestamp: Math.floor(Date.now() / 1000) });
 });
 await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : 0}\n`);
+announce(app);
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

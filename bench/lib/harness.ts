@@ -75,6 +75,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '2' },
     // Rounds of each informational scenario (0: skip them).
     'extra-rounds': { type: 'string', default: '3' },
+    // Rounds of the main scenario against the baseline that also logs one line per request (0: skip).
+    'logging-rounds': { type: 'string', default: '5' },
     tsx: { type: 'boolean', default: false },
     // Pin servers to the last CPU and the load generator to the others (taskset). Helps on a quiet
     // machine; hurts on a shared one, where a pinned server cannot move away from a busy neighbour.
@@ -89,6 +91,7 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const warmup = Number(values.warmup);
 const extraRounds = Number(values['extra-rounds']);
+const loggingRounds = Number(values['logging-rounds']);
 const cpuProf = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);
 
 /**
@@ -187,15 +190,20 @@ function profArgs(server: 'svc' | 'fastify'): string[] {
   return cpuProf === undefined ? [] : ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', join(cpuProf, server)];
 }
 
-async function startBaseline(name: string): Promise<Server> {
-  const child = script('server', name, [], 'pipe', profArgs('fastify'));
+async function startBaseline(name: string, args: string[] = []): Promise<Server> {
+  const child = script('server', name, args, 'pipe', profArgs('fastify'));
   const port = await new Promise<number>((resolvePort, reject) => {
     let text = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       text += chunk.toString();
       const m = /listening (\d+)/.exec(text);
-      if (m) resolvePort(Number(m[1]));
-    });
+      if (!m) return;
+      // From here on stdout carries only log lines: keep draining it, unread, so writes never block.
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      resolvePort(Number(m[1]));
+    };
+    child.stdout!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`baseline exited with code ${code}`)));
   });
   return { name: 'fastify', child, port };
@@ -321,6 +329,19 @@ export async function runBench(config: BenchConfig): Promise<void> {
     await load(svc, config.main, warmup);
     await load(baseline, config.main, warmup);
     summarize(await measure(svc, baseline, config.main, rounds), config.goal);
+
+    if (loggingRounds > 0) {
+      // The same work: svc writes one log line per request, so here the baseline does too.
+      console.log(`\n== ${config.main.name}, against Fastify that also logs one pino line per request: ${config.main.path}`);
+      const logged = await startBaseline(config.baseline, ['--log']);
+      try {
+        await check(logged, config.main);
+        await load(logged, config.main, warmup);
+        summarize(await measure(svc, logged, config.main, loggingRounds), config.goal);
+      } finally {
+        await stop(logged.child);
+      }
+    }
 
     for (const scenario of extra) {
       console.log(`\n== ${scenario.name} (informational): ${scenario.path}`);

@@ -2,7 +2,8 @@
  * The hand-written baseline of GET /api/v1/search (SPEC.md §4.4, examples/validation/search.hcl) as one
  * would write it directly with Fastify: the same constraints as Fastify's own route schema (headers and
  * querystring, compiled by Fastify's ajv with its default options: type coercion, defaults injected,
- * first error only), ajv-formats for `uuid`, and the same body `{query, limit, sort}`. No logging.
+ * first error only), ajv-formats for `uuid`, and the same body `{query, limit, sort}`. No logging, or
+ * with `--log` one pino line per request (bench/lib/baseline-logging.ts).
  *
  * A validation failure answers 422 with a problem body listing the failed constraints (Fastify's
  * default would be a 400 of its own shape), so the informational invalid-request round compares like
@@ -11,6 +12,7 @@
 import { fastify, type FastifyError } from 'fastify';
 import type { Plugin } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { announce, installRequestLog, loggerOptions } from '../lib/baseline-logging.js';
 
 // ajv-formats is CommonJS: under NodeNext the default import is `module.exports`, whose `.default` is
 // the plugin. Its declared options type is narrower than what Fastify's plugin slot declares, hence the
@@ -18,9 +20,11 @@ import addFormatsModule from 'ajv-formats';
 const addFormats = addFormatsModule.default as unknown as Plugin<unknown>;
 
 const app = fastify({
-  logger: false,
+  ...loggerOptions(),
   ajv: { plugins: [[addFormats, { formats: ['uuid'] }]] },
 });
+
+installRequestLog(app);
 
 app.setErrorHandler((error: FastifyError, request, reply) => {
   if (error.validation === undefined) {
@@ -77,6 +81,5 @@ app.get<Search>(
 );
 
 await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : 0}\n`);
+announce(app);
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
