@@ -1,7 +1,8 @@
 /**
  * Boot benchmark (`npm run bench:boot`): a generated 100-endpoint manifest (request declarations,
- * a few steps each, expressions, schemas, guards, connections) in a temp dir, loaded and checked
- * the way `svc serve` does before listening: discover + read + parse + decode + check.
+ * a few steps each, expressions, schemas, guards, connections) in a temp dir, booted the way
+ * `svc serve` boots before listening: discover + read + parse + decode + check (the load), then every
+ * graph, request validator and route, up to Fastify's ready() (the whole boot).
  * Prints the median of several runs after warm-up, per endpoint and in total, against the goal of
  * 300 ms for the whole boot. Baseline measured in the same run: parsing alone (src/hcl).
  */
@@ -12,6 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { parseFile } from '../../src/hcl/index.js';
 import { discoverManifestFiles } from '../../src/manifest/discover.js';
 import { loadManifest } from '../../src/model/index.js';
+import { buildServer, createLogger } from '../../src/http/index.js';
+import { compileService } from '../../src/steps/endpoint.js';
 
 const ENDPOINTS = 100;
 const WARMUP = 5;
@@ -270,18 +273,32 @@ async function main(): Promise<void> {
     const lines = [...first.sources.values()].reduce((n, s) => n + s.split('\n').length, 0);
 
     const boot: number[] = [];
+    const whole: number[] = [];
     const parse: number[] = [];
+    // Lines of the request log would go nowhere here: the server is built, never listened on.
+    const logger = createLogger({ stream: { write: () => true } });
     const files = (await discoverManifestFiles(dir)).map((rel) => ({ name: rel, text: readFileSync(join(dir, rel), 'utf8') }));
     for (let r = 0; r < WARMUP + RUNS; r++) {
       let t = performance.now();
       const { model } = await loadManifest(dir);
       const bootMs = performance.now() - t;
       if (!model) throw new Error('model expected');
+      // The rest of `svc serve`'s boot: every graph (the generated manifest uses step kinds this version
+      // cannot run yet, so they are compiled in drawing mode, everything else exactly as served), then
+      // the Fastify server with every endpoint's request validator, up to ready().
+      t = performance.now();
+      const service = compileService(model, { forDrawing: true });
+      if (service.endpoints.length !== model.endpoints.length) throw new Error('every endpoint should compile');
+      const app = await buildServer({ endpoints: service.endpoints, bodyLimit: model.server.maxBodySize, requestTimeoutMs: model.server.requestTimeoutMs, logger });
+      await app.ready();
+      const wholeMs = bootMs + (performance.now() - t);
+      await app.close();
       t = performance.now();
       for (const f of files) parseFile(f.text, f.name);
       const parseMs = performance.now() - t;
       if (r >= WARMUP) {
         boot.push(bootMs);
+        whole.push(wholeMs);
         parse.push(parseMs);
       }
     }
@@ -291,7 +308,9 @@ async function main(): Promise<void> {
     console.log(`  parse only (baseline)                ${p.toFixed(2)} ms`);
     console.log(`  load: discover+read+parse+decode+check ${total.toFixed(2)} ms total, ${(total / ENDPOINTS).toFixed(3)} ms per endpoint`);
     console.log(`  min ${Math.min(...boot).toFixed(2)} ms, max ${Math.max(...boot).toFixed(2)} ms; decode+check / parse = ${((total - p) / p).toFixed(2)}x`);
-    console.log(`  goal: whole boot under ${GOAL_MS} ms -> ${total < GOAL_MS ? 'met' : 'NOT met'} (${((total / GOAL_MS) * 100).toFixed(0)}% of budget)`);
+    const all = median(whole);
+    console.log(`  whole boot: load + graphs + validators + routes, to ready() ${all.toFixed(2)} ms total, ${(all / ENDPOINTS).toFixed(3)} ms per endpoint`);
+    console.log(`  goal: whole boot under ${GOAL_MS} ms -> ${all < GOAL_MS ? 'met' : 'NOT met'} (${((all / GOAL_MS) * 100).toFixed(0)}% of budget)`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
