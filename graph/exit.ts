@@ -1,6 +1,6 @@
 import type { ErrorWrapper } from './errors.js';
 import type { Exec } from './exec.js';
-import { invoke } from './step.js';
+import { guardedInvoke } from './step.js';
 import type { ExitNodeDef, ExitOutcome, GraphScope, StepInfo } from './types.js';
 
 /**
@@ -27,16 +27,5 @@ export function compileExit<S extends GraphScope>(def: ExitNodeDef<S>, info: Ste
   const { condition, run, timeout } = def;
   const toOutcome = (_scope: S, payload: unknown): ExitOutcome =>
     exitOutcome(info, payload instanceof ExitSignal ? payload.payload : payload);
-  return (scope, rt) => {
-    if (condition !== undefined) {
-      let pass: boolean;
-      try {
-        pass = condition(scope);
-      } catch (cause) {
-        throw wrap(cause);
-      }
-      if (!pass) return undefined;
-    }
-    return invoke(info, run, scope, rt, wrap, timeout, toOutcome);
-  };
+  return guardedInvoke(condition, info, run, wrap, timeout, toOutcome);
 }

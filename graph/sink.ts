@@ -1,7 +1,7 @@
 import { isObservable } from 'rxjs';
 import { Category, StepError, type ErrorWrapper } from './errors.js';
 import type { Exec } from './exec.js';
-import { invoke } from './step.js';
+import { guardedInvoke } from './step.js';
 import type { GraphScope, SinkNodeDef, SinkResult, StepInfo, StreamOutcome } from './types.js';
 
 /**
@@ -19,16 +19,5 @@ export function compileSink<S extends GraphScope>(def: SinkNodeDef<S>, info: Ste
     }
     return { kind: 'stream', step: info.id, payload: result.payload, source: result.source };
   };
-  return (scope, rt) => {
-    if (condition !== undefined) {
-      let pass: boolean;
-      try {
-        pass = condition(scope);
-      } catch (cause) {
-        throw wrap(cause);
-      }
-      if (!pass) return undefined;
-    }
-    return invoke(info, run, scope, rt, wrap, timeout, toOutcome);
-  };
+  return guardedInvoke(condition, info, run, wrap, timeout, toOutcome);
 }

@@ -213,3 +213,30 @@ export function compileStep<S extends GraphScope>(def: StepNodeDef<S>, info: Ste
   };
   return (scope, rt) => invoke(info, run, scope, rt, wrap, timeout, store);
 }
+
+/**
+ * A terminal node (exit, sink) behind its optional condition: the condition is evaluated
+ * synchronously; when false the node is skipped (undefined: the sequence carries on), otherwise the
+ * node's run is invoked and its result becomes the terminal outcome.
+ */
+export function guardedInvoke<S extends GraphScope, R extends Signal>(
+  condition: ((scope: S) => boolean) | undefined,
+  info: StepInfo,
+  run: (scope: S, ctx: RunContext) => unknown,
+  wrap: ErrorWrapper,
+  timeout: number | undefined,
+  toOutcome: Then<S, R>,
+): Exec<S> {
+  return (scope, rt) => {
+    if (condition !== undefined) {
+      let pass: boolean;
+      try {
+        pass = condition(scope);
+      } catch (cause) {
+        throw wrap(cause);
+      }
+      if (!pass) return undefined;
+    }
+    return invoke(info, run, scope, rt, wrap, timeout, toOutcome);
+  };
+}

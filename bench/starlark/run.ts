@@ -11,6 +11,33 @@ import { compileModule, callFunction, fromJS, toJS, type Value } from '../../src
 
 interface Script { name: string; src: string; arg?: unknown; minMs: number; convert?: boolean }
 
+/** The transform endpoint's script (SPEC.md §4.4) and a request body with 20 tags, measured twice. */
+const TRANSFORM = {
+  arg: {
+    request: {
+      body: {
+        prefix: 'tag',
+        tags: ['  Alpha', 'BETA ', '', 'gamma', ' Delta ', 'epsilon', 'ZETA', '  ', 'eta', 'Theta',
+          'iota', 'Kappa', ' lambda', 'MU', 'nu', 'xi ', 'Omicron', 'pi', 'RHO', 'sigma'],
+      },
+    },
+  },
+  src: `
+def execute(ctx):
+  body = ctx["request"]["body"]
+  prefix = body.get("prefix", "item")
+  out = []
+  for t in body.get("tags", []):
+      t = t.strip().lower()
+      if t:
+          out.append(prefix + ":" + t)
+  return {"count": len(out), "tags": out}
+
+def run(arg):
+  return execute(arg)
+`,
+};
+
 const SCRIPTS: Script[] = [
   {
     name: 'loop (int arithmetic, 200k iterations)',
@@ -64,57 +91,13 @@ def run(arg):
   {
     name: 'transform script (SPEC §4.4), 20 tags',
     minMs: 700,
-    arg: {
-      request: {
-        body: {
-          prefix: 'tag',
-          tags: ['  Alpha', 'BETA ', '', 'gamma', ' Delta ', 'epsilon', 'ZETA', '  ', 'eta', 'Theta',
-            'iota', 'Kappa', ' lambda', 'MU', 'nu', 'xi ', 'Omicron', 'pi', 'RHO', 'sigma'],
-        },
-      },
-    },
-    src: `
-def execute(ctx):
-    body = ctx["request"]["body"]
-    prefix = body.get("prefix", "item")
-    out = []
-    for t in body.get("tags", []):
-        t = t.strip().lower()
-        if t:
-            out.append(prefix + ":" + t)
-    return {"count": len(out), "tags": out}
-
-def run(arg):
-    return execute(arg)
-`,
+    ...TRANSFORM,
   },
   {
     name: 'transform + JS<->Starlark conversion',
     convert: true,
     minMs: 700,
-    arg: {
-      request: {
-        body: {
-          prefix: 'tag',
-          tags: ['  Alpha', 'BETA ', '', 'gamma', ' Delta ', 'epsilon', 'ZETA', '  ', 'eta', 'Theta',
-            'iota', 'Kappa', ' lambda', 'MU', 'nu', 'xi ', 'Omicron', 'pi', 'RHO', 'sigma'],
-        },
-      },
-    },
-    src: `
-def execute(ctx):
-    body = ctx["request"]["body"]
-    prefix = body.get("prefix", "item")
-    out = []
-    for t in body.get("tags", []):
-        t = t.strip().lower()
-        if t:
-            out.append(prefix + ":" + t)
-    return {"count": len(out), "tags": out}
-
-def run(arg):
-    return execute(arg)
-`,
+    ...TRANSFORM,
   },
 ];
 
