@@ -72,6 +72,12 @@ interface Ctx {
   readonly options: JsonSchemaOptions;
   /** Objects being expanded, to detect a schema that contains itself. */
   readonly stack: ObjectTypeSpec[];
+  /**
+   * toValidatorSchema's own hook, used instead of `options.ref`: it also sees whether the occurrence is
+   * nullable, and its `$ref` then points at a definition that is itself nullable (no `anyOf`, which
+   * would stop ajv from injecting the defaults inside and add its own errors to the 422).
+   */
+  readonly defRef?: (object: ObjectTypeSpec, nullable: boolean, expanding: readonly ObjectTypeSpec[]) => string | undefined;
 }
 
 function fieldSchema(field: FieldSpec, ctx: Ctx): JsonSchema {
@@ -128,7 +134,10 @@ function typeSchema(
         additionalProperties: typeSchema(type.values, constraints, false, ctx, false),
       };
     case 'object': {
-      if (!root && type.name !== undefined && ctx.options.ref !== undefined) {
+      if (!root && ctx.defRef !== undefined) {
+        const ref = ctx.defRef(type, nullable, ctx.stack);
+        if (ref !== undefined) return { $ref: ref };
+      } else if (!root && type.name !== undefined && ctx.options.ref !== undefined) {
         const ref = ctx.options.ref(type, ctx.stack);
         if (ref !== undefined) return nullable ? { anyOf: [{ $ref: ref }, { type: 'null' }] } : { $ref: ref };
       }
@@ -180,35 +189,76 @@ function clampSafe(schema: JsonSchema): void {
 }
 
 /**
- * The JSON Schema of an object type for a validator: everything is inlined (ajv's defaults only work
- * outside composite keywords, and inlined code is the fastest), except a named object met again inside
- * itself (a tree of `node`s), which goes to `$defs` and is referenced.
+ * The JSON Schema of an object type for a validator. A named object used at one place only is inlined
+ * there (ajv's defaults only work outside composite keywords, and inlined code is the fastest). An
+ * object used at several places (a `schema.address` in two fields, in two schemas...) or met again
+ * inside itself (a tree of `node`s) goes to `$defs` once and is referenced: inlining it at every path
+ * would grow exponentially with shared nesting (24 levels of a schema with two fields of the next one
+ * would be 2^24 copies). A nullable use (`default = null`) refers to a nullable twin definition
+ * (`<name>_or_null`, `type: ["object", "null"]`), so no `anyOf` is needed. ajv itself inlines a
+ * definition that holds no `$ref` and calls the others as functions.
  */
 export function toValidatorSchema(type: ObjectTypeSpec): JsonSchema {
-  const names = new Map<ObjectTypeSpec, string>();
+  const sites = useSites(type);
+  const names: [Map<ObjectTypeSpec, string>, Map<ObjectTypeSpec, string>] = [new Map(), new Map()];
   const used = new Set<string>();
-  const queue: ObjectTypeSpec[] = [];
-  const options: JsonSchemaOptions = {
-    forValidator: true,
-    ref(object, expanding) {
-      if (!expanding.includes(object)) return undefined;
-      let name = names.get(object);
+  const queue: [ObjectTypeSpec, boolean][] = [];
+  const ctx: Ctx = {
+    options: { forValidator: true },
+    stack: [],
+    defRef(object, nullable, expanding) {
+      if ((sites.get(object) ?? 0) < 2 && !expanding.includes(object)) return undefined;
+      const byObject = names[nullable ? 1 : 0];
+      let name = byObject.get(object);
       if (name === undefined) {
-        const base = (object.name ?? 'object').replace(/[^A-Za-z0-9_.-]/g, '_');
+        const base = (object.name ?? 'object').replace(/[^A-Za-z0-9_.-]/g, '_') + (nullable ? '_or_null' : '');
         name = base;
         for (let i = 2; used.has(name); i++) name = `${base}_${i}`;
         used.add(name);
-        names.set(object, name);
-        queue.push(object);
+        byObject.set(object, name);
+        queue.push([object, nullable]);
       }
       return `#/$defs/${name}`;
     },
   };
-  const schema = toJsonSchema(type, options);
+  const schema = objectSchema(type, false, ctx);
   if (queue.length > 0) {
     const defs: JsonSchema = {};
-    for (let i = 0; i < queue.length; i++) defs[names.get(queue[i]!)!] = toJsonSchema(queue[i]!, options);
+    // The queue grows while definitions are emitted (an object first met inside another definition).
+    for (let i = 0; i < queue.length; i++) {
+      const [object, nullable] = queue[i]!;
+      defs[names[nullable ? 1 : 0].get(object)!] = objectSchema(object, nullable, ctx);
+    }
     schema.$defs = defs;
   }
   return schema;
+}
+
+/**
+ * How many fields use each object reachable from `root` (a field's `list(map(schema.x))` counts once
+ * for `x`). Each object's fields are counted once, however many paths lead to it.
+ */
+function useSites(root: ObjectTypeSpec): Map<ObjectTypeSpec, number> {
+  const count = new Map<ObjectTypeSpec, number>();
+  const seen = new Set<ObjectTypeSpec>([root]);
+  const todo = [root];
+  while (todo.length > 0) {
+    for (const field of todo.pop()!.fields) {
+      forEachObject(field.type, (o) => {
+        count.set(o, (count.get(o) ?? 0) + 1);
+        if (!seen.has(o)) {
+          seen.add(o);
+          todo.push(o);
+        }
+      });
+    }
+  }
+  return count;
+}
+
+/** Calls `fn` with the object a type is or holds through list/map nesting, if any. */
+export function forEachObject(t: TypeSpec, fn: (o: ObjectTypeSpec) => void): void {
+  if (t.kind === 'object') fn(t);
+  else if (t.kind === 'list') forEachObject(t.items, fn);
+  else if (t.kind === 'map') forEachObject(t.values, fn);
 }

@@ -70,7 +70,7 @@ export interface ValidatorOptions {
 }
 
 /**
- * Compiles the validator of one endpoint. Throws `SchemaError` with every issue of check.ts when the
+ * Compiles the validator of one endpoint. Throws `SchemaError` with every error of check.ts when the
  * spec cannot be validated as declared (src/model reports those as diagnostics before calling this).
  */
 export function compileRequestValidator(spec: RequestSpec, options: ValidatorOptions = {}): RequestValidator {
@@ -78,8 +78,9 @@ export function compileRequestValidator(spec: RequestSpec, options: ValidatorOpt
   // ajv errors mapped per coordinate: enough that the first `maxInvalidParams` entries are exact for
   // any realistic request, bounded for hostile ones (errors.ts).
   const mapLimit = Math.max(1000, maxInvalidParams * 10);
-  const issues = checkRequestSpec(spec);
-  if (issues.length > 0) throw new SchemaError(issues);
+  // Warnings (a pattern that may backtrack) are src/model's to report; they do not stop the compile.
+  const errors = checkRequestSpec(spec).filter((i) => i.severity === 'error');
+  if (errors.length > 0) throw new SchemaError(errors);
 
   const path = compileText(spec.path, 'path', mapLimit);
   const query = compileText(spec.query, 'query', mapLimit);

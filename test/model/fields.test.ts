@@ -7,6 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildModel } from '../../src/model/index.js';
 import { FORMAT_NAMES } from '../../src/schema/index.js';
+import { checkCommand } from '../../src/cli/check.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 function diags(source: string) {
   const r = buildModel([{ filename: 'f.hcl', source }]);
@@ -57,7 +61,7 @@ test('integer enum values and defaults outside ±(2^53-1) are refused at the att
     [['6:19', 'Incorrect attribute value type']],
   );
   assert.deepEqual(diags(query('type = int\nenum = [1, 9007199254740991]\ndefault = -9007199254740991')).filter((x) => x.summary !== 'Default on a required field'), [
-    { at: '7:19', summary: 'Invalid field declaration', path: 'endpoint "GET /x" > request > query > field "q"', detail: 'query.q: the default -9007199254740991 does not satisfy the field\'s own constraints.', suggestion: undefined },
+    { at: '7:19', summary: 'Invalid field declaration', path: 'endpoint "GET /x" > request > query > field "q"', detail: 'query.q: the default -9007199254740991 does not satisfy the field\'s own constraints: must be one of: [1, 9007199254740991].', suggestion: undefined },
   ]);
 });
 
@@ -130,4 +134,34 @@ test('a default of the wrong type names the type; the safe range is mentioned on
     diags(query('type = int\ndefault = 1.5')).map((x) => x.detail),
     ['Inappropriate value for attribute "default": a value of type integer (integers within ±(2^53-1)) is required.'],
   );
+});
+
+test('a pattern that may backtrack catastrophically is a warning at the pattern; the model is still built', () => {
+  const r = buildModel([{ filename: 'f.hcl', source: query('type = string\npattern = "^(a+)+$"') }]);
+  assert.ok(r.model, 'a warning does not block the model');
+  assert.deepEqual(
+    r.diagnostics.map((d) => [d.severity, d.summary, `${d.subject?.start.line}:${d.subject?.start.column}`, d.path?.join(' > ')]),
+    [['warning', 'Questionable field declaration', '6:19', 'endpoint "GET /x" > request > query > field "q"']],
+  );
+  assert.match(r.diagnostics[0]!.detail!, /^query\.q: `pattern` repeats a group .* backtrack/);
+});
+
+test('svc check prints the warning and still succeeds', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-fields-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'api.hcl'), query('type = string\npattern = "^(a|aa)+$"'));
+  let out = '';
+  let err = '';
+  const code = await checkCommand(['-c', dir], { stdout: (s) => void (out += s), stderr: (s) => void (err += s) });
+  assert.equal(code, 0);
+  assert.match(out + err, /Warning: Questionable field declaration/);
+  assert.match(out + err, /backtrack/);
+  assert.match(out, /1 warning/);
+});
+
+test('an invalid default is reported at its value, with the reason the 422 would give', () => {
+  const e = diags(query('type = string\nmax_length = 2\ndefault = "xyz"'));
+  assert.deepEqual(e.map((x) => [x.at, x.detail]), [
+    ['7:19', 'query.q: the default "xyz" does not satisfy the field\'s own constraints: length must be at most 2 characters.'],
+  ]);
 });

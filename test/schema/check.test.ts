@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SchemaError, checkObjectType, checkRequestSpec, compileRequestValidator } from '../../src/schema/index.js';
+import { SchemaError, checkObjectType, checkRequestSpec, compileRequestValidator, toValidatorSchema } from '../../src/schema/index.js';
 import type { Range } from '../../src/diag/range.js';
 import { ACCOUNTS, ANY, BOOLEAN, INTEGER, NUMBER, SEARCH, STRING, TRANSFORM, USERS_POST, USER_CREATE, field, list, map, object, request } from './specs.js';
 
@@ -64,11 +64,86 @@ test('defaults must satisfy the field they belong to', () => {
       body: object([field('tags', list(STRING), { default: 'x' }), field('when', STRING, { format: 'date', default: '2023-02-29' })]),
     })),
     [
-      'query.limit: the default 500 does not satisfy the field\'s own constraints',
-      'query.sort: the default "up" does not satisfy the field\'s own constraints',
-      'body.tags: the default "x" does not satisfy the field\'s own constraints',
-      'body.when: the default "2023-02-29" does not satisfy the field\'s own constraints',
+      'query.limit: the default 500 does not satisfy the field\'s own constraints: must be less than or equal to 100',
+      'query.sort: the default "up" does not satisfy the field\'s own constraints: must be one of: ["asc"]',
+      'body.tags: the default "x" does not satisfy the field\'s own constraints: must be of type array',
+      'body.when: the default "2023-02-29" does not satisfy the field\'s own constraints: must be a valid date format',
     ],
+  );
+});
+
+test('an invalid default names the failed constraints with the 422 reasons, parts of it by their place', () => {
+  const address = object([field('city', STRING, { required: true }), field('zip', STRING, { pattern: '^[0-9]{5}$' })], 'address');
+  assert.deepEqual(
+    messages(request({
+      query: [field('ids', list(INTEGER), { default: [1, 500, 9007199254740993], max: 10 })],
+      body: object([
+        field('home', address, { default: { zip: 'x' } }),
+        field('many', list(INTEGER), { default: [11, 12, 13, 14, 15], max: 10 }),
+      ]),
+    })),
+    [
+      'query.ids: the default [1,500,9007199254740992] does not satisfy the field\'s own constraints: [1] must be less than or equal to 10; [2] must be less than or equal to 10',
+      'body.home: the default {"zip":"x"} does not satisfy the field\'s own constraints: city is required; zip must match pattern ^[0-9]{5}$',
+      'body.many: the default [11,12,13,14,15] does not satisfy the field\'s own constraints: [0] must be less than or equal to 10; [1] must be less than or equal to 10; [2] must be less than or equal to 10; and 2 more',
+    ],
+  );
+  assert.deepEqual(messages(request({ query: [field('n', INTEGER, { default: 9007199254740993 })] })), [
+    'query.n: the default 9007199254740992 does not satisfy the field\'s own constraints: must be a safe integer',
+  ]);
+});
+
+test('integer enum values must be safe integers, as the validator and the decoder require', () => {
+  assert.deepEqual(messages(request({ query: [field('a', INTEGER, { enum: [1, 9007199254740991, -9007199254740991] })] })), []);
+  assert.deepEqual(messages(request({ query: [field('a', INTEGER, { enum: [1, 2 ** 53, -(2 ** 60)] })] })), [
+    'query.a: enum value 9007199254740992 is not a safe integer (within ±(2^53-1))',
+    'query.a: enum value -1152921504606847000 is not a safe integer (within ±(2^53-1))',
+  ]);
+  // A number field takes them: its values are not bounded to the safe range.
+  assert.deepEqual(messages(request({ query: [field('a', NUMBER, { enum: [2 ** 53] })] })), []);
+});
+
+test('every issue names the attribute at fault, its severity, and whether the attribute applies at all', () => {
+  const issues = checkRequestSpec(request({
+    path: [field('p', list(STRING))],
+    query: [
+      field('a', STRING, { min: 1, enum: [1], format: 'phone', pattern: '(', minLength: 3, maxLength: 1, default: 'x' }),
+      field('b', INTEGER, { minItems: -1, default: 'x' }),
+      field('c', STRING, { pattern: '^(a+)+$' }),
+    ],
+    body: object([field('toString', STRING), field('d', STRING), field('d', STRING)]),
+  }));
+  assert.deepEqual(
+    issues.map((i) => [i.field, i.attribute, i.severity, i.inapplicable ?? false]),
+    [
+      ['path.p', 'type', 'error', false],
+      ['query.a', 'enum', 'error', false],
+      ['query.a', 'format', 'error', false],
+      ['query.a', 'pattern', 'error', false],
+      ['query.a', 'min', 'error', true],
+      ['query.a', 'min_length', 'error', false],
+      ['query.b', 'min_items', 'error', true],
+      ['query.b', 'min_items', 'error', false],
+      // b's default is not compiled: the field has an error already.
+      ['query.c', 'pattern', 'warning', false],
+      ['body.toString', undefined, 'error', false],
+      ['body.d', undefined, 'error', false],
+    ],
+  );
+  // A default that is wrong on its own is about `default`.
+  assert.deepEqual(checkRequestSpec(request({ query: [field('x', INTEGER, { default: 'x' })] })).map((i) => i.attribute), ['default']);
+});
+
+test('a pattern that may backtrack catastrophically is a warning, not an error: the validator still compiles', () => {
+  const spec = request({ query: [field('q', STRING, { pattern: '^(a|aa)+$' })] });
+  assert.deepEqual(checkRequestSpec(spec).map((i) => [i.severity, i.attribute]), [['warning', 'pattern']]);
+  assert.match(checkRequestSpec(spec)[0]!.message, /backtrack/);
+  const v = compileRequestValidator(spec);
+  assert.equal(v.validate({ path: {}, query: { q: 'aaa' }, headers: {}, body: undefined }).ok, true);
+  // The default of a field with only a warning is still checked.
+  assert.deepEqual(
+    messages(request({ query: [field('w', STRING, { pattern: '^(a+)+$', default: 'b' })] })).map((m) => m.replace(/`pattern` repeats.*/, '<warning>')),
+    ['query.w: <warning>', 'query.w: the default "b" does not satisfy the field\'s own constraints: must match pattern ^(a+)+$'],
   );
 });
 
@@ -104,15 +179,58 @@ test('duplicate names (headers case-insensitively) and reserved names', () => {
   );
 });
 
-test('nested schemas are checked, issues carry the field range', () => {
+test('nested schemas are checked, issues carry the field range and are named by the schema, once', () => {
   const range: Range = { filename: 'schemas.hcl', start: { line: 3, column: 3, byte: 20 }, end: { line: 5, column: 4, byte: 60 } };
   const inner = object([field('zip', STRING, { min: 1, range })], 'address');
   const issues = checkRequestSpec(request({ body: object([field('home', inner), field('past', list(inner))]) }));
   assert.deepEqual(issues, [
-    { field: 'body.home.zip', message: '`min` applies to integer and number fields, not to string', range },
-    { field: 'body.past.zip', message: '`min` applies to integer and number fields, not to string', range },
+    {
+      field: 'schema address.zip',
+      message: '`min` applies to integer and number fields, not to string',
+      severity: 'error',
+      attribute: 'min',
+      inapplicable: true,
+      range,
+    },
   ]);
   assert.deepEqual(checkObjectType(inner).map((i) => i.field), ['schema address.zip']);
+  // An inline body's fields keep their path; so does a named schema checked as the body itself.
+  assert.deepEqual(checkRequestSpec(request({ body: inner })).map((i) => i.field), ['body.zip']);
+  // A default that holds an object with issues is not compiled (it would only fail for that reason).
+  const holder = object([field('home', inner, { default: { zip: 'x' } })], 'holder');
+  assert.deepEqual(checkObjectType(holder).map((i) => i.field), ['schema address.zip']);
+});
+
+/** s0 .. s{depth}: each schema has two optional fields, f0 and f1, of the next one (2^depth paths). */
+function diamond(depth: number, leaf: ReturnType<typeof field>[] = [field('x', STRING)]) {
+  let next = object(leaf, `s${depth}`);
+  for (let i = depth - 1; i >= 0; i--) next = object([field('f0', next), field('f1', next)], `s${i}`);
+  return next;
+}
+
+test('a schema shared along many paths is checked once per object, not once per path', () => {
+  const range: Range = { filename: 'schemas.hcl', start: { line: 1, column: 1, byte: 0 }, end: { line: 1, column: 2, byte: 1 } };
+  const root = diamond(40, [field('x', STRING, { min: 1, range }), field('d', STRING, { default: 'ok', pattern: '^o' })]);
+  const t0 = performance.now();
+  // 2^40 paths: without memoisation this never finishes.
+  assert.deepEqual(checkObjectType(root).map((i) => i.field), ['schema s40.x']);
+  assert.deepEqual(checkRequestSpec(request({ body: root })).map((i) => i.field), ['schema s40.x']);
+  assert.ok(performance.now() - t0 < 2000);
+});
+
+test('a diamond of shared schemas compiles to a small validator schema and validates every path', () => {
+  const leaf = () => [field('x', INTEGER, { max: 5 }), field('d', STRING, { default: 'dflt' })];
+  // 2^18 paths made a 25 MB JSON Schema when every named schema was inlined.
+  assert.ok(JSON.stringify(toValidatorSchema(diamond(18, leaf()))).length < 5_000);
+  assert.ok(JSON.stringify(toValidatorSchema(diamond(40, leaf()))).length < 10_000);
+  const v = compileRequestValidator(request({ body: diamond(3, leaf()) }));
+  const bad = v.validate({ path: {}, query: {}, headers: {}, body: { f0: { f1: { f0: { x: 1 } } }, f1: { f0: { f1: { x: 9 } } } } });
+  assert.deepEqual(bad.ok ? [] : bad.invalidParams, [{ name: 'f1.f0.f1.x', reason: 'must be less than or equal to 5', in: 'body' }]);
+  const body = { f0: { f1: { f0: { x: 1 } } }, f1: { f0: { f1: {} } } };
+  const good = v.validate({ path: {}, query: {}, headers: {}, body });
+  assert.equal(good.ok, true);
+  // Defaults are injected inside every referenced definition.
+  assert.deepEqual(body, { f0: { f1: { f0: { x: 1, d: 'dflt' } } }, f1: { f0: { f1: { d: 'dflt' } } } });
 });
 
 test('compileRequestValidator refuses a spec with issues, listing them all', () => {

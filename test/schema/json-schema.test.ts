@@ -115,3 +115,42 @@ test('forValidator bounds integers', () => {
   assert.deepEqual(toJsonSchema(field('i', INTEGER, { max: 1e300 }), { forValidator: true }), { type: 'integer', minimum: -MAX, maximum: MAX });
   assert.deepEqual(toJsonSchema(NUMBER, { forValidator: true }), { type: 'number' });
 });
+
+test('the validator schema puts an object used by several fields in $defs once (a nullable use in a nullable twin)', () => {
+  const address = object([field('city', STRING, { required: true }), field('zip', STRING, { default: '00000' })], 'address');
+  const once = object([field('a', STRING)], 'once');
+  const person = object(
+    [field('home', address), field('past', list(address)), field('next', address, { default: null }), field('moved', map(address), { default: null }), field('o', once)],
+    'person',
+  );
+  const schema = toValidatorSchema(person);
+  assert.deepEqual(schema.properties, {
+    home: { $ref: '#/$defs/address' },
+    past: { type: 'array', items: { $ref: '#/$defs/address' } },
+    next: { $ref: '#/$defs/address_or_null', default: null },
+    moved: { type: ['object', 'null'], additionalProperties: { $ref: '#/$defs/address' }, default: null },
+    // Used at one place only: inlined, as before.
+    o: { type: 'object', properties: { a: { type: 'string' } } },
+  });
+  const city = { type: 'string' };
+  const zip = { type: 'string', default: '00000' };
+  assert.deepEqual(schema.$defs, {
+    address: { type: 'object', properties: { city, zip }, required: ['city'] },
+    address_or_null: { type: ['object', 'null'], properties: { city, zip }, required: ['city'] },
+  });
+  // The published document keeps the `ref` option's own rules: every named object through `ref`,
+  // a nullable use as anyOf, no $defs.
+  const ref = (o: ObjectTypeSpec) => `#/components/schemas/${o.name}`;
+  assert.deepEqual(toJsonSchema(person, { ref }).properties, {
+    home: { $ref: '#/components/schemas/address' },
+    past: { type: 'array', items: { $ref: '#/components/schemas/address' } },
+    next: { anyOf: [{ $ref: '#/components/schemas/address' }, { type: 'null' }], default: null },
+    moved: { type: ['object', 'null'], additionalProperties: { $ref: '#/components/schemas/address' }, default: null },
+    o: { $ref: '#/components/schemas/once' },
+  });
+});
+
+test('the validator schema of the reference shapes is unchanged: no named object inside, nothing referenced', () => {
+  assert.deepEqual(toValidatorSchema(USER_CREATE), toJsonSchema(USER_CREATE, { forValidator: true }));
+  assert.equal('$defs' in toValidatorSchema(USER_CREATE), false);
+});

@@ -1,13 +1,13 @@
 /**
  * src/schema's boot checks of field specs (what ajv would refuse or silently ignore: reserved field
  * names, non-scalar path parameters, defaults that break their own constraints...), turned into
- * diagnostics at the offending attribute of the field (its name when no attribute is at fault), with
- * the field's block path. Issues of fields the decoder already reported are skipped, and a schema
+ * diagnostics at the attribute each issue names (`SchemaIssue.attribute`; the field when none is at
+ * fault), with the field's block path and the issue's severity (a `pattern` that may backtrack
+ * catastrophically is a warning). Issues of fields the decoder already reported are skipped, and a schema
  * used as a body is checked once, as a schema.
  */
 import type { Diagnostics } from '../../diag/diagnostic.js';
-import type { Range } from '../../diag/range.js';
-import { fieldSites, type FieldSite } from '../../manifest/field.js';
+import { fieldSites } from '../../manifest/field.js';
 import { checkObjectType, checkRequestSpec, type SchemaIssue } from '../../schema/check.js';
 import type { ObjectTypeSpec } from '../../schema/field.js';
 import type { EndpointModel } from '../types.js';
@@ -21,10 +21,13 @@ export function checkFieldSpecs(schemas: ReadonlyMap<string, ObjectTypeSpec>, en
       const key = `${issue.range ? `${issue.range.filename}:${issue.range.start.byte}` : issue.field}|${issue.message}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const subject = (site && subjectOf(issue.message, site)) ?? issue.range;
+      const a = site && issue.attribute !== undefined ? site.attrs.get(issue.attribute) : undefined;
+      // An attribute that does not apply points at its name, as the decoder's "Constraint does not
+      // apply" does; a wrong value at the value; an issue of the field itself at the field.
+      const subject = a ? (issue.inapplicable ? a.nameRange : a.expr.range) : issue.range;
       diags.add({
-        severity: 'error',
-        summary: 'Invalid field declaration',
+        severity: issue.severity,
+        summary: issue.severity === 'error' ? 'Invalid field declaration' : 'Questionable field declaration',
         detail: `${issue.field}: ${issue.message}.`,
         ...(subject ? { subject } : {}),
         path: site?.path ?? path,
@@ -37,26 +40,4 @@ export function checkFieldSpecs(schemas: ReadonlyMap<string, ObjectTypeSpec>, en
     const request = e.request.body?.name !== undefined ? { ...e.request, body: undefined } : e.request;
     report(checkRequestSpec(request), e.blockPath);
   }
-}
-
-/**
- * The attribute an issue of src/schema/check.ts is about, read from its wording (a SchemaIssue names
- * the field, not the attribute): `the default ...`, `enum value ...`, `unknown format ...`, a type
- * that cannot arrive as text, or a `keyword` in backquotes. Undefined when the field itself is meant
- * (a reserved name, a duplicate), or when the attribute is not written (a default-less `required`).
- */
-function subjectOf(message: string, site: FieldSite): Range | undefined {
-  const attr = /^the default\b/.test(message)
-    ? 'default'
-    : /^enum value\b/.test(message)
-      ? 'enum'
-      : /^unknown format\b/.test(message)
-        ? 'format'
-        : /arrives as text/.test(message)
-          ? 'type'
-          : /^`(\w+)`/.exec(message)?.[1];
-  const a = attr !== undefined ? site.attrs.get(attr) : undefined;
-  if (!a) return undefined;
-  // "applies to" points at the name, as the decoder's "Constraint does not apply" does; values at the value.
-  return /applies to/.test(message) ? a.nameRange : a.expr.range;
 }
