@@ -12,7 +12,8 @@ import type { FieldSpec, TypeSpec } from '../schema/field.js';
 import { FORMAT_NAMES, isKnownFormat } from '../schema/formats.js';
 import { decodeBody, type BodySchema } from './body.js';
 import type { Scope } from './scope.js';
-import { decodeType, typeName, type SchemaResolver } from './type-expr.js';
+import { decodeType, type SchemaResolver } from './type-expr.js';
+import { typeName } from '../schema/index.js';
 import { invalidValue, readBool, readInt, readNumber, readStatic, readString, typeError } from './values.js';
 
 export const FIELD_SCHEMA: BodySchema = {

@@ -15,7 +15,8 @@ import { decodeBody, where, type BodySchema } from './body.js';
 import { decodeField, fieldSites, objectAsBody } from './field.js';
 import { decodeFieldBlocks } from './schema.js';
 import type { Scope } from './scope.js';
-import { decodeType, typeName, type SchemaResolver } from './type-expr.js';
+import { decodeType, type SchemaResolver } from './type-expr.js';
+import { typeName } from '../schema/index.js';
 
 const REQUEST_BODY: BodySchema = {
   attributes: { body: {} },

@@ -86,16 +86,3 @@ function named(name: string, range: Range, scope: Scope, schemas: SchemaResolver
   });
   return undefined;
 }
-
-export function typeName(t: TypeSpec): string {
-  switch (t.kind) {
-    case 'list':
-      return `list(${typeName(t.items)})`;
-    case 'map':
-      return `map(${typeName(t.values)})`;
-    case 'object':
-      return t.name ? `schema.${t.name}` : 'object';
-    default:
-      return t.kind;
-  }
-}

@@ -13,7 +13,7 @@ import type { Range } from '../../diag/range.js';
 import { didYouMean } from '../../diag/suggest.js';
 import type { Reference } from '../../expr/index.js';
 import type { Scope } from '../../manifest/scope.js';
-import { typeName } from '../../manifest/type-expr.js';
+import { typeName } from '../../schema/index.js';
 import type { FieldSpec, RequestSpec, TypeSpec } from '../../schema/field.js';
 import type { Expr } from '../step-common.js';
 import type { StepSpec } from '../types.js';
