@@ -1,6 +1,7 @@
 /**
- * Boot shared by `serve` and `graph`: load and check the manifest, compile every endpoint, and on any
- * error print every diagnostic at once (HCL-style text, or JSON with `--diagnostics=json`).
+ * Boot shared by `serve`, `graph` and `check`: load and check the manifest, compile every endpoint, and
+ * on any error print every diagnostic at once (HCL-style text, or JSON with `--diagnostics=json`;
+ * `check` prints its own report from `loadService`).
  */
 import { isAbsolute, resolve } from 'node:path';
 import { diagnosticToJSON, renderDiagnostics, type Diagnostic } from '../diag/index.js';
@@ -30,7 +31,26 @@ export interface Booted {
   readonly service: ServiceCompilation;
 }
 
-/** The booted service, or undefined after printing why it cannot boot. */
+/** A manifest loaded and compiled as `svc serve` compiles it (no I/O), with every diagnostic of both. */
+export interface LoadedService {
+  /** Present when nothing is an error. */
+  readonly booted?: Booted;
+  /** The model's diagnostics, then the compilation's (the latter only when the model built). */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly sources: ReadonlyMap<string, string>;
+}
+
+/** Shared by `serve`, `graph` and `check`, so `check` refuses exactly what `serve` would. */
+export async function loadService(dir: string, options: CompileServiceOptions = {}): Promise<LoadedService> {
+  const loaded = await loadManifest(dir);
+  const { model, sources } = loaded;
+  if (!model || loaded.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: loaded.diagnostics, sources };
+  const service = compileService(model, options);
+  const diagnostics = [...loaded.diagnostics, ...service.diagnostics];
+  return diagnostics.some((d) => d.severity === 'error') ? { diagnostics, sources } : { booted: { model, service }, diagnostics, sources };
+}
+
+/** The booted service, or undefined after printing why it cannot boot. Warnings are printed either way. */
 export async function boot(
   dir: string,
   io: CliIO,
@@ -38,19 +58,9 @@ export async function boot(
   command: string,
   options: CompileServiceOptions = {},
 ): Promise<Booted | undefined> {
-  const loaded = await loadManifest(dir);
-  const warnings = loaded.diagnostics.filter((d) => d.severity !== 'error');
-  if (!loaded.model || loaded.diagnostics.some((d) => d.severity === 'error')) {
-    printDiagnostics(io, loaded.diagnostics, loaded.sources, format, command);
-    return undefined;
-  }
-  const service = compileService(loaded.model, options);
-  if (service.diagnostics.length > 0) {
-    printDiagnostics(io, [...warnings, ...service.diagnostics], loaded.sources, format, command);
-    return undefined;
-  }
-  if (warnings.length > 0) printDiagnostics(io, warnings, loaded.sources, format, command);
-  return { model: loaded.model, service };
+  const { booted, diagnostics, sources } = await loadService(dir, options);
+  if (diagnostics.length > 0) printDiagnostics(io, diagnostics, sources, format, command);
+  return booted;
 }
 
 export function printDiagnostics(

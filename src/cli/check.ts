@@ -5,10 +5,9 @@
  * wrongly (src/cli/io.ts). A bad manifest, or a bad command line, never ends in a stack trace.
  */
 import { diagnosticToJSON, renderDiagnostics } from '../diag/index.js';
-import { loadManifest } from '../model/index.js';
 import type { ServiceModel } from '../model/index.js';
-import { compileService } from '../steps/endpoint.js';
 import { flagString, parseArgs, UsageError, type FlagSpec } from './args.js';
+import { loadService } from './boot.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './io.js';
 
 export interface CommandIO {
@@ -56,13 +55,9 @@ export async function checkCommand(args: string[], io: CommandIO): Promise<numbe
     return EXIT_USAGE;
   }
   try {
-    const loaded = await loadManifest(parsed.dir);
-    const { sources } = loaded;
-    // A clean model is also compiled the way `svc serve` compiles it (no I/O), so that `check`
-    // reports everything `serve` would refuse at boot, e.g. a step kind this version cannot run yet.
-    const compiled = loaded.model ? compileService(loaded.model).diagnostics : [];
-    const diagnostics = [...loaded.diagnostics, ...compiled];
-    const model = compiled.some((d) => d.severity === 'error') ? undefined : loaded.model;
+    // Compiled as `svc serve` compiles it, so `check` reports everything `serve` would refuse.
+    const { booted, diagnostics, sources } = await loadService(parsed.dir);
+    const model = booted?.model;
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     const warnings = diagnostics.length - errors;
     if (parsed.json) {
