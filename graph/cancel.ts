@@ -28,10 +28,6 @@ export class RunState implements RunContext {
     return this.controller.signal;
   }
 
-  get aborted(): boolean {
-    return this.ended;
-  }
-
   /** Registers teardown work; returns a function that unregisters it (call it once settled). */
   onAbort(callback: () => void): () => void {
     if (this.ended) {

@@ -74,7 +74,3 @@ export function errorWrapper(info: StepInfo, own: Classifier | undefined, graph:
     return new StepError(info, `step "${info.id}" (${info.kind}) failed: ${messageOf(cause)}`, cause, category);
   };
 }
-
-export function isStepError(value: unknown): value is StepError {
-  return value instanceof StepError;
-}

@@ -5,7 +5,7 @@
 export { compileGraph, compileGraphOrThrow, GraphCompileError } from './compile.js';
 export { ExitSignal, exitWith } from './exit.js';
 export { asValue, Value } from './step.js';
-export { Category, RunAbortedError, StepError, StepTimeoutError, isStepError } from './errors.js';
+export { Category, RunAbortedError, StepError, StepTimeoutError } from './errors.js';
 export { toDot, type DotGraph } from './dot.js';
 export type {
   Branch,

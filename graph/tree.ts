@@ -7,8 +7,6 @@ import type { Branch, NodeDef, StepInfo } from './types.js';
 export interface TreeNode {
   readonly def: NodeDef<any>;
   readonly info: StepInfo;
-  /** True when the id was generated (no explicit id, no name). */
-  readonly generatedId: boolean;
   /** parallel: its branches, each a sub-sequence. */
   readonly branches?: readonly (readonly TreeNode[])[];
   /** container: its body. */
@@ -52,7 +50,6 @@ export function buildTree(nodes: readonly NodeDef<any>[]): TreeNode[] {
       const kind = kindOf(def);
       const name = def.name === undefined || def.name === '' ? undefined : def.name;
       let id = def.id ?? name;
-      const generatedId = id === undefined;
       if (id === undefined) {
         let n = counters.get(kind) ?? 0;
         do id = `${kind}#${++n}`;
@@ -61,10 +58,10 @@ export function buildTree(nodes: readonly NodeDef<any>[]): TreeNode[] {
       }
       const info: StepInfo = Object.freeze({ id, name, kind });
       if (def.type === 'parallel') {
-        return { def, info, generatedId, branches: def.branches.map((b) => visit(toSequence(b))) };
+        return { def, info, branches: def.branches.map((b) => visit(toSequence(b))) };
       }
-      if (def.type === 'container') return { def, info, generatedId, body: visit(def.body) };
-      return { def, info, generatedId };
+      if (def.type === 'container') return { def, info, body: visit(def.body) };
+      return { def, info };
     });
   return visit(nodes);
 }

@@ -20,7 +20,7 @@ export interface Validation {
  */
 export function validate(tree: readonly TreeNode[]): Validation {
   const errors: GraphError[] = [];
-  const all: Located[] = [];
+  const lanesOf = new Map<TreeNode, Located['lanes']>();
   const byName = new Map<string, Located>();
   const seenIds = new Map<string, TreeNode>();
 
@@ -28,7 +28,7 @@ export function validate(tree: readonly TreeNode[]): Validation {
   const index = (seq: readonly TreeNode[], lanes: Located['lanes']) => {
     for (const node of seq) {
       const located: Located = { node, lanes };
-      all.push(located);
+      lanesOf.set(node, lanes);
       const { id, name } = node.info;
       const def = node.def;
       if (def.type === 'step' && name === undefined) {
@@ -97,7 +97,6 @@ export function validate(tree: readonly TreeNode[]): Validation {
   for (const [name, located] of byName) if (hasOutput(located.node) && !state.has(name)) dfs(name);
 
   // Pass 3: walk in execution order with the set of outputs available at each point.
-  const lanesOf = new Map<TreeNode, Located['lanes']>(all.map((l) => [l.node, l.lanes]));
   const checkReads = (node: TreeNode, available: ReadonlySet<string>) => {
     const reader = node.info;
     for (const target of node.def.reads ?? []) {
