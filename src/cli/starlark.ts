@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { stringifyExact } from '../json/stringify.js';
 import { compileModule, callFunction, StarlarkError, toJS, decodeJSON, encodeUTF8, type Value } from '../starlark/index.js';
+import { flagString, parseArgs, UsageError, type ParsedArgs } from './args.js';
 
 export interface CommandIO {
   stdout: (s: string) => void;
@@ -14,28 +15,31 @@ export interface CommandIO {
 
 const USAGE = 'usage: svc starlark FILE [--ctx JSON] [--max-steps N] [--timeout-ms N]';
 
-/** JSON text of a converted value; ints beyond 2^53 are written as exact JSON numbers. */
-export function stringifyResult(v: unknown): string {
-  return stringifyExact(v, 2);
-}
+const FLAGS = [
+  { name: 'ctx', value: true },
+  { name: 'max-steps', value: true },
+  { name: 'timeout-ms', value: true },
+  { name: 'help', short: 'h', value: false },
+] as const;
 
 export async function starlarkCommand(args: string[], io: CommandIO): Promise<number> {
-  let file: string | undefined;
-  let ctxText: string | undefined;
+  let parsed: ParsedArgs;
   let maxSteps: number | undefined;
   let timeoutMs: number | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--ctx') ctxText = args[++i];
-    else if (a.startsWith('--ctx=')) ctxText = a.slice(6);
-    else if (a === '--max-steps') maxSteps = Number(args[++i]);
-    else if (a === '--timeout-ms') timeoutMs = Number(args[++i]);
-    else if (a === '-h' || a === '--help') { io.stdout(USAGE + '\n'); return 0; }
-    else if (file === undefined && !a.startsWith('--')) file = a;
-    else { io.stderr(`svc starlark: unexpected argument ${a}\n${USAGE}\n`); return 2; }
+  try {
+    parsed = parseArgs(args, FLAGS);
+    maxSteps = positiveInt(parsed, 'max-steps');
+    timeoutMs = positiveInt(parsed, 'timeout-ms');
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`svc starlark: ${e.message}\n${USAGE}\n`);
+    return 2;
   }
+  if (parsed.flags.help) { io.stdout(USAGE + '\n'); return 0; }
+  const [file, extra] = parsed.positionals;
+  if (extra !== undefined) { io.stderr(`svc starlark: unexpected argument ${extra}\n${USAGE}\n`); return 2; }
   if (file === undefined) { io.stderr(USAGE + '\n'); return 2; }
-  if (args.includes('--ctx') && ctxText === undefined) { io.stderr(`svc starlark: --ctx needs a JSON argument\n${USAGE}\n`); return 2; }
+  const ctxText = flagString(parsed, 'ctx');
 
   let source: string;
   try {
@@ -61,12 +65,13 @@ export async function starlarkCommand(args: string[], io: CommandIO): Promise<nu
     for (const d of errors) io.stderr(`${d.file}:${d.line}:${d.col}: ${d.message}\n`);
     return 1;
   }
-  const run = { print: (s: string) => io.stdout(s + '\n'), ...(maxSteps ? { maxSteps } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+  const run = { print: (s: string) => io.stdout(s + '\n'), ...(maxSteps !== undefined ? { maxSteps } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
   try {
     const mod = program.init(run);
     if (ctxText !== undefined) {
       const result = callFunction(mod, 'execute', [ctx], run);
-      io.stdout(stringifyResult(toJS(result)) + '\n');
+      // Ints beyond 2^53 are written as exact JSON numbers.
+      io.stdout(stringifyExact(toJS(result), 2) + '\n');
     }
     return 0;
   } catch (e) {
@@ -76,6 +81,14 @@ export async function starlarkCommand(args: string[], io: CommandIO): Promise<nu
     }
     throw e;
   }
+}
+
+/** A flag's value as a whole number above 0, or undefined when the flag is absent. */
+function positiveInt(args: ParsedArgs, name: string): number | undefined {
+  const text = flagString(args, name);
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${name} must be a whole number above 0, not "${text}"`);
+  return Number(text);
 }
 
 // Stand-alone use: node --import tsx src/cli/starlark.ts FILE [--ctx JSON]
