@@ -1,8 +1,8 @@
-import { Observable, Subscription, type Subscriber, isObservable, map, mergeMap } from 'rxjs';
+import { Observable, Subscription, type Subscriber, isObservable } from 'rxjs';
 import type { RunState } from './cancel.js';
 import { StepError, type ErrorWrapper } from './errors.js';
 import { ExitSignal, exitOutcome } from './exit.js';
-import { isPending, toObservable, type Eventual, type Exec, type Signal } from './exec.js';
+import { chain, isPending, proceed, type Eventual, type Exec, type Signal } from './exec.js';
 import { awaitResult } from './step.js';
 import type { ContainerNodeDef, Ending, GraphScope, StepInfo, StreamOutcome } from './types.js';
 
@@ -41,7 +41,7 @@ export function compileContainer<S extends GraphScope>(
     }
     const pending = awaitResult(info, result, wrap, undefined);
     if (pending === undefined) return after(result);
-    return pending.pipe(map(after));
+    return chain(pending, after);
   };
 
   const afterSignal = (scope: S, inner: S, rt: RunState, signal: Signal): Eventual<Signal> => {
@@ -138,22 +138,18 @@ export function compileContainer<S extends GraphScope>(
     });
     return new Observable<Signal>((subscriber) => {
       const subscriptions = new Subscription();
-      const settle = (next: () => Eventual<Signal>) => {
-        settled = true;
-        deregister();
-        let result: Eventual<Signal>;
-        try {
-          result = next();
-        } catch (e) {
-          subscriber.error(e);
-          return;
-        }
-        subscriptions.add(toObservable(result).subscribe(subscriber));
-      };
       subscriptions.add(
         running.subscribe({
-          next: (s) => settle(() => afterSignal(scope, inner, rt, s)),
-          error: (e: unknown) => settle(() => afterError(inner, rt, e)),
+          next(s) {
+            settled = true;
+            deregister();
+            proceed(subscriber, subscriptions, (signal: Signal) => afterSignal(scope, inner, rt, signal), s);
+          },
+          error(e: unknown) {
+            settled = true;
+            deregister();
+            proceed(subscriber, subscriptions, (cause: unknown) => afterError(inner, rt, cause), e);
+          },
         }),
       );
       return () => {
@@ -180,7 +176,7 @@ export function compileContainer<S extends GraphScope>(
     }
     const pending = awaitResult(info, entered, wrap, undefined);
     if (pending === undefined) return runBody(scope, entered as S, rt);
-    return pending.pipe(mergeMap((inner) => toObservable(runBody(scope, inner as S, rt))));
+    return chain(pending, (inner) => runBody(scope, inner as S, rt));
   };
 
   /**
@@ -222,13 +218,14 @@ export function compileContainer<S extends GraphScope>(
         if (receiver !== undefined) deliver(receiver);
       },
     );
-    return new Observable<S>((subscriber) => {
+    const later = new Observable<S>((subscriber) => {
       receiver = subscriber;
       if (value !== undefined || failure !== undefined) deliver(subscriber);
       return () => {
         receiver = undefined;
         drop();
       };
-    }).pipe(mergeMap((inner) => toObservable(runBody(scope, inner, rt))));
+    });
+    return chain(later, (inner) => runBody(scope, inner, rt));
   }
 }

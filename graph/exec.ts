@@ -1,4 +1,4 @@
-import { Observable, of } from 'rxjs';
+import { Observable, Subscription, type Subscriber } from 'rxjs';
 import type { RunState } from './cancel.js';
 import type { ExitOutcome, GraphScope, StreamOutcome } from './types.js';
 
@@ -26,6 +26,51 @@ export function isPending<T>(value: Eventual<T>): value is Observable<T> {
   return value instanceof Observable;
 }
 
-export function toObservable<T>(value: Eventual<T>): Observable<T> {
-  return value instanceof Observable ? value : of(value);
+/**
+ * Hands `arg` to `step` and forwards what it gives to `subscriber`: a plain value is emitted and
+ * completes, an Observable is subscribed (into `subscriptions`, so unsubscribing reaches it), a
+ * throw becomes the error. The one way a continuation is attached; no `of()` for a plain value.
+ */
+export function proceed<A, R>(subscriber: Subscriber<R>, subscriptions: Subscription, step: (arg: A) => Eventual<R>, arg: A): void {
+  let rest: Eventual<R>;
+  try {
+    rest = step(arg);
+  } catch (e) {
+    subscriber.error(e);
+    return;
+  }
+  if (rest instanceof Observable) subscriptions.add(rest.subscribe(subscriber));
+  else {
+    subscriber.next(rest);
+    subscriber.complete();
+  }
+}
+
+/**
+ * `mergeMap` written out for the engine's one-value Observables (one subscriber less per
+ * asynchronous step): when `pending` emits, `next(value)` gives the continuation; `error`, when
+ * given, maps a failure to a continuation too instead of passing it on. Completing without a value
+ * breaks the protocol and is an error, never a silent gap.
+ */
+export function chain<T, R>(pending: Observable<T>, next: (value: T) => Eventual<R>, error?: (cause: unknown) => Eventual<R>): Observable<R> {
+  return new Observable<R>((subscriber) => {
+    const subscriptions = new Subscription();
+    let got = false;
+    subscriptions.add(
+      pending.subscribe({
+        next(value) {
+          got = true;
+          proceed(subscriber, subscriptions, next, value);
+        },
+        error(cause) {
+          if (error === undefined) subscriber.error(cause);
+          else proceed(subscriber, subscriptions, error, cause);
+        },
+        complete() {
+          if (!got) subscriber.error(new Error('internal: a node completed without a signal'));
+        },
+      }),
+    );
+    return subscriptions;
+  });
 }
