@@ -5,14 +5,13 @@
  * reaches a step. Parsing itself is src/schema's (nesting bound, prototype-pollution refusal).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Problem } from '../problem/index.js';
+import { problem, type Problem } from '../problem/index.js';
 import { invalidJsonProblem, isJsonContentType, parseJsonBody } from '../schema/index.js';
 import { requestPath } from './problems.js';
 
 export type BodyOutcome =
   | { readonly ok: true; readonly body: unknown }
-  | { readonly ok: false; readonly problem: Problem }
-  | { readonly ok: false; readonly problem?: undefined; readonly status: 415; readonly detail: string };
+  | { readonly ok: false; readonly problem: Problem };
 
 /** Every content type is read as text; decoding happens per endpoint in `decodeBody`. */
 export function installRawBodyParser(app: FastifyInstance): void {
@@ -31,7 +30,7 @@ export function decodeBody(raw: unknown, contentType: string | undefined, jsonDe
   if (typeof raw !== 'string' || raw.length === 0) return NO_BODY;
   const json = jsonDeclared ? isJsonContentType(contentType) : contentType !== undefined && isJsonContentType(contentType);
   if (!json) {
-    if (jsonDeclared) return { ok: false, status: 415, detail: `a JSON body is expected, not ${mediaType(contentType!)}` };
+    if (jsonDeclared) return { ok: false, problem: problem(415, undefined, `a JSON body is expected, not ${mediaType(contentType!)}`) };
     return { ok: true, body: raw };
   }
   const parsed = parseJsonBody(raw);

@@ -36,8 +36,7 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
 
     const decoded = decodeBody(request.body, request.headers['content-type'], jsonBody, request);
     if (!decoded.ok) {
-      if (decoded.problem) sendProblem(request, reply, decoded.problem);
-      else sendStatusProblem(request, reply, decoded.status, decoded.detail);
+      sendProblem(request, reply, decoded.problem);
       return;
     }
 

@@ -52,6 +52,13 @@ test('a non-JSON content type sent to a JSON endpoint is a 415 problem', async (
   assert.equal(r.json().type, 'urn:svc:error:unsupported-media-type');
   assert.equal(r.json().title, 'Unsupported Media Type');
   assert.equal(runs.length, 0);
+  // The whole body, member order included, as the wire carries it.
+  assert.equal(r.headers['content-type'], 'application/problem+json; charset=utf-8');
+  assert.equal(
+    r.body,
+    '{"type":"urn:svc:error:unsupported-media-type","title":"Unsupported Media Type","status":415,' +
+      '"detail":"a JSON body is expected, not text/plain","instance":"/x"}',
+  );
 });
 
 test('a body larger than max_body_size is a 413 problem', async () => {
