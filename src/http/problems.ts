@@ -13,8 +13,13 @@ export function requestPath(request: FastifyRequest): string {
   return q < 0 ? url : url.slice(0, q);
 }
 
+/** A problem record with its `instance` filled in (the request path) unless it names one. */
+export function withInstance<T extends { readonly instance?: unknown }>(body: T, request: FastifyRequest): T {
+  return body.instance === undefined ? { ...body, instance: requestPath(request) } : body;
+}
+
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, body: Problem, headers?: Record<string, string>): FastifyReply {
-  const payload = body.instance === undefined ? { ...body, instance: requestPath(request) } : body;
+  const payload = withInstance(body, request);
   reply.code(payload.status).header(REQUEST_ID_HEADER, request.id).header('content-type', PROBLEM_CONTENT_TYPE);
   if (headers) for (const name in headers) reply.header(name, headers[name]);
   reply.send(JSON.stringify(payload));

@@ -7,7 +7,7 @@ import { stringifyExact } from '../json/stringify.js';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
 import type { EndpointResult, FailureResult, ResponseResult } from '../steps/endpoint.js';
 import { logSent, noteOf } from './note.js';
-import { requestPath, sendProblem } from './problems.js';
+import { sendProblem, withInstance } from './problems.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -58,9 +58,7 @@ function writeResponse(request: FastifyRequest, reply: FastifyReply, result: Res
     return;
   }
   if (result.problem) {
-    const record = body as Record<string, unknown>;
-    const payload = record.instance === undefined ? { ...record, instance: requestPath(request) } : record;
-    reply.header('content-type', contentType ?? PROBLEM_CONTENT_TYPE).send(stringifyExact(payload));
+    reply.header('content-type', contentType ?? PROBLEM_CONTENT_TYPE).send(stringifyExact(withInstance(body as Record<string, unknown>, request)));
     return;
   }
   // A string with a declared media type is sent as is (text, HTML, CSV); everything else is JSON.
