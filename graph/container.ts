@@ -2,7 +2,7 @@ import { Observable, Subscription, type Subscriber, isObservable } from 'rxjs';
 import type { RunState } from './cancel.js';
 import { StepError, type ErrorWrapper } from './errors.js';
 import { ExitSignal, exitOutcome } from './exit.js';
-import { chain, isPending, proceed, type Eventual, type Exec, type Signal } from './exec.js';
+import { chain, isPending, onStreamEnd, proceed, type Eventual, type Exec, type Signal } from './exec.js';
 import { awaitResult } from './step.js';
 import type { ContainerNodeDef, Ending, GraphScope, StepInfo, StreamOutcome } from './types.js';
 
@@ -93,30 +93,7 @@ export function compileContainer<S extends GraphScope>(
       leaveUnawaited(inner, rt, { kind: 'stream', outcome, end, ...(end === 'error' ? { error } : {}) });
     };
     const deregister = rt.onAbort(() => leaveOnce('cancel'));
-    const upstream = outcome.source;
-    const source = new Observable<unknown>((subscriber) => {
-      let end: 'complete' | 'error' | 'cancel' = 'cancel';
-      let error: unknown;
-      const subscription = upstream.subscribe({
-        next(value) {
-          subscriber.next(value);
-        },
-        error(cause) {
-          end = 'error';
-          error = cause;
-          subscriber.error(cause);
-        },
-        complete() {
-          end = 'complete';
-          subscriber.complete();
-        },
-      });
-      return () => {
-        subscription.unsubscribe();
-        leaveOnce(end, error);
-      };
-    });
-    return { kind: 'stream', step: outcome.step, payload: outcome.payload, source };
+    return onStreamEnd(outcome, leaveOnce);
   };
 
   const runBody = (scope: S, inner: S, rt: RunState): Eventual<Signal> => {

@@ -74,3 +74,35 @@ export function chain<T, R>(pending: Observable<T>, next: (value: T) => Eventual
     return subscriptions;
   });
 }
+
+/**
+ * The same stream outcome, its source calling `onEnd` once when its subscription ends: `complete`,
+ * `error` (with the cause) or `cancel` (unsubscribed first). How the run (run.ts) and a container
+ * the stream came out of (container.ts) keep their resources until the stream is consumed.
+ */
+export function onStreamEnd(outcome: StreamOutcome, onEnd: (end: 'complete' | 'error' | 'cancel', error: unknown) => void): StreamOutcome {
+  const upstream = outcome.source;
+  const source = new Observable<unknown>((subscriber) => {
+    let end: 'complete' | 'error' | 'cancel' = 'cancel';
+    let error: unknown;
+    const subscription = upstream.subscribe({
+      next(value) {
+        subscriber.next(value);
+      },
+      error(cause) {
+        end = 'error';
+        error = cause;
+        subscriber.error(cause);
+      },
+      complete() {
+        end = 'complete';
+        subscriber.complete();
+      },
+    });
+    return () => {
+      subscription.unsubscribe();
+      onEnd(end, error);
+    };
+  });
+  return { kind: 'stream', step: outcome.step, payload: outcome.payload, source };
+}

@@ -1,7 +1,7 @@
 import { Observable, type Subscriber, type Unsubscribable } from 'rxjs';
 import { RunState } from './cancel.js';
 import { Category, GRAPH_INFO, RunAbortedError, StepError } from './errors.js';
-import { isPending, type Eventual, type Exec, type Signal } from './exec.js';
+import { isPending, onStreamEnd, type Eventual, type Exec, type Signal } from './exec.js';
 import type { DoneOutcome, ErrorOutcome, GraphScope, Outcome, StreamOutcome } from './types.js';
 
 const DONE: DoneOutcome = Object.freeze({ kind: 'done' });
@@ -24,15 +24,7 @@ function cancelledOutcome(reason: unknown): ErrorOutcome {
  * subscription (completion, error, or the HTTP layer unsubscribing when the client goes away).
  */
 function handOff(outcome: StreamOutcome, rt: RunState): StreamOutcome {
-  const upstream = outcome.source;
-  const source = new Observable<unknown>((subscriber) => {
-    const subscription = upstream.subscribe(subscriber);
-    return () => {
-      subscription.unsubscribe();
-      rt.abort();
-    };
-  });
-  return { kind: 'stream', step: outcome.step, payload: outcome.payload, source };
+  return onStreamEnd(outcome, () => rt.abort());
 }
 
 /** The single place a run's final signal becomes an outcome and the run is ended. */
