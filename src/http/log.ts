@@ -108,7 +108,7 @@ export interface RequestNote {
   cancelled?: string;
 }
 
-export interface RequestLine {
+interface RequestLine {
   readonly reqId: string;
   readonly method: string;
   readonly url: string;
@@ -142,7 +142,7 @@ export function requestLogger(log: Logger): RequestLogger {
   };
 }
 
-export function logRequest(log: Logger, line: RequestLine): void {
+function logRequest(log: Logger, line: RequestLine): void {
   const { note } = line;
   const fields: Record<string, unknown> = {
     reqId: line.reqId,
@@ -151,17 +151,16 @@ export function logRequest(log: Logger, line: RequestLine): void {
     status: line.status,
     ms: round(line.ms),
   };
-  if (note === null) {
-    if (line.status >= 500) log.warn(fields, 'request');
-    else log.info(fields, 'request');
-    return;
+  if (note !== null) {
+    if (note.step !== undefined) fields.step = note.step;
+    if (note.cancelled !== undefined) fields.cancelled = note.cancelled;
+    if (note.error !== undefined) {
+      fields.err = note.error instanceof Error ? note.error : { message: String(note.error) };
+      log.error(fields, 'request failed');
+      return;
+    }
   }
-  if (note.step !== undefined) fields.step = note.step;
-  if (note.cancelled !== undefined) fields.cancelled = note.cancelled;
-  if (note.error !== undefined) {
-    fields.err = note.error instanceof Error ? note.error : { message: String(note.error) };
-    log.error(fields, 'request failed');
-  } else if (line.status >= 500) log.warn(fields, 'request');
+  if (line.status >= 500) log.warn(fields, 'request');
   else log.info(fields, 'request');
 }
 
