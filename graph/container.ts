@@ -3,7 +3,7 @@ import type { RunState } from './cancel.js';
 import { StepError, type ErrorWrapper } from './errors.js';
 import { ExitSignal, exitOutcome } from './exit.js';
 import { chain, isPending, onStreamEnd, proceed, type Eventual, type Exec, type Signal } from './exec.js';
-import { awaitResult } from './step.js';
+import { awaitResult, isThenable } from './step.js';
 import type { ContainerNodeDef, Ending, GraphScope, StepInfo, StreamOutcome } from './types.js';
 
 const DONE: Ending = { kind: 'done' };
@@ -71,9 +71,7 @@ export function compileContainer<S extends GraphScope>(
     try {
       const result = leave(inner, ending, rt);
       if (isObservable(result)) result.subscribe({ error: report });
-      else if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
-        (result as PromiseLike<unknown>).then(undefined, report);
-      }
+      else if (isThenable(result)) result.then(undefined, report);
     } catch (cause) {
       report(cause);
     }
@@ -148,9 +146,7 @@ export function compileContainer<S extends GraphScope>(
     } catch (cause) {
       throw wrap(cause);
     }
-    if (entered !== null && typeof entered === 'object' && !isObservable(entered) && typeof (entered as PromiseLike<S>).then === 'function') {
-      return enterLater(entered as PromiseLike<S>, scope, rt);
-    }
+    if (!isObservable(entered) && isThenable(entered)) return enterLater(entered as PromiseLike<S>, scope, rt);
     const pending = awaitResult(info, entered, wrap, undefined);
     if (pending === undefined) return runBody(scope, entered as S, rt);
     return chain(pending, (inner) => runBody(scope, inner as S, rt));

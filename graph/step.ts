@@ -14,8 +14,8 @@ export function asValue<T>(value: T): Value<T> {
   return new Value(value);
 }
 
-function isThenable(value: object): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown }).then === 'function';
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** Maps an awaited value to the node's result; identity for callers that map themselves. */
