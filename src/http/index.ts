@@ -2,4 +2,3 @@
 export { buildServer, type ServerOptions } from './server.js';
 export { listen, shutdown, shutdownOnSignals, type ListenOptions, type ShutdownOptions } from './lifecycle.js';
 export { createLogger, flushLogger, type Logger, type LoggerOptions } from './log.js';
-export { toRoutePath } from './paths.js';

@@ -9,8 +9,6 @@ import type { RequestSpec } from '../schema/field.js';
 import { compileRequestValidator, validationProblem, type RequestInput, type ValidatedRequest } from '../schema/index.js';
 import { requestPath } from './problems.js';
 
-export type { RequestInput };
-
 export type Validation = { readonly ok: true; readonly value: ValidatedRequest } | { readonly ok: false; readonly problem: Problem };
 
 /** `request` only supplies the problem's `instance`, and only when validation fails. */
