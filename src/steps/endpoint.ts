@@ -219,7 +219,6 @@ export function runGraph(graph: CompiledGraph<EndpointScope>, ctx: RequestContex
 function outcomeToResult(outcome: Outcome | Observable<Outcome>): EndpointResult | PendingResult {
   if (!isObservable(outcome)) return settle(outcome);
   let subscription: Subscription | undefined;
-  let cancelled = false;
   const result = new Promise<EndpointResult>((resolve) => {
     subscription = outcome.subscribe({
       next: (o) => resolve(settle(o)),
@@ -230,9 +229,8 @@ function outcomeToResult(outcome: Outcome | Observable<Outcome>): EndpointResult
     kind: 'pending',
     result,
     cancel() {
-      if (cancelled) return;
-      cancelled = true;
-      // Unsubscribing tears the run down: steps abort their I/O and release what they hold.
+      // Unsubscribing tears the run down: steps abort their I/O and release what they hold. A
+      // subscription unsubscribes once; a second cancel is a no-op.
       subscription?.unsubscribe();
     },
   };
