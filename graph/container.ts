@@ -30,7 +30,11 @@ export function compileContainer<S extends GraphScope>(
   const { enter, leave } = def.wrap;
   const name = def.name;
 
-  /** Runs `leave` for a settled body; `after` maps its value to the container's signal. */
+  /** `leave`'s value: `exitWith(payload)` turns any awaited ending into an exit; else `after` maps it. */
+  const left = (value: unknown, after: (value: unknown) => Signal): Signal =>
+    value instanceof ExitSignal ? exitOutcome(info, value.payload) : after(value);
+
+  /** Runs `leave` for a settled body; `after` maps its value (unless an exit) to the container's signal. */
   const finish = (inner: S, rt: RunState, ending: Ending, after: (value: unknown) => Signal): Eventual<Signal> => {
     if (leave === undefined) return after(undefined);
     let result: unknown;
@@ -40,26 +44,24 @@ export function compileContainer<S extends GraphScope>(
       throw wrap(cause);
     }
     const pending = awaitResult(info, result, wrap, undefined);
-    if (pending === undefined) return after(result);
-    return chain(pending, after);
+    if (pending === undefined) return left(result, after);
+    return chain(pending, (value) => left(value, after));
   };
 
   const afterSignal = (scope: S, inner: S, rt: RunState, signal: Signal): Eventual<Signal> => {
     if (signal === undefined) {
       return finish(inner, rt, DONE, (value) => {
-        if (value instanceof ExitSignal) return exitOutcome(info, value.payload);
         if (name !== undefined && value !== undefined) scope.steps[name] = value;
         return undefined;
       });
     }
     if (signal.kind === 'stream') return deferToStream(inner, rt, signal);
-    return finish(inner, rt, { kind: 'exit', outcome: signal }, (value) => (value instanceof ExitSignal ? exitOutcome(info, value.payload) : signal));
+    return finish(inner, rt, { kind: 'exit', outcome: signal }, () => signal);
   };
 
   const afterError = (inner: S, rt: RunState, cause: unknown): Eventual<Signal> => {
     const error = wrap(cause);
-    return finish(inner, rt, { kind: 'error', error }, (value) => {
-      if (value instanceof ExitSignal) return exitOutcome(info, value.payload);
+    return finish(inner, rt, { kind: 'error', error }, () => {
       throw error;
     });
   };

@@ -250,3 +250,28 @@ test('a failing leave on cancellation is reported to onTeardownError, never thro
   await new Promise((r) => setImmediate(r));
   assert.deepEqual(reported, ['tx: rollback failed: connection lost']);
 });
+
+test('leave may answer with exitWith on any awaited ending (done, exit), synchronously or asynchronously', async () => {
+  const tx = (leaveAsync: boolean, body: NodeDef<Scope>[]): ContainerNodeDef<Scope> => ({
+    type: 'container',
+    kind: 'transaction',
+    name: 'tx',
+    body,
+    wrap: {
+      leave: (_inner, ending) => {
+        const answer = exitWith({ left: ending.kind });
+        return leaveAsync ? Promise.resolve(answer) : answer;
+      },
+    },
+  });
+  const step: NodeDef<Scope> = { type: 'step', name: 'a', kind: 'expr', run: () => 1 };
+  const respond: NodeDef<Scope> = { type: 'exit', run: () => 'body' };
+  for (const leaveAsync of [false, true]) {
+    const cases: [NodeDef<Scope>, 'done' | 'exit'][] = [[step, 'done'], [respond, 'exit']];
+    for (const [body, kind] of cases) {
+      const after: NodeDef<Scope>[] = kind === 'done' ? [{ type: 'exit', run: () => 'after' }] : [];
+      const g = graph([tx(leaveAsync, [body]), ...after]);
+      assert.deepEqual(await g.runPromise(scope()), { kind: 'exit', step: 'tx', payload: { left: kind } });
+    }
+  }
+});
