@@ -51,7 +51,7 @@ export class RunAbortedError extends Error {
 /** The pseudo-node used for failures outside any step (external abort, engine invariants). */
 export const GRAPH_INFO: StepInfo = { id: '<graph>', name: undefined, kind: 'graph' };
 
-function messageOf(cause: unknown): string {
+export function messageOf(cause: unknown): string {
   if (cause instanceof Error) return cause.message;
   try {
     return String(cause);

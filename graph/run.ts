@@ -1,6 +1,6 @@
 import { Observable, type Subscriber, type Unsubscribable } from 'rxjs';
 import { RunState } from './cancel.js';
-import { Category, GRAPH_INFO, RunAbortedError, StepError } from './errors.js';
+import { Category, GRAPH_INFO, RunAbortedError, StepError, messageOf } from './errors.js';
 import { isPending, onStreamEnd, type Eventual, type Exec, type Signal } from './exec.js';
 import type { DoneOutcome, ErrorOutcome, GraphScope, Outcome, StreamOutcome } from './types.js';
 
@@ -10,7 +10,7 @@ function errorOutcome(cause: unknown): ErrorOutcome {
   const error =
     cause instanceof StepError
       ? cause
-      : new StepError(GRAPH_INFO, `graph run failed: ${cause instanceof Error ? cause.message : String(cause)}`, cause, Category.internal);
+      : new StepError(GRAPH_INFO, `graph run failed: ${messageOf(cause)}`, cause, Category.internal);
   return { kind: 'error', error };
 }
 
