@@ -8,12 +8,7 @@ import { diagnosticToJSON, renderDiagnostics } from '../diag/index.js';
 import type { ServiceModel } from '../model/index.js';
 import { flagString, parseArgs, UsageError, type FlagSpec } from './args.js';
 import { loadService } from './boot.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './io.js';
-
-export interface CommandIO {
-  stdout(s: string): void;
-  stderr(s: string): void;
-}
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from './io.js';
 
 const USAGE = 'usage: svc check -c <manifest_dir> [--diagnostics=text|json]\n';
 
@@ -44,14 +39,14 @@ function checkArgs(argv: readonly string[]): CheckArgs | string {
   return { dir, json: format === 'json' };
 }
 
-export async function checkCommand(args: string[], io: CommandIO): Promise<number> {
+export async function checkCommand(args: string[], io: CliIO): Promise<number> {
   if (args.includes('-h') || args.includes('--help')) {
-    io.stdout(USAGE);
+    io.stdout.write(USAGE);
     return EXIT_OK;
   }
   const parsed = checkArgs(args);
   if (typeof parsed === 'string') {
-    io.stderr(`svc check: ${parsed}\n${USAGE}`);
+    io.stderr.write(`svc check: ${parsed}\n${USAGE}`);
     return EXIT_USAGE;
   }
   try {
@@ -61,7 +56,7 @@ export async function checkCommand(args: string[], io: CommandIO): Promise<numbe
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     const warnings = diagnostics.length - errors;
     if (parsed.json) {
-      io.stdout(
+      io.stdout.write(
         JSON.stringify(
           {
             ok: errors === 0,
@@ -75,15 +70,15 @@ export async function checkCommand(args: string[], io: CommandIO): Promise<numbe
         ) + '\n',
       );
     } else {
-      if (diagnostics.length > 0) io.stderr(renderDiagnostics(diagnostics, sources) + '\n');
-      if (model) io.stdout(`ok: ${describe(model)}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
-      else io.stderr(`${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''} in ${parsed.dir}\n`);
+      if (diagnostics.length > 0) io.stderr.write(renderDiagnostics(diagnostics, sources) + '\n');
+      if (model) io.stdout.write(`ok: ${describe(model)}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
+      else io.stderr.write(`${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''} in ${parsed.dir}\n`);
     }
     return model ? EXIT_OK : EXIT_FAILURE;
   } catch (e) {
     // A bug of ours, not of the manifest: say so in one line; the stack is for SVC_DEBUG.
-    io.stderr(`svc check: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-    if (process.env.SVC_DEBUG && e instanceof Error && e.stack) io.stderr(e.stack + '\n');
+    io.stderr.write(`svc check: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (io.env.SVC_DEBUG && e instanceof Error && e.stack) io.stderr.write(e.stack + '\n');
     return EXIT_FAILURE;
   }
 }

@@ -13,9 +13,9 @@ export type Command = (args: string[], io: CliIO) => Promise<number>;
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   serve: async () => (await import('./serve.js')).serveCommand,
   graph: async () => (await import('./graph.js')).graphCommand,
-  check: async () => (await import('./delegates.js')).checkCommand,
-  starlark: async () => (await import('./delegates.js')).starlarkCommand,
-  openapi: async () => (await import('./delegates.js')).openapiCommand,
+  check: async () => (await import('./check.js')).checkCommand,
+  starlark: async () => (await import('./starlark.js')).starlarkCommand,
+  openapi: async () => (await import('./openapi.js')).openapiCommand,
 };
 
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {

@@ -7,11 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { stringifyExact } from '../json/stringify.js';
 import { compileModule, callFunction, StarlarkError, toJS, decodeJSON, encodeUTF8, type Value } from '../starlark/index.js';
 import { flagString, parseArgs, UsageError, type ParsedArgs } from './args.js';
-
-export interface CommandIO {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-}
+import type { CliIO } from './io.js';
 
 const USAGE = 'usage: svc starlark FILE [--ctx JSON] [--max-steps N] [--timeout-ms N]';
 
@@ -22,7 +18,7 @@ const FLAGS = [
   { name: 'help', short: 'h', value: false },
 ] as const;
 
-export async function starlarkCommand(args: string[], io: CommandIO): Promise<number> {
+export async function starlarkCommand(args: string[], io: CliIO): Promise<number> {
   let parsed: ParsedArgs;
   let maxSteps: number | undefined;
   let timeoutMs: number | undefined;
@@ -32,20 +28,20 @@ export async function starlarkCommand(args: string[], io: CommandIO): Promise<nu
     timeoutMs = positiveInt(parsed, 'timeout-ms');
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr(`svc starlark: ${e.message}\n${USAGE}\n`);
+    io.stderr.write(`svc starlark: ${e.message}\n${USAGE}\n`);
     return 2;
   }
-  if (parsed.flags.help) { io.stdout(USAGE + '\n'); return 0; }
+  if (parsed.flags.help) { io.stdout.write(USAGE + '\n'); return 0; }
   const [file, extra] = parsed.positionals;
-  if (extra !== undefined) { io.stderr(`svc starlark: unexpected argument ${extra}\n${USAGE}\n`); return 2; }
-  if (file === undefined) { io.stderr(USAGE + '\n'); return 2; }
+  if (extra !== undefined) { io.stderr.write(`svc starlark: unexpected argument ${extra}\n${USAGE}\n`); return 2; }
+  if (file === undefined) { io.stderr.write(USAGE + '\n'); return 2; }
   const ctxText = flagString(parsed, 'ctx');
 
   let source: string;
   try {
     source = await readFile(file, 'utf8');
   } catch (e) {
-    io.stderr(`svc starlark: cannot read ${file}: ${(e as Error).message}\n`);
+    io.stderr.write(`svc starlark: cannot read ${file}: ${(e as Error).message}\n`);
     return 1;
   }
   // --ctx is decoded by Starlark's own JSON decoder: objects keep their key
@@ -55,28 +51,28 @@ export async function starlarkCommand(args: string[], io: CommandIO): Promise<nu
     try {
       ctx = decodeJSON(encodeUTF8(ctxText));
     } catch (e) {
-      io.stderr(`svc starlark: --ctx is not valid JSON: ${e instanceof Error ? (e as { msg?: string }).msg ?? e.message : String(e)}\n`);
+      io.stderr.write(`svc starlark: --ctx is not valid JSON: ${e instanceof Error ? (e as { msg?: string }).msg ?? e.message : String(e)}\n`);
       return 2;
     }
   }
 
   const { program, errors } = compileModule(source, file);
   if (!program) {
-    for (const d of errors) io.stderr(`${d.file}:${d.line}:${d.col}: ${d.message}\n`);
+    for (const d of errors) io.stderr.write(`${d.file}:${d.line}:${d.col}: ${d.message}\n`);
     return 1;
   }
-  const run = { print: (s: string) => io.stdout(s + '\n'), ...(maxSteps !== undefined ? { maxSteps } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+  const run = { print: (s: string) => io.stdout.write(s + '\n'), ...(maxSteps !== undefined ? { maxSteps } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
   try {
     const mod = program.init(run);
     if (ctxText !== undefined) {
       const result = callFunction(mod, 'execute', [ctx], run);
       // Ints beyond 2^53 are written as exact JSON numbers.
-      io.stdout(stringifyExact(toJS(result), 2) + '\n');
+      io.stdout.write(stringifyExact(toJS(result), 2) + '\n');
     }
     return 0;
   } catch (e) {
     if (e instanceof StarlarkError) {
-      io.stderr(e.backtrace() + '\n');
+      io.stderr.write(e.backtrace() + '\n');
       return 1;
     }
     throw e;
@@ -89,12 +85,4 @@ function positiveInt(args: ParsedArgs, name: string): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${name} must be a whole number above 0, not "${text}"`);
   return Number(text);
-}
-
-// Stand-alone use: node --import tsx src/cli/starlark.ts FILE [--ctx JSON]
-if (import.meta.url === `file://${process.argv[1]}`) {
-  starlarkCommand(process.argv.slice(2), {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
-  }).then((code) => { process.exitCode = code; });
 }

@@ -52,7 +52,11 @@ export const COMMANDS: readonly CommandHelp[] = [
     name: 'starlark',
     synopsis: 'svc starlark FILE [--ctx JSON]',
     summary: 'Runs a Starlark file; with --ctx, calls execute(ctx) and prints the result as JSON.',
-    options: [['--ctx JSON', 'the ctx value passed to execute()']],
+    options: [
+      ['--ctx JSON', 'the ctx value passed to execute()'],
+      ['--max-steps N', 'execution-step budget of each call; default 1000000'],
+      ['--timeout-ms N', 'wall-clock limit of each call in milliseconds; default 1000'],
+    ],
   },
 ];
 

@@ -9,7 +9,7 @@ import { starlarkCommand } from '../../src/cli/starlark.js';
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await starlarkCommand(args, { stdout: (s) => void out.push(s), stderr: (s) => void err.push(s) });
+  const code = await starlarkCommand(args, { stdout: { write: (s: string) => void out.push(s) }, stderr: { write: (s: string) => void err.push(s) }, env: process.env, cwd: process.cwd() });
   return { code, out: out.join(''), err: err.join('') };
 }
 

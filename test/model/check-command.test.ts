@@ -15,7 +15,7 @@ const servable = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'exam
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await checkCommand(args, { stdout: (s) => void (out += s), stderr: (s) => void (err += s) });
+  const code = await checkCommand(args, { stdout: { write: (s: string) => void (out += s) }, stderr: { write: (s: string) => void (err += s) }, env: process.env, cwd: process.cwd() });
   return { code, out, err };
 }
 

@@ -152,7 +152,7 @@ test('svc check prints the warning and still succeeds', async (t) => {
   writeFileSync(join(dir, 'api.hcl'), query('type = string\npattern = "^(a|aa)+$"'));
   let out = '';
   let err = '';
-  const code = await checkCommand(['-c', dir], { stdout: (s) => void (out += s), stderr: (s) => void (err += s) });
+  const code = await checkCommand(['-c', dir], { stdout: { write: (s: string) => void (out += s) }, stderr: { write: (s: string) => void (err += s) }, env: process.env, cwd: process.cwd() });
   assert.equal(code, 0);
   assert.match(out + err, /Warning: Questionable field declaration/);
   assert.match(out + err, /backtrack/);

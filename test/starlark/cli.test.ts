@@ -7,7 +7,7 @@ import { starlarkCommand } from '../../src/cli/starlark.js';
 
 function io() {
   const out: string[] = [], err: string[] = [];
-  return { out, err, io: { stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s) } };
+  return { out, err, io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: process.env, cwd: process.cwd() } };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-starlark-'));
