@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseFile } from '../../src/hcl/index.js';
 import { discoverManifestFiles } from '../../src/manifest/discover.js';
-import { loadManifest } from '../../src/model/index.js';
+import { loadServiceModel } from '../../src/steps/index.js';
 import { buildServer, createLogger } from '../../src/http/index.js';
-import { compileService } from '../../src/steps/endpoint.js';
+import { compileService } from '../../src/steps/index.js';
 
 const ENDPOINTS = 100;
 const WARMUP = 5;
@@ -263,7 +263,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-boot-'));
   try {
     generate(dir);
-    const first = await loadManifest(dir);
+    const first = await loadServiceModel(dir);
     const errors = first.diagnostics.filter((d) => d.severity === 'error');
     if (!first.model || errors.length > 0) {
       console.error('generated manifest does not check:', first.diagnostics.slice(0, 5));
@@ -280,7 +280,7 @@ async function main(): Promise<void> {
     const files = (await discoverManifestFiles(dir)).map((rel) => ({ name: rel, text: readFileSync(join(dir, rel), 'utf8') }));
     for (let r = 0; r < WARMUP + RUNS; r++) {
       let t = performance.now();
-      const { model } = await loadManifest(dir);
+      const { model } = await loadServiceModel(dir);
       const bootMs = performance.now() - t;
       if (!model) throw new Error('model expected');
       // The rest of `svc serve`'s boot: every graph (the generated manifest uses step kinds this version

@@ -5,9 +5,8 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { diagnosticToJSON, renderDiagnostics, type Diagnostic } from '../diag/index.js';
-import { loadManifest } from '../model/index.js';
-import type { ServiceModel } from '../model/types.js';
-import { compileService, type CompileServiceOptions, type ServiceCompilation } from '../steps/endpoint.js';
+import type { ServiceModel } from '../model/index.js';
+import { compileService, loadServiceModel, type CompileServiceOptions, type ServiceCompilation, type StepSpec } from '../steps/index.js';
 import { flagString, UsageError, type ParsedArgs } from './args.js';
 import type { CliIO } from './io.js';
 
@@ -27,7 +26,7 @@ export function configDir(args: ParsedArgs, io: CliIO): string {
 }
 
 export interface Booted {
-  readonly model: ServiceModel;
+  readonly model: ServiceModel<StepSpec>;
   readonly service: ServiceCompilation;
 }
 
@@ -42,7 +41,7 @@ export interface LoadedService {
 
 /** Shared by `serve`, `graph` and `check`, so `check` refuses exactly what `serve` would. */
 export async function loadService(dir: string, options: CompileServiceOptions = {}): Promise<LoadedService> {
-  const loaded = await loadManifest(dir);
+  const loaded = await loadServiceModel(dir);
   const { model, sources } = loaded;
   if (!model || loaded.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: loaded.diagnostics, sources };
   const service = compileService(model, options);

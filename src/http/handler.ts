@@ -7,8 +7,9 @@
  * and the graph is cancelled so its steps are torn down) and a client-disconnect watch (the graph is
  * cancelled too).
  */
+import { Category } from '../../graph/index.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../steps/endpoint.js';
+import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../steps/index.js';
 import { decodeBody } from './body.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, sendStatusProblem } from './problems.js';
@@ -67,7 +68,7 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
       outcome = endpoint.run(ctx);
     } catch (error) {
       // A compiled graph reports failures as results; a throw here is a bug in svc, still never a crash.
-      outcome = { kind: 'failure', status: 500, error };
+      outcome = { kind: 'failure', category: Category.internal, error };
     }
     if (outcome.kind !== 'pending') writeResult(request, reply, outcome);
     else awaitPending(request, reply, outcome, requestTimeoutMs);
@@ -108,7 +109,7 @@ function awaitPending(request: FastifyRequest, reply: FastifyReply, pending: Pen
       if (finish()) writeResult(request, reply, result);
     },
     (error: unknown) => {
-      if (finish()) writeResult(request, reply, { kind: 'failure', status: 500, error });
+      if (finish()) writeResult(request, reply, { kind: 'failure', category: Category.internal, error });
     },
   );
 }

@@ -2,10 +2,12 @@
  * Writes what a pipeline decided. The common case (a JSON object, no extra headers) is one
  * `JSON.stringify` (or none, for a body serialized at boot) and one `send`.
  */
+import { Category } from '../../graph/index.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringifyExact } from '../json/stringify.js';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
-import type { EndpointResult, FailureResult, ResponseResult } from '../steps/endpoint.js';
+import type { EndpointResult, FailureResult, ResponseResult } from '../steps/index.js';
+import { failureStatus } from './failure.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, withInstance } from './problems.js';
 
@@ -22,7 +24,7 @@ export function writeResult(request: FastifyRequest, reply: FastifyReply, result
     // A body JSON cannot encode (a cycle): still a problem answer, never a crash. The
     // asynchronous path calls this from a promise callback, where a throw would be unhandled.
     if (!reply.sent) {
-      writeFailure(request, reply, { kind: 'failure', status: 500, error });
+      writeFailure(request, reply, { kind: 'failure', category: Category.internal, error });
       return;
     }
     noteOf(request).error = error;
@@ -35,7 +37,7 @@ function writeFailure(request: FastifyRequest, reply: FastifyReply, result: Fail
   const note = noteOf(request);
   note.error = result.error;
   if (result.step !== undefined) note.step = result.step;
-  const body = problem(result.status);
+  const body = problem(failureStatus(result.category));
   // The step is named so an operator can find the log line; the cause stays in the log.
   sendProblem(request, reply, result.step === undefined ? body : { ...body, step: result.step });
 }

@@ -3,7 +3,7 @@
  * 405 routes with their `Allow`, validators, error mapping. Requests only run.
  */
 import { fastify, type FastifyInstance } from 'fastify';
-import type { CompiledEndpoint } from '../steps/endpoint.js';
+import type { CompiledEndpoint } from '../steps/index.js';
 import { installRawBodyParser } from './body.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
 import { makeHandler } from './handler.js';

@@ -4,7 +4,7 @@
  * another guard type are rejected by name, so a `tokens` on a basic guard is not silently ignored.
  */
 import type { Attribute, Block } from '../hcl/ast.js';
-import type { AuthModel, JwtConfig } from '../model/types.js';
+import type { AuthModel, JwtConfig } from './types.js';
 import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
 import type { Scope } from './scope.js';
 import { readChoice, readStatic, readString, readStringList, typeError } from './values.js';

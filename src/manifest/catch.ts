@@ -3,7 +3,7 @@
  * a database error with that code answers with the declared status and body instead of a 500.
  */
 import type { Block } from '../hcl/ast.js';
-import type { CatchSpec } from '../model/step-common.js';
+import type { CatchSpec } from './step-types.js';
 import { decodeBody, type BodySchema } from './body.js';
 import type { Scope } from './scope.js';
 import { readExpr, readStatus } from './values.js';

@@ -6,7 +6,8 @@
 import { dirname, resolve } from 'node:path';
 import type { Block } from '../hcl/ast.js';
 import { didYouMean } from '../diag/suggest.js';
-import type { ConnectionKind, ConnectionModel } from '../model/types.js';
+import type { ConnectionKind } from './connection-kind.js';
+import type { ConnectionModel } from './types.js';
 import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
 import type { Scope } from './scope.js';
 import { MAX_TIMER_MS, readDuration, readInt, readString } from './values.js';

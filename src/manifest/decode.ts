@@ -6,18 +6,18 @@
 import { dirname } from 'node:path';
 import type { Block, File } from '../hcl/ast.js';
 import type { Diagnostics } from '../diag/diagnostic.js';
-import type { AuthModel, ConnectionKind, ConnectionModel, OpenApiMeta, ServerModel } from '../model/types.js';
-import { connectionKey } from '../model/types.js';
+import { connectionKey, type ConnectionKind } from './connection-kind.js';
+import type { AuthModel, ConnectionModel, OpenApiMeta, ServerModel } from './types.js';
 import { decodeBody, where, type BodySchema } from './body.js';
 import { decodeAuth } from './auth.js';
 import { connectionKindOf, decodeConnection } from './connection.js';
 import { decodeEndpoint, type DecodedEndpoint } from './endpoint.js';
 import type { FileAccess } from './files.js';
-import type { DecodeEnv } from './lower-context.js';
 import { decodeOpenApiMeta, defaultOpenApiMeta } from './openapi-meta.js';
 import type { ConnectionTable } from './refs.js';
 import { SchemaTable } from './schema.js';
 import { Scope } from './scope.js';
+import type { DecodeEnv, StepDecoders } from './steps.js';
 import { decodeServer, defaultServer } from './server.js';
 import type { ObjectTypeSpec } from '../schema/field.js';
 
@@ -48,7 +48,11 @@ interface Located {
   readonly scope: Scope;
 }
 
-export function decodeManifest(files: readonly File[], diags: Diagnostics, access: FileAccess): DecodedManifest {
+/**
+ * `steps` are the step kinds, injected by the caller (src/model passes what src/steps defines), so
+ * the decoders of pipelines never import the layer above them.
+ */
+export function decodeManifest(files: readonly File[], diags: Diagnostics, access: FileAccess, steps: StepDecoders): DecodedManifest {
   // Sort every top-level block by type, keeping file and source order within a type.
   const byType = new Map<string, Located[]>();
   for (const file of files) {
@@ -116,7 +120,7 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
     return decodeOpenApiMeta(b, s);
   }) ?? defaultOpenApiMeta();
 
-  const env: DecodeEnv = { schemas, guards: guardNames, connections: table, files: access };
+  const env: DecodeEnv = { schemas, guards: guardNames, connections: table, files: access, steps };
   const endpoints: DecodedEndpoint[] = [];
   for (const { block, scope } of [...of('endpoint'), ...of('route')].sort(bySource(files))) {
     const e = decodeEndpoint(block, scope, env, server);

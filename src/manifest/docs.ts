@@ -8,7 +8,7 @@
  */
 import type { Block } from '../hcl/ast.js';
 import { didYouMean } from '../diag/suggest.js';
-import type { DocsConfig, UiRenderer } from '../model/types.js';
+import type { DocsConfig, UiRenderer } from './types.js';
 import { decodeBody, blockHeader, type BodySchema } from './body.js';
 import { resolveFile, type FileAccess } from './files.js';
 import type { Scope } from './scope.js';

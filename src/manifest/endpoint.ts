@@ -8,11 +8,11 @@ import type { Block } from '../hcl/ast.js';
 import type { Range } from '../diag/range.js';
 import { didYouMean } from '../diag/suggest.js';
 import type { FieldSpec, RequestSpec } from '../schema/field.js';
-import type { Dialect, DocsConfig, EndpointModel, ServerModel, StepSpec } from '../model/types.js';
-import { STEP_LOWERERS, lowerSteps, stepBlockRules } from '../steps/registry-lower.js';
 import { blocksOf, blockHeader, decodeBody, type BodySchema } from './body.js';
 import { decodeDocs } from './docs.js';
-import type { DecodeEnv } from './lower-context.js';
+import { lowerSteps, stepBlockRules, type DecodeEnv, type StepDecoders } from './steps.js';
+import type { StepSpecBase } from './step-types.js';
+import type { Dialect, DocsConfig, EndpointModel, ServerModel } from './types.js';
 import { readGuardList } from './refs.js';
 import { decodeRequest } from './request.js';
 import { parseRouteLabel, type RouteLabel } from './route-label.js';
@@ -22,17 +22,30 @@ import { readString, readStringList } from './values.js';
 const COMMON_ATTRS = { description: {}, summary: {}, tag: {}, tags: {}, auth: {} };
 const OPENAPI_RULE = { labels: ['kind'], labelCounts: [0, 1] };
 
-const ENDPOINT_BODY: BodySchema = {
-  attributes: COMMON_ATTRS,
-  // Step blocks are accepted here only to be reported with a better hint than "unexpected block".
-  blocks: { request: {}, pipeline: {}, openapi: OPENAPI_RULE, ...stepBlockRules() },
-};
-const ROUTE_BODY: BodySchema = {
-  attributes: COMMON_ATTRS,
-  // `pipeline` is accepted only to be reported with a hint (routes list their steps directly).
-  blocks: { request: {}, openapi: OPENAPI_RULE, pipeline: {}, ...stepBlockRules() },
-};
-const PIPELINE_BODY: BodySchema = { blocks: stepBlockRules() };
+interface EndpointBodies {
+  readonly endpoint: BodySchema;
+  readonly route: BodySchema;
+  readonly pipeline: BodySchema;
+}
+
+/** The body schemas depend on the injected step kinds; built once per step table. */
+const bodiesByStepTable = new WeakMap<StepDecoders, EndpointBodies>();
+
+function endpointBodies(steps: StepDecoders): EndpointBodies {
+  let bodies = bodiesByStepTable.get(steps);
+  if (!bodies) {
+    const stepRules = stepBlockRules(steps);
+    bodies = {
+      // Step blocks are accepted here only to be reported with a better hint than "unexpected block".
+      endpoint: { attributes: COMMON_ATTRS, blocks: { request: {}, pipeline: {}, openapi: OPENAPI_RULE, ...stepRules } },
+      // `pipeline` is accepted only to be reported with a hint (routes list their steps directly).
+      route: { attributes: COMMON_ATTRS, blocks: { request: {}, openapi: OPENAPI_RULE, pipeline: {}, ...stepRules } },
+      pipeline: { blocks: stepRules },
+    };
+    bodiesByStepTable.set(steps, bodies);
+  }
+  return bodies;
+}
 
 /** An endpoint as decoded, with what the flow checks need beyond the model. */
 export interface DecodedEndpoint {
@@ -51,7 +64,8 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
   const dialect: Dialect = block.type === 'route' ? 'route' : 'endpoint';
   const s = scope.enter(block);
   const label = parseRouteLabel(block.labels[0]!, block.labelRanges[0]!, s);
-  const d = decodeBody(block.body, dialect === 'route' ? ROUTE_BODY : ENDPOINT_BODY, s, block);
+  const bodies = endpointBodies(env.steps);
+  const d = decodeBody(block.body, dialect === 'route' ? bodies.route : bodies.endpoint, s, block);
 
   const description = readString(d.attrs.get('description'), s);
   const summary = readString(d.attrs.get('summary'), s);
@@ -67,7 +81,7 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
 
   const docsBlock = blocksOf(d, 'openapi')[0];
   const pipelineBlock = blocksOf(d, 'pipeline')[0];
-  const stepBlocks = d.blocks.filter((b) => Object.hasOwn(STEP_LOWERERS, b.type));
+  const stepBlocks = d.blocks.filter((b) => env.steps.has(b.type));
   if (dialect === 'route' && pipelineBlock) {
     s.error('Pipeline in a route', pipelineBlock.typeRange, {
       detail: 'A route lists its steps directly in the route block; pipeline { ... } belongs to endpoint blocks.',
@@ -81,7 +95,7 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
     }
   }
 
-  let steps: StepSpec[] = [];
+  let steps: StepSpecBase[] = [];
   let docs: DocsConfig | undefined;
   let stepSource: readonly Block[] = [];
   let rejectedSteps = 0;
@@ -102,7 +116,7 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
       s.error('Missing pipeline block', blockHeader(block), { detail: 'An endpoint needs a `pipeline { ... }` block with its steps, or an `openapi { ... }` block.' });
     } else {
       stepScope = s.enter(pipelineBlock);
-      const decodedPipeline = decodeBody(pipelineBlock.body, PIPELINE_BODY, stepScope, pipelineBlock);
+      const decodedPipeline = decodeBody(pipelineBlock.body, bodies.pipeline, stepScope, pipelineBlock);
       stepSource = decodedPipeline.blocks;
       rejectedSteps = decodedPipeline.rejectedBlocks;
     }
@@ -142,7 +156,7 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
     model: { ...base, kind: 'pipeline', steps, statuses: [] },
     label,
     scope: stepScope,
-    declaredSteps: declaredStepNames(stepSource),
+    declaredSteps: declaredStepNames(stepSource, env.steps),
     bodyRange: pipelineBlock ? blockHeader(pipelineBlock) : blockHeader(block),
     // Without a pipeline, or with a step that failed to lower, "no response" would only echo another error.
     checkFlow: (dialect === 'route' || pipelineBlock !== undefined) && failures.count === 0,
@@ -171,17 +185,20 @@ function withPathParams(request: RequestSpec, label: RouteLabel, scope: Scope, r
   return { ...request, path };
 }
 
-/** Labels of every step block that defines a name (stream's label is its format, respond has none). */
-function declaredStepNames(blocks: readonly Block[], out = new Set<string>()): Set<string> {
+/**
+ * Labels of every step block that names a step (a label rule of `["name"]`: stream's label is its
+ * format, respond has none), nested step blocks (parallel, transaction) included.
+ */
+function declaredStepNames(blocks: readonly Block[], steps: StepDecoders, out = new Set<string>()): Set<string> {
   for (const b of blocks) {
-    if (!Object.hasOwn(STEP_LOWERERS, b.type)) continue;
-    if (b.type !== 'stream' && b.labels[0] !== undefined) out.add(b.labels[0]);
-    if (b.type === 'parallel' || b.type === 'transaction') {
-      declaredStepNames(
-        b.body.items.filter((i): i is Block => i.kind === 'Block'),
-        out,
-      );
-    }
+    const decoder = steps.get(b.type);
+    if (!decoder) continue;
+    if (decoder.blocks[b.type]!.labels?.[0] === 'name' && b.labels[0] !== undefined) out.add(b.labels[0]);
+    declaredStepNames(
+      b.body.items.filter((i): i is Block => i.kind === 'Block'),
+      steps,
+      out,
+    );
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * the document's metadata (DECISIONS.md §1). `servers` and `tags` take plain strings or objects.
  */
 import type { Attribute, Block } from '../hcl/ast.js';
-import type { OpenApiMeta } from '../model/types.js';
+import type { OpenApiMeta } from './types.js';
 import { blocksOf, decodeBody, type BodySchema } from './body.js';
 import type { Scope } from './scope.js';
 import { readStatic, readString, typeError } from './values.js';

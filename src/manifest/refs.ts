@@ -6,8 +6,8 @@
 import type { Attribute, Expression } from '../hcl/ast.js';
 import type { Range } from '../diag/range.js';
 import { didYouMean } from '../diag/suggest.js';
-import type { ConnectionRef } from '../model/step-common.js';
-import type { ConnectionKind } from '../model/types.js';
+import type { ConnectionKind } from './connection-kind.js';
+import type { ConnectionRef } from './step-types.js';
 import type { Scope } from './scope.js';
 
 export interface GuardNames {

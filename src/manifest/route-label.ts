@@ -5,7 +5,7 @@
  */
 import type { Range } from '../diag/range.js';
 import { didYouMean } from '../diag/suggest.js';
-import type { HttpMethod, PathSegment } from '../model/types.js';
+import type { HttpMethod, PathSegment } from './types.js';
 import type { Scope } from './scope.js';
 
 export const METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -3,7 +3,7 @@
  * defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
  */
 import type { Block } from '../hcl/ast.js';
-import type { ServerModel } from '../model/types.js';
+import type { ServerModel } from './types.js';
 import { decodeBody, type BodySchema } from './body.js';
 import { readGuardList, type GuardNames } from './refs.js';
 import type { Scope } from './scope.js';

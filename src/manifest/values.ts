@@ -6,7 +6,7 @@
  */
 import type { Attribute } from '../hcl/ast.js';
 import { didYouMean } from '../diag/suggest.js';
-import type { Expr } from '../model/step-common.js';
+import type { Expr } from './step-types.js';
 import { compileRuntime, evaluateCompiled, evaluateStatic, type Static } from './expr.js';
 import { parseDuration, DURATION_HINT } from './duration.js';
 import { parseSize, SIZE_HINT } from './size.js';

@@ -6,12 +6,13 @@
 import { Diagnostics, type Diagnostic } from '../diag/diagnostic.js';
 import { parseFile } from '../hcl/index.js';
 import type { File } from '../hcl/ast.js';
-import { decodeManifest } from '../manifest/decode.js';
+import { decodeManifest, stepDecoderTable, type StepSpecBase } from '../manifest/index.js';
 import { checkFlow, staticStatuses } from './checks/flow.js';
 import { checkReferences } from './checks/references.js';
 import { checkFieldSpecs } from './checks/fields.js';
 import { checkDuplicateRoutes } from './checks/routes.js';
 import { checkStepNames } from './checks/step-names.js';
+import type { AnyStepKindModel, StepKindModel, StepKindModels } from './step-kind.js';
 import type { EndpointModel, ServiceModel } from './types.js';
 
 export interface SourceFile {
@@ -20,20 +21,29 @@ export interface SourceFile {
 }
 
 export interface BuildOptions {
+  /**
+   * The step kinds the manifest may use, injected by the layer that owns them (src/steps exports
+   * `STEP_KINDS`): their decoders read step blocks, their definitions drive the boot checks.
+   */
+  readonly steps: readonly AnyStepKindModel[];
   /** The manifest directory (referenced files may not escape it). Default '.'. */
   readonly dir?: string;
   /** Read referenced files (template_file, starlark file) at boot. Default false (in-memory builds). */
   readonly readFiles?: boolean;
 }
 
-export interface BuildResult {
+export interface BuildResult<S extends StepSpecBase = StepSpecBase> {
   /** Present only when no diagnostic is an error. */
-  readonly model?: ServiceModel;
+  readonly model?: ServiceModel<S>;
   readonly diagnostics: Diagnostic[];
   readonly sources: Map<string, string>;
 }
 
-export function buildModel(files: readonly SourceFile[], options: BuildOptions = {}): BuildResult {
+/**
+ * `S` is the union of the specs `options.steps` decode; the caller that owns the kinds names it
+ * (src/steps `buildServiceModel` gives `StepSpec`).
+ */
+export function buildModel<S extends StepSpecBase = StepSpecBase>(files: readonly SourceFile[], options: BuildOptions): BuildResult<S> {
   const diags = new Diagnostics();
   const sources = new Map(files.map((f) => [f.filename, f.source]));
   const parsed: File[] = [];
@@ -43,22 +53,26 @@ export function buildModel(files: readonly SourceFile[], options: BuildOptions =
     parsed.push(file);
   }
   const dir = options.dir ?? '.';
-  const decoded = decodeManifest(parsed, diags, { rootDir: dir, read: options.readFiles ?? false });
+  // One table for the checks; the decoders' own table (by block type, aliases included) is built
+  // from the same definitions. The list is the trust boundary: a spec of kind K came from kind K.
+  const kinds: StepKindModels = new Map(options.steps.map((k): [string, StepKindModel] => [k.kind, k]));
+  const decoded = decodeManifest(parsed, diags, { rootDir: dir, read: options.readFiles ?? false }, stepDecoderTable(kinds.values()));
 
   checkDuplicateRoutes(decoded.endpoints);
-  const endpoints: EndpointModel[] = decoded.endpoints.map(({ model, scope, declaredSteps, bodyRange, checkFlow: flow }) => {
+  const endpoints = decoded.endpoints.map(({ model, scope, declaredSteps, bodyRange, checkFlow: flow }): EndpointModel => {
     if (model.kind !== 'pipeline') return model;
-    checkStepNames(model.steps, scope);
-    if (flow) checkFlow(model.steps, scope, bodyRange);
-    checkReferences(model.steps, model.request, model.path, scope, declaredSteps);
-    return { ...model, statuses: staticStatuses(model.steps) };
+    checkStepNames(kinds, model.steps, scope);
+    if (flow) checkFlow(kinds, model.steps, scope, bodyRange);
+    checkReferences(kinds, model.steps, model.request, model.path, scope, declaredSteps);
+    return { ...model, statuses: staticStatuses(kinds, model.steps) };
   });
 
   checkFieldSpecs(decoded.schemas, endpoints, diags);
 
   const diagnostics = inSourceOrder(diags.items, files);
   if (diags.hasErrors) return { diagnostics, sources };
-  const model: ServiceModel = deepFreeze({
+  // The specs were produced by the decoders of `options.steps`, so they are the union `S`.
+  const model = deepFreeze({
     server: decoded.server,
     openapi: decoded.openapi,
     endpoints,
@@ -67,7 +81,7 @@ export function buildModel(files: readonly SourceFile[], options: BuildOptions =
     connections: decoded.connections,
     sources,
     dir,
-  });
+  }) as ServiceModel<S>;
   return { model, diagnostics, sources };
 }
 

@@ -1,7 +1,10 @@
 /**
  * The service model: load a manifest directory (or build from in-memory sources) into a checked,
- * immutable ServiceModel, with every diagnostic of the run.
+ * immutable ServiceModel, with every diagnostic of the run. The step kinds are injected
+ * (`options.steps`): src/steps owns them and sits above this layer.
  */
-export { loadManifest, type LoadResult } from './load.js';
+export { loadManifest, type LoadOptions, type LoadResult } from './load.js';
 export { buildModel, type BuildOptions, type BuildResult, type SourceFile } from './build.js';
-export * from './types.js';
+export type { AnyStepKindModel, StepChildren, StepKindModel, StepKindModels } from './step-kind.js';
+export { connectionKey } from '../manifest/index.js';
+export type * from './types.js';

@@ -6,19 +6,25 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diag/diagnostic.js';
-import { discoverManifestFiles } from '../manifest/discover.js';
+import { discoverManifestFiles, type StepSpecBase } from '../manifest/index.js';
 import { buildModel, type SourceFile } from './build.js';
+import type { AnyStepKindModel } from './step-kind.js';
 import type { ServiceModel } from './types.js';
 
-export interface LoadResult {
-  readonly model?: ServiceModel;
+export interface LoadResult<S extends StepSpecBase = StepSpecBase> {
+  readonly model?: ServiceModel<S>;
   readonly diagnostics: Diagnostic[];
   readonly sources: Map<string, string>;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-export async function loadManifest(dir: string): Promise<LoadResult> {
+export interface LoadOptions {
+  /** The step kinds (src/steps `STEP_KINDS`), as for `buildModel`. */
+  readonly steps: readonly AnyStepKindModel[];
+}
+
+export async function loadManifest<S extends StepSpecBase = StepSpecBase>(dir: string, options: LoadOptions): Promise<LoadResult<S>> {
   const problem = await checkDir(dir);
   if (problem) return { diagnostics: [{ severity: 'error', summary: 'Cannot read manifest directory', detail: problem }], sources: new Map() };
   let names: string[];
@@ -56,10 +62,10 @@ export async function loadManifest(dir: string): Promise<LoadResult> {
   const unreadable = read.filter((f): f is Diagnostic => !('source' in f));
   if (unreadable.length > 0) {
     // Everything that could be read is still checked, but no model is built from part of a manifest.
-    const built = buildModel(files, { dir, readFiles: true });
+    const built = buildModel<S>(files, { dir, readFiles: true, steps: options.steps });
     return { diagnostics: [...unreadable, ...built.diagnostics], sources: built.sources };
   }
-  return buildModel(files, { dir, readFiles: true });
+  return buildModel<S>(files, { dir, readFiles: true, steps: options.steps });
 }
 
 async function checkDir(dir: string): Promise<string | undefined> {

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, createLogger } from '../../src/http/index.js';
 import type { RequestSpec } from '../../src/schema/field.js';
-import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../../src/steps/endpoint.js';
+import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../../src/steps/index.js';
 
 export const NO_REQUEST: RequestSpec = { path: [], query: [], headers: [] };
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { listen, shutdown } from '../../src/http/index.js';
-import type { EndpointResult, PendingResult } from '../../src/steps/endpoint.js';
+import type { EndpointResult, PendingResult } from '../../src/steps/index.js';
 import { endpoint, json, server } from './helpers.js';
 
 function get(url: string): Promise<{ status: number; body: string }> {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { markProblem, problem } from '../../src/problem/index.js';
-import type { EndpointResult, PendingResult } from '../../src/steps/endpoint.js';
+import type { EndpointResult, PendingResult } from '../../src/steps/index.js';
 import { endpoint, json, server } from './helpers.js';
 
 test('status, headers and a JSON body are written as decided', async () => {
@@ -45,7 +45,7 @@ test('a string body with a declared content type is sent as is', async () => {
 
 test('a failing step is a 500 naming the step, with no internals; the log has the full error', async () => {
   const secret = new Error('password authentication failed for user "admin" at 10.0.0.3');
-  const { app, log } = await server([endpoint('GET /f', () => ({ kind: 'failure', status: 500, step: 'lookup', error: secret }))]);
+  const { app, log } = await server([endpoint('GET /f', () => ({ kind: 'failure', category: 'internal', step: 'lookup', error: secret }))]);
   const r = await app.inject({ method: 'GET', url: '/f', headers: { 'x-request-id': 'req-500' } });
   assert.equal(r.statusCode, 500);
   assert.match(r.headers['content-type'] as string, /^application\/problem\+json/);

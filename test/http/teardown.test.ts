@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileGraphOrThrow } from '../../graph/index.js';
-import type { ResponseResult } from '../../src/steps/endpoint.js';
-import { runGraph } from '../../src/steps/endpoint.js';
-import type { EndpointNode, EndpointScope } from '../../src/steps/registry.js';
+import type { ResponseResult } from '../../src/steps/index.js';
+import { runGraph } from '../../src/steps/index.js';
+import type { EndpointNode, EndpointScope } from '../../src/steps/index.js';
 import { endpoint, server } from './helpers.js';
 
 function slowGraph(ms: number, aborted: (reason: unknown) => void) {

@@ -41,7 +41,7 @@ test('sizes: unknown units and negative or fractional byte counts are rejected',
 });
 
 test('time-outs and intervals must suit a timer: no zero, nothing past 2^31-1 ms (it would fire at once)', async () => {
-  const { buildModel } = await import('../../src/model/index.js');
+  const { buildServiceModel: buildModel } = await import('../../src/steps/index.js');
   const build = (server: string, steps = '') =>
     buildModel([
       {

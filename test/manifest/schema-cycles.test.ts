@@ -3,13 +3,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Diagnostics } from '../../src/diag/index.js';
 import { parseFile } from '../../src/hcl/index.js';
-import { decodeManifest } from '../../src/manifest/decode.js';
+import { decodeManifest, stepDecoderTable } from '../../src/manifest/index.js';
+import { STEP_KINDS } from '../../src/steps/index.js';
 
 function decode(source: string) {
   const { file, diagnostics } = parseFile(source, 'f.hcl');
   assert.deepEqual(diagnostics, []);
   const diags = new Diagnostics();
-  decodeManifest([file], diags, { rootDir: '.', read: false });
+  decodeManifest([file], diags, { rootDir: '.', read: false }, stepDecoderTable(STEP_KINDS));
   return diags.items;
 }
 

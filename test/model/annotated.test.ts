@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildModel } from '../../src/model/index.js';
+import { buildServiceModel } from '../../src/steps/index.js';
 import { checkAnnotations, parseAnnotations } from './annotations.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -19,7 +19,7 @@ for (const name of readdirSync(badDir).filter((f) => f.endsWith('.hcl')).sort())
     const source = readFileSync(join(badDir, name), 'utf8');
     const annotations = parseAnnotations(source);
     assert.ok(annotations.length > 0, 'a bad fixture has at least one annotation');
-    const result = buildModel([{ filename: name, source }]);
+    const result = buildServiceModel([{ filename: name, source }]);
     assert.deepEqual(checkAnnotations(annotations, result.diagnostics, name), []);
     if (annotations.some((a) => a.severity === 'error')) assert.equal(result.model, undefined);
   });
@@ -31,7 +31,7 @@ test('the good fixtures (SPEC.md §4.4 in both dialects) build without a diagnos
     .filter((f) => f.endsWith('.hcl'))
     .sort()
     .map((f) => ({ filename: f, source: readFileSync(join(dir, f), 'utf8') }));
-  const result = buildModel(files);
+  const result = buildServiceModel(files);
   assert.deepEqual(result.diagnostics, []);
   assert.ok(result.model);
 });

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildModel } from '../../src/model/index.js';
+import { buildServiceModel } from '../../src/steps/index.js';
 import { FORMAT_NAMES } from '../../src/schema/index.js';
 import { checkCommand } from '../../src/cli/check.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function diags(source: string) {
-  const r = buildModel([{ filename: 'f.hcl', source }]);
+  const r = buildServiceModel([{ filename: 'f.hcl', source }]);
   return r.diagnostics.map((d) => ({
     at: d.subject ? `${d.subject.start.line}:${d.subject.start.column}` : '',
     summary: d.summary,
@@ -137,7 +137,7 @@ test('a default of the wrong type names the type; the safe range is mentioned on
 });
 
 test('a pattern that may backtrack catastrophically is a warning at the pattern; the model is still built', () => {
-  const r = buildModel([{ filename: 'f.hcl', source: query('type = string\npattern = "^(a+)+$"') }]);
+  const r = buildServiceModel([{ filename: 'f.hcl', source: query('type = string\npattern = "^(a+)+$"') }]);
   assert.ok(r.model, 'a warning does not block the model');
   assert.deepEqual(
     r.diagnostics.map((d) => [d.severity, d.summary, `${d.subject?.start.line}:${d.subject?.start.column}`, d.path?.join(' > ')]),

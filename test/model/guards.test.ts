@@ -1,10 +1,10 @@
 /** Guard declarations that would admit anyone, or no one, are boot errors. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildModel } from '../../src/model/index.js';
+import { buildServiceModel } from '../../src/steps/index.js';
 
 function errors(source: string): string[] {
-  return buildModel([{ filename: 'f.hcl', source }]).diagnostics.map((d) => `${d.subject?.start.line}: ${d.summary}`);
+  return buildServiceModel([{ filename: 'f.hcl', source }]).diagnostics.map((d) => `${d.subject?.start.line}: ${d.summary}`);
 }
 
 test('empty credentials are refused: password, user name, token, key, jwt secret', () => {
@@ -55,7 +55,7 @@ auth "b" {
 });
 
 test('well-formed guards still decode', () => {
-  const r = buildModel([
+  const r = buildServiceModel([
     {
       filename: 'f.hcl',
       source: `auth "t" {

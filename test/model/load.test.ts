@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { discoverManifestFiles } from '../../src/manifest/discover.js';
-import { loadManifest } from '../../src/model/index.js';
+import { loadServiceModel } from '../../src/steps/index.js';
 
 function tree(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-manifest-'));
@@ -31,7 +31,7 @@ test('every *.hcl under the directory, recursively and sorted; hidden directorie
   });
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   assert.deepEqual(await discoverManifestFiles(dir), ['a.hcl', 'api/b.hcl', 'api/v2/users.hcl', 'z.hcl']);
-  const { model, diagnostics } = await loadManifest(dir);
+  const { model, diagnostics } = await loadServiceModel(dir);
   assert.deepEqual(diagnostics, []);
   assert.deepEqual(
     model!.endpoints.map((e) => e.path),
@@ -66,7 +66,7 @@ test('blocks of all files merge: a schema, guard and connection declared in one 
 `,
   });
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const { model, diagnostics } = await loadManifest(dir);
+  const { model, diagnostics } = await loadServiceModel(dir);
   assert.deepEqual(diagnostics, []);
   assert.equal(model!.endpoints[0]!.request.body!.name, 'item');
 });
@@ -78,7 +78,7 @@ test('server and top-level openapi may appear once across all files', async (t) 
     'b/d.hcl': 'openapi {\n  title = "B"\n}\n',
   });
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const { model, diagnostics } = await loadManifest(dir);
+  const { model, diagnostics } = await loadServiceModel(dir);
   assert.equal(model, undefined);
   assert.deepEqual(
     diagnostics.map((d) => [d.summary, d.subject?.filename, d.subject?.start.line]),
@@ -90,12 +90,12 @@ test('server and top-level openapi may appear once across all files', async (t) 
 });
 
 test('a missing directory or one without manifests is a diagnostic, not an exception', async (t) => {
-  const missing = await loadManifest('/nonexistent/svc-manifest');
+  const missing = await loadServiceModel('/nonexistent/svc-manifest');
   assert.equal(missing.model, undefined);
   assert.equal(missing.diagnostics[0]!.summary, 'Cannot read manifest directory');
   const dir = tree({ 'readme.md': 'x' });
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const empty = await loadManifest(dir);
+  const empty = await loadServiceModel(dir);
   assert.equal(empty.diagnostics[0]!.summary, 'No manifest files');
 });
 
@@ -126,14 +126,14 @@ endpoint "GET /missing" {
     'page.html': '<h1>{{ .Title }}</h1>',
   });
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const { diagnostics } = await loadManifest(dir);
+  const { diagnostics } = await loadServiceModel(dir);
   assert.deepEqual(
     diagnostics.map((d) => [d.summary, d.subject?.start.line]),
     [['Cannot read file', 18]],
   );
   // Without the bad endpoint the model holds the file contents.
   writeFileSync(join(dir, 'nope.html'), 'x');
-  const { model } = await loadManifest(dir);
+  const { model } = await loadServiceModel(dir);
   const calc = model!.endpoints[0]!;
   assert.equal(calc.kind === 'pipeline' && calc.steps[0]!.kind === 'starlark' && calc.steps[0]!.source, 'def execute(ctx):\n    return 42\n');
   const page = model!.endpoints[1]!;
@@ -147,7 +147,7 @@ test('unreadable manifest files are diagnostics, not exceptions: dangling symlin
   symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling.hcl'));
   symlinkSync(join(dir, 'real'), join(dir, 'dir.hcl'));
   writeFileSync(join(dir, 'latin1.hcl'), Buffer.from([0x23, 0x20, 0xe9, 0x0a]));
-  const r = await loadManifest(dir);
+  const r = await loadServiceModel(dir);
   assert.equal(r.model, undefined);
   assert.deepEqual(
     r.diagnostics.map((d) => [d.summary, d.detail!.slice(dir.length + 1)]),

@@ -1,26 +1,27 @@
 /** What the built model holds: defaults, resolution, normalisation, immutability. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildModel, type EndpointModel, type PipelineEndpointModel, type ServiceModel } from '../../src/model/index.js';
+import type { EndpointModel, PipelineEndpointModel, ServiceModel } from '../../src/model/index.js';
+import { buildServiceModel, type StepSpec } from '../../src/steps/index.js';
 
-function build(source: string): ServiceModel {
-  const r = buildModel([{ filename: 'api.hcl', source }]);
+function build(source: string): ServiceModel<StepSpec> {
+  const r = buildServiceModel([{ filename: 'api.hcl', source }]);
   assert.deepEqual(r.diagnostics.map((d) => `${d.subject?.start.line}: ${d.summary} ${d.detail ?? ''}`), []);
   return r.model!;
 }
 
 function errors(source: string): string[] {
   // Sorted: the order of checks is not part of the contract, the lines are.
-  const r = buildModel([{ filename: 'api.hcl', source }]);
+  const r = buildServiceModel([{ filename: 'api.hcl', source }]);
   return r.diagnostics
     .filter((d) => d.severity === 'error')
     .map((d) => `${d.subject?.start.line}: ${d.summary}`)
     .sort();
 }
 
-const pipeline = (e: EndpointModel | undefined): PipelineEndpointModel => {
+const pipeline = (e: EndpointModel<StepSpec> | undefined): PipelineEndpointModel<StepSpec> => {
   assert.equal(e?.kind, 'pipeline');
-  return e as PipelineEndpointModel;
+  return e as PipelineEndpointModel<StepSpec>;
 };
 
 const GUARDS = `
@@ -231,7 +232,7 @@ test('the model is immutable', () => {
 });
 
 test('errors from several files and blocks are all reported in one run', () => {
-  const r = buildModel([
+  const r = buildServiceModel([
     { filename: 'a.hcl', source: 'server {\n  port = "x"\n}\n' },
     { filename: 'b.hcl', source: 'endpoint "GET /" {\n  pipeline {\n    respond {\n      status = 1000\n    }\n  }\n}\n' },
     { filename: 'c.hcl', source: 'schema "s" {\n  field "f" {\n    type = nope\n  }\n}\n' },
@@ -244,7 +245,7 @@ test('errors from several files and blocks are all reported in one run', () => {
 });
 
 test('a route name used by two connection kinds is an error that says so', () => {
-  const r = buildModel([
+  const r = buildServiceModel([
     {
       filename: 'x.hcl',
       source: `connection "postgres" "main" {
@@ -378,7 +379,7 @@ endpoint "GET /" {
 });
 
 test('connections: url or source, pool, statement timeout, migrations resolved against the declaring file', () => {
-  const r = buildModel([
+  const r = buildServiceModel([
     {
       filename: 'conf/db.hcl',
       source: `connection "postgres" "main" {

@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildModel, type BuildResult } from '../../src/model/index.js';
+import { type BuildResult } from '../../src/model/index.js';
+import { buildServiceModel } from '../../src/steps/index.js';
 import { compileRequestValidator } from '../../src/schema/index.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'good');
@@ -55,7 +56,7 @@ test('mutated manifests produce diagnostics, never exceptions', () => {
     const files = sources.map((s, i) => ({ filename: `f${i}.hcl`, source: random() < 0.7 ? mutate(s, random) : s }));
     let result;
     try {
-      result = buildModel(files);
+      result = buildServiceModel(files);
     } catch (e) {
       assert.fail(`seed ${seed}: ${(e as Error).stack}`);
     }
@@ -106,7 +107,7 @@ test('hostile manifests produce located diagnostics, never exceptions', () => {
     let result;
     try {
       // Each twice, in two files: every top-level declaration is also a duplicate across files.
-      result = buildModel([
+      result = buildServiceModel([
         { filename: 'a.hcl', source },
         { filename: 'b.hcl', source: name === 'dupAll' ? source : '' },
       ]);

@@ -1,7 +1,7 @@
 /** Did-you-mean on references whose target exists but failed to decode. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildModel } from '../../src/model/index.js';
+import { buildServiceModel } from '../../src/steps/index.js';
 
 test('a misspelled step name is matched against every declared step, those that failed to decode included', () => {
   const source = `endpoint "GET /u" {
@@ -16,7 +16,7 @@ test('a misspelled step name is matched against every declared step, those that 
   }
 }
 `;
-  const r = buildModel([{ filename: 'f.hcl', source }]);
+  const r = buildServiceModel([{ filename: 'f.hcl', source }]);
   const d = r.diagnostics.find((x) => x.summary === 'Reference to undeclared step');
   assert.ok(d, r.diagnostics.map((x) => x.summary).join(', '));
   assert.equal(d.suggestion, 'steps.user');

@@ -2,9 +2,16 @@
 import type { Range } from '../../src/diag/range.js';
 import { compileExpression } from '../../src/expr/index.js';
 import { parseExpression } from '../../src/hcl/index.js';
-import type { Expr } from '../../src/model/step-common.js';
-import type { PipelineEndpointModel, RespondStepSpec, StepSpec } from '../../src/model/types.js';
-import type { RequestContext } from '../../src/steps/endpoint.js';
+import { failureStatus } from '../../src/http/failure.js';
+import type { Expr, PipelineEndpointModel, ServiceModel } from '../../src/model/index.js';
+import {
+  compileEndpoint as compileWithModel,
+  type EndpointCompilation,
+  type FailureResult,
+  type RequestContext,
+  type RespondStepSpec,
+  type StepSpec,
+} from '../../src/steps/index.js';
 
 export const RANGE: Range = { filename: 'test.hcl', start: { line: 1, column: 1, byte: 0 }, end: { line: 1, column: 2, byte: 1 } };
 
@@ -20,7 +27,7 @@ export function respond(fields: Partial<Omit<RespondStepSpec, 'kind'>> = {}): Re
   return { kind: 'respond', range: RANGE, blockPath: ['endpoint "GET /t"', 'pipeline', 'respond'], statusCode: 200, ...fields };
 }
 
-export function pipeline(steps: StepSpec[], label = 'GET /t', auth: string[] = []): PipelineEndpointModel {
+export function pipeline(steps: StepSpec[], label = 'GET /t', auth: string[] = []): PipelineEndpointModel<StepSpec> {
   const [method, path] = label.split(' ') as [PipelineEndpointModel['method'], string];
   return {
     kind: 'pipeline',
@@ -47,4 +54,28 @@ export function ctx(overrides: Partial<RequestContext['request']> = {}, requestI
     timestamp_epoch: 1_700_000_000,
     request_id: requestId,
   };
+}
+
+/** The smallest service around one endpoint: what a step compiler may read of the model. */
+export function serviceOf(endpoint: PipelineEndpointModel<StepSpec>): ServiceModel<StepSpec> {
+  return {
+    server: { host: '127.0.0.1', port: 8080, maxBodySize: 1 << 20, requestTimeoutMs: 30_000, shutdownTimeoutMs: 10_000, auth: [] },
+    openapi: { title: 'API', version: '1.0.0', servers: [], tags: [] },
+    endpoints: [endpoint],
+    schemas: new Map(),
+    auths: new Map(),
+    connections: new Map(),
+    sources: new Map(),
+    dir: '.',
+  };
+}
+
+/** Compiles one endpoint as the service compiler does, in a service of its own unless one is given. */
+export function compileEndpoint(endpoint: PipelineEndpointModel<StepSpec>, model: ServiceModel<StepSpec> = serviceOf(endpoint)): EndpointCompilation {
+  return compileWithModel(endpoint, model);
+}
+
+/** The status the HTTP adapter answers a failure with. */
+export function statusOf(failure: FailureResult): number {
+  return failureStatus(failure.category);
 }

@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { StepSpec } from '../../src/model/types.js';
-import { compileEndpoint } from '../../src/steps/endpoint.js';
-import { expr, pipeline, RANGE, respond } from './helpers.js';
+import type { StepSpec } from '../../src/steps/index.js';
+import { compileEndpoint, expr, pipeline, RANGE, respond } from './helpers.js';
 
 const base = { range: RANGE };
 

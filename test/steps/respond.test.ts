@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileEndpoint, type EndpointResult } from '../../src/steps/endpoint.js';
-import type { StepSpec } from '../../src/model/types.js';
-import { ctx, expr, pipeline, respond } from './helpers.js';
+import type { EndpointResult } from '../../src/steps/index.js';
+import type { StepSpec } from '../../src/steps/index.js';
+import { compileEndpoint, statusOf, ctx, expr, pipeline, respond } from './helpers.js';
 
 function compile(steps: StepSpec[]) {
   const result = compileEndpoint(pipeline(steps));
@@ -68,7 +68,7 @@ test('a failing expression is a 500 failure naming the step', () => {
   const out = runSync([respond({ body: expr('{ n = 1 + ctx.request.query.x }') })], ctx({ query: { x: 'abc' } }));
   assert.equal(out.kind, 'failure');
   if (out.kind !== 'failure') return;
-  assert.equal(out.status, 500);
+  assert.equal(statusOf(out), 500);
   assert.equal(out.step, 'respond#1');
   assert.ok(out.error instanceof Error);
 });

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { StarlarkStepSpec } from '../../src/model/types.js';
-import { compileEndpoint, type EndpointResult } from '../../src/steps/endpoint.js';
-import { ctx, expr, pipeline, RANGE, respond } from './helpers.js';
+import type { StarlarkStepSpec } from '../../src/steps/index.js';
+import type { EndpointResult } from '../../src/steps/index.js';
+import { compileEndpoint, statusOf, ctx, expr, pipeline, RANGE, respond } from './helpers.js';
 
 function starlark(source: string, extra: Partial<StarlarkStepSpec> = {}): StarlarkStepSpec {
   return { kind: 'starlark', name: 'script', source, sourceName: 'script.star', range: RANGE, blockPath: ['endpoint "GET /t"', 'pipeline', 'starlark "script"'], ...extra };
@@ -27,7 +27,7 @@ test('a Starlark error at run time is a 500 failure naming the step', () => {
   const { endpoint } = compileEndpoint(pipeline([starlark('def execute(ctx):\n    return 1 // 0\n'), respond({})]));
   const out = endpoint!.run(ctx()) as EndpointResult;
   assert.equal(out.kind, 'failure');
-  assert.equal(out.kind === 'failure' && out.status, 500);
+  assert.equal(out.kind === 'failure' && statusOf(out), 500);
   assert.equal(out.kind === 'failure' && out.step, 'script');
 });
 
@@ -36,7 +36,7 @@ test('running out of time is a 504 failure', () => {
     pipeline([starlark('def execute(ctx):\n    n = 0\n    while True:\n        n += 1\n', { timeoutMs: 20, maxSteps: 1e12 }), respond({})]),
   );
   const out = endpoint!.run(ctx()) as EndpointResult;
-  assert.equal(out.kind === 'failure' && out.status, 504);
+  assert.equal(out.kind === 'failure' && statusOf(out), 504);
 });
 
 test('compile errors are boot diagnostics at the manifest line of an inline program', () => {
@@ -76,12 +76,12 @@ test('a result JSON cannot hold (NaN, Infinity, a cycle) is a 500 naming the ste
   for (const body of ['float("nan")', '[float("inf")]', '{"a": -float("inf")}']) {
     const { endpoint } = compileEndpoint(pipeline([starlark(`def execute(ctx):\n    return ${body}\n`), respond({ body: expr('steps.script.result') })]));
     const out = endpoint!.run(ctx()) as EndpointResult;
-    assert.equal(out.kind === 'failure' && out.status, 500, body);
+    assert.equal(out.kind === 'failure' && statusOf(out), 500, body);
     assert.equal(out.kind === 'failure' && out.step, 'script');
   }
   const cyclic = compileEndpoint(pipeline([starlark('def execute(ctx):\n    x = []\n    x.append(x)\n    return x\n'), respond({})]));
   const failed = cyclic.endpoint!.run(ctx()) as EndpointResult;
-  assert.equal(failed.kind === 'failure' && failed.status, 500);
+  assert.equal(failed.kind === 'failure' && statusOf(failed), 500);
   const { endpoint } = compileEndpoint(pipeline([starlark('def execute(ctx):\n    return {"__proto__": {"x": 1}}\n'), respond({ body: expr('steps.script.result') })]));
   const out = endpoint!.run(ctx()) as EndpointResult;
   assert.equal(out.kind === 'response' && JSON.stringify(out.body), '{"__proto__":{"x":1}}');

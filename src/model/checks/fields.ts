@@ -7,7 +7,7 @@
  * used as a body is checked once, as a schema.
  */
 import type { Diagnostics } from '../../diag/diagnostic.js';
-import { fieldSites } from '../../manifest/field.js';
+import { fieldSites } from '../../manifest/index.js';
 import { checkObjectType, checkRequestSpec, type SchemaIssue } from '../../schema/check.js';
 import type { ObjectTypeSpec } from '../../schema/field.js';
 import type { EndpointModel } from '../types.js';

@@ -1,19 +1,19 @@
 /**
- * Every run of a pipeline answers: the last step is an unconditional `respond` or a `stream`
- * without `when` (DECISIONS.md §3: a pipeline that can finish without a response is a boot error),
- * and nothing follows such a terminal step (it could never run).
+ * Every run of a pipeline answers: the last step always answers (an unconditional `respond`, a
+ * `stream` without `when`: DECISIONS.md §3, a pipeline that can finish without a response is a boot
+ * error), and nothing follows such a terminal step (it could never run).
  */
 import type { Range } from '../../diag/range.js';
-import type { Scope } from '../../manifest/scope.js';
-import type { StepSpec } from '../types.js';
-import { stepLabel } from './walk.js';
+import type { Scope, StepSpecBase } from '../../manifest/index.js';
+import type { StepKindModels } from '../step-kind.js';
+import { allSteps, kindOf, stepLabel } from './walk.js';
 
-export function isTerminal(step: StepSpec): boolean {
-  return (step.kind === 'respond' && !step.condition) || (step.kind === 'stream' && !step.when);
+function answers(kinds: StepKindModels, step: StepSpecBase): boolean | string {
+  return kindOf(kinds, step).answers?.(step) ?? false;
 }
 
-export function checkFlow(steps: readonly StepSpec[], scope: Scope, emptyAt: Range): void {
-  const end = steps.findIndex(isTerminal);
+export function checkFlow(kinds: StepKindModels, steps: readonly StepSpecBase[], scope: Scope, emptyAt: Range): void {
+  const end = steps.findIndex((s) => answers(kinds, s) === true);
   if (end >= 0 && end < steps.length - 1) {
     const next = steps[end + 1]!;
     scope.error('Unreachable step', next.range, {
@@ -24,26 +24,20 @@ export function checkFlow(steps: readonly StepSpec[], scope: Scope, emptyAt: Ran
   }
   if (end >= 0) return;
   const last = steps[steps.length - 1];
+  const condition = last && answers(kinds, last);
   scope.error('Pipeline can finish without a response', last ? last.range : emptyAt, {
     ...(last ? { path: last.blockPath } : {}),
     detail: last
-      ? last.kind === 'respond' || last.kind === 'stream'
-        ? `The last step is conditional (${last.kind === 'respond' ? 'condition' : 'when'}), so when it does not apply no response is sent. End the pipeline with a respond that has no condition.`
+      ? typeof condition === 'string'
+        ? `The last step is conditional (${condition}), so when it does not apply no response is sent. End the pipeline with a respond that has no condition.`
         : `The pipeline ends with ${stepLabel(last)}, which does not answer the request. End it with a respond (without condition) or a stream.`
       : 'The pipeline has no step. End it with a respond (without condition) or a stream.',
   });
 }
 
 /** Every status the pipeline can answer with that is known at boot (respond and catch), sorted. */
-export function staticStatuses(steps: readonly StepSpec[]): number[] {
+export function staticStatuses(kinds: StepKindModels, steps: readonly StepSpecBase[]): number[] {
   const out = new Set<number>();
-  const visit = (list: readonly StepSpec[]): void => {
-    for (const s of list) {
-      if (s.kind === 'respond' && s.statusCode !== undefined) out.add(s.statusCode);
-      if (s.kind === 'sql' || s.kind === 'transaction') for (const c of s.catches) out.add(c.status);
-      if (s.kind === 'transaction' || s.kind === 'parallel') visit(s.steps);
-    }
-  };
-  visit(steps);
+  for (const s of allSteps(kinds, steps)) for (const status of kindOf(kinds, s).statuses?.(s) ?? []) out.add(status);
   return [...out].sort((a, b) => a - b);
 }

@@ -12,67 +12,66 @@
 import type { Range } from '../../diag/range.js';
 import { didYouMean } from '../../diag/suggest.js';
 import type { Reference } from '../../expr/index.js';
-import type { Scope } from '../../manifest/scope.js';
+import type { Expr, Scope, StepSpecBase } from '../../manifest/index.js';
 import { typeName } from '../../schema/index.js';
 import type { FieldSpec, RequestSpec, TypeSpec } from '../../schema/field.js';
-import type { Expr } from '../step-common.js';
-import type { StepSpec } from '../types.js';
-import { allSteps, definedNames, outputsOf, ownExprs, stepLabel } from './walk.js';
+import type { StepKindModels } from '../step-kind.js';
+import { allSteps, childrenOf, definedNames, kindOf, outputsOf, ownExprs, stepLabel } from './walk.js';
 
 export const CTX_MEMBERS = ['request', 'timestamp_epoch', 'request_id', 'auth'] as const;
 export const REQUEST_MEMBERS = ['method', 'path', 'query', 'headers', 'body'] as const;
 
 interface Env {
+  readonly kinds: StepKindModels;
   readonly scope: Scope;
   readonly request: RequestSpec;
   readonly path: string;
   /** Every lowered step by name. */
-  readonly byName: ReadonlyMap<string, StepSpec>;
+  readonly byName: ReadonlyMap<string, StepSpecBase>;
   /** Names declared by a block whose lowering failed: already reported, not reported again. */
   readonly declared: ReadonlySet<string>;
 }
 
 export function checkReferences(
-  steps: readonly StepSpec[],
+  kinds: StepKindModels,
+  steps: readonly StepSpecBase[],
   request: RequestSpec,
   path: string,
   scope: Scope,
   declared: ReadonlySet<string>,
 ): void {
-  const byName = new Map<string, StepSpec>();
-  for (const s of allSteps(steps)) if (s.kind !== 'stream' && s.name !== undefined && !byName.has(s.name)) byName.set(s.name, s);
-  walkSequence(steps, new Set(), new Set(), { scope, request, path, byName, declared });
+  const byName = new Map<string, StepSpecBase>();
+  for (const s of allSteps(kinds, steps)) if (s.name !== undefined && !byName.has(s.name)) byName.set(s.name, s);
+  walkSequence(steps, new Set(), new Set(), { kinds, scope, request, path, byName, declared });
 }
 
 /** Checks a sequence; returns the names available after it. */
-function walkSequence(steps: readonly StepSpec[], before: ReadonlySet<string>, siblings: ReadonlySet<string>, env: Env): Set<string> {
+function walkSequence(steps: readonly StepSpecBase[], before: ReadonlySet<string>, siblings: ReadonlySet<string>, env: Env): Set<string> {
   const avail = new Set(before);
   for (const step of steps) {
-    switch (step.kind) {
-      case 'transaction': {
-        const inner = walkSequence(step.steps, avail, siblings, env);
-        checkExprs(step, ownExprs(step), inner, siblings, env);
-        for (const n of inner) avail.add(n);
-        break;
-      }
-      case 'parallel': {
-        const branches = step.steps.map(definedNames);
-        step.steps.forEach((branch, i) => {
-          const others = new Set([...siblings, ...branches.filter((_, j) => j !== i).flat()]);
-          walkSequence([branch], avail, others, env);
-        });
-        for (const n of branches.flat()) avail.add(n);
-        break;
-      }
-      default:
-        checkExprs(step, ownExprs(step), avail, siblings, env);
+    const children = childrenOf(env.kinds, step);
+    if (children?.run === 'sequence') {
+      // A transaction: its inner steps in order, then its own expressions (catch bodies) see them all.
+      const inner = walkSequence(children.steps, avail, siblings, env);
+      checkExprs(step, ownExprs(step), inner, siblings, env);
+      for (const n of inner) avail.add(n);
+    } else if (children?.run === 'branches') {
+      // A parallel: each branch sees what ran before, never its siblings; all are visible after.
+      const branches = children.steps.map((b) => definedNames(env.kinds, b));
+      children.steps.forEach((branch, i) => {
+        const others = new Set([...siblings, ...branches.filter((_, j) => j !== i).flat()]);
+        walkSequence([branch], avail, others, env);
+      });
+      for (const n of branches.flat()) avail.add(n);
+    } else {
+      checkExprs(step, ownExprs(step), avail, siblings, env);
     }
-    if (step.kind !== 'stream' && step.name !== undefined) avail.add(step.name);
+    if (step.name !== undefined) avail.add(step.name);
   }
   return avail;
 }
 
-function checkExprs(step: StepSpec, exprs: readonly Expr[], avail: ReadonlySet<string>, siblings: ReadonlySet<string>, env: Env): void {
+function checkExprs(step: StepSpecBase, exprs: readonly Expr[], avail: ReadonlySet<string>, siblings: ReadonlySet<string>, env: Env): void {
   for (const e of exprs) {
     for (const ref of e.references) {
       if (ref.root === 'steps') checkStepRef(step, ref, avail, siblings, env);
@@ -81,7 +80,7 @@ function checkExprs(step: StepSpec, exprs: readonly Expr[], avail: ReadonlySet<s
   }
 }
 
-function checkStepRef(step: StepSpec, ref: Reference, avail: ReadonlySet<string>, siblings: ReadonlySet<string>, env: Env): void {
+function checkStepRef(step: StepSpecBase, ref: Reference, avail: ReadonlySet<string>, siblings: ReadonlySet<string>, env: Env): void {
   const [name, output] = ref.path;
   if (name === undefined || name === null) return;
   const key = String(name);
@@ -108,17 +107,17 @@ function checkStepRef(step: StepSpec, ref: Reference, avail: ReadonlySet<string>
     );
   }
   if (output === undefined || output === null) return;
-  const outputs = outputsOf(target);
+  const outputs = outputsOf(env.kinds, target);
   if (!outputs || outputs.includes(String(output))) return;
-  const streaming = (target.kind === 'sql' || target.kind === 'http') && target.stream;
+  const hint = kindOf(env.kinds, target).outputsHint?.(target);
   err(
     'Unsupported attribute',
-    `${stepLabel(target)} has no output "${String(output)}"; its outputs are ${outputs.join(', ')}${streaming ? ' (it streams: stream = true)' : ''}.`,
+    `${stepLabel(target)} has no output "${String(output)}"; its outputs are ${outputs.join(', ')}${hint ? ` (${hint})` : ''}.`,
     didYouMean(String(output), outputs),
   );
 }
 
-function checkCtxRef(step: StepSpec, ref: Reference, env: Env): void {
+function checkCtxRef(step: StepSpecBase, ref: Reference, env: Env): void {
   const p = ref.path;
   const err = (summary: string, detail: string, suggestion?: string): void =>
     env.scope.error(summary, ref.range, { path: step.blockPath, detail, ...(suggestion !== undefined ? { suggestion } : {}) });
@@ -175,7 +174,7 @@ function suggest(suggestion: string | undefined): { suggestion?: string } {
 }
 
 /** Follows `.a.b[0].c` through declared object fields; stops at map, any and dynamic steps. */
-function checkFieldPath(type: TypeSpec, path: readonly (string | number | null)[], shown: string, range: Range, step: StepSpec, env: Env): void {
+function checkFieldPath(type: TypeSpec, path: readonly (string | number | null)[], shown: string, range: Range, step: StepSpecBase, env: Env): void {
   let t: TypeSpec = type;
   let where = shown;
   for (const key of path) {

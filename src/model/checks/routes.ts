@@ -2,8 +2,7 @@
  * Two endpoints collide when they have the same method and the same path shape: parameter names do
  * not matter (`GET /u/{a}` and `GET /u/{b}` would match the same requests).
  */
-import { where } from '../../manifest/body.js';
-import type { DecodedEndpoint } from '../../manifest/endpoint.js';
+import { where, type DecodedEndpoint } from '../../manifest/index.js';
 
 export function checkDuplicateRoutes(endpoints: readonly DecodedEndpoint[]): void {
   const seen = new Map<string, DecodedEndpoint>();

@@ -2,15 +2,14 @@
  * Step names are unique within an endpoint, nested steps included: they all share the one
  * `steps.<name>` namespace (a transaction's inner steps are read as `steps.<inner>`).
  */
-import { where } from '../../manifest/body.js';
-import type { Scope } from '../../manifest/scope.js';
-import type { StepSpec } from '../types.js';
+import { where, type Scope, type StepSpecBase } from '../../manifest/index.js';
+import type { StepKindModels } from '../step-kind.js';
 import { allSteps } from './walk.js';
 
-export function checkStepNames(steps: readonly StepSpec[], scope: Scope): void {
-  const seen = new Map<string, StepSpec>();
-  for (const step of allSteps(steps)) {
-    if (step.kind === 'stream' || step.kind === 'respond' || step.name === undefined) continue;
+export function checkStepNames(kinds: StepKindModels, steps: readonly StepSpecBase[], scope: Scope): void {
+  const seen = new Map<string, StepSpecBase>();
+  for (const step of allSteps(kinds, steps)) {
+    if (step.name === undefined) continue;
     const previous = seen.get(step.name);
     if (previous) {
       scope.error('Duplicate step name', step.range, {

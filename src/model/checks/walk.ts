@@ -1,24 +1,34 @@
-/** Small helpers over the step tree shared by the boot checks. */
-import type { Expr } from '../step-common.js';
-import type { StepSpec } from '../types.js';
+/**
+ * Small helpers over the step tree shared by the boot checks. What a step holds, offers and answers
+ * comes from its kind's definition (`StepKindModel`), injected by src/steps.
+ */
+import type { Expr, StepSpecBase } from '../../manifest/index.js';
+import type { StepChildren, StepKindModel, StepKindModels } from '../step-kind.js';
 
-/** Steps nested directly in a step (transaction's sql steps, parallel's branches). */
-export function childrenOf(step: StepSpec): readonly StepSpec[] {
-  return step.kind === 'transaction' || step.kind === 'parallel' ? step.steps : [];
+/** The definition of a step's kind; every spec was produced by one, so it is always there. */
+export function kindOf(kinds: StepKindModels, step: StepSpecBase): StepKindModel {
+  const kind = kinds.get(step.kind);
+  if (!kind) throw new Error(`no definition for step kind "${step.kind}"`);
+  return kind;
+}
+
+/** Steps nested directly in a step (a transaction's sql steps, a parallel's branches). */
+export function childrenOf(kinds: StepKindModels, step: StepSpecBase): StepChildren | undefined {
+  return kindOf(kinds, step).children?.(step);
 }
 
 /** Every step of a tree, depth first, in declared order. */
-export function* allSteps(steps: readonly StepSpec[]): Generator<StepSpec> {
+export function* allSteps(kinds: StepKindModels, steps: readonly StepSpecBase[]): Generator<StepSpecBase> {
   for (const s of steps) {
     yield s;
-    yield* allSteps(childrenOf(s));
+    yield* allSteps(kinds, childrenOf(kinds, s)?.steps ?? []);
   }
 }
 
 /** The names a step makes available to later steps: its own and its nested steps'. */
-export function definedNames(step: StepSpec): string[] {
+export function definedNames(kinds: StepKindModels, step: StepSpecBase): string[] {
   const out: string[] = [];
-  for (const s of allSteps([step])) if (s.kind !== 'stream' && s.name !== undefined) out.push(s.name);
+  for (const s of allSteps(kinds, [step])) if (s.name !== undefined) out.push(s.name);
   return out;
 }
 
@@ -33,7 +43,7 @@ const NOT_EXPR = new Set(['kind', 'name', 'steps', 'range', 'sourceRange', 'bloc
  * The compiled expressions a step holds itself (nested steps excluded): found structurally, so a
  * new attribute on a spec is checked without touching this file.
  */
-export function ownExprs(step: StepSpec): Expr[] {
+export function ownExprs(step: StepSpecBase): Expr[] {
   const out: Expr[] = [];
   const visit = (v: unknown): void => {
     if (isExpr(v)) out.push(v);
@@ -46,24 +56,12 @@ export function ownExprs(step: StepSpec): Expr[] {
 }
 
 /** The outputs `steps.<name>.<output>` a step offers, or undefined when any member is allowed. */
-export function outputsOf(step: StepSpec): readonly string[] | undefined {
-  switch (step.kind) {
-    case 'sql':
-      return step.stream ? ['stream'] : ['row', 'rows', 'rows_affected'];
-    case 'redis':
-      return step.op === 'SUBSCRIBE' ? ['stream'] : ['value'];
-    case 'http':
-      return step.stream ? ['status', 'headers', 'stream'] : ['status', 'headers', 'body'];
-    case 'starlark':
-      return ['result'];
-    case 'transaction':
-    case 'parallel':
-      return step.steps.flatMap(definedNames);
-    default:
-      return undefined;
-  }
+export function outputsOf(kinds: StepKindModels, step: StepSpecBase): readonly string[] | undefined {
+  const children = childrenOf(kinds, step);
+  if (children) return children.steps.flatMap((s) => definedNames(kinds, s));
+  return kindOf(kinds, step).outputs?.(step);
 }
 
-export function stepLabel(step: StepSpec): string {
+export function stepLabel(step: StepSpecBase): string {
   return step.name !== undefined ? `${step.kind} "${step.name}"` : step.kind;
 }

@@ -2,7 +2,8 @@
  * `parallel`: its steps run concurrently (the graph's fork/join); every output is visible afterwards.
  * The model has checked that no branch reads a sibling's output and that none responds or streams.
  */
-import type { EndpointNode, NodeCompiler } from '../registry.js';
+import type { EndpointNode } from '../contract.js';
+import type { NodeCompiler } from '../definition.js';
 import type { ParallelStepSpec } from './spec.js';
 
 export const compileParallel: NodeCompiler<ParallelStepSpec> = (spec, env) => {

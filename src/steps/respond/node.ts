@@ -8,10 +8,10 @@
  */
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { ExitNodeDef } from '../../../graph/index.js';
-import type { Expr } from '../../model/step-common.js';
+import type { Expr } from '../../model/index.js';
 import { isMarkedProblem } from '../../problem/index.js';
-import type { ResponseResult } from '../endpoint.js';
-import type { EndpointScope, NodeCompiler } from '../registry.js';
+import type { EndpointScope, ResponseResult } from '../contract.js';
+import type { NodeCompiler } from '../definition.js';
 import type { RespondStepSpec } from './spec.js';
 
 /** A respond step failed at run time (bad status, bad headers, bad condition). */

@@ -9,7 +9,7 @@
  * this step (500 naming it; the Starlark backtrace goes to the log), and running past the step's time
  * budget is a time-out (504).
  */
-import type { Range } from '../../diag/range.js';
+import type { Range } from '../../diag/index.js';
 import {
   callFunction,
   compileModule,
@@ -23,7 +23,8 @@ import {
   type StarlarkDiagnostic,
   type StarlarkModule,
 } from '../../starlark/index.js';
-import type { EndpointNode, EndpointScope, NodeCompiler } from '../registry.js';
+import type { EndpointNode, EndpointScope } from '../contract.js';
+import type { NodeCompiler } from '../definition.js';
 import type { StarlarkStepSpec } from './spec.js';
 
 export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {

@@ -1,13 +1,8 @@
 /** `starlark "<name>" { source | file, max_steps, timeout }`: the code defines `execute(ctx)`. */
-import type { Range } from '../../diag/range.js';
-import type { StepBase } from '../../model/step-common.js';
-import type { Block } from '../../hcl/ast.js';
-import type { LowerContext } from '../../manifest/lower-context.js';
-import { decodeBody, blockHeader, type BodySchema } from '../../manifest/body.js';
-import { resolveFile } from '../../manifest/files.js';
-import { readDuration, readInt, readString } from '../../manifest/values.js';
+import type { Range } from '../../diag/index.js';
+import type { StepSpecBase } from '../../manifest/index.js';
 
-export interface StarlarkStepSpec extends StepBase {
+export interface StarlarkStepSpec extends StepSpecBase {
   readonly kind: 'starlark';
   readonly name: string;
   /** The program text (inline `source`, or the contents of `file` read at boot). */
@@ -23,46 +18,4 @@ export interface StarlarkStepSpec extends StepBase {
   readonly file?: string;
   readonly maxSteps?: number;
   readonly timeoutMs?: number;
-}
-
-// ---------------------------------------------------------------- lower: block -> spec
-
-const STARLARK_BODY: BodySchema = { attributes: { source: {}, file: {}, max_steps: {}, timeout: {} } };
-
-export function lower(block: Block, cx: LowerContext): StarlarkStepSpec | undefined {
-  const s = cx.scope;
-  const d = decodeBody(block.body, STARLARK_BODY, s, block);
-  const sourceAttr = d.attrs.get('source');
-  const fileAttr = d.attrs.get('file');
-  const maxSteps = readInt(d.attrs.get('max_steps'), s, { min: 1 });
-  const timeoutMs = readDuration(d.attrs.get('timeout'), s);
-  const common = {
-    kind: 'starlark' as const,
-    name: block.labels[0]!,
-    ...(maxSteps !== undefined ? { maxSteps } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    range: block.range,
-    blockPath: s.path,
-  };
-  if (sourceAttr && fileAttr) {
-    s.error('Conflicting arguments', fileAttr.nameRange, { detail: 'Give the program inline (`source`) or as a `file`, not both.' });
-    return undefined;
-  }
-  if (sourceAttr) {
-    const source = readString(sourceAttr, s);
-    if (source === undefined) return undefined;
-    if (!/\bdef\s+execute\s*\(/.test(source)) {
-      s.error('Missing execute function', sourceAttr.expr.range, { detail: 'A starlark step\'s program defines `def execute(ctx):` and returns its result.' });
-    }
-    return { ...common, source, sourceName: block.range.filename, sourceRange: sourceAttr.expr.range };
-  }
-  if (fileAttr) {
-    const name = readString(fileAttr, s);
-    if (name === undefined) return undefined;
-    const f = resolveFile(fileAttr, name, s.baseDir, cx.env.files, s);
-    if (!f) return undefined;
-    return { ...common, source: f.text ?? '', sourceName: f.path, file: f.path };
-  }
-  s.error('Missing required argument', blockHeader(block), { detail: 'A starlark step needs `source` (inline program) or `file`.' });
-  return undefined;
 }

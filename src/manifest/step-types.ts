@@ -1,10 +1,11 @@
 /**
- * Shapes shared by every step spec (src/steps/<kind>/spec.ts). They live in the model because the
- * model owns what a checked step is; the step folders own how each kind is decoded and run.
+ * What every step spec shares, whatever its kind. The manifest decodes step blocks through the step
+ * kinds src/steps injects (./steps.ts), so it knows steps only by these shapes; each kind's own spec
+ * (src/steps/<kind>/spec.ts) extends `StepSpecBase`.
  */
 import type { Range } from '../diag/range.js';
 import type { CompiledExpression } from '../expr/index.js';
-import type { ConnectionKind } from './types.js';
+import type { ConnectionKind } from './connection-kind.js';
 
 /**
  * A runtime expression, compiled once at boot. Run it per request with
@@ -20,7 +21,9 @@ export interface ConnectionRef {
   readonly range: Range;
 }
 
-export interface StepBase {
+export interface StepSpecBase {
+  /** The step kind (`sql`, `respond`...): the key of its definition in src/steps. */
+  readonly kind: string;
   /** The step's label (`sql "q"` -> `q`); absent for `respond`, unlabelled `parallel`, `stream`. */
   readonly name?: string;
   /** The whole block. */

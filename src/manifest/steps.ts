@@ -1,0 +1,112 @@
+/**
+ * Step blocks, decoded through the step kinds the caller injects (src/steps builds them from its one
+ * list of definitions): the manifest never imports the step registry, so it stays below it. This
+ * file holds what a kind's decoder (`lower`) works with, and the loop that lowers a body's step
+ * blocks in order; the pipeline and route decoders, nested `parallel`/`transaction` bodies and the
+ * did-you-mean of an unknown step all read the injected table.
+ */
+import type { Block } from '../hcl/ast.js';
+import { didYouMean } from '../diag/suggest.js';
+import { labelsOk, type BlockRule } from './body.js';
+import type { FileAccess } from './files.js';
+import type { ConnectionTable, GuardNames } from './refs.js';
+import type { Scope } from './scope.js';
+import type { StepSpecBase } from './step-types.js';
+import type { SchemaResolver } from './type-expr.js';
+
+/** Where a step sits: some kinds are allowed only in some places. */
+export type StepPlace = 'pipeline' | 'parallel' | 'transaction';
+
+/** How one step kind is decoded: the decoding part of its definition in src/steps/<kind>/index.ts. */
+export interface StepDecoder<S extends StepSpecBase = StepSpecBase> {
+  /** The `kind` of the specs it produces. */
+  readonly kind: S['kind'];
+  /** Block types that declare the kind, aliases included (`redis` and `kv`), with their label rule. */
+  readonly blocks: Readonly<Record<string, BlockRule>>;
+  /** Places the kind may not appear, with the reason. */
+  readonly notIn?: Partial<Record<StepPlace, string>>;
+  /** Block -> spec; undefined after reporting why the block cannot be decoded. */
+  lower(block: Block, cx: LowerContext): S | undefined;
+}
+
+/** The injected step kinds, by block type (aliases included). */
+export type StepDecoders = ReadonlyMap<string, StepDecoder>;
+
+/** Indexes decoders by every block type they declare. */
+export function stepDecoderTable(decoders: Iterable<StepDecoder>): StepDecoders {
+  const table = new Map<string, StepDecoder>();
+  for (const d of decoders) for (const type of Object.keys(d.blocks)) table.set(type, d);
+  return table;
+}
+
+/** Declared things a block may reference, fixed before any endpoint is decoded, and the step kinds. */
+export interface DecodeEnv {
+  readonly schemas: SchemaResolver;
+  readonly guards: GuardNames;
+  readonly connections: ConnectionTable;
+  readonly files: FileAccess;
+  readonly steps: StepDecoders;
+}
+
+export interface LowerContext {
+  /** The scope of the step's own block (its segment is already on the path). */
+  readonly scope: Scope;
+  readonly env: DecodeEnv;
+  readonly place: StepPlace;
+  /** Lowers the step blocks nested in the step's block (a transaction's or parallel's), in order. */
+  lowerNested(blocks: readonly Block[], place: StepPlace): StepSpecBase[];
+}
+
+/** Block rules for a body that holds steps (a pipeline, a route, a parallel). */
+export function stepBlockRules(steps: StepDecoders): Record<string, BlockRule> {
+  return Object.fromEntries([...steps].map(([type, d]) => [type, d.blocks[type]!]));
+}
+
+/**
+ * Lowers step blocks in order. Unknown block types and bad labels are reported here too, because
+ * nested bodies (parallel) are not pre-checked by a body schema.
+ */
+export function lowerSteps(
+  blocks: readonly Block[],
+  scope: Scope,
+  env: DecodeEnv,
+  place: StepPlace,
+  /** Counts blocks that could not be lowered (already reported), so flow checks do not pile on. */
+  failures: { count: number } = { count: 0 },
+): StepSpecBase[] {
+  const out: StepSpecBase[] = [];
+  for (const block of blocks) {
+    const decoder = env.steps.get(block.type);
+    if (!decoder) {
+      const types = [...env.steps.keys()];
+      const suggestion = didYouMean(block.type, types);
+      scope.error('Unsupported block type', block.typeRange, {
+        detail: `Blocks of type "${block.type}" are not expected here; steps are ${types.join(', ')}.`,
+        ...(suggestion ? { suggestion } : {}),
+      });
+      failures.count++;
+      continue;
+    }
+    const refused = decoder.notIn?.[place];
+    if (refused) {
+      scope.error(`Unexpected ${block.type} step`, block.typeRange, { detail: `A ${block.type} step is not allowed here: ${refused}.` });
+      failures.count++;
+      continue;
+    }
+    if (!labelsOk(block, decoder.blocks[block.type]!, scope)) {
+      failures.count++;
+      continue;
+    }
+    const inner = scope.enter(block);
+    const cx: LowerContext = {
+      scope: inner,
+      env,
+      place,
+      lowerNested: (nested, nestedPlace) => lowerSteps(nested, inner, env, nestedPlace),
+    };
+    const spec = decoder.lower(block, cx);
+    if (spec) out.push(spec);
+    else failures.count++;
+  }
+  return out;
+}

@@ -1,0 +1,166 @@
+/**
+ * The shapes the manifest decoders produce: server, metadata, guards, connections and endpoints, all
+ * resolved (references point at declared things, defaults applied, durations in milliseconds, sizes
+ * in bytes, runtime expressions compiled once). src/model checks them further and assembles the
+ * immutable `ServiceModel`; it re-exports every type here, so consumers read them from the model.
+ *
+ * Endpoints are generic in their step type: the manifest knows only what every step shares
+ * (`StepSpecBase`); the concrete union of step kinds belongs to src/steps, which injects its
+ * decoders (see ./steps.ts) and reads `PipelineEndpointModel<StepSpec>` back.
+ */
+import type { Range } from '../diag/range.js';
+import type { RequestSpec } from '../schema/field.js';
+import type { ConnectionKind } from './connection-kind.js';
+import type { StepSpecBase } from './step-types.js';
+
+/** Which block form declared an endpoint (SPEC.md §2.1); both may be mixed in one manifest. */
+export type Dialect = 'endpoint' | 'route';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+// ---------------------------------------------------------------- server and metadata
+
+export interface ServerModel {
+  /** Default `127.0.0.1`. */
+  readonly host: string;
+  /** Default 8080. */
+  readonly port: number;
+  /** Bytes; default 1 MiB. */
+  readonly maxBodySize: number;
+  /** Milliseconds; default 30 000. */
+  readonly requestTimeoutMs: number;
+  /** Milliseconds; default 10 000. */
+  readonly shutdownTimeoutMs: number;
+  /** Default guard names of every endpoint that has no `auth` of its own. */
+  readonly auth: readonly string[];
+  readonly range?: Range;
+}
+
+export interface OpenApiMeta {
+  /** Default "API". */
+  readonly title: string;
+  /** Default "1.0.0". */
+  readonly version: string;
+  readonly description?: string;
+  readonly servers: readonly { readonly url: string; readonly description?: string }[];
+  readonly tags: readonly { readonly name: string; readonly description?: string }[];
+  readonly contact?: { readonly name?: string; readonly url?: string; readonly email?: string };
+  readonly license?: { readonly name: string; readonly url?: string; readonly identifier?: string };
+  readonly range?: Range;
+}
+
+// ---------------------------------------------------------------- guards and connections
+
+export type AuthModel = BasicAuthModel | BearerAuthModel | ApiKeyAuthModel;
+
+interface AuthBase {
+  readonly name: string;
+  readonly range: Range;
+}
+
+export interface BasicAuthModel extends AuthBase {
+  readonly type: 'basic';
+  readonly username: string;
+  readonly password: string;
+}
+
+/** Static tokens, or JWT verification; both may be set (a request passes if either admits it). */
+export interface BearerAuthModel extends AuthBase {
+  readonly type: 'bearer';
+  readonly tokens: readonly string[];
+  readonly jwt?: JwtConfig;
+}
+
+export interface JwtConfig {
+  readonly secret?: string;
+  readonly jwksUrl?: string;
+  readonly issuer?: string;
+  readonly audience?: readonly string[];
+  /** Accepted `alg` values; default HS256 for a secret, RS256/ES256 for JWKS. */
+  readonly algorithms?: readonly string[];
+}
+
+export interface ApiKeyAuthModel extends AuthBase {
+  readonly type: 'api_key';
+  /** Lower-case header name; default `x-api-key`. */
+  readonly header: string;
+  /** `keys = ["k1", ...]` gets ids `key1`, `key2`, ...; `keys = { id = "k" }` keeps the map's ids. */
+  readonly keys: readonly { readonly id: string; readonly key: string }[];
+}
+
+export interface ConnectionModel {
+  readonly kind: ConnectionKind;
+  readonly name: string;
+  /** `url` or its alias `source`, evaluated at boot (may come from `env()`). */
+  readonly url: string;
+  readonly pool?: { readonly max?: number; readonly idleTimeoutMs?: number };
+  readonly statementTimeoutMs?: number;
+  /** postgres only: migrations directory, resolved against `baseDir`. */
+  readonly migrations?: string;
+  /** Directory of the declaring file: relative `pglite:<dir>` and `migrations` resolve against it. */
+  readonly baseDir: string;
+  readonly range: Range;
+}
+
+// ---------------------------------------------------------------- endpoints
+
+/** One segment of a path pattern. `/users/{id}/files/{rest...}` has four. */
+export type PathSegment =
+  | { readonly kind: 'literal'; readonly value: string }
+  | { readonly kind: 'param'; readonly name: string }
+  | { readonly kind: 'catchAll'; readonly name: string };
+
+export type EndpointModel<S extends StepSpecBase = StepSpecBase> = PipelineEndpointModel<S> | DocsEndpointModel;
+
+interface EndpointBase {
+  /** `"<METHOD> <path>"` exactly as labelled (method upper-cased). */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** The path pattern as written, e.g. `/api/v1/users/{id}`. */
+  readonly path: string;
+  readonly segments: readonly PathSegment[];
+  /** Names of `{name}` params in order, catch-all included (it is always last). */
+  readonly pathParams: readonly string[];
+  readonly catchAll?: string;
+  readonly dialect: Dialect;
+  /** `description` (endpoint dialect). */
+  readonly description?: string;
+  /** `summary` (route dialect). */
+  readonly summary?: string;
+  /** `tag` (route dialect). */
+  readonly tags: readonly string[];
+  /** Guard names after defaulting from `server.auth`; empty = public. */
+  readonly auth: readonly string[];
+  /** Validated request shape; every path param of the pattern is present in `request.path`. */
+  readonly request: RequestSpec;
+  /** The whole block, and its label (the method and path). */
+  readonly range: Range;
+  readonly labelRange: Range;
+  /** Block path for runtime diagnostics: `['endpoint "GET /x"']`. */
+  readonly blockPath: readonly string[];
+}
+
+export interface PipelineEndpointModel<S extends StepSpecBase = StepSpecBase> extends EndpointBase {
+  readonly kind: 'pipeline';
+  /** The steps in declared order; the last one always answers (boot check). */
+  readonly steps: readonly S[];
+  /** Every statically known status the pipeline can answer with (respond, catch), for OpenAPI. */
+  readonly statuses: readonly number[];
+}
+
+export interface DocsEndpointModel extends EndpointBase {
+  readonly kind: 'docs';
+  readonly docs: DocsConfig;
+}
+
+export type UiRenderer = 'scalar' | 'elements' | 'swagger' | 'redoc';
+
+/** What a documentation endpoint serves (DECISIONS.md §5). */
+export type DocsConfig =
+  | { readonly kind: 'ui'; readonly renderer: UiRenderer; readonly specUrl?: string; readonly range: Range }
+  | { readonly kind: 'spec'; readonly format: 'json' | 'yaml'; readonly range: Range }
+  /**
+   * `template` / `template_file`. `inline` is the template text: written inline, or read from `file`
+   * at boot (loadManifest reads it; in-memory builds only resolve `file`, leaving `inline` unset).
+   */
+  | { readonly kind: 'template'; readonly inline?: string; readonly file?: string; readonly range: Range };

@@ -1,0 +1,165 @@
+/**
+ * Endpoints, model -> graph: each pipeline's steps are compiled once at boot into a dataflow graph,
+ * every step by its kind's compiler (./kinds.ts). What the compiled endpoint runs is in ./run.ts.
+ */
+import { compileGraph, type CompiledGraph } from '../../graph/index.js';
+import type { Diagnostic } from '../diag/index.js';
+import type { Expr, PipelineEndpointModel, ServiceModel, StepSpecBase } from '../model/index.js';
+import type { CompiledEndpoint, EndpointNode, EndpointScope } from './contract.js';
+import type { CompileEnv, NodeCompiler } from './definition.js';
+import { STEP_KINDS, type StepSpec } from './kinds.js';
+import { runGraph } from './run.js';
+
+/** Each kind's compiler by its `kind`. */
+const COMPILERS: ReadonlyMap<string, NodeCompiler<StepSpec>> = new Map(
+  STEP_KINDS.map((k) => [k.kind, k.compile as NodeCompiler<StepSpec>]),
+);
+
+function compileStep(spec: StepSpec, env: CompileEnv): EndpointNode | undefined {
+  return COMPILERS.get(spec.kind)!(spec, env);
+}
+
+/**
+ * Compiles an endpoint's step tree into a graph once, at boot. Problems (a step kind without a runtime,
+ * a graph error) come back as diagnostics on the step blocks, all at once.
+ */
+export function compileEndpoint(endpoint: PipelineEndpointModel<StepSpec>, model: ServiceModel<StepSpec>, options: CompileServiceOptions = {}): EndpointCompilation {
+  const diagnostics: Diagnostic[] = [];
+  const bySpec = new Map<StepSpecBase, string>();
+  const byId = new Map<string, StepSpecBase>();
+  const counters = new Map<string, number>();
+
+  const forDrawing = options.forDrawing ?? false;
+  const env: CompileEnv = {
+    model,
+    forDrawing,
+    idOf(spec) {
+      const known = bySpec.get(spec);
+      if (known !== undefined) return known;
+      let id: string;
+      if (spec.name !== undefined) id = spec.name;
+      else {
+        const n = (counters.get(spec.kind) ?? 0) + 1;
+        counters.set(spec.kind, n);
+        id = `${spec.kind}#${n}`;
+      }
+      bySpec.set(spec, id);
+      byId.set(id, spec);
+      return id;
+    },
+    readsOf: stepReads,
+    compileSteps(specs) {
+      const nodes = specs.map((s) => compileStep(s as StepSpec, env));
+      return nodes.every((n): n is EndpointNode => n !== undefined) ? nodes : undefined;
+    },
+    error(spec, summary, detail, at) {
+      diagnostics.push({
+        severity: 'error',
+        summary,
+        subject: at ?? spec.range,
+        path: spec.blockPath,
+        ...(detail !== undefined ? { detail } : {}),
+      });
+    },
+  };
+
+  if (endpoint.auth.length > 0 && !forDrawing) {
+    // Serving a guarded endpoint without its guard would expose it: refuse rather than ignore.
+    diagnostics.push({
+      severity: 'error',
+      summary: 'auth guards are not supported yet',
+      detail: `This version of svc cannot check the guards ${endpoint.auth.map((a) => `auth.${a}`).join(', ')}; the endpoint would be public, so it is refused at boot. Use auth = [] to make it public explicitly.`,
+      subject: endpoint.labelRange,
+      path: endpoint.blockPath,
+    });
+  }
+
+  const nodes = env.compileSteps(endpoint.steps);
+  if (!nodes || diagnostics.length > 0) return { diagnostics };
+
+  const compiled = compileGraph<EndpointScope>({ nodes }, { requireOutcome: true });
+  if (!compiled.ok) {
+    for (const error of compiled.errors) {
+      const spec = error.ids.map((id) => byId.get(id)).find((s) => s !== undefined);
+      diagnostics.push({
+        severity: 'error',
+        summary: `Invalid pipeline: ${error.message}`,
+        subject: spec?.range ?? endpoint.range,
+        path: spec?.blockPath ?? endpoint.blockPath,
+      });
+    }
+    return { diagnostics };
+  }
+  const graph = compiled.graph;
+  return {
+    diagnostics,
+    graph,
+    endpoint: {
+      method: endpoint.method,
+      path: endpoint.path,
+      request: endpoint.request,
+      run: (ctx) => runGraph(graph, ctx),
+    },
+  };
+}
+
+export interface EndpointCompilation {
+  readonly endpoint?: CompiledEndpoint;
+  readonly graph?: CompiledGraph<EndpointScope>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface ServiceCompilation {
+  readonly endpoints: readonly CompiledEndpoint[];
+  /** `"GET /path"` and its graph, in declaration order, for `svc graph`. */
+  readonly graphs: readonly { readonly name: string; readonly graph: CompiledGraph<EndpointScope> }[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface CompileServiceOptions {
+  /** For `svc graph`: draw step kinds that cannot run yet instead of refusing them (never served). */
+  readonly forDrawing?: boolean;
+}
+
+/** Every endpoint of the service; documentation endpoints wait for their own release. */
+export function compileService(model: ServiceModel<StepSpec>, options: CompileServiceOptions = {}): ServiceCompilation {
+  const endpoints: CompiledEndpoint[] = [];
+  const graphs: { name: string; graph: CompiledGraph<EndpointScope> }[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const endpoint of model.endpoints) {
+    if (endpoint.kind === 'docs') {
+      if (options.forDrawing) continue;
+      diagnostics.push({
+        severity: 'error',
+        summary: 'documentation endpoints are not supported yet',
+        detail: 'This version of svc cannot serve an openapi block; no route is mounted implicitly, so the endpoint is refused at boot.',
+        subject: endpoint.docs.range,
+        path: endpoint.blockPath,
+      });
+      continue;
+    }
+    const result = compileEndpoint(endpoint, model, options);
+    diagnostics.push(...result.diagnostics);
+    if (result.endpoint && result.graph) {
+      endpoints.push(result.endpoint);
+      graphs.push({ name: endpoint.id, graph: result.graph });
+    }
+  }
+  return { endpoints, graphs, diagnostics };
+}
+
+/** `steps.<name>` roots read by expressions: the graph's data edges (for DOT and engine checks). */
+function stepReads(exprs: readonly (Expr | undefined)[]): string[] {
+  const names = new Set<string>();
+  for (const expr of exprs) if (expr) for (const name of stepNamesOf(expr)) names.add(name);
+  return [...names];
+}
+
+function stepNamesOf(expr: Expr): string[] {
+  const names: string[] = [];
+  for (const ref of expr.references) {
+    const first = ref.path[0];
+    if (ref.root === 'steps' && typeof first === 'string') names.push(first);
+  }
+  return names;
+}

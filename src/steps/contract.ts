@@ -1,0 +1,89 @@
+/**
+ * The contract between a compiled endpoint and the HTTP adapter, in one file: what a request hands
+ * the pipeline (`RequestContext`, the `ctx` of expressions), the scope every endpoint graph runs
+ * with (`EndpointScope`), and what a run answers (`EndpointResult`, or a cancellable `PendingResult`).
+ *
+ * src/http may not be imported from src/steps (layering), so the shapes the adapter consumes live on
+ * this side: a `CompiledEndpoint` runs a request context and answers synchronously when every step is
+ * synchronous (the fast path: no promise, no timer, no abort controller per request) or as a
+ * `PendingResult` the adapter can cancel on time-out or client disconnect.
+ */
+import type { NodeDef } from '../../graph/index.js';
+import type { RequestSpec } from '../schema/index.js';
+
+/**
+ * The scope every endpoint graph runs with; it is also the `vars` of expressions (`ctx`, `steps`),
+ * so evaluating an expression allocates no variables object. A type alias, not an interface, so that
+ * it is assignable to that record type.
+ */
+export type EndpointScope = {
+  readonly steps: Record<string, unknown>;
+  readonly ctx: RequestContext;
+};
+
+/** A graph node of an endpoint, as the step kinds' compilers produce them. */
+export type EndpointNode = NodeDef<EndpointScope>;
+
+/** The `ctx` object of expressions (SPEC.md §2.5, DECISIONS.md §2). */
+export interface RequestContext {
+  readonly request: {
+    readonly method: string;
+    readonly path: Readonly<Record<string, unknown>>;
+    readonly query: Readonly<Record<string, unknown>>;
+    /** Lower-case names. */
+    readonly headers: Readonly<Record<string, unknown>>;
+    readonly body: unknown;
+  };
+  readonly timestamp_epoch: number;
+  readonly request_id: string;
+  readonly auth?: unknown;
+}
+
+/** A response decided by the pipeline (a `respond` step, or a `catch`). */
+export interface ResponseResult {
+  readonly kind: 'response';
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** `null`/`undefined` sends no body. */
+  readonly body: unknown;
+  /** The body was built by `problem()`: sent as application/problem+json, `instance` filled in. */
+  readonly problem: boolean;
+  /** The body already serialized (constant bodies are serialized once at boot). */
+  readonly json?: string;
+}
+
+/**
+ * A step or expression failed: the adapter answers the problem of DECISIONS.md §3 and logs `error`.
+ * The status is the adapter's to choose from the category (one mapping, in src/http/failure.ts).
+ */
+export interface FailureResult {
+  readonly kind: 'failure';
+  /**
+   * The graph's category of the failure (`Category` of graph/errors.ts, or a classifier's such as
+   * `dependency-unavailable`): a time-out is a 504, an unavailable dependency a 503, the rest 500.
+   */
+  readonly category: string;
+  /** The failing step (`respond`, `starlark "score"`), named in the problem's `step` member. */
+  readonly step?: string;
+  /** Full detail for the log only; never sent to the client. */
+  readonly error: unknown;
+}
+
+export type EndpointResult = ResponseResult | FailureResult;
+
+/** A run that entered the event loop (real I/O). */
+export interface PendingResult {
+  readonly kind: 'pending';
+  readonly result: Promise<EndpointResult>;
+  /** Tears the running graph down (steps release their resources); the result is then ignored. */
+  cancel(): void;
+}
+
+export interface CompiledEndpoint {
+  readonly method: string;
+  /** The manifest path, `{name}` and `{name...}` placeholders included. */
+  readonly path: string;
+  /** What the endpoint declares about its request, validated before the pipeline runs. */
+  readonly request: RequestSpec;
+  run(ctx: RequestContext): EndpointResult | PendingResult;
+}

@@ -1,0 +1,49 @@
+/**
+ * The one definition of a step kind (src/steps/<kind>/index.ts), as ajv defines a keyword: one object
+ * that says everything about the kind, listed once in ./kinds.ts. The manifest reads its decoding
+ * part (`StepDecoder`: block types, places, `lower`), the model its checking part (`StepKindModel`:
+ * children, outputs, whether it answers, statuses), and this layer its compiler to graph nodes.
+ */
+import type { Range } from '../diag/index.js';
+import type { Expr, ServiceModel, StepKindModel, StepSpecBase } from '../model/index.js';
+import type { EndpointNode } from './contract.js';
+
+/** What a step compiler may use from the endpoint being compiled. */
+export interface CompileEnv {
+  readonly model: ServiceModel;
+  /**
+   * Compiling for `svc graph`: kinds without a runtime become placeholder nodes of the right shape
+   * (so the whole pipeline can be drawn) instead of boot errors. Such a graph is never served.
+   */
+  readonly forDrawing: boolean;
+  /** The node id: the step's name, else `<kind>#<n>` counted per kind in the endpoint. */
+  idOf(spec: StepSpecBase): string;
+  /** Step names the expressions read (`steps.<name>`): the graph's data edges. */
+  readsOf(exprs: readonly (Expr | undefined)[]): string[];
+  /** Compiles nested steps (parallel branches, transaction bodies). */
+  compileSteps(specs: readonly StepSpecBase[]): EndpointNode[] | undefined;
+  /** Reports a boot error on the step block (or on `at`, a more precise place). */
+  error(spec: StepSpecBase, summary: string, detail?: string, at?: Range): void;
+}
+
+/** Answers undefined after reporting why the step cannot be compiled. */
+export type NodeCompiler<S extends StepSpecBase> = (spec: S, env: CompileEnv) => EndpointNode | undefined;
+
+export interface StepKindDefinition<S extends StepSpecBase = StepSpecBase> extends StepKindModel<S> {
+  /** The step as graph nodes, once at boot. */
+  readonly compile: NodeCompiler<S>;
+}
+
+/**
+ * Checks a definition's types against its spec while keeping the list heterogeneous: each entry of
+ * ./kinds.ts is written `defineStepKind<SqlStepSpec>({...})`.
+ */
+export function defineStepKind<S extends StepSpecBase>(definition: StepKindDefinition<S>): StepKindDefinition<S> {
+  return definition;
+}
+
+/** The block rule of a kind declared `<type> "<name>" { ... }`, any number of times. */
+export const NAMED_STEP = { labels: ['name'], multiple: true } as const;
+
+/** Where a step that answers the request may not stand. */
+export const ANSWERS_NOT_IN = { parallel: 'a parallel branch cannot answer the request; put it after the parallel block' } as const;

@@ -1,0 +1,16 @@
+/** `http "<name>"`: an outbound HTTP call. */
+import { defineStepKind, NAMED_STEP } from '../definition.js';
+import { notSupportedYet } from '../unsupported.js';
+import { lower } from './lower.js';
+import type { HttpStepSpec } from './spec.js';
+
+export type { HttpStepSpec } from './spec.js';
+
+export const httpStep = defineStepKind<HttpStepSpec>({
+  kind: 'http',
+  blocks: { http: NAMED_STEP },
+  lower,
+  outputs: (spec) => (spec.stream ? ['status', 'headers', 'stream'] : ['status', 'headers', 'body']),
+  outputsHint: (spec) => (spec.stream ? 'it streams: stream = true' : undefined),
+  compile: notSupportedYet({ node: 'step' }),
+});

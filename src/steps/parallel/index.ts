@@ -1,0 +1,15 @@
+/** `parallel ["<name>"]`: branches run concurrently; every output is visible afterwards. */
+import { defineStepKind } from '../definition.js';
+import { lower } from './lower.js';
+import { compileParallel } from './node.js';
+import type { ParallelStepSpec } from './spec.js';
+
+export type { ParallelStepSpec } from './spec.js';
+
+export const parallelStep = defineStepKind<ParallelStepSpec>({
+  kind: 'parallel',
+  blocks: { parallel: { labels: ['name'], labelCounts: [0, 1], multiple: true } },
+  lower,
+  children: (spec) => ({ steps: spec.steps, run: 'branches' }),
+  compile: compileParallel,
+});

@@ -1,0 +1,15 @@
+/** `redis "<name>"` (alias `kv`): one command on a redis connection. */
+import { defineStepKind, NAMED_STEP } from '../definition.js';
+import { notSupportedYet } from '../unsupported.js';
+import { lower } from './lower.js';
+import type { RedisStepSpec } from './spec.js';
+
+export type { RedisOp, RedisStepSpec } from './spec.js';
+
+export const redisStep = defineStepKind<RedisStepSpec>({
+  kind: 'redis',
+  blocks: { redis: NAMED_STEP, kv: NAMED_STEP },
+  lower,
+  outputs: (spec) => (spec.op === 'SUBSCRIBE' ? ['stream'] : ['value']),
+  compile: notSupportedYet({ node: 'step', label: (spec) => spec.blockType }),
+});

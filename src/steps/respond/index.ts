@@ -1,0 +1,17 @@
+/** `respond`: answers the request; with a `condition`, only when it holds. */
+import { ANSWERS_NOT_IN, defineStepKind } from '../definition.js';
+import { lower } from './lower.js';
+import { compileRespond } from './node.js';
+import type { RespondStepSpec } from './spec.js';
+
+export type { RespondStepSpec } from './spec.js';
+
+export const respondStep = defineStepKind<RespondStepSpec>({
+  kind: 'respond',
+  blocks: { respond: { multiple: true } },
+  notIn: ANSWERS_NOT_IN,
+  lower,
+  answers: (spec) => (spec.condition ? 'condition' : true),
+  statuses: (spec) => (spec.statusCode !== undefined ? [spec.statusCode] : []),
+  compile: compileRespond,
+});

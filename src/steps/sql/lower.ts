@@ -1,0 +1,116 @@
+/** `sql` blocks -> SqlStepSpec: the decoder of the kind's definition. */
+import { type BodySchema, CATCH_RULE, type ConnectionRef, type Expr, type LowerContext, blocksOf, decodeBody, decodeCatches, readBool, readConnection, readDuration, readExpr, readString, staticKey } from '../../manifest/index.js';
+import type { Block } from '../../hcl/index.js';
+import { didYouMean } from '../../diag/index.js';
+import type { SqlStepSpec } from './spec.js';
+
+const SQL_BODY: BodySchema = {
+  attributes: { connection: {}, query: { required: true }, args: {}, stream: {}, timeout: {} },
+  blocks: { catch: CATCH_RULE },
+};
+
+export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
+  const s = cx.scope;
+  const d = decodeBody(block.body, SQL_BODY, s, block);
+  const connAttr = d.attrs.get('connection');
+  let connection: ConnectionRef | undefined;
+  if (cx.place === 'transaction') {
+    if (connAttr) s.error('Unsupported argument', connAttr.nameRange, { detail: 'A step inside a transaction runs on the transaction\'s connection; remove "connection".' });
+  } else {
+    connection = readConnection(connAttr, 'postgres', s, cx.env.connections, block.typeRange);
+  }
+  const queryAttr = d.attrs.get('query');
+  const query = readString(queryAttr, s);
+  const parameters = query !== undefined ? sqlParameters(query) : [];
+
+  const args = new Map<string, Expr>();
+  const argsAttr = d.attrs.get('args');
+  if (argsAttr) {
+    if (argsAttr.expr.kind !== 'ObjectCons') {
+      s.error('Incorrect attribute value type', argsAttr.expr.range, { detail: 'Inappropriate value for attribute "args": an object of name = expression is required.' });
+    } else {
+      for (const item of argsAttr.expr.items) {
+        const name = staticKey(item.key);
+        if (name === undefined) {
+          s.error('Invalid argument name', item.key.range, { detail: 'Argument names are written as bare names matching @name in the query.' });
+          continue;
+        }
+        if (args.has(name)) {
+          s.error('Duplicate argument', item.key.range, { detail: `Argument "${name}" is set twice.` });
+          continue;
+        }
+        const e = readExpr({ kind: 'Attribute', name, expr: item.value, range: item.range, nameRange: item.key.range }, s);
+        if (e) args.set(name, e);
+        if (query !== undefined && !parameters.includes(name)) {
+          const suggestion = didYouMean(name, parameters);
+          s.warning('Unused argument', item.key.range, {
+            detail: `The query has no parameter @${name}.`,
+            ...(suggestion ? { suggestion } : {}),
+          });
+        }
+      }
+    }
+  }
+  if (query !== undefined && queryAttr) {
+    const declared = argsAttr?.expr.kind === 'ObjectCons' ? argsAttr.expr.items.map((i) => staticKey(i.key)) : [];
+    for (const p of parameters) {
+      if (!declared.includes(p)) {
+        s.error('Missing query argument', queryAttr.expr.range, {
+          detail: `The query uses @${p}, but "args" gives it no value.`,
+          ...(argsAttr ? {} : { suggestion: `args = { ${p} = ... }` }),
+        });
+      }
+    }
+  }
+  const stream = readBool(d.attrs.get('stream'), s) ?? false;
+  const timeoutMs = readDuration(d.attrs.get('timeout'), s);
+  const catches = decodeCatches(blocksOf(d, 'catch'), s);
+  if (query === undefined || (cx.place !== 'transaction' && !connection)) return undefined;
+  return {
+    kind: 'sql',
+    name: block.labels[0]!,
+    ...(connection ? { connection } : {}),
+    query,
+    parameters,
+    args,
+    stream,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    catches,
+    range: block.range,
+    blockPath: s.path,
+  };
+}
+
+/**
+ * Distinct `@name` parameters in order of first use. Quoted strings, quoted identifiers, comments and
+ * dollar-quoted bodies are skipped, and so are operators such as `@>`, `@@` and `||/@`.
+ */
+export function sqlParameters(sql: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  const n = sql.length;
+  while (i < n) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"') {
+      const end = sql.indexOf(c, i + 1);
+      i = end < 0 ? n : end + 1;
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? n : end + 1;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+    } else if (c === '$' && /^\$[A-Za-z_]*\$/.test(sql.slice(i))) {
+      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i))![0];
+      const end = sql.indexOf(tag, i + tag.length);
+      i = end < 0 ? n : end + tag.length;
+    } else if (c === '@' && sql[i - 1] !== '@' && !/[\w$]/.test(sql[i - 1] ?? ' ')) {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1));
+      if (m) {
+        if (!out.includes(m[0])) out.push(m[0]);
+        i += 1 + m[0].length;
+      } else i++;
+    } else i++;
+  }
+  return out;
+}

@@ -1,0 +1,15 @@
+/** `starlark "<name>"`: a sandboxed script whose `execute(ctx)` result is `steps.<name>.result`. */
+import { defineStepKind, NAMED_STEP } from '../definition.js';
+import { lower } from './lower.js';
+import { compileStarlark } from './node.js';
+import type { StarlarkStepSpec } from './spec.js';
+
+export type { StarlarkStepSpec } from './spec.js';
+
+export const starlarkStep = defineStepKind<StarlarkStepSpec>({
+  kind: 'starlark',
+  blocks: { starlark: NAMED_STEP },
+  lower,
+  outputs: () => ['result'],
+  compile: compileStarlark,
+});

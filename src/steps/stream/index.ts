@@ -1,0 +1,16 @@
+/** `stream "<format>"`: answers with a live stream (sse, ndjson, csv, raw); with `when`, only if it holds. */
+import { ANSWERS_NOT_IN, defineStepKind } from '../definition.js';
+import { notSupportedYet } from '../unsupported.js';
+import { lower } from './lower.js';
+import type { StreamStepSpec } from './spec.js';
+
+export type { StreamFormat, StreamStepSpec } from './spec.js';
+
+export const streamStep = defineStepKind<StreamStepSpec>({
+  kind: 'stream',
+  blocks: { stream: { labels: ['format'], multiple: true } },
+  notIn: ANSWERS_NOT_IN,
+  lower,
+  answers: (spec) => (spec.when ? 'when' : true),
+  compile: notSupportedYet({ node: 'sink' }),
+});

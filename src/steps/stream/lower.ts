@@ -1,0 +1,90 @@
+/** `stream` blocks -> StreamStepSpec: the decoder of the kind's definition. */
+import type { Block } from '../../hcl/index.js';
+import { didYouMean } from '../../diag/index.js';
+import { type BodySchema, type LowerContext, decodeBody, decodeType, readDuration, readExpr, readInt, readString, readStringList } from '../../manifest/index.js';
+import type { StreamFormat, StreamStepSpec } from './spec.js';
+
+export const STREAM_FORMATS: readonly StreamFormat[] = ['sse', 'ndjson', 'csv', 'raw'];
+
+const DEFAULT_CONTENT_TYPE: Record<StreamFormat, string> = {
+  sse: 'text/event-stream',
+  ndjson: 'application/x-ndjson',
+  csv: 'text/csv; charset=utf-8',
+  raw: 'application/octet-stream',
+};
+
+/** Attributes that only some formats take (SPEC.md §4.3). */
+const ONLY: Record<string, readonly StreamFormat[]> = {
+  event: ['sse'],
+  heartbeat: ['sse'],
+  retry: ['sse'],
+  flush_every: ['ndjson'],
+  content_type: ['raw'],
+  schema: ['sse', 'ndjson'],
+  columns: ['csv'],
+};
+
+const STREAM_BODY: BodySchema = {
+  attributes: {
+    source: { required: true },
+    event: {},
+    heartbeat: {},
+    retry: {},
+    flush_every: {},
+    headers: {},
+    content_type: {},
+    schema: {},
+    when: {},
+    columns: {},
+  },
+};
+
+export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefined {
+  const s = cx.scope;
+  const label = block.labels[0]!;
+  const d = decodeBody(block.body, STREAM_BODY, s, block);
+  const format = STREAM_FORMATS.find((f) => f === label);
+  if (!format) {
+    const suggestion = didYouMean(label, STREAM_FORMATS);
+    s.error('Unknown stream format', block.labelRanges[0], {
+      detail: `Stream formats are ${STREAM_FORMATS.join(', ')}; got "${label}".`,
+      ...(suggestion ? { suggestion } : {}),
+    });
+    return undefined;
+  }
+  for (const [attr, formats] of Object.entries(ONLY)) {
+    const a = d.attrs.get(attr);
+    if (a && !formats.includes(format)) {
+      s.error('Unsupported argument', a.nameRange, { detail: `"${attr}" applies to ${formats.join(' and ')} streams; this stream is ${format}.` });
+    }
+  }
+  const source = readExpr(d.attrs.get('source'), s);
+  const event = readString(d.attrs.get('event'), s);
+  const heartbeatMs = readDuration(d.attrs.get('heartbeat'), s) ?? (format === 'sse' ? 15_000 : undefined);
+  // Sent to the client as `retry: <ms>`, not run on a timer here: 0 (reconnect at once) is valid.
+  const retryMs = readDuration(d.attrs.get('retry'), s, { min: 0 });
+  const flushEvery = readInt(d.attrs.get('flush_every'), s, { min: 1 }) ?? 1;
+  const headers = readExpr(d.attrs.get('headers'), s, 'map');
+  const contentType = readString(d.attrs.get('content_type'), s) ?? DEFAULT_CONTENT_TYPE[format];
+  const schemaAttr = d.attrs.get('schema');
+  const schema = schemaAttr ? decodeType(schemaAttr.expr, s, cx.env.schemas) : undefined;
+  const when = readExpr(d.attrs.get('when'), s, 'bool');
+  const columns = readStringList(d.attrs.get('columns'), s);
+  if (!source) return undefined;
+  return {
+    kind: 'stream',
+    format,
+    source,
+    ...(event !== undefined ? { event } : {}),
+    ...(heartbeatMs !== undefined ? { heartbeatMs } : {}),
+    ...(retryMs !== undefined ? { retryMs } : {}),
+    flushEvery,
+    ...(headers ? { headers } : {}),
+    contentType,
+    ...(schema ? { schema } : {}),
+    ...(when ? { when } : {}),
+    ...(columns ? { columns } : {}),
+    range: block.range,
+    blockPath: s.path,
+  };
+}
