@@ -4,7 +4,7 @@
 // stderr with the Starlark backtrace; the exit code is then 1.
 
 import { readFile } from 'node:fs/promises';
-import { stringifyExact } from '../json/stringify.js';
+import { stringifyExact } from '../json/index.js';
 import { compileModule, callFunction, StarlarkError, toJS, decodeJSON, encodeUTF8, type Value } from '../starlark/index.js';
 import { flagString, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIO } from './io.js';

@@ -4,7 +4,7 @@
  * EvalErrors: FunctionArgError -> "Invalid function argument" on that argument, FunctionError and
  * anything else -> "Error in function call" on the call.
  */
-import type * as ast from '../hcl/ast.js';
+import type * as ast from '../hcl/index.js';
 import { EvalError, FunctionArgError, FunctionError } from './errors.js';
 import type { FunctionDef } from './functions/index.js';
 import type { FunctionImpl } from './functions/types.js';

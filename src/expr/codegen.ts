@@ -16,7 +16,7 @@
  * Helpers (getAttr, index, sub-evaluators) are passed in as parameters, never referenced by name lookup.
  */
 import type { Range } from '../diag/index.js';
-import type { Traverser } from '../hcl/ast.js';
+import type { Traverser } from '../hcl/index.js';
 import type { Evaluator } from './scope.js';
 import { getAttr, index } from './traversal.js';
 

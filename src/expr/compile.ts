@@ -7,10 +7,9 @@
  * replaced by their (deep-frozen) value; an error met while folding is a boot diagnostic, which is how
  * "obviously wrong constant operands" (`1 + "a"`, `upper([])`) are reported before the server listens.
  */
-import type { Diagnostic, Range } from '../diag/index.js';
-import { didYouMean } from '../diag/index.js';
-import type * as ast from '../hcl/ast.js';
-import { isWrap } from '../hcl/ast.js';
+import { type Diagnostic, type Range, didYouMean } from '../diag/index.js';
+import type * as ast from '../hcl/index.js';
+import { isWrap } from '../hcl/index.js';
 import { EvalError, FunctionArgError } from './errors.js';
 import { callEvaluator, describeArity } from './calls.js';
 import { forObject, forTuple } from './for.js';

@@ -10,7 +10,7 @@
  * (operators.ts), functions (functions/*.ts). See README.md next to this file.
  */
 import type { Diagnostic, Range } from '../diag/index.js';
-import type { Expression } from '../hcl/ast.js';
+import type { Expression } from '../hcl/index.js';
 import { Compiler } from './compile.js';
 import { standardFunctions, type FunctionTable } from './functions/index.js';
 import { staticReferences, type Reference } from './references.js';

@@ -8,7 +8,7 @@
  *   error, since JSON cannot carry it.
  */
 import type { Range } from '../diag/index.js';
-import type { BinaryOperator } from '../hcl/ast.js';
+import type { BinaryOperator } from '../hcl/index.js';
 import { EvalError } from './errors.js';
 import type { Evaluator } from './scope.js';
 import { equals, primitiveToBool, primitiveToNumber, typeName } from './values.js';

@@ -5,7 +5,7 @@
  * declared. Names bound by `for` expressions and directives are locals, not references.
  */
 import type { Range } from '../diag/index.js';
-import type * as ast from '../hcl/ast.js';
+import type * as ast from '../hcl/index.js';
 
 export interface Reference {
   /** 'ctx' | 'steps' | any other root name. */

@@ -6,7 +6,7 @@
  * Strip markers (`~`) in templates are applied by the parser, so consumers never see them.
  * Heredocs and quoted strings both become `Template` nodes.
  */
-import type { Range } from '../diag/range.js';
+import type { Range } from '../diag/index.js';
 
 // ---------------------------------------------------------------- structure
 

@@ -3,7 +3,7 @@
  * diagnostic ranges both advance one of these. Columns count code points; bytes count UTF-8, with a
  * lone surrogate as three bytes (its U+FFFD replacement, as Buffer.byteLength counts it).
  */
-import type { Pos } from '../diag/range.js';
+import type { Pos } from '../diag/index.js';
 
 export class Cursor {
   constructor(

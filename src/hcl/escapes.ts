@@ -3,8 +3,7 @@
  * backslash escapes in quoted strings, and `$${` / `%%{` (literal `${` / `%{`) everywhere.
  * Each bad escape gets a diagnostic whose range is exactly the escape sequence.
  */
-import type { Diagnostic } from '../diag/diagnostic.js';
-import type { Pos } from '../diag/range.js';
+import type { Diagnostic, Pos } from '../diag/index.js';
 import { Cursor } from './cursor.js';
 
 function isHex(c: number): boolean {

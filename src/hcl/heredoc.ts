@@ -6,7 +6,7 @@
  * starts with an interpolation counts as zero) and remove that many characters from every
  * line-leading literal. Interpolated values are never trimmed.
  */
-import type { Range } from '../diag/range.js';
+import type { Range } from '../diag/index.js';
 import { isSpace } from './chars.js';
 
 export interface FlatLiteral {

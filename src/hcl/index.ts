@@ -4,8 +4,7 @@
  * syntax tree that is still structurally sound (unparseable expressions become `Literal` nodes
  * with `invalid: true`).
  */
-import type { Diagnostic } from '../diag/diagnostic.js';
-import type { Pos } from '../diag/range.js';
+import type { Diagnostic, Pos } from '../diag/index.js';
 import type { Expression, File } from './ast.js';
 import { checkInvalidTokens } from './lex-diagnostics.js';
 import { parseBody } from './parser-body.js';

@@ -3,7 +3,7 @@
  * are reported once up front, with a hint at what was probably meant, so the parser need not
  * special-case them everywhere. Repeats are capped as in hclsyntax to limit noise.
  */
-import type { Diagnostic } from '../diag/diagnostic.js';
+import type { Diagnostic } from '../diag/index.js';
 import { T, type Token } from './tokens.js';
 
 export function checkInvalidTokens(src: string, tokens: readonly Token[]): Diagnostic[] {

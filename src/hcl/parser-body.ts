@@ -3,7 +3,7 @@
  * body half of hclsyntax parser.go). Duplicate attributes are reported here ("Attribute
  * redefined", which hclsyntax reports while building its attribute map); the duplicate is dropped.
  */
-import { rangeBetween, type Range } from '../diag/range.js';
+import { rangeBetween, type Range } from '../diag/index.js';
 import type { Attribute, Block, Body } from './ast.js';
 import { decodeLiteral } from './escapes.js';
 import { parseExpression } from './parser-expr.js';

@@ -3,7 +3,7 @@
  * levels, unary, traversals, splats, index, function calls, tuples, objects, for-expressions),
  * producing the nodes of ast.ts. Error messages and ranges follow hclsyntax.
  */
-import { rangeBetween, type Range } from '../diag/range.js';
+import { rangeBetween, type Range } from '../diag/index.js';
 import type {
   BinaryOperator,
   Expression,

@@ -3,8 +3,7 @@
  * diagnostics list, and the recovery helpers (ports of peeker.go and the recover* functions in
  * parser.go). The grammar lives in parser-body.ts, parser-expr.ts and parser-template.ts.
  */
-import type { Diagnostic } from '../diag/diagnostic.js';
-import type { Range } from '../diag/range.js';
+import type { Diagnostic, Range } from '../diag/index.js';
 import { T, type Token, type TokenType } from './tokens.js';
 
 /**

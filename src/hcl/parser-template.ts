@@ -6,8 +6,7 @@
  * literals; flush-heredoc indentation is removed and adjacent literals melded; then the flat
  * list is folded into the nested if/for structure of ast.ts.
  */
-import { rangeBetween, type Range } from '../diag/range.js';
-import { didYouMean } from '../diag/suggest.js';
+import { rangeBetween, type Range, didYouMean } from '../diag/index.js';
 import type { Expression, TemplatePart } from './ast.js';
 import { nfc, trimLeftSpace, trimRightSpace } from './chars.js';
 import { decodeLiteral } from './escapes.js';

@@ -13,7 +13,7 @@
  * Comments produce no tokens, except that a line comment ending in a newline becomes a Newline
  * token spanning the comment (what hclsyntax's peeker does when it filters comments out).
  */
-import type { Pos } from '../diag/range.js';
+import type { Pos } from '../diag/index.js';
 import { T, Token, type TokenType } from './tokens.js';
 import { codePointAt, isDigit, isIdentContinue, isIdentStart, trimSpace } from './chars.js';
 import { Cursor } from './cursor.js';

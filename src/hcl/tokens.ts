@@ -5,7 +5,7 @@
  * A plain object of numbers rather than a TS `enum`/`const enum`: it survives isolated-module
  * transpilation (tsx, esbuild) unchanged and property reads are cheap.
  */
-import type { Pos, Range } from '../diag/range.js';
+import type { Pos, Range } from '../diag/index.js';
 
 export const T = {
   OBrace: 1,

@@ -4,7 +4,7 @@
  */
 import { Category } from '../../graph/index.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { stringifyExact } from '../json/stringify.js';
+import { stringifyExact } from '../json/index.js';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
 import type { EndpointResult, FailureResult, ResponseResult } from '../steps/index.js';
 import { failureStatus } from './failure.js';

@@ -5,8 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Problem } from '../problem/index.js';
-import type { RequestSpec } from '../schema/field.js';
-import { compileRequestValidator, validationProblem, type RequestInput, type ValidatedRequest } from '../schema/index.js';
+import { type RequestSpec, compileRequestValidator, validationProblem, type RequestInput, type ValidatedRequest } from '../schema/index.js';
 import { requestPath } from './problems.js';
 
 export type Validation = { readonly ok: true; readonly value: ValidatedRequest } | { readonly ok: false; readonly problem: Problem };

@@ -3,7 +3,7 @@
  * Secrets are evaluated once at boot, so `password = env("ADMIN_PASSWORD")` works. Attributes of
  * another guard type are rejected by name, so a `tokens` on a basic guard is not silently ignored.
  */
-import type { Attribute, Block } from '../hcl/ast.js';
+import type { Attribute, Block } from '../hcl/index.js';
 import type { AuthModel, JwtConfig } from './types.js';
 import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
 import type { Scope } from './scope.js';

@@ -5,9 +5,8 @@
  * items) with HCL's wording and a did-you-mean. Value types are checked later by the readers in
  * values.ts, because only the caller knows which type an attribute wants.
  */
-import type { Attribute, Block, Body } from '../hcl/ast.js';
-import { didYouMean } from '../diag/suggest.js';
-import { rangeBetween, type Range } from '../diag/range.js';
+import type { Attribute, Block, Body } from '../hcl/index.js';
+import { didYouMean, rangeBetween, type Range } from '../diag/index.js';
 import type { Scope } from './scope.js';
 
 export interface AttrRule {

@@ -2,7 +2,7 @@
  * `catch "<SQLSTATE>" { status, body }` blocks, on an `sql` step or directly in a `transaction`:
  * a database error with that code answers with the declared status and body instead of a 500.
  */
-import type { Block } from '../hcl/ast.js';
+import type { Block } from '../hcl/index.js';
 import type { CatchSpec } from './step-types.js';
 import { decodeBody, type BodySchema } from './body.js';
 import type { Scope } from './scope.js';

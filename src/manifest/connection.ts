@@ -4,8 +4,8 @@
  * against the kind, so a redis URL on a postgres connection fails at boot, not on first use.
  */
 import { dirname, resolve } from 'node:path';
-import type { Block } from '../hcl/ast.js';
-import { didYouMean } from '../diag/suggest.js';
+import type { Block } from '../hcl/index.js';
+import { didYouMean } from '../diag/index.js';
 import type { ConnectionKind } from './connection-kind.js';
 import type { ConnectionModel } from './types.js';
 import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';

@@ -4,8 +4,8 @@
  * or block order. `server` and the top-level `openapi` block may appear once across all files.
  */
 import { dirname } from 'node:path';
-import type { Block, File } from '../hcl/ast.js';
-import type { Diagnostics } from '../diag/diagnostic.js';
+import type { Block, File } from '../hcl/index.js';
+import type { Diagnostics } from '../diag/index.js';
 import { connectionKey, type ConnectionKind } from './connection-kind.js';
 import type { AuthModel, ConnectionModel, OpenApiMeta, ServerModel } from './types.js';
 import { decodeBody, where, type BodySchema } from './body.js';
@@ -19,7 +19,7 @@ import { SchemaTable } from './schema.js';
 import { Scope } from './scope.js';
 import type { DecodeEnv, StepDecoders } from './steps.js';
 import { decodeServer, defaultServer } from './server.js';
-import type { ObjectTypeSpec } from '../schema/field.js';
+import type { ObjectTypeSpec } from '../schema/index.js';
 
 const TOP_LEVEL: BodySchema = {
   blocks: {

@@ -6,8 +6,8 @@
  *   openapi { template = "<html>" }           custom page, inline   (or template_file = "x.html")
  *   openapi "spec" { format }   openapi "ui" { renderer, spec_url }   openapi "template" { file | inline }
  */
-import type { Block } from '../hcl/ast.js';
-import { didYouMean } from '../diag/suggest.js';
+import type { Block } from '../hcl/index.js';
+import { didYouMean } from '../diag/index.js';
 import type { DocsConfig, UiRenderer } from './types.js';
 import { decodeBody, blockHeader, type BodySchema } from './body.js';
 import { resolveFile, type FileAccess } from './files.js';

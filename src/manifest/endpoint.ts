@@ -4,10 +4,9 @@
  * an endpoint model (the flow checks run afterwards, in src/model/checks). Both dialects accept
  * description, summary, tag and tags, and may be mixed in one manifest (DECISIONS.md §1).
  */
-import type { Block } from '../hcl/ast.js';
-import type { Range } from '../diag/range.js';
-import { didYouMean } from '../diag/suggest.js';
-import type { FieldSpec, RequestSpec } from '../schema/field.js';
+import type { Block } from '../hcl/index.js';
+import { type Range, didYouMean } from '../diag/index.js';
+import type { FieldSpec, RequestSpec } from '../schema/index.js';
 import { blocksOf, blockHeader, decodeBody, type BodySchema } from './body.js';
 import { decodeDocs } from './docs.js';
 import { lowerSteps, stepBlockRules, type DecodeEnv, type StepDecoders } from './steps.js';

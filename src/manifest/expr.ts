@@ -3,7 +3,7 @@
  * once here with the pipeline's roots; configuration values (server, guards, connections, field
  * defaults...) are compiled with no roots and evaluated once at boot, so `env("X", "d")` works there.
  */
-import type { Expression } from '../hcl/ast.js';
+import type { Expression } from '../hcl/index.js';
 import { compileExpression, type CompiledExpression } from '../expr/index.js';
 import type { Scope } from './scope.js';
 

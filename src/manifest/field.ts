@@ -5,15 +5,12 @@
  * items in a route-dialect `body { }`. Constraints are checked against the field's type here, so a
  * `min_length` on an integer is a boot error, not a silently ignored keyword.
  */
-import type { Attribute, Body, Expression, ObjectCons } from '../hcl/ast.js';
-import type { Range } from '../diag/range.js';
-import { didYouMean } from '../diag/suggest.js';
-import type { FieldSpec, TypeSpec } from '../schema/field.js';
-import { FORMAT_NAMES, isKnownFormat } from '../schema/formats.js';
+import type { Attribute, Body, Expression, ObjectCons } from '../hcl/index.js';
+import { type Range, didYouMean } from '../diag/index.js';
+import { type FieldSpec, type TypeSpec, FORMAT_NAMES, isKnownFormat, typeName } from '../schema/index.js';
 import { decodeBody, type BodySchema } from './body.js';
 import type { Scope } from './scope.js';
 import { decodeType, type SchemaResolver } from './type-expr.js';
-import { typeName } from '../schema/index.js';
 import { invalidValue, readBool, readInt, readNumber, readStatic, readString, typeError } from './values.js';
 
 export const FIELD_SCHEMA: BodySchema = {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { Attribute } from '../hcl/ast.js';
+import type { Attribute } from '../hcl/index.js';
 import type { Scope } from './scope.js';
 
 export interface FileAccess {

@@ -2,7 +2,7 @@
  * Top-level `openapi { title, version, description, servers, tags, contact {...}, license {...} }`:
  * the document's metadata (DECISIONS.md §1). `servers` and `tags` take plain strings or objects.
  */
-import type { Attribute, Block } from '../hcl/ast.js';
+import type { Attribute, Block } from '../hcl/index.js';
 import type { OpenApiMeta } from './types.js';
 import { blocksOf, decodeBody, type BodySchema } from './body.js';
 import type { Scope } from './scope.js';

@@ -3,9 +3,8 @@
  * (`auth.<name>` or `"<name>"`) and connections (`connection.<kind>.<name>` in the endpoint
  * dialect, `"<name>"` in the route dialect). Unknown names get a did-you-mean.
  */
-import type { Attribute, Expression } from '../hcl/ast.js';
-import type { Range } from '../diag/range.js';
-import { didYouMean } from '../diag/suggest.js';
+import type { Attribute, Expression } from '../hcl/index.js';
+import { type Range, didYouMean } from '../diag/index.js';
 import type { ConnectionKind } from './connection-kind.js';
 import type { ConnectionRef } from './step-types.js';
 import type { Scope } from './scope.js';

@@ -9,14 +9,13 @@
  * Forms may be mixed. Header names are stored lower-case (RFC 9110: case-insensitive), and a field
  * declared twice in one coordinate is an error.
  */
-import type { Block } from '../hcl/ast.js';
-import type { FieldSpec, ObjectTypeSpec, RequestSpec } from '../schema/field.js';
+import type { Block } from '../hcl/index.js';
+import { type FieldSpec, type ObjectTypeSpec, type RequestSpec, typeName } from '../schema/index.js';
 import { decodeBody, where, type BodySchema } from './body.js';
 import { decodeField, fieldSites, objectAsBody } from './field.js';
 import { decodeFieldBlocks } from './schema.js';
 import type { Scope } from './scope.js';
 import { decodeType, type SchemaResolver } from './type-expr.js';
-import { typeName } from '../schema/index.js';
 
 const REQUEST_BODY: BodySchema = {
   attributes: { body: {} },

@@ -3,8 +3,7 @@
  * `{name}` parameters and a trailing `{name...}` catch-all. A parameter fills a whole segment
  * (`/files/{name}.json` is rejected) because that is what the router and OpenAPI both express.
  */
-import type { Range } from '../diag/range.js';
-import { didYouMean } from '../diag/suggest.js';
+import { type Range, didYouMean } from '../diag/index.js';
 import type { HttpMethod, PathSegment } from './types.js';
 import type { Scope } from './scope.js';
 

@@ -4,10 +4,9 @@
  * through others, e.g. a tree of nodes): its ObjectTypeSpec is then a cyclic graph, which
  * src/schema emits with $defs. A cycle of *required* fields is an error: no value could satisfy it.
  */
-import type { Block } from '../hcl/ast.js';
-import type { Range } from '../diag/range.js';
-import { didYouMean } from '../diag/suggest.js';
-import type { FieldSpec, ObjectTypeSpec } from '../schema/field.js';
+import type { Block } from '../hcl/index.js';
+import { type Range, didYouMean } from '../diag/index.js';
+import type { FieldSpec, ObjectTypeSpec } from '../schema/index.js';
 import { blocksOf, decodeBody, where, type BodySchema } from './body.js';
 import { decodeField, type FieldOptions } from './field.js';
 import type { Scope } from './scope.js';

@@ -3,9 +3,8 @@
  * shared diagnostics list. Decoders never throw on a bad manifest; they report here and go on, so
  * one run reports every problem.
  */
-import type { Block } from '../hcl/ast.js';
-import type { Diagnostic, Diagnostics } from '../diag/diagnostic.js';
-import type { Range } from '../diag/range.js';
+import type { Block } from '../hcl/index.js';
+import type { Diagnostic, Diagnostics, Range } from '../diag/index.js';
 
 type Extra = Partial<Omit<Diagnostic, 'severity' | 'summary' | 'subject'>>;
 

@@ -2,7 +2,7 @@
  * `server { host, port, max_body_size, request_timeout, shutdown_timeout, auth = [...] }` with the
  * defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
  */
-import type { Block } from '../hcl/ast.js';
+import type { Block } from '../hcl/index.js';
 import type { ServerModel } from './types.js';
 import { decodeBody, type BodySchema } from './body.js';
 import { readGuardList, type GuardNames } from './refs.js';

@@ -3,7 +3,7 @@
  * kinds src/steps injects (./steps.ts), so it knows steps only by these shapes; each kind's own spec
  * (src/steps/<kind>/spec.ts) extends `StepSpecBase`.
  */
-import type { Range } from '../diag/range.js';
+import type { Range } from '../diag/index.js';
 import type { CompiledExpression } from '../expr/index.js';
 import type { ConnectionKind } from './connection-kind.js';
 

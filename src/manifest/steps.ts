@@ -5,8 +5,8 @@
  * blocks in order; the pipeline and route decoders, nested `parallel`/`transaction` bodies and the
  * did-you-mean of an unknown step all read the injected table.
  */
-import type { Block } from '../hcl/ast.js';
-import { didYouMean } from '../diag/suggest.js';
+import type { Block } from '../hcl/index.js';
+import { didYouMean } from '../diag/index.js';
 import { labelsOk, type BlockRule } from './body.js';
 import type { FileAccess } from './files.js';
 import type { ConnectionTable, GuardNames } from './refs.js';

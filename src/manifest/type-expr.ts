@@ -4,10 +4,9 @@
  * everywhere (DECISIONS.md §1): int = integer, float = number, bool = boolean. A bare name that is
  * not a type name is a schema name (route dialect `body = UserCreate`); a quoted name is accepted too.
  */
-import type { Expression } from '../hcl/ast.js';
-import type { Range } from '../diag/range.js';
-import { didYouMean } from '../diag/suggest.js';
-import type { ObjectTypeSpec, ScalarKind, TypeSpec } from '../schema/field.js';
+import type { Expression } from '../hcl/index.js';
+import { type Range, didYouMean } from '../diag/index.js';
+import type { ObjectTypeSpec, ScalarKind, TypeSpec } from '../schema/index.js';
 import type { Scope } from './scope.js';
 
 const SCALARS: Readonly<Record<string, ScalarKind>> = {

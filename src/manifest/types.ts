@@ -8,8 +8,8 @@
  * (`StepSpecBase`); the concrete union of step kinds belongs to src/steps, which injects its
  * decoders (see ./steps.ts) and reads `PipelineEndpointModel<StepSpec>` back.
  */
-import type { Range } from '../diag/range.js';
-import type { RequestSpec } from '../schema/field.js';
+import type { Range } from '../diag/index.js';
+import type { RequestSpec } from '../schema/index.js';
 import type { ConnectionKind } from './connection-kind.js';
 import type { StepSpecBase } from './step-types.js';
 

@@ -4,8 +4,8 @@
  * constant their value is checked too. Every reader reports its own diagnostic and returns
  * undefined on failure, so callers just skip what could not be read.
  */
-import type { Attribute } from '../hcl/ast.js';
-import { didYouMean } from '../diag/suggest.js';
+import type { Attribute } from '../hcl/index.js';
+import { didYouMean } from '../diag/index.js';
 import type { Expr } from './step-types.js';
 import { compileRuntime, evaluateCompiled, evaluateStatic, type Static } from './expr.js';
 import { parseDuration, DURATION_HINT } from './duration.js';

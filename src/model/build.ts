@@ -3,9 +3,8 @@
  * then run the whole-service and per-endpoint boot checks. Every problem of the run is reported;
  * a model is returned only when there is no error (warnings do not block).
  */
-import { Diagnostics, type Diagnostic } from '../diag/diagnostic.js';
-import { parseFile } from '../hcl/index.js';
-import type { File } from '../hcl/ast.js';
+import { Diagnostics, type Diagnostic } from '../diag/index.js';
+import { parseFile, type File } from '../hcl/index.js';
 import { decodeManifest, stepDecoderTable, type StepSpecBase } from '../manifest/index.js';
 import { checkFlow, staticStatuses } from './checks/flow.js';
 import { checkReferences } from './checks/references.js';

@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Diagnostic } from '../diag/diagnostic.js';
+import type { Diagnostic } from '../diag/index.js';
 import { discoverManifestFiles, type StepSpecBase } from '../manifest/index.js';
 import { buildModel, type SourceFile } from './build.js';
 import type { AnyStepKindModel } from './step-kind.js';

@@ -11,40 +11,11 @@
  * The model is generic in its step type `S`: src/steps, which owns the step kinds, builds it with
  * its own union (`ServiceModel<StepSpec>`); below that layer a step is a `StepSpecBase`.
  */
-import type {
-  AuthModel,
-  ConnectionModel,
-  EndpointModel,
-  OpenApiMeta,
-  ServerModel,
-  StepSpecBase,
-} from '../manifest/index.js';
-import type { ObjectTypeSpec } from '../schema/field.js';
+import type { AuthModel, ConnectionModel, EndpointModel, OpenApiMeta, ServerModel, StepSpecBase } from '../manifest/index.js';
+import type { ObjectTypeSpec } from '../schema/index.js';
 
-export type {
-  ApiKeyAuthModel,
-  AuthModel,
-  BasicAuthModel,
-  BearerAuthModel,
-  CatchSpec,
-  ConnectionKind,
-  ConnectionModel,
-  ConnectionRef,
-  Dialect,
-  DocsConfig,
-  DocsEndpointModel,
-  EndpointModel,
-  Expr,
-  HttpMethod,
-  JwtConfig,
-  OpenApiMeta,
-  PathSegment,
-  PipelineEndpointModel,
-  ServerModel,
-  StepSpecBase,
-  UiRenderer,
-} from '../manifest/index.js';
-export type { FieldSpec, ObjectTypeSpec, RequestSpec, TypeSpec } from '../schema/field.js';
+export type { ApiKeyAuthModel, AuthModel, BasicAuthModel, BearerAuthModel, CatchSpec, ConnectionKind, ConnectionModel, ConnectionRef, Dialect, DocsConfig, DocsEndpointModel, EndpointModel, Expr, HttpMethod, JwtConfig, OpenApiMeta, PathSegment, PipelineEndpointModel, ServerModel, StepSpecBase, UiRenderer } from '../manifest/index.js';
+export type { FieldSpec, ObjectTypeSpec, RequestSpec, TypeSpec } from '../schema/index.js';
 
 export interface ServiceModel<S extends StepSpecBase = StepSpecBase> {
   readonly server: ServerModel;

@@ -3,7 +3,7 @@
  * first and said in the manifest's words, with the field's range, so src/model can turn each issue into
  * a Diagnostic. `compileRequestValidator` runs these too and refuses to compile a spec with issues.
  */
-import type { Range } from '../diag/range.js';
+import type { Range } from '../diag/index.js';
 import type { Coordinate, FieldSpec, ObjectTypeSpec, RequestSpec, TypeSpec } from './field.js';
 import { isKnownFormat, FORMAT_NAMES } from './formats.js';
 import { forEachObject, toValidatorSchema } from './json-schema.js';

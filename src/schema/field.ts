@@ -3,7 +3,7 @@
  * This file is the contract between src/manifest (which produces them) and src/schema (which compiles
  * them to JSON Schema 2020-12 and validators). Change it only by adding.
  */
-import type { Range } from '../diag/range.js';
+import type { Range } from '../diag/index.js';
 
 export type ScalarKind = 'string' | 'integer' | 'number' | 'boolean' | 'any';
 

@@ -1,17 +1,22 @@
 /**
- * Holds the import rules of ARCHITECTURE.md: imports flow one way
- * (cli -> http -> model/steps/openapi -> expr/schema/graph -> hcl/diag), the engine and the
- * interpreters stand alone, and drivers and fastify each have exactly one home.
+ * Holds the import rules of ARCHITECTURE.md and CONTRIBUTING.md:
+ * - layers: imports flow one way (cli -> http -> steps/openapi -> connectors/stream -> model ->
+ *   manifest -> expr/schema/graph -> hcl/starlark -> diag/problem/json);
+ * - the engine and the interpreters stand alone;
+ * - another area is imported only through its `index.ts` (what it does not export there is private);
+ * - no import cycle between files, type-only imports included (the parsers' own grammar recursion
+ *   aside);
+ * - drivers and fastify each have exactly one home.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Layer of each top-level area: an area may import only from areas of a lower or equal layer. */
+/** Layer of each area: an area may import only from areas of a strictly lower layer (or itself). */
 const LAYER: Record<string, number> = {
   'src/diag': 0,
   'src/problem': 0,
@@ -22,13 +27,13 @@ const LAYER: Record<string, number> = {
   'src/expr': 2,
   'src/schema': 2,
   'src/manifest': 3,
-  'src/model': 3,
-  'src/steps': 3,
-  'src/openapi': 3,
-  'src/stream': 3,
-  'src/connectors': 3,
-  'src/http': 4,
-  'src/cli': 5,
+  'src/model': 4,
+  'src/connectors': 5,
+  'src/stream': 5,
+  'src/steps': 6,
+  'src/openapi': 6,
+  'src/http': 7,
+  'src/cli': 8,
 };
 
 /** Areas that import nothing of the project but what is listed. */
@@ -48,9 +53,16 @@ const PACKAGE_HOME: Record<string, string> = {
   pg: 'src/connectors',
   'pg-query-stream': 'src/connectors',
   '@electric-sql/pglite': 'src/connectors',
+  '@electric-sql/pglite-socket': 'src/connectors',
   ioredis: 'src/connectors',
   undici: 'src/connectors',
 };
+
+/**
+ * Cycles that are the grammar's own recursion: an expression contains templates that contain
+ * expressions. Listed by the files of the cycle, sorted.
+ */
+const ALLOWED_CYCLES = new Set(['src/hcl/parser-expr.ts src/hcl/parser-template.ts']);
 
 function* sourceFiles(dir: string): Generator<string> {
   let entries: string[];
@@ -66,43 +78,124 @@ function* sourceFiles(dir: string): Generator<string> {
   }
 }
 
+function rel(file: string): string {
+  return relative(root, file).split('\\').join('/');
+}
+
 function areaOf(file: string): string | undefined {
-  const rel = relative(root, file).split('\\').join('/');
+  const r = rel(file);
   return Object.keys(LAYER)
-    .filter((a) => rel === a || rel.startsWith(a + '/'))
+    .filter((a) => r === a || r.startsWith(a + '/'))
     .sort((a, b) => b.length - a.length)[0];
 }
 
-// `... from 'x'`, side-effect `import 'x'`, and dynamic `import('x')`.
-const IMPORT = /\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]/g;
+// `... from 'x'`, side-effect `import 'x'`, and dynamic `import('x')`; comments are skipped.
+const IMPORT = /^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const out: string[] = [];
-  for (const m of text.matchAll(IMPORT)) out.push((m[1] ?? m[2])!);
+  for (const m of text.matchAll(IMPORT)) out.push((m[1] ?? m[2] ?? m[3])!);
   return out;
 }
 
+/** The file a relative specifier names (`./x.js` is `./x.ts` on disk). */
+function resolveLocal(from: string, spec: string): string {
+  const target = resolve(dirname(from), spec);
+  const ts = target.replace(/\.js$/, '.ts');
+  if (existsSync(ts)) return ts;
+  if (existsSync(join(target, 'index.ts'))) return join(target, 'index.ts');
+  return ts;
+}
+
+const FILES = [...sourceFiles(join(root, 'src')), ...sourceFiles(join(root, 'graph'))];
+
 test('imports follow the layering of ARCHITECTURE.md', () => {
   const violations: string[] = [];
-  for (const file of [...sourceFiles(join(root, 'src')), ...sourceFiles(join(root, 'graph'))]) {
+  for (const file of FILES) {
     const from = areaOf(file);
     if (!from) continue;
     for (const spec of importsOf(file)) {
-      const rel = relative(root, file);
       if (spec.startsWith('.')) {
-        const to = areaOf(resolve(dirname(file), spec));
+        const to = areaOf(resolveLocal(file, spec));
         if (!to || to === from) continue;
         const allowed = STANDALONE[from];
-        if (allowed && !allowed.includes(to)) violations.push(`${rel}: ${from} must not import ${to} (${spec})`);
-        else if (LAYER[to]! > LAYER[from]!) violations.push(`${rel}: ${from} must not import the higher layer ${to} (${spec})`);
+        if (allowed && !allowed.includes(to)) violations.push(`${rel(file)}: ${from} must not import ${to} (${spec})`);
+        else if (LAYER[to]! >= LAYER[from]!) violations.push(`${rel(file)}: ${from} must not import ${to} of the same or a higher layer (${spec})`);
       } else {
         for (const [pkg, home] of Object.entries(PACKAGE_HOME)) {
           const matches = pkg.endsWith('/') ? spec.startsWith(pkg) : spec === pkg || spec.startsWith(pkg + '/');
-          if (matches && from !== home) violations.push(`${rel}: only ${home} may import ${spec}`);
+          if (matches && from !== home) violations.push(`${rel(file)}: only ${home} may import ${spec}`);
         }
       }
     }
   }
   assert.deepEqual(violations, []);
+});
+
+test('another area is imported only through its index.ts', () => {
+  const violations: string[] = [];
+  for (const file of FILES) {
+    const from = areaOf(file);
+    for (const spec of importsOf(file)) {
+      if (!spec.startsWith('.')) continue;
+      const target = resolveLocal(file, spec);
+      const to = areaOf(target);
+      if (!to || to === from) continue;
+      if (rel(target) !== `${to}/index.ts`) violations.push(`${rel(file)}: imports ${rel(target)}; import ${to}/index.js instead`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
+
+/** Strongly connected components of the file import graph with more than one file (Tarjan). */
+function importCycles(): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const file of FILES) {
+    const targets = importsOf(file)
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolveLocal(file, s))
+      .filter((t) => existsSync(t));
+    edges.set(file, targets);
+  }
+  let index = 0;
+  const indexOf = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    indexOf.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!indexOf.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, indexOf.get(w)!));
+      }
+    }
+    if (low.get(v) === indexOf.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(rel(w));
+      } while (w !== v);
+      if (component.length > 1) cycles.push(component.sort());
+    }
+  };
+  for (const file of edges.keys()) if (!indexOf.has(file)) visit(file);
+  return cycles;
+}
+
+test('no import cycle between files (type-only imports included)', () => {
+  const cycles = importCycles()
+    .map((c) => c.join(' '))
+    .filter((c) => !ALLOWED_CYCLES.has(c));
+  assert.deepEqual(cycles, []);
 });

@@ -4,7 +4,7 @@
  * and lays them over the value our evaluator produced. Everything else keeps its evaluated value.
  * The product itself stays on JS doubles (documented in src/expr/README.md).
  */
-import type * as ast from '../../hcl/ast.js';
+import type * as ast from '../../hcl/index.js';
 import { BigFloat } from './bigfloat.js';
 
 function numeric(e: ast.Expression): BigFloat | undefined {

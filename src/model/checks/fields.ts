@@ -6,10 +6,9 @@
  * catastrophically is a warning). Issues of fields the decoder already reported are skipped, and a schema
  * used as a body is checked once, as a schema.
  */
-import type { Diagnostics } from '../../diag/diagnostic.js';
+import type { Diagnostics } from '../../diag/index.js';
 import { fieldSites } from '../../manifest/index.js';
-import { checkObjectType, checkRequestSpec, type SchemaIssue } from '../../schema/check.js';
-import type { ObjectTypeSpec } from '../../schema/field.js';
+import { checkObjectType, checkRequestSpec, type SchemaIssue, type ObjectTypeSpec } from '../../schema/index.js';
 import type { EndpointModel } from '../types.js';
 
 export function checkFieldSpecs(schemas: ReadonlyMap<string, ObjectTypeSpec>, endpoints: readonly EndpointModel[], diags: Diagnostics): void {

@@ -3,7 +3,7 @@
  * `stream` without `when`: DECISIONS.md §3, a pipeline that can finish without a response is a boot
  * error), and nothing follows such a terminal step (it could never run).
  */
-import type { Range } from '../../diag/range.js';
+import type { Range } from '../../diag/index.js';
 import type { Scope, StepSpecBase } from '../../manifest/index.js';
 import type { StepKindModels } from '../step-kind.js';
 import { allSteps, kindOf, stepLabel } from './walk.js';

@@ -9,12 +9,10 @@
  *   parameters of the pattern count as declared); `body` read only when a body is declared, and
  *   its fields (nested through schema objects and lists) declared in it.
  */
-import type { Range } from '../../diag/range.js';
-import { didYouMean } from '../../diag/suggest.js';
+import { type Range, didYouMean } from '../../diag/index.js';
 import type { Reference } from '../../expr/index.js';
 import type { Expr, Scope, StepSpecBase } from '../../manifest/index.js';
-import { typeName } from '../../schema/index.js';
-import type { FieldSpec, RequestSpec, TypeSpec } from '../../schema/field.js';
+import { typeName, type FieldSpec, type RequestSpec, type TypeSpec } from '../../schema/index.js';
 import type { StepKindModels } from '../step-kind.js';
 import { allSteps, childrenOf, definedNames, kindOf, outputsOf, ownExprs, stepLabel } from './walk.js';
 

@@ -10,19 +10,7 @@
  * budget is a time-out (504).
  */
 import type { Range } from '../../diag/index.js';
-import {
-  callFunction,
-  compileModule,
-  DEFAULT_CONVERT_LIMITS,
-  DEFAULT_MAX_STEPS,
-  DEFAULT_TIMEOUT_MS,
-  fromJS,
-  headersFromJS,
-  StarlarkError,
-  toJS,
-  type StarlarkDiagnostic,
-  type StarlarkModule,
-} from '../../starlark/index.js';
+import { callFunction, compileModule, DEFAULT_CONVERT_LIMITS, DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, fromJS, headersFromJS, StarlarkError, toJS, type StarlarkDiagnostic, type StarlarkModule } from '../../starlark/index.js';
 import type { EndpointNode, EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import type { StarlarkStepSpec } from './spec.js';
