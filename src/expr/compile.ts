@@ -17,7 +17,7 @@ import type { FunctionDef, FunctionTable } from './functions/index.js';
 import type { FunctionImpl } from './functions/types.js';
 import { binary, operandKind, unary } from './operators.js';
 import type { Evaluator, Frame } from './scope.js';
-import { EMPTY_FRAME, Scope } from './scope.js';
+import { EMPTY_FRAME, ExprScope } from './scope.js';
 import { splat } from './splat.js';
 import { concat, forPart, ifPart, interpPart } from './templates.js';
 import { index } from './traversal.js';
@@ -40,12 +40,12 @@ const CTX_NAMES: ReadonlySet<string> = new Set(['request', 'timestamp_epoch', 'r
 
 const constNode = (value: unknown): Node => ({ fn: () => value, pure: true, minSlot: Infinity, constant: true, value });
 
-export class Compiler {
+export class ExprCompiler {
   readonly diagnostics: Diagnostic[] = [];
 
   constructor(private readonly functions: FunctionTable) {}
 
-  compile(e: ast.Expression, scope: Scope): Node {
+  compile(e: ast.Expression, scope: ExprScope): Node {
     const base = scope.layout.size;
     const node = this.raw(e, scope);
     if (node.constant || !node.pure || node.minSlot < base) return node;
@@ -67,7 +67,7 @@ export class Compiler {
     }
   }
 
-  private raw(e: ast.Expression, scope: Scope): Node {
+  private raw(e: ast.Expression, scope: ExprScope): Node {
     switch (e.kind) {
       case 'Literal':
         // String literals and template text arrive NFC-normalized from the parser (src/hcl/chars.ts nfc).
@@ -180,7 +180,7 @@ export class Compiler {
     this.diagnostics.push({ severity: 'error', summary, detail, subject, ...(suggestion !== undefined ? { suggestion } : {}) });
   }
 
-  private scopeTraversal(e: ast.ScopeTraversal, scope: Scope): Node {
+  private scopeTraversal(e: ast.ScopeTraversal, scope: ExprScope): Node {
     const slot = scope.local(e.root);
     if (slot !== undefined) {
       const local: Evaluator = (_v, f) => f[slot];
@@ -200,14 +200,14 @@ export class Compiler {
     return { fn: e.steps.length === 0 ? read : genTraversal({ kind: 'root', name: root }, e.steps), pure: false, minSlot: Infinity, constant: false };
   }
 
-  private template(e: ast.Template, scope: Scope): Node {
+  private template(e: ast.Template, scope: ExprScope): Node {
     if (isWrap(e)) return this.compile((e.parts[0] as ast.TemplateInterp).expr, scope);
     const children: Node[] = [];
     const fn = this.parts(e.parts, scope, children);
     return { ...derived(children), fn };
   }
 
-  private parts(parts: readonly ast.TemplatePart[], scope: Scope, children: Node[]): Evaluator {
+  private parts(parts: readonly ast.TemplatePart[], scope: ExprScope, children: Node[]): Evaluator {
     const fns: Evaluator[] = [];
     let literal = '';
     const flush = (): void => {
@@ -259,7 +259,7 @@ export class Compiler {
     return concat(fns);
   }
 
-  private object(e: ast.ObjectCons, scope: Scope): Node {
+  private object(e: ast.ObjectCons, scope: ExprScope): Node {
     const children: Node[] = [];
     const keys: (string | Evaluator)[] = [];
     const keyRanges: Range[] = [];
@@ -319,7 +319,7 @@ export class Compiler {
     return { ...derived(children), fn };
   }
 
-  private forExpr(e: ast.ForExpr, scope: Scope): Node {
+  private forExpr(e: ast.ForExpr, scope: ExprScope): Node {
     const coll = this.compile(e.collection, scope);
     const names = e.keyVar !== undefined ? [e.keyVar, e.valueVar] : [e.valueVar];
     const { scope: inner, slots } = scope.bind(names);
@@ -343,7 +343,7 @@ export class Compiler {
     return { ...derived(children), fn: e.isObject ? forObject(parts) : forTuple(parts) };
   }
 
-  private call(e: ast.FunctionCall, scope: Scope): Node {
+  private call(e: ast.FunctionCall, scope: ExprScope): Node {
     const args = e.args.map((a) => this.compile(a, scope));
     const def = this.functions.get(e.name);
     if (!def) {

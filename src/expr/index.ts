@@ -11,10 +11,10 @@
  */
 import type { Diagnostic, Range } from '../diag/index.js';
 import type { Expression } from '../hcl/index.js';
-import { Compiler } from './compile.js';
+import { ExprCompiler } from './compile.js';
 import { standardFunctions, type FunctionTable } from './functions/index.js';
 import { staticReferences, type Reference } from './references.js';
-import { EMPTY_FRAME, Scope, type Vars } from './scope.js';
+import { EMPTY_FRAME, ExprScope, type Vars } from './scope.js';
 
 export { EvalError, FunctionArgError, FunctionError } from './errors.js';
 export { standardFunctions, extendFunctions, defineFunction } from './functions/index.js';
@@ -26,7 +26,7 @@ export type { Vars } from './scope.js';
 
 export const DEFAULT_ROOTS: ReadonlySet<string> = new Set(['ctx', 'steps']);
 
-export interface CompileOptions {
+export interface ExprCompileOptions {
   /** Root names allowed (default: ctx, steps); for-expression locals are handled inside. */
   roots?: ReadonlySet<string>;
   /** Default: the standard library. */
@@ -44,9 +44,9 @@ export interface CompiledExpression {
   readonly value?: unknown;
 }
 
-export function compileExpression(expr: Expression, options: CompileOptions = {}): { compiled: CompiledExpression; diagnostics: Diagnostic[] } {
-  const compiler = new Compiler(options.functions ?? standardFunctions);
-  const scope = Scope.root(options.roots ?? DEFAULT_ROOTS);
+export function compileExpression(expr: Expression, options: ExprCompileOptions = {}): { compiled: CompiledExpression; diagnostics: Diagnostic[] } {
+  const compiler = new ExprCompiler(options.functions ?? standardFunctions);
+  const scope = ExprScope.root(options.roots ?? DEFAULT_ROOTS);
   const node = compiler.compile(expr, scope);
   const references = staticReferences(expr);
   const frameSize = scope.layout.size;

@@ -22,39 +22,39 @@ export class FrameLayout {
 }
 
 /** A compile-time scope: the root names allowed and a chain of local bindings. */
-export class Scope {
+export class ExprScope {
   private constructor(
     readonly roots: ReadonlySet<string>,
     readonly layout: FrameLayout,
     private readonly locals: ReadonlyMap<string, number>,
-    private readonly parent: Scope | undefined,
+    private readonly parent: ExprScope | undefined,
     /** The slot of the innermost enclosing splat's item, read by `SplatItem`. */
     readonly splatSlot: number | undefined,
   ) {}
 
-  static root(roots: ReadonlySet<string>): Scope {
-    return new Scope(roots, new FrameLayout(), new Map(), undefined, undefined);
+  static root(roots: ReadonlySet<string>): ExprScope {
+    return new ExprScope(roots, new FrameLayout(), new Map(), undefined, undefined);
   }
 
   /** A child scope binding `names` to fresh slots (returned in the same order). */
-  bind(names: readonly string[]): { scope: Scope; slots: number[] } {
+  bind(names: readonly string[]): { scope: ExprScope; slots: number[] } {
     const map = new Map<string, number>();
     const slots = names.map((n) => {
       const slot = this.layout.allocate();
       map.set(n, slot);
       return slot;
     });
-    return { scope: new Scope(this.roots, this.layout, map, this, this.splatSlot), slots };
+    return { scope: new ExprScope(this.roots, this.layout, map, this, this.splatSlot), slots };
   }
 
   /** A child scope with one anonymous slot, the splat item. */
-  splat(): { scope: Scope; slot: number } {
+  splat(): { scope: ExprScope; slot: number } {
     const slot = this.layout.allocate();
-    return { scope: new Scope(this.roots, this.layout, new Map(), this, slot), slot };
+    return { scope: new ExprScope(this.roots, this.layout, new Map(), this, slot), slot };
   }
 
   local(name: string): number | undefined {
-    for (let s: Scope | undefined = this; s; s = s.parent) {
+    for (let s: ExprScope | undefined = this; s; s = s.parent) {
       const slot = s.locals.get(name);
       if (slot !== undefined) return slot;
     }
@@ -64,7 +64,7 @@ export class Scope {
   /** Every name visible here, for did-you-mean suggestions. */
   names(): string[] {
     const out = new Set<string>(this.roots);
-    for (let s: Scope | undefined = this; s; s = s.parent) for (const n of s.locals.keys()) out.add(n);
+    for (let s: ExprScope | undefined = this; s; s = s.parent) for (const n of s.locals.keys()) out.add(n);
     return [...out];
   }
 }

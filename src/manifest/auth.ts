@@ -6,7 +6,7 @@
 import type { Attribute, Block } from '../hcl/index.js';
 import type { AuthModel, JwtConfig } from './types.js';
 import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 import { readChoice, readStatic, readString, readStringList, typeError } from './values.js';
 
 export const GUARD_TYPES = ['basic', 'bearer', 'api_key'] as const;
@@ -26,7 +26,7 @@ const JWT_BODY: BodySchema = {
   attributes: { secret: {}, jwks_url: {}, issuer: {}, audience: {}, algorithms: {} },
 };
 
-export function decodeAuth(block: Block, scope: Scope): AuthModel | undefined {
+export function decodeAuth(block: Block, scope: DecodeScope): AuthModel | undefined {
   const s = scope.enter(block);
   const name = block.labels[0]!;
   const d = decodeBody(block.body, AUTH_BODY, s, block);
@@ -85,7 +85,7 @@ export function decodeAuth(block: Block, scope: Scope): AuthModel | undefined {
   }
 }
 
-function decodeJwt(block: Block, scope: Scope): JwtConfig | undefined {
+function decodeJwt(block: Block, scope: DecodeScope): JwtConfig | undefined {
   const s = scope.enter(block);
   const { attrs } = decodeBody(block.body, JWT_BODY, s, block);
   const secretAttr = attrs.get('secret');
@@ -123,7 +123,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
  * Credentials may not be empty: a guard holding "" would admit an empty password, token or key (an
  * unset variable given as `env("X", "")` included).
  */
-function secret(attr: Attribute | undefined, value: string | undefined, scope: Scope): string | undefined {
+function secret(attr: Attribute | undefined, value: string | undefined, scope: DecodeScope): string | undefined {
   if (attr && value === '') {
     scope.error('Empty credential', attr.expr.range, { detail: `"${attr.name}" is empty; a guard would admit an empty credential.` });
     return undefined;
@@ -131,12 +131,12 @@ function secret(attr: Attribute | undefined, value: string | undefined, scope: S
   return value;
 }
 
-function readSecret(attr: Attribute, scope: Scope): string | undefined {
+function readSecret(attr: Attribute, scope: DecodeScope): string | undefined {
   return secret(attr, readString(attr, scope), scope);
 }
 
 /** A list of credentials: none empty, and (when `needed`) at least one, or the guard admits nobody. */
-function secrets<T extends string[]>(attr: Attribute, values: T | undefined, scope: Scope, needed: boolean): T | undefined {
+function secrets<T extends string[]>(attr: Attribute, values: T | undefined, scope: DecodeScope, needed: boolean): T | undefined {
   if (values === undefined) return undefined;
   if (values.some((v) => v === '')) {
     scope.error('Empty credential', attr.expr.range, { detail: `"${attr.name}" holds an empty value; a guard would admit an empty credential.` });
@@ -150,7 +150,7 @@ function secrets<T extends string[]>(attr: Attribute, values: T | undefined, sco
 }
 
 /** `keys = ["k1", "k2"]` (ids key1, key2) or `keys = { mobile = "k1" }` (ids from the map). */
-function readKeys(attr: Attribute | undefined, scope: Scope): { id: string; key: string }[] | undefined {
+function readKeys(attr: Attribute | undefined, scope: DecodeScope): { id: string; key: string }[] | undefined {
   if (!attr) return undefined;
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;

@@ -7,7 +7,7 @@
  */
 import type { Attribute, Block, Body } from '../hcl/index.js';
 import { didYouMean, rangeBetween, type Range } from '../diag/index.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 
 export interface AttrRule {
   readonly required?: boolean;
@@ -46,7 +46,7 @@ export function blockHeader(block: Block): Range {
   return rangeBetween(block.typeRange, block.openBraceRange);
 }
 
-export function decodeBody(body: Body, schema: BodySchema, scope: Scope, owner?: Block): DecodedBody {
+export function decodeBody(body: Body, schema: BodySchema, scope: DecodeScope, owner?: Block): DecodedBody {
   const attrRules = schema.attributes ?? {};
   const blockRules = schema.blocks ?? {};
   const attrs = new Map<string, Attribute>();
@@ -132,7 +132,7 @@ export function decodeBody(body: Body, schema: BodySchema, scope: Scope, owner?:
   return { attrs, blocks, rejectedBlocks };
 }
 
-export function labelsOk(block: Block, rule: BlockRule, scope: Scope): boolean {
+export function labelsOk(block: Block, rule: BlockRule, scope: DecodeScope): boolean {
   const names = rule.labels ?? [];
   const counts = rule.labelCounts ?? [names.length];
   const n = block.labels.length;

@@ -5,13 +5,13 @@
 import type { Block } from '../hcl/index.js';
 import type { CatchSpec } from './step-types.js';
 import { decodeBody, type BodySchema } from './body.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 import { readExpr, readStatus } from './values.js';
 
 const CATCH_BODY: BodySchema = { attributes: { status: { required: true }, body: {} } };
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 
-export function decodeCatches(blocks: readonly Block[], scope: Scope): CatchSpec[] {
+export function decodeCatches(blocks: readonly Block[], scope: DecodeScope): CatchSpec[] {
   const out: CatchSpec[] = [];
   const seen = new Set<string>();
   for (const b of blocks) {

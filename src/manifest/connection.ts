@@ -9,7 +9,7 @@ import { didYouMean } from '../diag/index.js';
 import type { ConnectionKind } from './connection-kind.js';
 import type { ConnectionModel } from './types.js';
 import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 import { MAX_TIMER_MS, readDuration, readInt, readString } from './values.js';
 
 export const CONNECTION_KINDS: readonly ConnectionKind[] = ['postgres', 'redis'];
@@ -26,7 +26,7 @@ const CONNECTION_BODY: Record<ConnectionKind, BodySchema> = {
 const POOL_BODY: BodySchema = { attributes: { max: {}, idle_timeout: {} } };
 
 /** Checks the kind label; returns it when known. */
-export function connectionKindOf(block: Block, scope: Scope): ConnectionKind | undefined {
+export function connectionKindOf(block: Block, scope: DecodeScope): ConnectionKind | undefined {
   const kind = block.labels[0]!;
   if ((CONNECTION_KINDS as readonly string[]).includes(kind)) return kind as ConnectionKind;
   const suggestion = didYouMean(kind, CONNECTION_KINDS);
@@ -37,7 +37,7 @@ export function connectionKindOf(block: Block, scope: Scope): ConnectionKind | u
   return undefined;
 }
 
-export function decodeConnection(block: Block, kind: ConnectionKind, scope: Scope): ConnectionModel | undefined {
+export function decodeConnection(block: Block, kind: ConnectionKind, scope: DecodeScope): ConnectionModel | undefined {
   const s = scope.enter(block);
   const name = block.labels[1]!;
   const d = decodeBody(block.body, CONNECTION_BODY[kind], s, block);

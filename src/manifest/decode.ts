@@ -16,7 +16,7 @@ import type { FileAccess } from './files.js';
 import { decodeOpenApiMeta, defaultOpenApiMeta } from './openapi-meta.js';
 import type { ConnectionTable } from './refs.js';
 import { SchemaTable } from './schema.js';
-import { Scope } from './scope.js';
+import { DecodeScope } from './scope.js';
 import type { DecodeEnv, StepDecoders } from './steps.js';
 import { decodeServer, defaultServer } from './server.js';
 import type { ObjectTypeSpec } from '../schema/index.js';
@@ -45,7 +45,7 @@ export interface DecodedManifest {
 
 interface Located {
   readonly block: Block;
-  readonly scope: Scope;
+  readonly scope: DecodeScope;
 }
 
 /**
@@ -56,7 +56,7 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
   // Sort every top-level block by type, keeping file and source order within a type.
   const byType = new Map<string, Located[]>();
   for (const file of files) {
-    const scope = new Scope(diags, [], file.filename, dirname(file.filename));
+    const scope = new DecodeScope(diags, [], file.filename, dirname(file.filename));
     const { blocks } = decodeBody(file.body, TOP_LEVEL, scope);
     for (const block of blocks) {
       const list = byType.get(block.type) ?? [];
@@ -130,7 +130,7 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
 }
 
 /** A block allowed once across all files: later ones are reported, the first one is used. */
-function single<T>(list: readonly Located[], type: string, decode: (b: Block, s: Scope) => T | undefined): T | undefined {
+function single<T>(list: readonly Located[], type: string, decode: (b: Block, s: DecodeScope) => T | undefined): T | undefined {
   const [first, ...rest] = list;
   for (const { block, scope } of rest) {
     scope.enter(block).error(`Duplicate ${type} block`, block.typeRange, {

@@ -11,7 +11,7 @@ import { didYouMean } from '../diag/index.js';
 import type { DocsConfig, UiRenderer } from './types.js';
 import { decodeBody, blockHeader, type BodySchema } from './body.js';
 import { resolveFile, type FileAccess } from './files.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 import { readChoice, readString } from './values.js';
 
 export const RENDERERS: readonly UiRenderer[] = ['scalar', 'elements', 'swagger', 'redoc'];
@@ -25,7 +25,7 @@ const BODIES: Record<string, BodySchema> = {
   template: { attributes: { file: {}, inline: {} } },
 };
 
-export function decodeDocs(block: Block, scope: Scope, files: FileAccess): DocsConfig | undefined {
+export function decodeDocs(block: Block, scope: DecodeScope, files: FileAccess): DocsConfig | undefined {
   const s = scope.enter(block);
   const label = block.labels[0] ?? '';
   const schema = BODIES[label];

@@ -15,7 +15,7 @@ import type { Dialect, DocsConfig, EndpointModel, ServerModel } from './types.js
 import { readGuardList } from './refs.js';
 import { decodeRequest } from './request.js';
 import { parseRouteLabel, type RouteLabel } from './route-label.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 import { readString, readStringList } from './values.js';
 
 const COMMON_ATTRS = { description: {}, summary: {}, tag: {}, tags: {}, auth: {} };
@@ -50,7 +50,7 @@ function endpointBodies(steps: StepDecoders): EndpointBodies {
 export interface DecodedEndpoint {
   readonly model: EndpointModel;
   readonly label: RouteLabel;
-  readonly scope: Scope;
+  readonly scope: DecodeScope;
   /** Names of every labelled step block, lowered or not: references to a step that failed to lower are not reported twice. */
   readonly declaredSteps: ReadonlySet<string>;
   /** Where "no response" points when the pipeline is empty. */
@@ -59,7 +59,7 @@ export interface DecodedEndpoint {
   readonly checkFlow: boolean;
 }
 
-export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, server: ServerModel): DecodedEndpoint | undefined {
+export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv, server: ServerModel): DecodedEndpoint | undefined {
   const dialect: Dialect = block.type === 'route' ? 'route' : 'endpoint';
   const s = scope.enter(block);
   const label = parseRouteLabel(block.labels[0]!, block.labelRanges[0]!, s);
@@ -166,7 +166,7 @@ export function decodeEndpoint(block: Block, scope: Scope, env: DecodeEnv, serve
  * Every `{name}` of the pattern is a path parameter, declared or not (undeclared ones are required
  * strings); a declared path field that the pattern lacks is an error. Order follows the pattern.
  */
-function withPathParams(request: RequestSpec, label: RouteLabel, scope: Scope, requestBlock: Block | undefined, labelRange: Range): RequestSpec {
+function withPathParams(request: RequestSpec, label: RouteLabel, scope: DecodeScope, requestBlock: Block | undefined, labelRange: Range): RequestSpec {
   const byName = new Map(request.path.map((f) => [f.name, f]));
   for (const f of request.path) {
     if (!label.pathParams.includes(f.name)) {

@@ -5,7 +5,7 @@
  */
 import type { Expression } from '../hcl/index.js';
 import { compileExpression, type CompiledExpression } from '../expr/index.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 
 /** The names a pipeline expression may start with (DECISIONS.md §2). */
 export const PIPELINE_ROOTS: ReadonlySet<string> = new Set(['ctx', 'steps']);
@@ -16,7 +16,7 @@ const NO_ROOTS: ReadonlySet<string> = new Set();
  * that its references are still checked: one run reports every problem of an expression, and no
  * model is built from a manifest with errors, so it never runs.
  */
-export function compileRuntime(expr: Expression, scope: Scope): { compiled: CompiledExpression; ok: boolean } {
+export function compileRuntime(expr: Expression, scope: DecodeScope): { compiled: CompiledExpression; ok: boolean } {
   const { compiled, diagnostics } = compileExpression(expr, { roots: PIPELINE_ROOTS });
   scope.adopt(diagnostics);
   return { compiled, ok: !diagnostics.some((d) => d.severity === 'error') };
@@ -27,7 +27,7 @@ export type Static = { readonly ok: true; readonly value: unknown } | { readonly
 const FAILED: Static = { ok: false };
 
 /** Evaluates a configuration expression once, at boot; reports and returns `ok: false` on failure. */
-export function evaluateStatic(expr: Expression, scope: Scope): Static {
+export function evaluateStatic(expr: Expression, scope: DecodeScope): Static {
   const { compiled, diagnostics } = compileExpression(expr, { roots: NO_ROOTS });
   scope.adopt(diagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return FAILED;
@@ -35,7 +35,7 @@ export function evaluateStatic(expr: Expression, scope: Scope): Static {
 }
 
 /** Evaluates a compiled expression that has no variables (`constant`, or a config expression). */
-export function evaluateCompiled(compiled: CompiledExpression, scope: Scope): Static {
+export function evaluateCompiled(compiled: CompiledExpression, scope: DecodeScope): Static {
   try {
     return { ok: true, value: normalise(compiled.evaluate({})) };
   } catch (e) {

@@ -9,7 +9,7 @@ import type { Attribute, Body, Expression, ObjectCons } from '../hcl/index.js';
 import { type Range, didYouMean } from '../diag/index.js';
 import { type FieldSpec, type TypeSpec, FORMAT_NAMES, isKnownFormat, typeName } from '../schema/index.js';
 import { decodeBody, type BodySchema } from './body.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 import { decodeType, type SchemaResolver } from './type-expr.js';
 import { invalidValue, readBool, readInt, readNumber, readStatic, readString, typeError } from './values.js';
 
@@ -43,7 +43,7 @@ export function decodeField(
   name: string,
   body: Body,
   range: Range,
-  scope: Scope,
+  scope: DecodeScope,
   schemas: SchemaResolver,
   options: FieldOptions = {},
 ): FieldSpec | undefined {
@@ -155,7 +155,7 @@ export function decodeField(
   return field;
 }
 
-function errorCount(scope: Scope): number {
+function errorCount(scope: DecodeScope): number {
   let n = 0;
   for (const d of scope.diags.items) if (d.severity === 'error') n++;
   return n;
@@ -182,7 +182,7 @@ export interface FieldSite {
 export const fieldSites = new WeakMap<Range, FieldSite>();
 
 /** `name = { type = string, ... }` items of a route-dialect body, as a synthetic body of attributes. */
-export function objectAsBody(obj: ObjectCons, scope: Scope): Body | undefined {
+export function objectAsBody(obj: ObjectCons, scope: DecodeScope): Body | undefined {
   const items: Attribute[] = [];
   for (const item of obj.items) {
     const key = staticKey(item.key);
@@ -233,7 +233,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function checkOrder(
   attrs: ReadonlyMap<string, Attribute>,
-  scope: Scope,
+  scope: DecodeScope,
   lo: string,
   hi: string,
   min: number | undefined,

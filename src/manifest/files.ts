@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Attribute } from '../hcl/index.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 
 export interface FileAccess {
   /** The manifest directory: no referenced file may lie outside it. */
@@ -20,7 +20,7 @@ export interface ResolvedFile {
   readonly text?: string;
 }
 
-export function resolveFile(attr: Attribute, value: string, baseDir: string, files: FileAccess, scope: Scope): ResolvedFile | undefined {
+export function resolveFile(attr: Attribute, value: string, baseDir: string, files: FileAccess, scope: DecodeScope): ResolvedFile | undefined {
   const path = resolve(baseDir, value);
   const rel = relative(resolve(files.rootDir), path);
   if (rel.startsWith('..') || isAbsolute(rel)) {

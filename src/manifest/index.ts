@@ -11,7 +11,7 @@ export type { DecodedEndpoint } from './endpoint.js';
 export { discoverManifestFiles } from './discover.js';
 export type { FileAccess } from './files.js';
 export { resolveFile } from './files.js';
-export { Scope, blockSegment } from './scope.js';
+export { DecodeScope, blockSegment } from './scope.js';
 export { connectionKey, type ConnectionKind } from './connection-kind.js';
 export type { CatchSpec, ConnectionRef, Expr, StepSpecBase } from './step-types.js';
 export * from './types.js';

@@ -5,7 +5,7 @@
 import type { Attribute, Block } from '../hcl/index.js';
 import type { OpenApiMeta } from './types.js';
 import { blocksOf, decodeBody, type BodySchema } from './body.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 import { readStatic, readString, typeError } from './values.js';
 
 const META_BODY: BodySchema = {
@@ -19,7 +19,7 @@ export function defaultOpenApiMeta(): OpenApiMeta {
   return { title: 'API', version: '1.0.0', servers: [], tags: [] };
 }
 
-export function decodeOpenApiMeta(block: Block, scope: Scope): OpenApiMeta {
+export function decodeOpenApiMeta(block: Block, scope: DecodeScope): OpenApiMeta {
   const s = scope.enter(block);
   const d = decodeBody(block.body, META_BODY, s, block);
   const description = readString(d.attrs.get('description'), s);
@@ -46,7 +46,7 @@ export function decodeOpenApiMeta(block: Block, scope: Scope): OpenApiMeta {
 }
 
 /** `["a", "b"]` or `[{ name = "a", description = "..." }]` -> objects keyed by `key`. */
-function namedList(attr: Attribute | undefined, scope: Scope, key: string): Record<string, string>[] {
+function namedList(attr: Attribute | undefined, scope: DecodeScope, key: string): Record<string, string>[] {
   if (!attr) return [];
   const v = readStatic(attr, scope);
   if (!v.ok) return [];

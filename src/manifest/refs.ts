@@ -7,7 +7,7 @@ import type { Attribute, Expression } from '../hcl/index.js';
 import { type Range, didYouMean } from '../diag/index.js';
 import type { ConnectionKind } from './connection-kind.js';
 import type { ConnectionRef } from './step-types.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 
 export interface GuardNames {
   has(name: string): boolean;
@@ -15,7 +15,7 @@ export interface GuardNames {
 }
 
 /** `auth = [auth.a, auth.b]` (or `["a", "b"]`) -> guard names; `[]` is an explicit public endpoint. */
-export function readGuardList(attr: Attribute, scope: Scope, guards: GuardNames): string[] | undefined {
+export function readGuardList(attr: Attribute, scope: DecodeScope, guards: GuardNames): string[] | undefined {
   if (attr.expr.kind !== 'Tuple') {
     scope.error('Incorrect attribute value type', attr.expr.range, {
       detail: `Inappropriate value for attribute "auth": a list of guards such as [auth.admin] is required; [] makes the endpoint public.`,
@@ -67,7 +67,7 @@ export interface ConnectionTable {
 export function readConnection(
   attr: Attribute | undefined,
   kind: ConnectionKind,
-  scope: Scope,
+  scope: DecodeScope,
   table: ConnectionTable,
   stepRange: Range,
 ): ConnectionRef | undefined {
@@ -121,7 +121,7 @@ function checkDeclared(
   name: string,
   kind: ConnectionKind,
   range: Range,
-  scope: Scope,
+  scope: DecodeScope,
   table: ConnectionTable,
   qualified: boolean,
 ): ConnectionRef | undefined {

@@ -14,7 +14,7 @@ import { type FieldSpec, type ObjectTypeSpec, type RequestSpec, typeName } from 
 import { decodeBody, where, type BodySchema } from './body.js';
 import { decodeField, fieldSites, objectAsBody } from './field.js';
 import { decodeFieldBlocks } from './schema.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 import { decodeType, type SchemaResolver } from './type-expr.js';
 
 const REQUEST_BODY: BodySchema = {
@@ -32,7 +32,7 @@ const FIELDS_ONLY: BodySchema = { blocks: { field: { labels: ['name'], multiple:
 
 type Coord = 'path' | 'query' | 'headers';
 
-export function decodeRequest(block: Block, scope: Scope, schemas: SchemaResolver): RequestSpec {
+export function decodeRequest(block: Block, scope: DecodeScope, schemas: SchemaResolver): RequestSpec {
   const rs = scope.enter(block);
   const decoded = decodeBody(block.body, REQUEST_BODY, rs, block);
   const fields: Record<Coord, FieldSpec[]> = { path: [], query: [], headers: [] };
@@ -82,7 +82,7 @@ export function decodeRequest(block: Block, scope: Scope, schemas: SchemaResolve
 }
 
 /** `body { field "n" {...} }` or `body { n = { type = ... } }` (both may be mixed). */
-function decodeInlineBody(block: Block, scope: Scope, schemas: SchemaResolver): ObjectTypeSpec {
+function decodeInlineBody(block: Block, scope: DecodeScope, schemas: SchemaResolver): ObjectTypeSpec {
   const bs = scope.enter(block);
   const fields: FieldSpec[] = [];
   const fieldBlocks: Block[] = [];
@@ -106,7 +106,7 @@ function decodeInlineBody(block: Block, scope: Scope, schemas: SchemaResolver): 
   return { kind: 'object', fields: dedupe(fields, bs) };
 }
 
-function dedupe(fields: FieldSpec[], scope: Scope): FieldSpec[] {
+function dedupe(fields: FieldSpec[], scope: DecodeScope): FieldSpec[] {
   const seen = new Map<string, FieldSpec>();
   const out: FieldSpec[] = [];
   for (const f of fields) {

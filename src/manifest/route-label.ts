@@ -5,7 +5,7 @@
  */
 import { type Range, didYouMean } from '../diag/index.js';
 import type { HttpMethod, PathSegment } from './types.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 
 export const METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -22,7 +22,7 @@ export interface RouteLabel {
 const PARAM = /^\{([A-Za-z_][A-Za-z0-9_]*)(\.\.\.)?\}$/;
 const LITERAL = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]+$/;
 
-export function parseRouteLabel(label: string, range: Range, scope: Scope): RouteLabel | undefined {
+export function parseRouteLabel(label: string, range: Range, scope: DecodeScope): RouteLabel | undefined {
   const m = /^(\S+) +(\S+)$/.exec(label.trim());
   if (!m) {
     scope.error('Invalid route label', range, { detail: `Expected "<METHOD> <path>", such as "GET /users/{id}"; got "${label}".` });

@@ -9,7 +9,7 @@ import { type Range, didYouMean } from '../diag/index.js';
 import type { FieldSpec, ObjectTypeSpec } from '../schema/index.js';
 import { blocksOf, decodeBody, where, type BodySchema } from './body.js';
 import { decodeField, type FieldOptions } from './field.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 import type { SchemaResolver } from './type-expr.js';
 import { readString } from './values.js';
 
@@ -20,7 +20,7 @@ const SCHEMA_BODY: BodySchema = {
 
 interface Pending {
   readonly block: Block;
-  readonly scope: Scope;
+  readonly scope: DecodeScope;
 }
 
 export class SchemaTable implements SchemaResolver {
@@ -28,7 +28,7 @@ export class SchemaTable implements SchemaResolver {
   private readonly resolved = new Map<string, ObjectTypeSpec>();
 
   /** Registers a top-level `schema` block (label count already checked). */
-  add(block: Block, scope: Scope): void {
+  add(block: Block, scope: DecodeScope): void {
     const name = block.labels[0]!;
     const previous = this.pending.get(name);
     if (previous) {
@@ -44,7 +44,7 @@ export class SchemaTable implements SchemaResolver {
     return [...this.pending.keys()];
   }
 
-  resolve(name: string, range: Range, scope: Scope): ObjectTypeSpec | undefined {
+  resolve(name: string, range: Range, scope: DecodeScope): ObjectTypeSpec | undefined {
     const pending = this.pending.get(name);
     if (!pending) {
       const suggestion = didYouMean(name, this.pending.keys());
@@ -122,7 +122,7 @@ export class SchemaTable implements SchemaResolver {
 /** `field "<n>" { ... }` blocks -> FieldSpecs, reporting duplicate names. */
 export function decodeFieldBlocks(
   blocks: readonly Block[],
-  scope: Scope,
+  scope: DecodeScope,
   schemas: SchemaResolver,
   options: FieldOptions & { readonly lowerCase?: boolean } = {},
 ): FieldSpec[] {

@@ -8,7 +8,7 @@ import type { Diagnostic, Diagnostics, Range } from '../diag/index.js';
 
 type Extra = Partial<Omit<Diagnostic, 'severity' | 'summary' | 'subject'>>;
 
-export class Scope {
+export class DecodeScope {
   constructor(
     readonly diags: Diagnostics,
     readonly path: readonly string[],
@@ -18,9 +18,9 @@ export class Scope {
   ) {}
 
   /** A scope one block deeper. */
-  enter(block: Block | string): Scope {
+  enter(block: Block | string): DecodeScope {
     const segment = typeof block === 'string' ? block : blockSegment(block);
-    return new Scope(this.diags, [...this.path, segment], this.filename, this.baseDir);
+    return new DecodeScope(this.diags, [...this.path, segment], this.filename, this.baseDir);
   }
 
   error(summary: string, subject: Range | undefined, extra: Extra = {}): void {

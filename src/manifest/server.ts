@@ -6,7 +6,7 @@ import type { Block } from '../hcl/index.js';
 import type { ServerModel } from './types.js';
 import { decodeBody, type BodySchema } from './body.js';
 import { readGuardList, type GuardNames } from './refs.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 import { readDuration, readInt, readSize, readString } from './values.js';
 
 export const SERVER_DEFAULTS = {
@@ -25,7 +25,7 @@ export function defaultServer(): ServerModel {
   return { ...SERVER_DEFAULTS, auth: [] };
 }
 
-export function decodeServer(block: Block, scope: Scope, guards: GuardNames): ServerModel {
+export function decodeServer(block: Block, scope: DecodeScope, guards: GuardNames): ServerModel {
   const s = scope.enter(block);
   const { attrs } = decodeBody(block.body, SERVER_BODY, s, block);
   const auth = attrs.get('auth');

@@ -10,7 +10,7 @@ import { didYouMean } from '../diag/index.js';
 import { labelsOk, type BlockRule } from './body.js';
 import type { FileAccess } from './files.js';
 import type { ConnectionTable, GuardNames } from './refs.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 import type { StepSpecBase } from './step-types.js';
 import type { SchemaResolver } from './type-expr.js';
 
@@ -50,7 +50,7 @@ export interface DecodeEnv {
 
 export interface LowerContext {
   /** The scope of the step's own block (its segment is already on the path). */
-  readonly scope: Scope;
+  readonly scope: DecodeScope;
   readonly env: DecodeEnv;
   readonly place: StepPlace;
   /** Lowers the step blocks nested in the step's block (a transaction's or parallel's), in order. */
@@ -68,7 +68,7 @@ export function stepBlockRules(steps: StepDecoders): Record<string, BlockRule> {
  */
 export function lowerSteps(
   blocks: readonly Block[],
-  scope: Scope,
+  scope: DecodeScope,
   env: DecodeEnv,
   place: StepPlace,
   /** Counts blocks that could not be lowered (already reported), so flow checks do not pile on. */

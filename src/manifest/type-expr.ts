@@ -7,7 +7,7 @@
 import type { Expression } from '../hcl/index.js';
 import { type Range, didYouMean } from '../diag/index.js';
 import type { ObjectTypeSpec, ScalarKind, TypeSpec } from '../schema/index.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 
 const SCALARS: Readonly<Record<string, ScalarKind>> = {
   string: 'string',
@@ -22,13 +22,13 @@ const SCALARS: Readonly<Record<string, ScalarKind>> = {
 
 /** Looks up `schema "<name>"` blocks; reports unknown names and cycles itself. */
 export interface SchemaResolver {
-  resolve(name: string, range: Range, scope: Scope): ObjectTypeSpec | undefined;
+  resolve(name: string, range: Range, scope: DecodeScope): ObjectTypeSpec | undefined;
   names(): readonly string[];
 }
 
 const TYPE_HINT = 'A type is written string, integer, number, boolean, any, list(<type>), map(<type>) or schema.<name>.';
 
-export function decodeType(expr: Expression, scope: Scope, schemas: SchemaResolver): TypeSpec | undefined {
+export function decodeType(expr: Expression, scope: DecodeScope, schemas: SchemaResolver): TypeSpec | undefined {
   switch (expr.kind) {
     case 'Parenthesized':
       return decodeType(expr.expr, scope, schemas);
@@ -74,7 +74,7 @@ export function decodeType(expr: Expression, scope: Scope, schemas: SchemaResolv
   return undefined;
 }
 
-function named(name: string, range: Range, scope: Scope, schemas: SchemaResolver): TypeSpec | undefined {
+function named(name: string, range: Range, scope: DecodeScope, schemas: SchemaResolver): TypeSpec | undefined {
   const scalar = SCALARS[name];
   if (scalar) return { kind: scalar };
   if (schemas.names().includes(name)) return schemas.resolve(name, range, scope);

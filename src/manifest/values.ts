@@ -10,24 +10,24 @@ import type { Expr } from './step-types.js';
 import { compileRuntime, evaluateCompiled, evaluateStatic, type Static } from './expr.js';
 import { parseDuration, DURATION_HINT } from './duration.js';
 import { parseSize, SIZE_HINT } from './size.js';
-import type { Scope } from './scope.js';
+import type { DecodeScope } from './scope.js';
 
-export function typeError(attr: Attribute, scope: Scope, need: string): void {
+export function typeError(attr: Attribute, scope: DecodeScope, need: string): void {
   scope.error('Incorrect attribute value type', attr.expr.range, {
     detail: `Inappropriate value for attribute "${attr.name}": ${need} is required.`,
   });
 }
 
-export function invalidValue(attr: Attribute, scope: Scope, detail: string, suggestion?: string): void {
+export function invalidValue(attr: Attribute, scope: DecodeScope, detail: string, suggestion?: string): void {
   scope.error('Invalid value', attr.expr.range, { detail, ...(suggestion !== undefined ? { suggestion } : {}) });
 }
 
-export function readStatic(attr: Attribute | undefined, scope: Scope): Static {
+export function readStatic(attr: Attribute | undefined, scope: DecodeScope): Static {
   if (!attr) return { ok: false };
   return evaluateStatic(attr.expr, scope);
 }
 
-export function readString(attr: Attribute | undefined, scope: Scope): string | undefined {
+export function readString(attr: Attribute | undefined, scope: DecodeScope): string | undefined {
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
   if (typeof v.value !== 'string') return void typeError(attr!, scope, 'a string');
@@ -53,7 +53,7 @@ function toNumber(value: unknown, lenient: boolean): number | undefined {
   return undefined;
 }
 
-export function readNumber(attr: Attribute | undefined, scope: Scope, bounds: { min?: number; max?: number } = {}): number | undefined {
+export function readNumber(attr: Attribute | undefined, scope: DecodeScope, bounds: { min?: number; max?: number } = {}): number | undefined {
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
   const n = toNumber(v.value, computed(attr!));
@@ -62,7 +62,7 @@ export function readNumber(attr: Attribute | undefined, scope: Scope, bounds: { 
   return inBounds(attr!, scope, n, bounds);
 }
 
-export function readInt(attr: Attribute | undefined, scope: Scope, bounds: { min?: number; max?: number } = {}): number | undefined {
+export function readInt(attr: Attribute | undefined, scope: DecodeScope, bounds: { min?: number; max?: number } = {}): number | undefined {
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
   const n = toNumber(v.value, computed(attr!));
@@ -70,7 +70,7 @@ export function readInt(attr: Attribute | undefined, scope: Scope, bounds: { min
   return inBounds(attr!, scope, n, bounds);
 }
 
-function inBounds(attr: Attribute, scope: Scope, n: number, { min, max }: { min?: number; max?: number }): number | undefined {
+function inBounds(attr: Attribute, scope: DecodeScope, n: number, { min, max }: { min?: number; max?: number }): number | undefined {
   if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
     const range =
       min !== undefined && max !== undefined ? `between ${min} and ${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
@@ -79,7 +79,7 @@ function inBounds(attr: Attribute, scope: Scope, n: number, { min, max }: { min?
   return n;
 }
 
-export function readBool(attr: Attribute | undefined, scope: Scope): boolean | undefined {
+export function readBool(attr: Attribute | undefined, scope: DecodeScope): boolean | undefined {
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
   if (typeof v.value === 'boolean') return v.value;
@@ -87,7 +87,7 @@ export function readBool(attr: Attribute | undefined, scope: Scope): boolean | u
   return void typeError(attr!, scope, 'a bool');
 }
 
-export function readStringList(attr: Attribute | undefined, scope: Scope): string[] | undefined {
+export function readStringList(attr: Attribute | undefined, scope: DecodeScope): string[] | undefined {
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
   if (!Array.isArray(v.value) || !v.value.every((s) => typeof s === 'string')) return void typeError(attr!, scope, 'a list of strings');
@@ -110,7 +110,7 @@ export interface DurationBounds {
  * time-out would fail every request, and one beyond MAX_TIMER_MS would fire at once. Values that are
  * not timers (a cache ttl, a `0` that disables a database time-out) pass their own bounds.
  */
-export function readDuration(attr: Attribute | undefined, scope: Scope, bounds: DurationBounds = TIMER): number | undefined {
+export function readDuration(attr: Attribute | undefined, scope: DecodeScope, bounds: DurationBounds = TIMER): number | undefined {
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
   if (typeof v.value !== 'string') return void typeError(attr!, scope, `a duration string such as "30s"`);
@@ -130,7 +130,7 @@ export function readDuration(attr: Attribute | undefined, scope: Scope, bounds: 
 }
 
 /** Bytes from a size string such as "1MiB" (or a whole number of bytes). */
-export function readSize(attr: Attribute | undefined, scope: Scope): number | undefined {
+export function readSize(attr: Attribute | undefined, scope: DecodeScope): number | undefined {
   const v = readStatic(attr, scope);
   if (!v.ok) return undefined;
   if (typeof v.value !== 'string' && typeof v.value !== 'number') return void typeError(attr!, scope, `a size string such as "1MiB"`);
@@ -144,7 +144,7 @@ export function readSize(attr: Attribute | undefined, scope: Scope): number | un
 /** One of a fixed set of strings; `fold` compares case-insensitively and returns the canonical spelling. */
 export function readChoice<T extends string>(
   attr: Attribute | undefined,
-  scope: Scope,
+  scope: DecodeScope,
   choices: readonly T[],
   fold = false,
 ): T | undefined {
@@ -191,7 +191,7 @@ function hasKind(value: unknown, kind: ValueKind): boolean {
  * A runtime expression, compiled once. When it is constant and `expect` is given, its value is
  * checked now (a `condition = "yes"` is a boot error, not a request-time surprise).
  */
-export function readExpr(attr: Attribute | undefined, scope: Scope, expect?: ValueKind): Expr | undefined {
+export function readExpr(attr: Attribute | undefined, scope: DecodeScope, expect?: ValueKind): Expr | undefined {
   if (!attr) return undefined;
   const { compiled, ok } = compileRuntime(attr.expr, scope);
   if (ok && expect && compiled.constant) {
@@ -204,7 +204,7 @@ export function readExpr(attr: Attribute | undefined, scope: Scope, expect?: Val
 }
 
 /** An HTTP status written in the manifest: a whole number from 100 to 599. */
-export function checkStatus(attr: Attribute, scope: Scope, value: unknown): number | undefined {
+export function checkStatus(attr: Attribute, scope: DecodeScope, value: unknown): number | undefined {
   if (typeof value !== 'number' || !Number.isInteger(value)) return void typeError(attr, scope, 'a whole-number HTTP status');
   if (value < 100 || value > 599) {
     scope.error('Invalid status code', attr.expr.range, { detail: `An HTTP status is between 100 and 599; got ${value}.` });
@@ -213,7 +213,7 @@ export function checkStatus(attr: Attribute, scope: Scope, value: unknown): numb
   return value;
 }
 
-export function readStatus(attr: Attribute | undefined, scope: Scope): number | undefined {
+export function readStatus(attr: Attribute | undefined, scope: DecodeScope): number | undefined {
   const v = readStatic(attr, scope);
   return v.ok ? checkStatus(attr!, scope, v.value) : undefined;
 }

@@ -1,28 +1,28 @@
 import assert from 'node:assert/strict';
 import type { Diagnostic } from '../../src/diag/index.js';
 import { parseExpression } from '../../src/hcl/index.js';
-import { compileExpression, EvalError, type CompileOptions, type CompiledExpression } from '../../src/expr/index.js';
+import { compileExpression, EvalError, type ExprCompileOptions, type CompiledExpression } from '../../src/expr/index.js';
 
 /** Parses and compiles; the parse must be clean. */
-export function compileSrc(src: string, options?: CompileOptions): { compiled: CompiledExpression; diagnostics: Diagnostic[] } {
+export function compileSrc(src: string, options?: ExprCompileOptions): { compiled: CompiledExpression; diagnostics: Diagnostic[] } {
   const { expr, diagnostics } = parseExpression(src, 'test.hcl');
   assert.deepEqual(diagnostics, [], `parse errors in ${src}`);
   return compileExpression(expr, options);
 }
 
 /** Compiles (no diagnostics allowed) and returns the compiled expression. */
-export function compiled(src: string, options?: CompileOptions): CompiledExpression {
+export function compiled(src: string, options?: ExprCompileOptions): CompiledExpression {
   const { compiled: c, diagnostics } = compileSrc(src, options);
   assert.deepEqual(diagnostics.map((d) => `${d.summary}: ${d.detail}`), [], `diagnostics for ${src}`);
   return c;
 }
 
-export function run(src: string, vars: Record<string, unknown> = {}, options?: CompileOptions): unknown {
+export function run(src: string, vars: Record<string, unknown> = {}, options?: ExprCompileOptions): unknown {
   return compiled(src, options).evaluate(vars);
 }
 
 /** Evaluates expecting an EvalError; returns it. */
-export function runError(src: string, vars: Record<string, unknown> = {}, options?: CompileOptions): EvalError {
+export function runError(src: string, vars: Record<string, unknown> = {}, options?: ExprCompileOptions): EvalError {
   const c = compiled(src, options);
   try {
     c.evaluate(vars);
@@ -34,7 +34,7 @@ export function runError(src: string, vars: Record<string, unknown> = {}, option
 }
 
 /** Compile-time diagnostics of an expression. */
-export function diags(src: string, options?: CompileOptions): Diagnostic[] {
+export function diags(src: string, options?: ExprCompileOptions): Diagnostic[] {
   return compileSrc(src, options).diagnostics;
 }
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Diagnostics } from '../../src/diag/index.js';
 import { parseFile } from '../../src/hcl/index.js';
 import { blocksOf, decodeBody, type BodySchema } from '../../src/manifest/body.js';
-import { Scope } from '../../src/manifest/scope.js';
+import { DecodeScope } from '../../src/manifest/scope.js';
 
 const SCHEMA: BodySchema = {
   attributes: { name: { required: true }, color: {}, size: {} },
@@ -15,7 +15,7 @@ function decode(source: string) {
   const { file, diagnostics } = parseFile(source, 't.hcl');
   assert.deepEqual(diagnostics, []);
   const diags = new Diagnostics();
-  const decoded = decodeBody(file.body, SCHEMA, new Scope(diags, ['thing'], 't.hcl', '.'));
+  const decoded = decodeBody(file.body, SCHEMA, new DecodeScope(diags, ['thing'], 't.hcl', '.'));
   return { decoded, diags: diags.items.map((d) => [d.subject?.start.line, d.summary, d.suggestion, d.path?.join(' > ')]) };
 }
 

@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Diagnostics } from '../../src/diag/index.js';
 import { parseRouteLabel } from '../../src/manifest/route-label.js';
-import { Scope } from '../../src/manifest/scope.js';
+import { DecodeScope } from '../../src/manifest/scope.js';
 
 const range = { filename: 'x.hcl', start: { line: 1, column: 1, byte: 0 }, end: { line: 1, column: 2, byte: 1 } };
 
 function parse(label: string) {
   const diags = new Diagnostics();
-  const r = parseRouteLabel(label, range, new Scope(diags, [], 'x.hcl', '.'));
+  const r = parseRouteLabel(label, range, new DecodeScope(diags, [], 'x.hcl', '.'));
   return { r, summaries: diags.items.map((d) => d.summary) };
 }
 

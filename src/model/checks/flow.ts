@@ -4,7 +4,7 @@
  * error), and nothing follows such a terminal step (it could never run).
  */
 import type { Range } from '../../diag/index.js';
-import type { Scope, StepSpecBase } from '../../manifest/index.js';
+import type { DecodeScope, StepSpecBase } from '../../manifest/index.js';
 import type { StepKindModels } from '../step-kind.js';
 import { allSteps, kindOf, stepLabel } from './walk.js';
 
@@ -12,7 +12,7 @@ function answers(kinds: StepKindModels, step: StepSpecBase): boolean | string {
   return kindOf(kinds, step).answers?.(step) ?? false;
 }
 
-export function checkFlow(kinds: StepKindModels, steps: readonly StepSpecBase[], scope: Scope, emptyAt: Range): void {
+export function checkFlow(kinds: StepKindModels, steps: readonly StepSpecBase[], scope: DecodeScope, emptyAt: Range): void {
   const end = steps.findIndex((s) => answers(kinds, s) === true);
   if (end >= 0 && end < steps.length - 1) {
     const next = steps[end + 1]!;

@@ -11,7 +11,7 @@
  */
 import { type Range, didYouMean } from '../../diag/index.js';
 import type { Reference } from '../../expr/index.js';
-import type { Expr, Scope, StepSpecBase } from '../../manifest/index.js';
+import type { Expr, DecodeScope, StepSpecBase } from '../../manifest/index.js';
 import { typeName, type FieldSpec, type RequestSpec, type TypeSpec } from '../../schema/index.js';
 import type { StepKindModels } from '../step-kind.js';
 import { allSteps, childrenOf, definedNames, kindOf, outputsOf, ownExprs, stepLabel } from './walk.js';
@@ -21,7 +21,7 @@ export const REQUEST_MEMBERS = ['method', 'path', 'query', 'headers', 'body'] as
 
 interface Env {
   readonly kinds: StepKindModels;
-  readonly scope: Scope;
+  readonly scope: DecodeScope;
   readonly request: RequestSpec;
   readonly path: string;
   /** Every lowered step by name. */
@@ -35,7 +35,7 @@ export function checkReferences(
   steps: readonly StepSpecBase[],
   request: RequestSpec,
   path: string,
-  scope: Scope,
+  scope: DecodeScope,
   declared: ReadonlySet<string>,
 ): void {
   const byName = new Map<string, StepSpecBase>();

@@ -2,11 +2,11 @@
  * Step names are unique within an endpoint, nested steps included: they all share the one
  * `steps.<name>` namespace (a transaction's inner steps are read as `steps.<inner>`).
  */
-import { where, type Scope, type StepSpecBase } from '../../manifest/index.js';
+import { where, type DecodeScope, type StepSpecBase } from '../../manifest/index.js';
 import type { StepKindModels } from '../step-kind.js';
 import { allSteps } from './walk.js';
 
-export function checkStepNames(kinds: StepKindModels, steps: readonly StepSpecBase[], scope: Scope): void {
+export function checkStepNames(kinds: StepKindModels, steps: readonly StepSpecBase[], scope: DecodeScope): void {
   const seen = new Map<string, StepSpecBase>();
   for (const step of allSteps(kinds, steps)) {
     if (step.name === undefined) continue;
