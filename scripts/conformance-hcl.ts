@@ -25,7 +25,7 @@ import type { Attribute, Block, Body, Expression } from '../src/hcl/ast.js';
 import { parseFile } from '../src/hcl/index.js';
 import { BigFloat } from '../src/expr/exact/bigfloat.js';
 import { exactOverlay } from '../src/expr/exact/overlay.js';
-import { compileExpression, EvalError, equals, formatNumber, type Reference } from '../src/expr/index.js';
+import { compileExpression, ExprEvalError, equals, formatNumber, type Reference } from '../src/expr/index.js';
 
 // ------------------------------------------------------------------ command line
 
@@ -365,7 +365,7 @@ function decodeValue(body: Body, spec: Spec, ctx: DecodeContext): unknown {
       try {
         v = compiled.evaluate(ctx.vars);
       } catch (e) {
-        if (!(e instanceof EvalError)) throw e;
+        if (!(e instanceof ExprEvalError)) throw e;
         ctx.diags.push(e.toDiagnostic());
         return null;
       }

@@ -6,7 +6,7 @@
  */
 import { diagnosticToJSON, renderDiagnostics } from '../diag/index.js';
 import type { ServiceModel } from '../model/index.js';
-import { flagString, parseArgs, UsageError, type FlagSpec } from './args.js';
+import { flagString, parseArgs, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
 import { loadService } from './boot.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from './io.js';
 
@@ -24,7 +24,7 @@ const FLAGS: readonly FlagSpec[] = [
 
 /** The command line, or what is wrong with it (reported with the usage, exit 2). */
 function checkArgs(argv: readonly string[]): CheckArgs | string {
-  let parsed;
+  let parsed: ParsedArgs;
   try {
     parsed = parseArgs(argv, FLAGS);
   } catch (e) {

@@ -5,7 +5,7 @@
  * anything else -> "Error in function call" on the call.
  */
 import type * as ast from '../hcl/index.js';
-import { EvalError, FunctionArgError, FunctionError } from './errors.js';
+import { ExprEvalError, FunctionArgError, FunctionError } from './errors.js';
 import type { FunctionDef } from './functions/index.js';
 import type { FunctionImpl } from './functions/types.js';
 import type { Evaluator } from './scope.js';
@@ -25,11 +25,11 @@ export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: rea
     if (err instanceof FunctionArgError) {
       const i = Math.min(err.argIndex, argRanges.length - 1);
       const param = def.params[err.argIndex] ?? def.variadic ?? 'argument';
-      throw new EvalError('Invalid function argument', `Invalid value for "${param}" parameter: ${err.message}.`, argRanges[i] ?? e.range);
+      throw new ExprEvalError('Invalid function argument', `Invalid value for "${param}" parameter: ${err.message}.`, argRanges[i] ?? e.range);
     }
-    if (err instanceof FunctionError) throw new EvalError('Error in function call', `Call to function "${def.name}" failed: ${err.message}.`, e.range);
-    if (err instanceof EvalError) throw err;
-    throw new EvalError('Error in function call', `Call to function "${def.name}" failed: ${(err as Error)?.message ?? String(err)}.`, e.range);
+    if (err instanceof FunctionError) throw new ExprEvalError('Error in function call', `Call to function "${def.name}" failed: ${err.message}.`, e.range);
+    if (err instanceof ExprEvalError) throw err;
+    throw new ExprEvalError('Error in function call', `Call to function "${def.name}" failed: ${(err as Error)?.message ?? String(err)}.`, e.range);
   };
   if (e.expandFinal) {
     const last = n - 1;
@@ -40,12 +40,12 @@ export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: rea
       const tail = argFns[last]!(v, f);
       if (Array.isArray(tail)) for (const t of tail) args.push(t);
       else if (tail !== null && tail !== undefined) {
-        throw new EvalError('Invalid expanding argument value', `The expanding argument (indicated by ...) must be a list, not ${typeName(tail)}.`, lastRange);
+        throw new ExprEvalError('Invalid expanding argument value', `The expanding argument (indicated by ...) must be a list, not ${typeName(tail)}.`, lastRange);
       }
       if (args.length < def.minArgs) {
-        throw new EvalError('Not enough function arguments', `Function "${def.name}" expects ${describeArity(def)}. Missing value for "${def.params[args.length] ?? def.variadic}".`, e.range);
+        throw new ExprEvalError('Not enough function arguments', `Function "${def.name}" expects ${describeArity(def)}. Missing value for "${def.params[args.length] ?? def.variadic}".`, e.range);
       }
-      if (args.length > def.maxArgs) throw new EvalError('Too many function arguments', `Function "${def.name}" expects only ${describeArity(def)}.`, e.range);
+      if (args.length > def.maxArgs) throw new ExprEvalError('Too many function arguments', `Function "${def.name}" expects only ${describeArity(def)}.`, e.range);
       try {
         return impl(args);
       } catch (err) {

@@ -10,14 +10,14 @@
 import { type Diagnostic, type Range, didYouMean } from '../diag/index.js';
 import type * as ast from '../hcl/index.js';
 import { isWrap } from '../hcl/index.js';
-import { EvalError, FunctionArgError } from './errors.js';
+import { ExprEvalError, FunctionArgError } from './errors.js';
 import { callEvaluator, describeArity } from './calls.js';
 import { forObject, forTuple } from './for.js';
 import type { FunctionDef, FunctionTable } from './functions/index.js';
 import type { FunctionImpl } from './functions/types.js';
 import { binary, operandKind, unary } from './operators.js';
 import type { Evaluator, Frame } from './scope.js';
-import { EMPTY_FRAME, ExprScope } from './scope.js';
+import { EMPTY_FRAME, type ExprScope } from './scope.js';
 import { splat } from './splat.js';
 import { concat, forPart, ifPart, interpPart } from './templates.js';
 import { index } from './traversal.js';
@@ -58,7 +58,7 @@ export class ExprCompiler {
       const frame: Frame = frameSize === 0 ? EMPTY_FRAME : new Array<unknown>(frameSize);
       return constNode(deepFreeze(node.fn({}, frame)));
     } catch (err) {
-      if (!(err instanceof EvalError)) throw err;
+      if (!(err instanceof ExprEvalError)) throw err;
       this.diagnostics.push(err.toDiagnostic(range));
       const fail = (): never => {
         throw err;
@@ -128,7 +128,7 @@ export class ExprCompiler {
             if (x === false) return o(v, f);
             const b = primitiveToBool(x);
             if (b === undefined) {
-              throw new EvalError(
+              throw new ExprEvalError(
                 'Invalid conditional',
                 x === null || x === undefined ? 'The condition value is null. Conditions must either be true or false.' : `The condition value must be a bool, not ${typeName(x)}.`,
                 range,
@@ -307,7 +307,7 @@ export class ExprCompiler {
             const kv = k(v, f);
             const s = typeof kv === 'string' ? kv : typeof kv === 'object' && kv !== null ? undefined : primitiveToString(kv);
             if (s === undefined) {
-              throw new EvalError('Invalid object key', kv === null || kv === undefined ? "Can't use a null value as an object key." : `Object keys must be strings, not ${typeName(kv)}.`, keyRanges[i]!);
+              throw new ExprEvalError('Invalid object key', kv === null || kv === undefined ? "Can't use a null value as an object key." : `Object keys must be strings, not ${typeName(kv)}.`, keyRanges[i]!);
             }
             name = s;
           }

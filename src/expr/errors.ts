@@ -1,18 +1,18 @@
 /**
- * Evaluation errors. A request-time failure of an expression is an `EvalError` value carrying the
+ * Evaluation errors. A request-time failure of an expression is an `ExprEvalError` value carrying the
  * (sub)expression's range and an HCL-style summary/detail pair, so the HTTP layer can log it with a
  * position and the boot step can turn the same error into a `Diagnostic` when constant folding hits it.
  */
 import type { Diagnostic, Range } from '../diag/index.js';
 
-export class EvalError extends Error {
+export class ExprEvalError extends Error {
   constructor(
     readonly summary: string,
     readonly detail: string,
     readonly range: Range,
   ) {
     super(`${summary}: ${detail}`);
-    this.name = 'EvalError';
+    this.name = 'ExprEvalError';
   }
 
   toDiagnostic(context?: Range): Diagnostic {
@@ -27,7 +27,7 @@ export class EvalError extends Error {
 }
 
 /**
- * Thrown by a function implementation for a bad argument; the call site turns it into an `EvalError`
+ * Thrown by a function implementation for a bad argument; the call site turns it into an `ExprEvalError`
  * pointing at that argument ("Invalid function argument"), as HCL does.
  */
 export class FunctionArgError extends Error {

@@ -9,7 +9,7 @@
  *   duplicate key in the object form without `...` (grouping), all as HCL.
  */
 import type { Range } from '../diag/index.js';
-import { EvalError } from './errors.js';
+import { ExprEvalError } from './errors.js';
 import type { Evaluator, Frame, Vars } from './scope.js';
 import { isObject, primitiveToBool, primitiveToString, setKey, sortedKeys, typeName } from './values.js';
 
@@ -51,14 +51,14 @@ function iterate<T>(c: unknown, p: ForParts, v: Vars, f: Frame, out: T, each: (o
     return;
   }
   if (c === null || c === undefined) return;
-  throw new EvalError('Iteration over non-iterable value', `A value of type ${typeName(c)} cannot be used as the collection in a 'for' expression.`, p.collectionRange);
+  throw new ExprEvalError('Iteration over non-iterable value', `A value of type ${typeName(c)} cannot be used as the collection in a 'for' expression.`, p.collectionRange);
 }
 
 function condition(c: unknown, range: Range): boolean {
   if (c === true || c === false) return c;
   const b = primitiveToBool(c);
   if (b !== undefined) return b;
-  throw new EvalError(
+  throw new ExprEvalError(
     "Invalid 'for' condition",
     c === null || c === undefined ? 'The condition value is null. Conditions must either be true or false.' : `The 'if' clause value is invalid: bool required, not ${typeName(c)}.`,
     range,
@@ -85,7 +85,7 @@ export function forObject(p: ForParts): Evaluator {
     const kv = keyExpr(v, f);
     const k = typeof kv === 'string' ? kv : typeof kv === 'object' && kv !== null ? undefined : primitiveToString(kv);
     if (k === undefined) {
-      throw new EvalError(
+      throw new ExprEvalError(
         'Invalid object key',
         kv === null || kv === undefined ? "Key expression in 'for' expression must not produce a null value." : `The key expression produced an invalid result: string required, not ${typeName(kv)}.`,
         keyRange,
@@ -97,7 +97,7 @@ export function forObject(p: ForParts): Evaluator {
       else setKey(out, k, [val]);
     } else {
       if (Object.hasOwn(out, k)) {
-        throw new EvalError(
+        throw new ExprEvalError(
           'Duplicate object key',
           `Two different items produced the key "${k}" in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.`,
           keyRange,

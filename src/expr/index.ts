@@ -3,7 +3,7 @@
  *
  *     const { compiled, diagnostics } = compileExpression(attr.expr);
  *     // at boot: report diagnostics, inspect compiled.references (steps that must exist, params...)
- *     compiled.evaluate({ ctx, steps });   // per request; throws EvalError
+ *     compiled.evaluate({ ctx, steps });   // per request; throws ExprEvalError
  *
  * Semantics are HCL's (hclsyntax spec) on plain JSON-like values, with the product's decisions
  * documented where they live: null-safe lookups (traversal.ts), for over null (for.ts), operators
@@ -16,7 +16,7 @@ import { standardFunctions, type FunctionTable } from './functions/index.js';
 import { staticReferences, type Reference } from './references.js';
 import { EMPTY_FRAME, ExprScope, type Vars } from './scope.js';
 
-export { EvalError, FunctionArgError, FunctionError } from './errors.js';
+export { ExprEvalError, FunctionArgError, FunctionError } from './errors.js';
 export { standardFunctions, extendFunctions, defineFunction } from './functions/index.js';
 export type { FunctionDef, FunctionTable } from './functions/index.js';
 export { staticReferences } from './references.js';
@@ -34,7 +34,7 @@ export interface ExprCompileOptions {
 }
 
 export interface CompiledExpression {
-  /** Throws EvalError. */
+  /** Throws ExprEvalError. */
   readonly evaluate: (vars: Readonly<Record<string, unknown>>) => unknown;
   readonly references: readonly Reference[];
   readonly range: Range;

@@ -9,7 +9,7 @@
  */
 import type { Range } from '../diag/index.js';
 import type { BinaryOperator } from '../hcl/index.js';
-import { EvalError } from './errors.js';
+import { ExprEvalError } from './errors.js';
 import type { Evaluator } from './scope.js';
 import { equals, primitiveToBool, primitiveToNumber, typeName } from './values.js';
 
@@ -17,7 +17,7 @@ function numberOperand(x: unknown, side: string, range: Range): number {
   if (typeof x === 'number') return x;
   const n = primitiveToNumber(x);
   if (n !== undefined) return n;
-  throw new EvalError(
+  throw new ExprEvalError(
     'Invalid operand',
     x === null || x === undefined
       ? `Unsuitable value for ${side} operand: a number is required, but the value is null.`
@@ -30,7 +30,7 @@ function boolOperand(x: unknown, side: string, range: Range): boolean {
   if (typeof x === 'boolean') return x;
   const b = primitiveToBool(x);
   if (b !== undefined) return b;
-  throw new EvalError(
+  throw new ExprEvalError(
     'Invalid operand',
     x === null || x === undefined
       ? `Unsuitable value for ${side} operand: a bool is required, but the value is null.`
@@ -41,7 +41,7 @@ function boolOperand(x: unknown, side: string, range: Range): boolean {
 
 function finite(n: number, op: string, range: Range): number {
   if (Number.isFinite(n)) return n;
-  throw new EvalError('Operation failed', op === '/' || op === '%' ? 'Error during operation: division by zero.' : 'Error during operation: the result is too large to represent.', range);
+  throw new ExprEvalError('Operation failed', op === '/' || op === '%' ? 'Error during operation: division by zero.' : 'Error during operation: the result is too large to represent.', range);
 }
 
 export interface OperandInfo {

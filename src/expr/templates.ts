@@ -4,7 +4,7 @@
  * here (hclsyntax's TemplateWrapExpr).
  */
 import type { Range } from '../diag/index.js';
-import { EvalError } from './errors.js';
+import { ExprEvalError } from './errors.js';
 import type { Evaluator, Frame, Vars } from './scope.js';
 import { isObject, primitiveToBool, primitiveToString, sortedKeys, typeName } from './values.js';
 
@@ -13,9 +13,9 @@ export function interpolate(v: unknown, range: Range): string {
   const s = primitiveToString(v);
   if (s !== undefined) return s;
   if (v === null || v === undefined) {
-    throw new EvalError('Invalid template interpolation value', 'The expression result is null. Cannot include a null value in a string template.', range);
+    throw new ExprEvalError('Invalid template interpolation value', 'The expression result is null. Cannot include a null value in a string template.', range);
   }
-  throw new EvalError('Invalid template interpolation value', `Cannot include the given value in a string template: string required, not ${typeName(v)}.`, range);
+  throw new ExprEvalError('Invalid template interpolation value', `Cannot include the given value in a string template: string required, not ${typeName(v)}.`, range);
 }
 
 /** Concatenates parts, each already producing a string. */
@@ -52,7 +52,7 @@ export function ifPart(cond: Evaluator, condRange: Range, then: Evaluator, other
     if (c === false) return otherwise(v, f);
     const b = primitiveToBool(c);
     if (b === undefined) {
-      throw new EvalError(
+      throw new ExprEvalError(
         'Invalid template if condition',
         c === null || c === undefined ? 'The condition value is null. Conditions must either be true or false.' : `The condition must be a bool, not ${typeName(c)}.`,
         condRange,
@@ -84,6 +84,6 @@ export function forPart(coll: Evaluator, collRange: Range, keySlot: number | und
       return s;
     }
     if (c === null || c === undefined) return s;
-    throw new EvalError('Iteration over non-iterable value', `A value of type ${typeName(c)} cannot be used as the collection in a 'for' directive.`, collRange);
+    throw new ExprEvalError('Iteration over non-iterable value', `A value of type ${typeName(c)} cannot be used as the collection in a 'for' directive.`, collRange);
   };
 }

@@ -16,7 +16,7 @@ import type {
   Traverser,
 } from './ast.js';
 import { nfc } from './chars.js';
-import { ParserState } from './parser-state.js';
+import type { ParserState } from './parser-state.js';
 import { parseTemplateInner } from './parser-template.js';
 import { span, T, type Token, type TokenType } from './tokens.js';
 

@@ -54,7 +54,7 @@ export function decodeAuth(block: Block, scope: DecodeScope): AuthModel | undefi
       const passwordAttr = required('password');
       const username = secret(usernameAttr, readString(usernameAttr, s), s);
       const password = secret(passwordAttr, readString(passwordAttr, s), s);
-      if (username !== undefined && username.includes(':')) {
+      if (username?.includes(':')) {
         s.error('Invalid value', usernameAttr!.expr.range, { detail: 'A Basic user name cannot contain ":" (RFC 7617): it separates the user name from the password.' });
         return undefined;
       }
@@ -159,5 +159,6 @@ function readKeys(attr: Attribute | undefined, scope: DecodeScope): { id: string
   if (v.value && typeof v.value === 'object' && !Array.isArray(v.value) && Object.values(v.value).every((k) => typeof k === 'string')) {
     return Object.entries(v.value as Record<string, string>).map(([id, key]) => ({ id, key }));
   }
-  return typeError(attr, scope, need), undefined;
+  typeError(attr, scope, need);
+  return undefined;
 }

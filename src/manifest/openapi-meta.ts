@@ -51,14 +51,20 @@ function namedList(attr: Attribute | undefined, scope: DecodeScope, key: string)
   const v = readStatic(attr, scope);
   if (!v.ok) return [];
   const need = `a list of strings or of objects with "${key}"`;
-  if (!Array.isArray(v.value)) return typeError(attr, scope, need), [];
+  if (!Array.isArray(v.value)) {
+    typeError(attr, scope, need);
+    return [];
+  }
   const out: Record<string, string>[] = [];
   for (const item of v.value) {
     if (typeof item === 'string') out.push({ [key]: item });
     else if (item && typeof item === 'object' && typeof (item as Record<string, unknown>)[key] === 'string') {
       const o = item as Record<string, unknown>;
       out.push(strip({ [key]: o[key] as string, description: typeof o.description === 'string' ? o.description : undefined }) as Record<string, string>);
-    } else return typeError(attr, scope, need), [];
+    } else {
+      typeError(attr, scope, need);
+      return [];
+    }
   }
   return out;
 }

@@ -9,7 +9,7 @@ import type { ConnectionKind } from './connection-kind.js';
 
 /**
  * A runtime expression, compiled once at boot. Run it per request with
- * `expr.evaluate({ ctx, steps })` (throws the expression module's EvalError). Its `references`
+ * `expr.evaluate({ ctx, steps })` (throws the expression module's ExprEvalError). Its `references`
  * (ctx.*, steps.*) were checked at boot; a `constant` one carries its folded `value`.
  */
 export type Expr = CompiledExpression;

@@ -37,7 +37,7 @@ export interface SchemaIssue {
  * read at request time.
  */
 export function isReservedFieldName(name: string): boolean {
-  return name === '__proto__' || Object.prototype.hasOwnProperty.call(Object.prototype, name);
+  return name === '__proto__' || Object.hasOwn(Object.prototype, name);
 }
 
 export function checkRequestSpec(spec: RequestSpec): SchemaIssue[] {

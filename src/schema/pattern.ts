@@ -148,9 +148,13 @@ class Parser {
       this.i++;
       let look = false;
       if (s.startsWith('?:', this.i)) this.i += 2;
-      else if (s.startsWith('?=', this.i) || s.startsWith('?!', this.i)) (this.i += 2), (look = true);
-      else if (s.startsWith('?<=', this.i) || s.startsWith('?<!', this.i)) (this.i += 3), (look = true);
-      else if (s.startsWith('?<', this.i)) this.i = s.indexOf('>', this.i) + 1;
+      else if (s.startsWith('?=', this.i) || s.startsWith('?!', this.i)) {
+        this.i += 2;
+        look = true;
+      } else if (s.startsWith('?<=', this.i) || s.startsWith('?<!', this.i)) {
+        this.i += 3;
+        look = true;
+      } else if (s.startsWith('?<', this.i)) this.i = s.indexOf('>', this.i) + 1;
       const alts = this.alternatives(true);
       this.i++; // ')'
       return { kind: 'group', alts, look };

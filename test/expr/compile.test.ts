@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseExpression } from '../../src/hcl/index.js';
-import { compileExpression, EvalError, staticReferences } from '../../src/expr/index.js';
+import { compileExpression, ExprEvalError, staticReferences } from '../../src/expr/index.js';
 import { compiled, diags, run, runError, slice } from './helpers.js';
 
 const ctx = {
@@ -394,11 +394,11 @@ describe('constant folding', () => {
   });
 });
 
-describe('EvalError', () => {
+describe('ExprEvalError', () => {
   it('is an Error with summary, detail, range', () => {
     const e = runError('ctx.request.method * 2', vars);
     assert.ok(e instanceof Error);
-    assert.equal(e.name, 'EvalError');
+    assert.equal(e.name, 'ExprEvalError');
     assert.equal(e.range.filename, 'test.hcl');
     assert.equal(e.message, `${e.summary}: ${e.detail}`);
     const d = e.toDiagnostic();
@@ -407,7 +407,7 @@ describe('EvalError', () => {
   });
   it('does not leak across evaluations', () => {
     const c = compiled('ctx.a + 1');
-    assert.throws(() => c.evaluate({ ctx: { a: 'x' } }), EvalError);
+    assert.throws(() => c.evaluate({ ctx: { a: 'x' } }), ExprEvalError);
     assert.equal(c.evaluate({ ctx: { a: 1 } }), 2);
   });
 });

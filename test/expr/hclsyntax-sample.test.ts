@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseExpression } from '../../src/hcl/index.js';
-import { compileExpression, EvalError } from '../../src/expr/index.js';
+import { compileExpression, ExprEvalError } from '../../src/expr/index.js';
 
 const ERR = Symbol('error');
 
@@ -84,7 +84,7 @@ test('a sample of hclsyntax expression tests gives hclsyntax values', () => {
       try {
         got = compiled.evaluate({});
       } catch (e) {
-        assert.ok(e instanceof EvalError, `${src}: ${String(e)}`);
+        assert.ok(e instanceof ExprEvalError, `${src}: ${String(e)}`);
         got = ERR;
       }
     }

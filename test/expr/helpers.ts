@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Diagnostic } from '../../src/diag/index.js';
 import { parseExpression } from '../../src/hcl/index.js';
-import { compileExpression, EvalError, type ExprCompileOptions, type CompiledExpression } from '../../src/expr/index.js';
+import { compileExpression, ExprEvalError, type ExprCompileOptions, type CompiledExpression } from '../../src/expr/index.js';
 
 /** Parses and compiles; the parse must be clean. */
 export function compileSrc(src: string, options?: ExprCompileOptions): { compiled: CompiledExpression; diagnostics: Diagnostic[] } {
@@ -21,13 +21,13 @@ export function run(src: string, vars: Record<string, unknown> = {}, options?: E
   return compiled(src, options).evaluate(vars);
 }
 
-/** Evaluates expecting an EvalError; returns it. */
-export function runError(src: string, vars: Record<string, unknown> = {}, options?: ExprCompileOptions): EvalError {
+/** Evaluates expecting an ExprEvalError; returns it. */
+export function runError(src: string, vars: Record<string, unknown> = {}, options?: ExprCompileOptions): ExprEvalError {
   const c = compiled(src, options);
   try {
     c.evaluate(vars);
   } catch (e) {
-    assert.ok(e instanceof EvalError, `expected EvalError, got ${String(e)}`);
+    assert.ok(e instanceof ExprEvalError, `expected ExprEvalError, got ${String(e)}`);
     return e;
   }
   assert.fail(`expected ${src} to fail`);

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BuildResult } from '../../src/model/index.js';
+import type { BuildResult } from '../../src/model/index.js';
 import { buildServiceModel } from '../../src/steps/index.js';
 import { compileRequestValidator } from '../../src/schema/index.js';
 
@@ -54,7 +54,7 @@ test('mutated manifests produce diagnostics, never exceptions', () => {
   for (let seed = 1; seed <= 300; seed++) {
     const random = rng(seed);
     const files = sources.map((s, i) => ({ filename: `f${i}.hcl`, source: random() < 0.7 ? mutate(s, random) : s }));
-    let result;
+    let result: ReturnType<typeof buildServiceModel> | undefined;
     try {
       result = buildServiceModel(files);
     } catch (e) {
@@ -104,7 +104,7 @@ const NASTY: Record<string, string> = {
 
 test('hostile manifests produce located diagnostics, never exceptions', () => {
   for (const [name, source] of Object.entries(NASTY)) {
-    let result;
+    let result: ReturnType<typeof buildServiceModel> | undefined;
     try {
       // Each twice, in two files: every top-level declaration is also a duplicate across files.
       result = buildServiceModel([

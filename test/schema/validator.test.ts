@@ -62,7 +62,7 @@ test('a __proto__ query key is never copied onto the validated object', () => {
   const query = JSON.parse('{"q":"hello","__proto__":["x"]}') as Record<string, string>;
   const value = ok(run(SEARCH, { query, headers: { 'x-api-key': KEY } }));
   assert.equal(Object.getPrototypeOf(value.query), Object.prototype);
-  assert.equal(Object.prototype.hasOwnProperty.call(value.query, '__proto__'), false);
+  assert.equal(Object.hasOwn(value.query, '__proto__'), false);
 });
 
 test('the incoming query object is not modified', () => {

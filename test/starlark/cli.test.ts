@@ -39,7 +39,7 @@ test('fail() goes to stderr with the backtrace, exit code 1', async () => {
   const f = file('bad.star', 'def execute(ctx):\n    fail("no tags")\n');
   const code = await starlarkCommand([f, '--ctx', '{}'], t.io);
   assert.equal(code, 1);
-  assert.match(t.err.join(''), /Traceback \(most recent call last\):\n  .*bad\.star:2:9: in execute\nError in fail: fail: no tags\n/);
+  assert.match(t.err.join(''), /Traceback \(most recent call last\):\n {2}.*bad\.star:2:9: in execute\nError in fail: fail: no tags\n/);
 });
 
 test('compile errors and bad arguments', async () => {

@@ -30,7 +30,7 @@ import { floor } from './floor.js';
 import { max } from './max.js';
 import { min } from './min.js';
 import { now } from './now.js';
-import { parseInt } from './parse-int.js';
+import { parseIntFunction } from './parse-int.js';
 import { problem } from './problem.js';
 import { replace } from './replace.js';
 import { join } from './join.js';
@@ -52,7 +52,7 @@ const all: readonly FunctionDef[] = [
   lower, upper, trim, trimSpace, trimPrefix, trimSuffix, split, join, replace, formatFn,
   coalesce, length, merge, lookup, keys, values, contains,
   base64Encode, base64Decode, urlEncode, urlDecode, sha256, md5, hmacSha256,
-  min, max, abs, ceil, floor, parseInt, tostring, tonumber,
+  min, max, abs, ceil, floor, parseIntFunction, tostring, tonumber,
 ];
 
 export const standardFunctions: FunctionTable = new Map(all.map((f) => [f.name, f]));

@@ -6,7 +6,7 @@ import { FunctionArgError } from '../errors.js';
 import { int, str } from './args.js';
 import { defineFunction } from './types.js';
 
-export const parseInt = defineFunction({
+export const parseIntFunction = defineFunction({
   name: 'parse_int',
   params: ['number', 'base'],
   impl: (args) => {

@@ -23,8 +23,8 @@ export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
   let headers: Part<Record<string, string> | undefined>;
   let body: Part<unknown>;
   try {
-    headers = spec.headers ? valueOf(spec.headers, checkHeaders) : constant(undefined);
-    body = spec.body ? valueOf(spec.body, (v) => v) : constant(null);
+    headers = spec.headers ? partOf(spec.headers, checkHeaders) : constant(undefined);
+    body = spec.body ? partOf(spec.body, (v) => v) : constant(null);
   } catch (error) {
     // A constant that is wrong is wrong for every request: a boot error, not a 500 at run time.
     env.error(spec, 'Invalid respond step', error instanceof Error ? error.message : String(error));
@@ -81,7 +81,7 @@ function dynamic<T>(expr: Expr, check: (v: unknown) => T): Part<T> {
 }
 
 /** Constant expressions are evaluated once here; a pure constant never changes between requests. */
-function valueOf<T>(expr: Expr, check: (v: unknown) => T): Part<T> {
+function partOf<T>(expr: Expr, check: (v: unknown) => T): Part<T> {
   return expr.constant ? constant(check(expr.evaluate({}))) : dynamic(expr, check);
 }
 

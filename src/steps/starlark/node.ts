@@ -96,7 +96,7 @@ function programRange(spec: StarlarkStepSpec, error: StarlarkDiagnostic, sources
   const origin = spec.sourceRange;
   if (!origin) return at(error.file, error.line, error.col);
   const text = sources?.get(origin.filename);
-  const heredoc = text !== undefined && text.startsWith('<<', origin.start.byte);
+  const heredoc = text?.startsWith('<<', origin.start.byte);
   const line = origin.start.line + error.line - (heredoc ? 0 : 1);
   // The program line is the manifest line minus the heredoc's stripped indentation (or the opening quote).
   const programLine = spec.source.split('\n')[error.line - 1] ?? '';
