@@ -16,12 +16,12 @@ import { standardFunctions, type FunctionTable } from './functions/index.js';
 import { staticReferences, type Reference } from './references.js';
 import { EMPTY_FRAME, ExprScope, type Vars } from './scope.js';
 
-export { ExprEvalError, FunctionArgError, FunctionError } from './errors.js';
-export { standardFunctions, extendFunctions, defineFunction } from './functions/index.js';
+export { ExprEvalError } from './errors.js';
+export { standardFunctions } from './functions/index.js';
 export type { FunctionDef, FunctionTable } from './functions/index.js';
 export { staticReferences } from './references.js';
 export type { Reference } from './references.js';
-export { equals, typeName, formatNumber } from './values.js';
+export { equals, formatNumber } from './values.js';
 export type { Vars } from './scope.js';
 
 export const DEFAULT_ROOTS: ReadonlySet<string> = new Set(['ctx', 'steps']);

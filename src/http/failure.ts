@@ -6,7 +6,7 @@
 import { Category } from '../../graph/index.js';
 
 /** The category a connector's classifier gives an outage (refused connection, exhausted pool). */
-export const DEPENDENCY_UNAVAILABLE = 'dependency-unavailable';
+const DEPENDENCY_UNAVAILABLE = 'dependency-unavailable';
 
 const STATUS_OF_CATEGORY: Readonly<Record<string, 503 | 504>> = {
   [Category.timeout]: 504,

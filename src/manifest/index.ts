@@ -11,15 +11,13 @@ export type { DecodedEndpoint } from './endpoint.js';
 export { discoverManifestFiles } from './discover.js';
 export type { FileAccess } from './files.js';
 export { resolveFile } from './files.js';
-export { DecodeScope, blockSegment } from './scope.js';
+export { DecodeScope } from './scope.js';
 export { connectionKey, type ConnectionKind } from './connection-kind.js';
 export type { CatchSpec, ConnectionRef, Expr, StepSpecBase } from './step-types.js';
 export * from './types.js';
 
 // The step decoders' contract and the decoding loop.
 export {
-  lowerSteps,
-  stepBlockRules,
   stepDecoderTable,
   type DecodeEnv,
   type LowerContext,
@@ -29,7 +27,7 @@ export {
 } from './steps.js';
 
 // The toolkit of a step kind's `lower`.
-export { blockHeader, blocksOf, decodeBody, labelsOk, where, type AttrRule, type BlockRule, type BodySchema, type DecodedBody } from './body.js';
+export { blockHeader, blocksOf, decodeBody, where, type AttrRule, type BlockRule, type BodySchema, type DecodedBody } from './body.js';
 export { CATCH_RULE, decodeCatches } from './catch.js';
 export { evaluateCompiled } from './expr.js';
 export { fieldSites, staticKey } from './field.js';

@@ -3,14 +3,12 @@
  * safe JSON bodies, and the 422/400 problem bodies of validation.
  */
 export type { Coordinate, FieldSpec, ObjectTypeSpec, RequestSpec, ScalarKind, TypeSpec } from './field.js';
-export { toJsonSchema, toValidatorSchema, isFieldSpec, MAX_SAFE, type JsonSchema, type JsonSchemaOptions } from './json-schema.js';
-export { FORMATS, FORMAT_NAMES, isKnownFormat, checkFormat, isEmail, isUuid, isDate, isDateTime, isHostname } from './formats.js';
-export { parseInteger, parseNumber, parseBoolean } from './coerce.js';
-export { reasonFor, mapErrors, SAFE_INTEGER_REASON, BODY_ROOT_NAME } from './errors.js';
-export { checkRequestSpec, checkObjectType, isReservedFieldName, typeName, SchemaError, type SchemaIssue } from './check.js';
+export { toJsonSchema, toValidatorSchema, type JsonSchema, type JsonSchemaOptions } from './json-schema.js';
+export { FORMAT_NAMES, isKnownFormat, checkFormat } from './formats.js';
+export { reasonFor } from './errors.js';
+export { checkRequestSpec, checkObjectType, typeName, SchemaError, type SchemaIssue } from './check.js';
 export {
   compileRequestValidator,
-  DEFAULT_MAX_INVALID_PARAMS,
   type ValidatorOptions,
   type RequestValidator,
   type RequestInput,
@@ -19,5 +17,5 @@ export {
   type TextInput,
   type HeaderInput,
 } from './validator.js';
-export { parseJsonBody, isJsonContentType, DEFAULT_MAX_DEPTH, FORBIDDEN_PROPERTY_MESSAGE, type JsonBodyResult } from './json-body.js';
-export { validationProblem, invalidJsonProblem, VALIDATION_TITLE, VALIDATION_DETAIL, INVALID_JSON_TITLE } from './problem.js';
+export { parseJsonBody, isJsonContentType, FORBIDDEN_PROPERTY_MESSAGE, type JsonBodyResult } from './json-body.js';
+export { validationProblem, invalidJsonProblem } from './problem.js';

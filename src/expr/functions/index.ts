@@ -45,7 +45,6 @@ import { uuidV4 } from './uuid-v4.js';
 import { uuidV7 } from './uuid-v7.js';
 
 export type { FunctionDef, FunctionTable } from './types.js';
-export { defineFunction } from './types.js';
 
 const all: readonly FunctionDef[] = [
   env, problem, jsonEncode, jsonDecode, uuid, uuidV4, uuidV7, now,
@@ -56,10 +55,3 @@ const all: readonly FunctionDef[] = [
 ];
 
 export const standardFunctions: FunctionTable = new Map(all.map((f) => [f.name, f]));
-
-/** A table with extra (or replaced) functions on top of another. */
-export function extendFunctions(base: FunctionTable, extra: Iterable<FunctionDef>): FunctionTable {
-  const m = new Map(base);
-  for (const f of extra) m.set(f.name, f);
-  return m;
-}
