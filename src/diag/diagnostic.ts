@@ -10,6 +10,12 @@ export type Severity = 'error' | 'warning';
 export interface Diagnostic {
   readonly severity: Severity;
   readonly summary: string;
+  /**
+   * The stable code (`SVC_...`, catalogued in ./codes.ts). Producers normally leave it out and the
+   * catalogue supplies it from the summary, so read it with `codeOf(d)`, not `d.code`; set it only to
+   * override that lookup.
+   */
+  readonly code?: string;
   readonly detail?: string;
   /** The span the diagnostic is about; rendered underlined. */
   readonly subject?: Range;

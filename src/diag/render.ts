@@ -1,3 +1,4 @@
+import { codeOf } from './codes.js';
 import type { Diagnostic } from './diagnostic.js';
 
 /** Source texts by file name, used to print the line a diagnostic points at. */
@@ -43,8 +44,10 @@ export function renderDiagnostics(diags: Iterable<Diagnostic>, sources: SourceMa
 
 /** The diagnostic as plain JSON, for `--diagnostics=json`. */
 export function diagnosticToJSON(d: Diagnostic): Record<string, unknown> {
+  const code = codeOf(d);
   return {
     severity: d.severity,
+    ...(code !== undefined ? { code } : {}),
     summary: d.summary,
     ...(d.detail !== undefined ? { detail: d.detail } : {}),
     ...(d.subject ? { range: d.subject } : {}),

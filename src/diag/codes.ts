@@ -1,0 +1,501 @@
+/**
+ * The catalogue of diagnostic codes: one stable code per kind of manifest problem, as fastify has
+ * `FST_ERR_*`. A code is what tools and users key on (`--diagnostics=json`, fixture annotations,
+ * docs/diagnostics.md); the summary is what people read, and may be reworded without breaking them.
+ *
+ * Scheme: `SVC_<AREA>_<WHAT>`, upper snake case. AREA says which kind of mistake it is, not which
+ * source file reports it (reporting code moves; the code must not): see AREAS below. Rules:
+ * - a code never changes meaning, and is never renamed once released;
+ * - a code that is no longer produced is removed from the catalogue, never reused for another problem;
+ * - rewording a summary means editing its entry's `summary` here; the code stays.
+ *
+ * How a diagnostic gets its code: the ~170 places that report problems pass only a summary, so the
+ * code is looked up from the summary here (`codeOf`) rather than written at every call site; a
+ * producer may still set `Diagnostic.code` explicitly, which wins. A summary built at run time is
+ * catalogued as a pattern: `{name}` stands for one word (a block type, a step kind), `{name...}` for
+ * any text (a message from another component), `{a|b|c}` for one of the listed words. Exact summaries
+ * are tried first, then patterns in catalogue order.
+ *
+ * test/diag/codes.test.ts holds the catalogue to the source: every diagnostic the fixtures produce has
+ * a code, every summary literal the reporting calls pass is catalogued, and every entry is still
+ * produced somewhere; it also keeps docs/diagnostics.md in step with this file.
+ */
+import type { Diagnostic } from './diagnostic.js';
+
+export interface DiagnosticCode {
+  /** `SVC_<AREA>_<WHAT>`. */
+  readonly code: string;
+  /** The summary the diagnostic is reported with, or its pattern (see above). */
+  readonly summary: string;
+  /** One sentence for users: what the problem is (the diagnostic's own detail says where and why). */
+  readonly description: string;
+}
+
+/** The areas, in catalogue order, with the one-line meaning docs/diagnostics.md gives each. */
+export const DIAGNOSTIC_AREAS: Readonly<Record<string, string>> = {
+  LOAD: 'Finding and reading manifest files and the files they reference.',
+  HCL: 'HCL syntax: the file cannot be parsed.',
+  EXPR: 'Expressions: unknown names, wrong operand types, failures found while folding constants.',
+  MANIFEST: 'Block structure and argument values common to every block.',
+  ENDPOINT: 'Endpoint and route blocks: labels, methods, paths, the two dialects.',
+  REQUEST: 'Request blocks: body, path, query and header declarations.',
+  SCHEMA: 'Schemas, fields and type specifications.',
+  REF: 'References between declarations, and reads of the request.',
+  FLOW: 'Pipelines: step names, order and reachability, whether a response is always sent.',
+  STEP: 'Rules of individual step kinds (sql, starlark, respond, parallel, transaction, stream).',
+  AUTH: 'Guards (auth blocks).',
+  CONNECTION: 'Connection blocks.',
+  DOCS: 'Documentation endpoints and OpenAPI metadata.',
+  UNSUPPORTED: 'Valid manifests that this release refuses to serve, because it cannot yet run what they declare.',
+};
+
+export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
+  // ------------------------------------------------------------------ LOAD
+  {
+    code: 'SVC_LOAD_DIRECTORY_UNREADABLE',
+    summary: 'Cannot read manifest directory',
+    description: 'The directory given with -c does not exist or cannot be listed.',
+  },
+  { code: 'SVC_LOAD_NO_MANIFEST_FILES', summary: 'No manifest files', description: 'The manifest directory holds no *.hcl file.' },
+  { code: 'SVC_LOAD_FILE_UNREADABLE', summary: 'Cannot read manifest file', description: 'A manifest file could not be read.' },
+  { code: 'SVC_LOAD_INVALID_ENCODING', summary: 'Invalid file encoding', description: 'A manifest file is not UTF-8 text.' },
+  {
+    code: 'SVC_LOAD_REFERENCED_FILE_UNREADABLE',
+    summary: 'Cannot read file',
+    description: 'A file the manifest references (a Starlark program, a template) could not be read.',
+  },
+  {
+    code: 'SVC_LOAD_FILE_OUTSIDE_DIRECTORY',
+    summary: 'File outside the manifest directory',
+    description: 'A referenced file path leads outside the manifest directory.',
+  },
+
+  // ------------------------------------------------------------------ HCL
+  {
+    code: 'SVC_HCL_INVALID_CHARACTER',
+    summary: 'Invalid character',
+    description: 'A character that HCL does not use (a quote of the wrong kind, a semicolon, a backtick).',
+  },
+  { code: 'SVC_HCL_UNSUPPORTED_OPERATOR', summary: 'Unsupported operator', description: 'A bitwise operator; HCL has only boolean ones.' },
+  { code: 'SVC_HCL_UNTERMINATED_COMMENT', summary: 'Unterminated comment', description: 'A /* comment is not closed before the end of the file.' },
+  { code: 'SVC_HCL_INVALID_ESCAPE', summary: 'Invalid escape sequence', description: 'A backslash sequence in a string that HCL does not define.' },
+  { code: 'SVC_HCL_INVALID_NUMBER', summary: 'Invalid number literal', description: 'A number that cannot be read as one.' },
+  {
+    code: 'SVC_HCL_INVALID_STRING',
+    summary: 'Invalid string literal',
+    description: 'A string that must be a plain literal (a block label) holds a ${ } or %{ } sequence.',
+  },
+  { code: 'SVC_HCL_UNTERMINATED_STRING', summary: 'Unterminated string literal', description: 'A quoted string is not closed on its line.' },
+  { code: 'SVC_HCL_UNTERMINATED_TEMPLATE', summary: 'Unterminated template string', description: 'A string or heredoc template is not closed.' },
+  {
+    code: 'SVC_HCL_NESTING_TOO_DEEP',
+    summary: 'Nesting too deep',
+    description: 'Blocks, brackets, operators or directives nest deeper than the parser allows.',
+  },
+  {
+    code: 'SVC_HCL_ARGUMENT_OR_BLOCK_REQUIRED',
+    summary: 'Argument or block definition required',
+    description: 'Something in a body that is neither an argument (name = value) nor a block.',
+  },
+  { code: 'SVC_HCL_ARGUMENT_REQUIRED', summary: 'Argument definition required', description: 'A one-line block holds something other than a single argument.' },
+  { code: 'SVC_HCL_INVALID_ARGUMENT_NAME', summary: 'Invalid argument name', description: 'An argument name that is not an identifier.' },
+  { code: 'SVC_HCL_INVALID_ATTRIBUTE_NAME', summary: 'Invalid attribute name', description: 'An attribute access (after a dot) that is not a name.' },
+  {
+    code: 'SVC_HCL_INVALID_BLOCK_DEFINITION',
+    summary: 'Invalid block definition',
+    description: 'A block header holds something other than labels before its opening brace (an equals sign, say).',
+  },
+  {
+    code: 'SVC_HCL_INVALID_ONE_LINE_BLOCK',
+    summary: 'Invalid single-argument block definition',
+    description: 'A block written on one line holds more than one argument.',
+  },
+  { code: 'SVC_HCL_ATTRIBUTE_REDEFINED', summary: 'Attribute redefined', description: 'The same argument is set twice in one body.' },
+  { code: 'SVC_HCL_UNCLOSED_BLOCK', summary: 'Unclosed configuration block', description: 'A block is not closed with } before the end of the file.' },
+  {
+    code: 'SVC_HCL_MISSING_NEWLINE_AFTER_ARGUMENT',
+    summary: 'Missing newline after argument',
+    description: 'An argument is followed by more text on its line.',
+  },
+  {
+    code: 'SVC_HCL_UNEXPECTED_COMMA',
+    summary: 'Unexpected comma after argument',
+    description: 'Arguments are separated with a comma; HCL separates them with newlines.',
+  },
+  {
+    code: 'SVC_HCL_MISSING_NEWLINE_AFTER_BLOCK',
+    summary: 'Missing newline after block definition',
+    description: 'A block is followed by more text on the line of its closing brace.',
+  },
+  { code: 'SVC_HCL_MISSING_EXPRESSION', summary: 'Missing expression', description: 'An expression is expected and none is there.' },
+  { code: 'SVC_HCL_INVALID_EXPRESSION', summary: 'Invalid expression', description: 'Text that cannot start an expression.' },
+  { code: 'SVC_HCL_EXTRA_CHARACTERS_AFTER_EXPRESSION', summary: 'Extra characters after expression', description: 'An expression is followed by more text.' },
+  {
+    code: 'SVC_HCL_MISSING_FALSE_EXPRESSION',
+    summary: 'Missing false expression in conditional',
+    description: 'A conditional (a ? b : c) lacks its colon and false branch.',
+  },
+  { code: 'SVC_HCL_UNBALANCED_PARENTHESES', summary: 'Unbalanced parentheses', description: 'A parenthesised expression is not closed.' },
+  { code: 'SVC_HCL_MISSING_OPEN_PARENTHESIS', summary: 'Missing open parenthesis', description: 'A function name is not followed by its argument list.' },
+  {
+    code: 'SVC_HCL_MISSING_CLOSING_PARENTHESIS',
+    summary: 'Missing closing parenthesis',
+    description: 'A function call is not closed where its arguments end.',
+  },
+  { code: 'SVC_HCL_MISSING_ARGUMENT_SEPARATOR', summary: 'Missing argument separator', description: 'Function arguments are not separated by commas.' },
+  {
+    code: 'SVC_HCL_UNTERMINATED_FUNCTION_CALL',
+    summary: 'Unterminated function call',
+    description: 'A function call is not closed before the end of the file.',
+  },
+  { code: 'SVC_HCL_MISSING_FUNCTION_NAME', summary: 'Missing function name', description: 'A :: in a function name is not followed by a name.' },
+  { code: 'SVC_HCL_UNCLOSED_INDEX', summary: 'Missing close bracket on index', description: 'An index expression ([...]) is not closed.' },
+  { code: 'SVC_HCL_UNCLOSED_SPLAT_INDEX', summary: 'Missing close bracket on splat index', description: 'A splat ([*]) is not closed.' },
+  { code: 'SVC_HCL_NESTED_SPLAT', summary: 'Nested splat expression not allowed', description: 'A splat inside another splat expression.' },
+  { code: 'SVC_HCL_LEGACY_INDEX_SYNTAX', summary: 'Invalid legacy index syntax', description: 'Two legacy indexes chained (a.0.1); write a[0][1].' },
+  { code: 'SVC_HCL_MISSING_ITEM_SEPARATOR', summary: 'Missing item separator', description: 'Tuple items are not separated by commas.' },
+  {
+    code: 'SVC_HCL_UNTERMINATED_TUPLE',
+    summary: 'Unterminated tuple constructor expression',
+    description: 'A tuple ([...]) is not closed before the end of the file.',
+  },
+  { code: 'SVC_HCL_MISSING_ATTRIBUTE_VALUE', summary: 'Missing attribute value', description: 'An object key is not followed by = and a value.' },
+  {
+    code: 'SVC_HCL_MISSING_KEY_VALUE_SEPARATOR',
+    summary: 'Missing key/value separator',
+    description: 'An object key is followed by something other than = or :.',
+  },
+  {
+    code: 'SVC_HCL_MISSING_ATTRIBUTE_SEPARATOR',
+    summary: 'Missing attribute separator',
+    description: 'Object attributes are not separated by newlines or commas.',
+  },
+  {
+    code: 'SVC_HCL_UNTERMINATED_OBJECT',
+    summary: 'Unterminated object constructor expression',
+    description: 'An object ({...}) is not closed before the end of the file.',
+  },
+  { code: 'SVC_HCL_INVALID_FOR_EXPRESSION', summary: "Invalid 'for' expression", description: 'A for expression ([for ...] or {for ...}) is malformed.' },
+  {
+    code: 'SVC_HCL_UNCLOSED_INTERPOLATION',
+    summary: 'Unclosed template interpolation sequence',
+    description: 'A ${ or %{ sequence in a template is not closed.',
+  },
+  {
+    code: 'SVC_HCL_EXTRA_CHARACTERS_AFTER_INTERPOLATION',
+    summary: 'Extra characters after interpolation expression',
+    description: 'An interpolation holds more than one expression.',
+  },
+  {
+    code: 'SVC_HCL_INVALID_TEMPLATE_DIRECTIVE',
+    summary: 'Invalid template directive',
+    description: 'A %{ sequence does not start with a directive keyword.',
+  },
+  {
+    code: 'SVC_HCL_INVALID_TEMPLATE_KEYWORD',
+    summary: 'Invalid template control keyword',
+    description: 'A %{ sequence names a keyword other than if, else, endif, for or endfor.',
+  },
+  { code: 'SVC_HCL_INVALID_FOR_DIRECTIVE', summary: "Invalid 'for' directive", description: 'A %{ for } directive is malformed.' },
+  {
+    code: 'SVC_HCL_EXTRA_CHARACTERS_IN_MARKER',
+    summary: 'Extra characters in {if|for|else|endif|endfor} marker',
+    description: 'A template directive holds text after its keyword and expression.',
+  },
+  {
+    code: 'SVC_HCL_UNEXPECTED_DIRECTIVE',
+    summary: 'Unexpected {else|endif|endfor} directive',
+    description: 'An else, endif or endfor with no matching if or for.',
+  },
+  { code: 'SVC_HCL_UNEXPECTED_END_OF_TEMPLATE', summary: 'Unexpected end of template', description: 'A template ends inside an if or for directive.' },
+
+  // ------------------------------------------------------------------ EXPR
+  { code: 'SVC_EXPR_UNKNOWN_VARIABLE', summary: 'Unknown variable', description: 'A name that is not in scope where the expression is evaluated.' },
+  { code: 'SVC_EXPR_UNSUPPORTED_ATTRIBUTE', summary: 'Unsupported attribute', description: 'An attribute that the value (or the step output) does not have.' },
+  { code: 'SVC_EXPR_INVALID_INDEX', summary: 'Invalid index', description: 'An index of the wrong type, or out of range of a known value.' },
+  { code: 'SVC_EXPR_UNKNOWN_FUNCTION', summary: 'Call to unknown function', description: 'A function that does not exist.' },
+  { code: 'SVC_EXPR_TOO_FEW_ARGUMENTS', summary: 'Not enough function arguments', description: 'A function is called with fewer arguments than it needs.' },
+  { code: 'SVC_EXPR_TOO_MANY_ARGUMENTS', summary: 'Too many function arguments', description: 'A function is called with more arguments than it takes.' },
+  { code: 'SVC_EXPR_INVALID_FUNCTION_ARGUMENT', summary: 'Invalid function argument', description: 'A function argument of the wrong type or value.' },
+  { code: 'SVC_EXPR_FUNCTION_FAILED', summary: 'Error in function call', description: 'A function call failed for a reason not tied to one argument.' },
+  { code: 'SVC_EXPR_INVALID_EXPANSION', summary: 'Invalid expanding argument value', description: 'The argument expanded with ... is not a list.' },
+  { code: 'SVC_EXPR_INVALID_OPERAND', summary: 'Invalid operand', description: 'An operator is given a value of a type it cannot use.' },
+  { code: 'SVC_EXPR_OPERATION_FAILED', summary: 'Operation failed', description: 'An operation on known values fails (division by zero, overflow).' },
+  { code: 'SVC_EXPR_INVALID_CONDITION', summary: 'Invalid conditional', description: 'The condition of a ? : expression is not a bool.' },
+  { code: 'SVC_EXPR_INVALID_KEY', summary: 'Invalid object key', description: 'An object key that is not a string.' },
+  { code: 'SVC_EXPR_DUPLICATE_KEY', summary: 'Duplicate object key', description: 'The same key is given twice in an object.' },
+  {
+    code: 'SVC_EXPR_AMBIGUOUS_KEY',
+    summary: 'Ambiguous attribute key',
+    description: 'An object key written as a dotted name: wrap it in parentheses (a reference) or quotes (a literal).',
+  },
+  { code: 'SVC_EXPR_INVALID_SPLAT_ITEM', summary: 'Invalid splat item', description: 'A splat item used outside a splat expression.' },
+  {
+    code: 'SVC_EXPR_NOT_ITERABLE',
+    summary: 'Iteration over non-iterable value',
+    description: 'A for expression or directive iterates over a value that is not a collection.',
+  },
+  { code: 'SVC_EXPR_INVALID_FOR_CONDITION', summary: "Invalid 'for' condition", description: 'The if clause of a for expression is not a bool.' },
+  {
+    code: 'SVC_EXPR_INVALID_INTERPOLATION',
+    summary: 'Invalid template interpolation value',
+    description: 'A value interpolated into a template cannot be turned into a string.',
+  },
+  { code: 'SVC_EXPR_INVALID_TEMPLATE_CONDITION', summary: 'Invalid template if condition', description: 'The condition of a %{ if } directive is not a bool.' },
+
+  // ------------------------------------------------------------------ MANIFEST
+  { code: 'SVC_MANIFEST_UNSUPPORTED_ARGUMENT', summary: 'Unsupported argument', description: 'An argument that this block does not take.' },
+  { code: 'SVC_MANIFEST_UNSUPPORTED_BLOCK', summary: 'Unsupported block type', description: 'A block type that is not allowed where it is written.' },
+  { code: 'SVC_MANIFEST_MISSING_ARGUMENT', summary: 'Missing required argument', description: 'A required argument is not set.' },
+  { code: 'SVC_MANIFEST_MISSING_BLOCK', summary: 'Missing {block} block', description: 'A required block is missing.' },
+  { code: 'SVC_MANIFEST_DUPLICATE_BLOCK', summary: 'Duplicate {block} block', description: 'A block that may appear only once appears again.' },
+  { code: 'SVC_MANIFEST_MISSING_LABEL', summary: 'Missing {label...} for {block}', description: 'A block has fewer labels than it needs.' },
+  { code: 'SVC_MANIFEST_EXTRANEOUS_LABEL', summary: 'Extraneous label for {block}', description: 'A block has more labels than it takes.' },
+  { code: 'SVC_MANIFEST_CONFLICTING_ARGUMENTS', summary: 'Conflicting arguments', description: 'Two arguments that exclude each other are both set.' },
+  { code: 'SVC_MANIFEST_WRONG_TYPE', summary: 'Incorrect attribute value type', description: 'An argument value of the wrong type.' },
+  {
+    code: 'SVC_MANIFEST_INVALID_VALUE',
+    summary: 'Invalid value',
+    description: 'An argument value of the right type that is not allowed, or that fails to evaluate at boot.',
+  },
+  {
+    code: 'SVC_MANIFEST_INVALID_DURATION',
+    summary: 'Invalid duration',
+    description: 'A duration that is not a number with a unit (such as "500ms" or "30s").',
+  },
+  { code: 'SVC_MANIFEST_INVALID_SIZE', summary: 'Invalid size', description: 'A size that is not a number with a unit (such as "1mb").' },
+  { code: 'SVC_MANIFEST_INVALID_STATUS', summary: 'Invalid status code', description: 'An HTTP status code outside the range the argument allows.' },
+
+  // ------------------------------------------------------------------ ENDPOINT
+  { code: 'SVC_ENDPOINT_INVALID_LABEL', summary: 'Invalid route label', description: 'An endpoint or route label that is not "<METHOD> <path>".' },
+  { code: 'SVC_ENDPOINT_INVALID_METHOD', summary: 'Invalid HTTP method', description: 'An HTTP method that is not supported.' },
+  { code: 'SVC_ENDPOINT_INVALID_PATH', summary: 'Invalid path', description: 'A path that does not start with / or has an empty segment.' },
+  {
+    code: 'SVC_ENDPOINT_INVALID_PATH_PARAMETER',
+    summary: 'Invalid path parameter',
+    description: 'A {parameter} in a path that is malformed or not a whole segment.',
+  },
+  { code: 'SVC_ENDPOINT_DUPLICATE_PATH_PARAMETER', summary: 'Duplicate path parameter', description: 'The same {parameter} appears twice in one path.' },
+  { code: 'SVC_ENDPOINT_DUPLICATE_ROUTE', summary: 'Duplicate route', description: 'Two endpoints answer the same method and path.' },
+  {
+    code: 'SVC_ENDPOINT_CONFLICTING_KINDS',
+    summary: 'Conflicting endpoint kinds',
+    description: 'An endpoint both serves documentation (an openapi block) and runs steps.',
+  },
+  {
+    code: 'SVC_ENDPOINT_PIPELINE_IN_ROUTE',
+    summary: 'Pipeline in a route',
+    description: 'A route block holds a pipeline block; a route lists its steps directly.',
+  },
+  {
+    code: 'SVC_ENDPOINT_STEP_OUTSIDE_PIPELINE',
+    summary: 'Step outside pipeline',
+    description: 'An endpoint block lists a step directly; in an endpoint, steps go inside pipeline { }.',
+  },
+  { code: 'SVC_ENDPOINT_UNEXPECTED_STEP', summary: 'Unexpected {kind} step', description: 'A step kind that is not allowed where it is written.' },
+
+  // ------------------------------------------------------------------ REQUEST
+  {
+    code: 'SVC_REQUEST_CONFLICTING_BODY',
+    summary: 'Conflicting body declarations',
+    description: 'A request declares its body more than once (a body argument and a body block).',
+  },
+  { code: 'SVC_REQUEST_INVALID_BODY_TYPE', summary: 'Invalid request body type', description: 'A request body declared with a type other than an object.' },
+  { code: 'SVC_REQUEST_INVALID_BODY_FIELD', summary: 'Invalid body field', description: 'A body field not written as name = { type = ..., ... }.' },
+  {
+    code: 'SVC_REQUEST_PATH_PARAMETER_NOT_IN_PATH',
+    summary: 'Path parameter not in path',
+    description: 'A declared path parameter that the endpoint path does not contain.',
+  },
+  {
+    code: 'SVC_REQUEST_OPTIONAL_PATH_PARAMETER',
+    summary: 'Path parameters are always required',
+    description: 'A path parameter declared optional or with a default.',
+  },
+
+  // ------------------------------------------------------------------ SCHEMA
+  { code: 'SVC_SCHEMA_DUPLICATE', summary: 'Duplicate schema', description: 'Two schemas share a name.' },
+  { code: 'SVC_SCHEMA_EMPTY', summary: 'Empty schema', description: 'A schema with no field.' },
+  { code: 'SVC_SCHEMA_UNSATISFIABLE', summary: 'Schema can never be satisfied', description: 'A schema that requires itself, so no finite value matches it.' },
+  { code: 'SVC_SCHEMA_DUPLICATE_FIELD', summary: 'Duplicate field', description: 'Two fields of one object share a name.' },
+  { code: 'SVC_SCHEMA_INVALID_FIELD_ATTRIBUTE', summary: 'Invalid field attribute', description: 'Something in a field block that is not name = value.' },
+  { code: 'SVC_SCHEMA_INVALID_TYPE', summary: 'Invalid type specification', description: 'A type expression that is malformed.' },
+  { code: 'SVC_SCHEMA_UNKNOWN_TYPE', summary: 'Unknown type', description: 'A type name that is neither built in nor a declared schema.' },
+  { code: 'SVC_SCHEMA_DUPLICATE_ENUM_VALUE', summary: 'Duplicate enum value', description: 'The same value is listed twice in an enum.' },
+  {
+    code: 'SVC_SCHEMA_CONSTRAINT_DOES_NOT_APPLY',
+    summary: 'Constraint does not apply',
+    description: "A constraint (min, pattern, format...) that the field's type does not take.",
+  },
+  {
+    code: 'SVC_SCHEMA_DEFAULT_ON_REQUIRED',
+    summary: 'Default on a required field',
+    description: 'A default on a field that is required, so it is never used.',
+  },
+  {
+    code: 'SVC_SCHEMA_INVALID_FIELD',
+    summary: 'Invalid field declaration',
+    description: 'A field whose constraints contradict each other or whose default does not satisfy them.',
+  },
+  {
+    code: 'SVC_SCHEMA_QUESTIONABLE_FIELD',
+    summary: 'Questionable field declaration',
+    description: 'A field that is valid but probably not what was meant (a pattern prone to slow matching).',
+  },
+
+  // ------------------------------------------------------------------ REF
+  { code: 'SVC_REF_UNDECLARED_SCHEMA', summary: 'Reference to undeclared schema', description: 'A type names a schema that is not declared.' },
+  { code: 'SVC_REF_UNDECLARED_GUARD', summary: 'Reference to undeclared guard', description: 'auth names a guard that is not declared.' },
+  { code: 'SVC_REF_INVALID_GUARD', summary: 'Invalid guard reference', description: 'A guard reference not written as auth.<name>.' },
+  { code: 'SVC_REF_UNDECLARED_CONNECTION', summary: 'Reference to undeclared connection', description: 'A step names a connection that is not declared.' },
+  {
+    code: 'SVC_REF_INVALID_CONNECTION',
+    summary: 'Invalid connection reference',
+    description: 'A connection reference not written as connection.<kind>.<name> or "<name>".',
+  },
+  { code: 'SVC_REF_WRONG_CONNECTION_KIND', summary: 'Wrong connection kind', description: 'A step is given a connection of a kind it cannot use.' },
+  {
+    code: 'SVC_REF_AMBIGUOUS_CONNECTION',
+    summary: 'Ambiguous connection name',
+    description: 'A connection named without its kind, when connections of two kinds share that name.',
+  },
+  { code: 'SVC_REF_UNDECLARED_STEP', summary: 'Reference to undeclared step', description: 'steps.<name> names no step of the endpoint.' },
+  {
+    code: 'SVC_REF_UNDECLARED_REQUEST_PARAMETER',
+    summary: 'Undeclared {header|path parameter|query parameter}',
+    description: 'ctx.request reads a header, path or query parameter that the request block does not declare.',
+  },
+  { code: 'SVC_REF_UNDECLARED_REQUEST_BODY', summary: 'Undeclared request body', description: 'ctx.request.body is read, but the endpoint declares no body.' },
+  { code: 'SVC_REF_UNDECLARED_BODY_FIELD', summary: 'Undeclared body field', description: 'A body field is read that the body schema does not declare.' },
+  {
+    code: 'SVC_REF_HEADER_CASE',
+    summary: 'Header names are lower-case',
+    description: 'A header is read with upper-case letters; headers are read by their lower-case name.',
+  },
+
+  // ------------------------------------------------------------------ FLOW
+  { code: 'SVC_FLOW_DUPLICATE_STEP_NAME', summary: 'Duplicate step name', description: 'Two steps of one endpoint share a name.' },
+  { code: 'SVC_FLOW_STEP_READS_ITSELF', summary: 'Step reads its own output', description: 'A step reads steps.<its own name>.' },
+  { code: 'SVC_FLOW_READ_BEFORE_RUN', summary: 'Step read before it runs', description: 'A step reads the output of a step that runs after it.' },
+  {
+    code: 'SVC_FLOW_PARALLEL_SIBLING_READ',
+    summary: 'Step read from a parallel sibling',
+    description: 'A branch of a parallel block reads another branch of the same block.',
+  },
+  { code: 'SVC_FLOW_UNREACHABLE_STEP', summary: 'Unreachable step', description: 'A step after an unconditional respond or stream, which never runs.' },
+  {
+    code: 'SVC_FLOW_NO_RESPONSE',
+    summary: 'Pipeline can finish without a response',
+    description: 'A pipeline that can end without a respond or stream step answering.',
+  },
+  { code: 'SVC_FLOW_INVALID_PIPELINE', summary: 'Invalid pipeline: {message...}', description: 'The dataflow graph compiled from a pipeline is not valid.' },
+
+  // ------------------------------------------------------------------ STEP
+  { code: 'SVC_STEP_MISSING_QUERY', summary: 'Missing query argument', description: 'A sql step without its query.' },
+  { code: 'SVC_STEP_DUPLICATE_QUERY_ARGUMENT', summary: 'Duplicate argument', description: 'A sql step sets the same query parameter twice.' },
+  { code: 'SVC_STEP_UNUSED_QUERY_ARGUMENT', summary: 'Unused argument', description: 'A sql step sets a parameter that its query does not use.' },
+  { code: 'SVC_STEP_EMPTY_TRANSACTION', summary: 'Empty transaction', description: 'A transaction step with no sql step inside.' },
+  { code: 'SVC_STEP_INVALID_ERROR_CODE', summary: 'Invalid error code', description: 'A catch label that is not a five-character SQLSTATE code.' },
+  { code: 'SVC_STEP_DUPLICATE_CATCH', summary: 'Duplicate catch', description: 'Two catch blocks of one step catch the same code.' },
+  { code: 'SVC_STEP_EMPTY_PARALLEL', summary: 'Empty parallel', description: 'A parallel block with no step inside.' },
+  { code: 'SVC_STEP_UNKNOWN_STREAM_FORMAT', summary: 'Unknown stream format', description: 'A stream step with a format svc does not encode.' },
+  { code: 'SVC_STEP_INVALID_RESPOND', summary: 'Invalid respond step', description: 'A respond step that cannot be compiled.' },
+  { code: 'SVC_STEP_INVALID_RESPOND_STATUS', summary: 'Invalid respond status', description: 'A respond step with an interim (1xx) status.' },
+  { code: 'SVC_STEP_MISSING_EXECUTE', summary: 'Missing execute function', description: 'An inline Starlark program without a def execute(ctx).' },
+  {
+    code: 'SVC_STEP_STARLARK_NO_EXECUTE',
+    summary: 'Starlark: the program defines no execute(ctx) function',
+    description: 'A Starlark program that does not define execute(ctx).',
+  },
+  {
+    code: 'SVC_STEP_STARLARK_LOAD_FAILED',
+    summary: 'Starlark: the program failed while loading',
+    description: "A Starlark program's top level fails when it is run at boot.",
+  },
+  {
+    code: 'SVC_STEP_STARLARK_COMPILE_ERROR',
+    summary: 'Starlark: {message...}',
+    description: 'A Starlark program that does not compile (syntax or name resolution).',
+  },
+
+  // ------------------------------------------------------------------ AUTH
+  { code: 'SVC_AUTH_DUPLICATE_GUARD', summary: 'Duplicate guard', description: 'Two guards share a name.' },
+  { code: 'SVC_AUTH_CONFLICTING_JWT_KEYS', summary: 'Conflicting jwt keys', description: 'A jwt guard gives both secret and jwks_url.' },
+  { code: 'SVC_AUTH_EMPTY_CREDENTIAL', summary: 'Empty credential', description: 'A guard credential that is empty, so it would admit an empty one.' },
+
+  // ------------------------------------------------------------------ CONNECTION
+  { code: 'SVC_CONNECTION_DUPLICATE', summary: 'Duplicate connection', description: 'Two connections of one kind share a name.' },
+  { code: 'SVC_CONNECTION_UNKNOWN_KIND', summary: 'Unknown connection kind', description: 'A connection of a kind svc does not know.' },
+  { code: 'SVC_CONNECTION_INVALID_URL', summary: 'Invalid connection URL', description: 'A connection URL that cannot be parsed or has the wrong scheme.' },
+
+  // ------------------------------------------------------------------ DOCS
+  {
+    code: 'SVC_DOCS_INVALID_ENDPOINT',
+    summary: 'Invalid documentation endpoint',
+    description: 'A documentation endpoint declared for a method other than GET.',
+  },
+  {
+    code: 'SVC_DOCS_UNKNOWN_OPENAPI_BLOCK',
+    summary: 'Unknown openapi block',
+    description: "An endpoint's openapi block with a label other than spec, ui or template.",
+  },
+  { code: 'SVC_DOCS_UNEXPECTED_OPENAPI_LABEL', summary: 'Unexpected openapi label', description: 'A top-level openapi block with a label.' },
+  { code: 'SVC_DOCS_CONFLICTING_SETTINGS', summary: 'Conflicting openapi settings', description: 'An openapi block combines format with ui or a template.' },
+  { code: 'SVC_DOCS_CONFLICTING_TEMPLATE', summary: 'Conflicting template', description: 'A template given both inline and as a file.' },
+  { code: 'SVC_DOCS_MISSING_TEMPLATE', summary: 'Missing template', description: 'openapi "template" without file or inline.' },
+  {
+    code: 'SVC_DOCS_TEMPLATE_IGNORED',
+    summary: 'Template ignored',
+    description: 'A template on an endpoint that serves the ui renderer, which does not use it.',
+  },
+
+  // ------------------------------------------------------------------ UNSUPPORTED
+  {
+    code: 'SVC_UNSUPPORTED_STEP_KIND',
+    summary: '{kind} steps are not supported yet',
+    description: 'A step kind that this release can check and draw but not run; serve and check refuse it.',
+  },
+  {
+    code: 'SVC_UNSUPPORTED_AUTH_GUARDS',
+    summary: 'auth guards are not supported yet',
+    description: 'An endpoint with guards, which this release cannot check; it is refused rather than served unguarded.',
+  },
+  {
+    code: 'SVC_UNSUPPORTED_DOCS_ENDPOINT',
+    summary: 'documentation endpoints are not supported yet',
+    description: 'A documentation endpoint, which this release cannot serve.',
+  },
+];
+
+const exact = new Map<string, string>();
+const patterns: { readonly re: RegExp; readonly code: string }[] = [];
+for (const entry of DIAGNOSTIC_CODES) {
+  const re = summaryPattern(entry.summary);
+  if (re) patterns.push({ re, code: entry.code });
+  else exact.set(entry.summary, entry.code);
+}
+
+/** The code of a diagnostic: its own `code` if the producer set one, else the catalogue's for its summary. */
+export function codeOf(d: Pick<Diagnostic, 'code' | 'summary'>): string | undefined {
+  return d.code ?? exact.get(d.summary) ?? patterns.find((p) => p.re.test(d.summary))?.code;
+}
+
+/** The regular expression of a pattern summary, or undefined for a plain one (see the placeholders above). */
+export function summaryPattern(summary: string): RegExp | undefined {
+  if (!summary.includes('{')) return undefined;
+  const source = summary
+    .split(/(\{[^}]*\})/)
+    .map((part) => {
+      if (!part.startsWith('{')) return escapeRegExp(part);
+      const inner = part.slice(1, -1);
+      if (inner.endsWith('...')) return '.+';
+      if (inner.includes('|')) return `(?:${inner.split('|').map(escapeRegExp).join('|')})`;
+      return '\\S+';
+    })
+    .join('');
+  return new RegExp(`^${source}$`, 's');
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
