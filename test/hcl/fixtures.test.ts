@@ -13,6 +13,7 @@
  * - Several markers may follow each other on one line.
  * - `# error-line <line>[@<col>]: <summary>` on a line of its own, for a position that cannot carry a
  *   comment (inside a heredoc, say).
+ * - In place of a summary, the diagnostic's code (`# error: SVC_HCL_UNTERMINATED_STRING`; see src/diag/codes.ts).
  *
  * Markers are found by text, wherever they are (an annotation inside an unterminated string still
  * counts). Every expected diagnostic must be reported, and no unexpected error may be.
@@ -22,6 +23,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { codeOf } from '../../src/diag/index.js';
 import { parseFile } from '../../src/hcl/index.js';
 
 const dir = fileURLToPath(new URL('./fixtures/bad/', import.meta.url));
@@ -62,12 +64,12 @@ for (const name of fixtures) {
     const { diagnostics } = parseFile(src, name);
     const got = diagnostics
       .filter((d) => d.severity === 'error')
-      .map((d) => ({ line: d.subject!.start.line, column: d.subject!.start.column, summary: d.summary, detail: d.detail }));
+      .map((d) => ({ line: d.subject!.start.line, column: d.subject!.start.column, summary: d.summary, code: codeOf(d), detail: d.detail }));
     const unmatched = [...got];
     const missing: Expectation[] = [];
     for (const e of expected) {
       const i = unmatched.findIndex(
-        (g) => g.line === e.line && g.summary === e.summary && (e.column === undefined || g.column === e.column),
+        (g) => g.line === e.line && (g.summary === e.summary || g.code === e.summary) && (e.column === undefined || g.column === e.column),
       );
       if (i < 0) missing.push(e);
       else unmatched.splice(i, 1);

@@ -4,14 +4,17 @@
  *
  *     colour = "x"   # error: Unsupported argument (did you mean "color")
  *
- * Several may share a line (`# error: A # warning: B`). `checkAnnotations` returns the mismatches:
- * annotations no diagnostic satisfies, and diagnostics no annotation expects.
+ * Several may share a line (`# error: A # warning: B`). In place of the summary an annotation may give
+ * the diagnostic's code (`# error: SVC_MANIFEST_UNSUPPORTED_ARGUMENT`, catalogued in src/diag/codes.ts).
+ * `checkAnnotations` returns the mismatches: annotations no diagnostic satisfies, and diagnostics no
+ * annotation expects.
  */
-import type { Diagnostic } from '../../src/diag/index.js';
+import { codeOf, type Diagnostic } from '../../src/diag/index.js';
 
 export interface Annotation {
   readonly line: number;
   readonly severity: 'error' | 'warning';
+  /** The expected summary, or the expected code. */
   readonly summary: string;
   readonly suggestion?: string;
 }
@@ -45,7 +48,7 @@ export function checkAnnotations(annotations: readonly Annotation[], diagnostics
         d.subject?.filename === filename &&
         d.subject.start.line === a.line &&
         d.severity === a.severity &&
-        d.summary === a.summary &&
+        (d.summary === a.summary || codeOf(d) === a.summary) &&
         (a.suggestion === undefined || d.suggestion === a.suggestion),
     );
     if (i < 0) {
@@ -58,5 +61,5 @@ export function checkAnnotations(annotations: readonly Annotation[], diagnostics
 }
 
 function show(d: Diagnostic): string {
-  return `${d.subject ? `line ${d.subject.start.line}: ` : ''}${d.severity} "${d.summary}"${d.suggestion ? ` (did you mean "${d.suggestion}")` : ''}${d.detail ? ` — ${d.detail}` : ''}`;
+  return `${d.subject ? `line ${d.subject.start.line}: ` : ''}${d.severity} "${d.summary}" [${codeOf(d) ?? 'no code'}]${d.suggestion ? ` (did you mean "${d.suggestion}")` : ''}${d.detail ? ` — ${d.detail}` : ''}`;
 }
