@@ -1,0 +1,81 @@
+/**
+ * Connector failures as values: which connection, which category, which database code.
+ *
+ * Categories are the strings graph/ and src/http agree on (graph/errors.ts `Category`, src/http
+ * failure.ts): an unreachable dependency or an exhausted pool is a 503, a time-out a 504, a
+ * cancellation is the engine's own. A failure without a category (an SQL error) keeps its SQLSTATE in
+ * `code` so a `catch "<SQLSTATE>"` block can match it, and is a 500 otherwise.
+ */
+
+export const ConnectorCategory = {
+  /** Refused or lost connection, pool exhausted past its wait, server shutting down: 503. */
+  unavailable: 'dependency-unavailable',
+  /** The caller's time-out or the server's statement_timeout: 504. */
+  timeout: 'timeout',
+  /** The caller's AbortSignal fired (client gone, sibling failed). */
+  cancelled: 'cancelled',
+} as const;
+
+export type ConnectorCategoryName = (typeof ConnectorCategory)[keyof typeof ConnectorCategory];
+
+export interface ConnectorErrorOptions {
+  /** `<kind>.<name>` */
+  readonly connection: string;
+  readonly category?: ConnectorCategoryName | undefined;
+  /** SQLSTATE of a database error. */
+  readonly code?: string | undefined;
+  readonly cause?: unknown;
+}
+
+/**
+ * Thrown by handles. The message is for logs (it may hold the server's message, never a password);
+ * src/http never shows it to a client.
+ */
+export class ConnectorError extends Error {
+  override readonly name: string = 'ConnectorError';
+  readonly connection: string;
+  readonly category: ConnectorCategoryName | undefined;
+  readonly code: string | undefined;
+
+  constructor(message: string, options: ConnectorErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.connection = options.connection;
+    this.category = options.category;
+    this.code = options.code;
+  }
+}
+
+/** A connection that could not be opened at boot: the message names it, its redacted URL and the cause. */
+export class ConnectorOpenError extends ConnectorError {
+  override readonly name = 'ConnectorOpenError';
+  /** The URL as shown (password redacted). */
+  readonly url: string;
+  /** How many pings were tried (1 when the failure was not worth retrying). */
+  readonly attempts: number;
+
+  constructor(
+    label: string,
+    url: string,
+    /** Why, already free of the label and of any password. */
+    detail: string,
+    options: ConnectorErrorOptions & { readonly attempts: number },
+  ) {
+    const tries = options.attempts > 1 ? ` after ${options.attempts} attempts` : '';
+    super(`${label} (${url}) could not be opened${tries}: ${detail}`, options);
+    this.url = url;
+    this.attempts = options.attempts;
+  }
+}
+
+export function messageOf(cause: unknown): string {
+  if (cause instanceof Error) {
+    // Node's AggregateError (every address of a host refused) has an empty message; its parts do not.
+    if (cause.message === '' && cause instanceof AggregateError && cause.errors.length > 0) return messageOf(cause.errors[0]);
+    return cause.message;
+  }
+  try {
+    return String(cause);
+  } catch {
+    return 'unprintable error';
+  }
+}

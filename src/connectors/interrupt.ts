@@ -1,0 +1,77 @@
+/**
+ * A caller's AbortSignal and time-out as one promise that rejects when either fires. Drivers that
+ * take no AbortSignal (pg, ioredis) race their work against it, then undo what the work holds
+ * (cancel the query, destroy the connection): ARCHITECTURE.md "Shapes the engine needs for I/O".
+ */
+import { ConnectorCategory, ConnectorError, messageOf } from './errors.js';
+
+export interface InterruptOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs?: number | undefined;
+}
+
+export interface Interrupt {
+  /** Rejects with `reason` when interrupted; never resolves. */
+  readonly promise: Promise<never>;
+  /** The ConnectorError of the interruption, once it happened. */
+  readonly reason: ConnectorError | undefined;
+  /** Stops listening (clears the timer, removes the abort listener). */
+  dispose(): void;
+}
+
+/**
+ * Starts watching. Throws at once when the signal is already aborted, so no work starts; undefined
+ * when there is nothing to watch (no race, no allocation on that path). `what` names the work in
+ * messages ("query").
+ */
+export function watchInterrupt(options: InterruptOptions, connection: string, label: string, what: string): Interrupt | undefined {
+  const { signal, timeoutMs } = options;
+  if (signal?.aborted) throw cancelled(signal, connection, label, what);
+  if (signal === undefined && timeoutMs === undefined) return undefined;
+  let reason: ConnectorError | undefined;
+  let fire!: (error: ConnectorError) => void;
+  const promise = new Promise<never>((_, reject) => {
+    fire = (error) => {
+      if (reason !== undefined) return;
+      reason = error;
+      dispose();
+      reject(error);
+    };
+  });
+  // Nobody may be listening when it fires after the work settled.
+  promise.catch(() => {});
+  const onAbort = (): void => fire(cancelled(signal!, connection, label, what));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer =
+    timeoutMs !== undefined && Number.isFinite(timeoutMs)
+      ? setTimeout(
+          () =>
+            fire(
+              new ConnectorError(`${label}: ${what} timed out after ${timeoutMs} ms`, {
+                connection,
+                category: ConnectorCategory.timeout,
+              }),
+            ),
+          Math.max(0, timeoutMs),
+        )
+      : undefined;
+  function dispose(): void {
+    if (timer !== undefined) clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return {
+    promise,
+    get reason() {
+      return reason;
+    },
+    dispose,
+  };
+}
+
+function cancelled(signal: AbortSignal, connection: string, label: string, what: string): ConnectorError {
+  return new ConnectorError(`${label}: ${what} cancelled (${messageOf(signal.reason)})`, {
+    connection,
+    category: ConnectorCategory.cancelled,
+    cause: signal.reason,
+  });
+}

@@ -1,0 +1,13 @@
+/**
+ * Every connector kind, listed once. Adding a kind (redis next) is its folder with an `index.ts`
+ * exporting one ConnectorDefinition, plus one entry here.
+ */
+import { postgresConnector } from './postgres/index.js';
+
+export const CONNECTOR_KINDS = [postgresConnector] as const;
+
+/** The handle of any kind; narrow it on `kind`. */
+export type ConnectorHandle = ReturnType<(typeof CONNECTOR_KINDS)[number]['handle']>;
+
+/** The handle of one kind. */
+export type HandleOfKind<K extends ConnectorHandle['kind']> = Extract<ConnectorHandle, { readonly kind: K }>;

@@ -1,0 +1,76 @@
+/**
+ * pg's failures -> connector categories (../errors.ts). Three sources: the server's error responses
+ * (a SQLSTATE in `code`), Node's socket errors (an errno in `code`), and pg's own messages for a
+ * connection or pool that gave up.
+ */
+import { ConnectorCategory, ConnectorError, messageOf, type ConnectorCategoryName } from '../errors.js';
+
+/** Socket errors: the server is not there, or went away. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+]);
+
+/**
+ * SQLSTATEs that say the server cannot serve now: class 08 (connection exception), shutting down
+ * (57P01-57P03), too many connections (53300).
+ */
+function unavailableState(code: string): boolean {
+  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+}
+
+/**
+ * pg's own errors carry no code; their messages are stable across pg 8.x: a lost connection, the
+ * pool's `connectionTimeoutMillis` (exhausted pool or slow connect), a pool already ended, and
+ * pglite-socket's refusal of one connection too many (pg then sees the connection end).
+ */
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Cannot use a pool after calling end on the pool',
+  'Client was closed and is not queryable',
+];
+
+/** A SQLSTATE: five characters, digits and upper-case letters. */
+export function sqlstateOf(cause: unknown): string | undefined {
+  const code = (cause as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+export function classifyPostgresError(cause: unknown): ConnectorCategoryName | undefined {
+  if (cause instanceof ConnectorError) return cause.category;
+  if (!(cause instanceof Error)) return undefined;
+  const state = sqlstateOf(cause);
+  if (state !== undefined) {
+    if (unavailableState(state)) return ConnectorCategory.unavailable;
+    // 57014 is any cancellation; only statement_timeout's is a time-out (a user's cancel is not).
+    if (state === '57014' && /statement timeout/.test(cause.message)) return ConnectorCategory.timeout;
+    return undefined;
+  }
+  const errno = (cause as NodeJS.ErrnoException).code;
+  if (typeof errno === 'string' && NETWORK_CODES.has(errno)) return ConnectorCategory.unavailable;
+  if (cause instanceof AggregateError && cause.errors.some((e) => classifyPostgresError(e) === ConnectorCategory.unavailable)) {
+    return ConnectorCategory.unavailable;
+  }
+  if (UNAVAILABLE_MESSAGES.some((m) => cause.message.startsWith(m))) return ConnectorCategory.unavailable;
+  return undefined;
+}
+
+/** A driver failure as the ConnectorError a handle throws, naming the connection. */
+export function toConnectorError(cause: unknown, key: string, label: string): ConnectorError {
+  if (cause instanceof ConnectorError) return cause;
+  return new ConnectorError(`${label}: ${messageOf(cause)}`, {
+    connection: key,
+    category: classifyPostgresError(cause),
+    code: sqlstateOf(cause),
+    cause,
+  });
+}

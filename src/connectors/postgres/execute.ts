@@ -1,0 +1,79 @@
+/**
+ * The cancellation adapter: pg takes no AbortSignal, so a query is raced against the caller's
+ * interrupt (../interrupt.ts). When the interrupt wins mid-query, the server is asked to cancel the
+ * backend's query (./cancel.ts) and the client is destroyed, never reused: its connection may still
+ * deliver the cancelled query's answer, and a ROLLBACK would queue behind it. Every path gives the
+ * client back to the pool exactly once (`release`), so `totalCount`/`idleCount` stay whole.
+ */
+import type pg from 'pg';
+import { ConnectorCategory, type ConnectorError } from '../errors.js';
+import type { Interrupt } from '../interrupt.js';
+import { sendCancelRequest } from './cancel.js';
+import { toConnectorError } from './errors.js';
+import type { SqlQuery, SqlResult } from './types.js';
+
+/** Which connection, for errors. */
+export interface Where {
+  readonly key: string;
+  readonly label: string;
+}
+
+export type QueryOutcome<Row> =
+  | { readonly ok: true; readonly result: SqlResult<Row> }
+  /** `destroy`: the client must not be reused (interrupted mid-query, or its connection failed). */
+  | { readonly ok: false; readonly error: ConnectorError; readonly destroy: boolean };
+
+/** Takes a client from the pool, or rejects when the interrupt fires first (the late client is put back). */
+export async function acquire(pool: pg.Pool, interrupt: Interrupt | undefined, where: Where): Promise<pg.PoolClient> {
+  const pending = pool.connect();
+  try {
+    return interrupt === undefined ? await pending : await Promise.race([pending, interrupt.promise]);
+  } catch (error) {
+    if (interrupt !== undefined && error === interrupt.reason) {
+      // It ran nothing: whole, and reusable.
+      pending.then(
+        (client) => client.release(),
+        () => {},
+      );
+      throw error;
+    }
+    throw toConnectorError(error, where.key, where.label);
+  }
+}
+
+/** Runs one statement on a checked-out client; the caller releases the client as the outcome says. */
+export async function runQuery<Row>(
+  client: pg.PoolClient,
+  query: SqlQuery | string,
+  interrupt: Interrupt | undefined,
+  where: Where,
+): Promise<QueryOutcome<Row>> {
+  const work = client.query(toConfig(query)) as Promise<pg.QueryResult>;
+  try {
+    let result: pg.QueryResult;
+    if (interrupt === undefined) result = await work;
+    else {
+      // The query may settle after the interrupt has won: its outcome is then nobody's.
+      work.catch(() => {});
+      result = await Promise.race([work, interrupt.promise]);
+    }
+    // pg's result has these fields and more; handing it over as is costs nothing per row.
+    return { ok: true, result: result as unknown as SqlResult<Row> };
+  } catch (cause) {
+    const interrupted = interrupt?.reason;
+    if (interrupted !== undefined && cause === interrupted) {
+      sendCancelRequest(client);
+      return { ok: false, error: interrupted, destroy: true };
+    }
+    const error = toConnectorError(cause, where.key, where.label);
+    return { ok: false, error, destroy: error.category === ConnectorCategory.unavailable };
+  }
+}
+
+function toConfig(query: SqlQuery | string): pg.QueryConfig {
+  if (typeof query === 'string') return { text: query };
+  const config: { text: string; values?: unknown[]; name?: string } = { text: query.text };
+  if (query.values !== undefined) config.values = query.values as unknown[];
+  if (query.name !== undefined) config.name = query.name;
+  return config;
+}

@@ -1,0 +1,56 @@
+/**
+ * The postgres handle step compilers bind to at boot. It holds no connection itself: each call reads
+ * the open resource (so a call before `openAll` or after `closeAll` fails clearly), takes a client
+ * from the pool for one statement or hands one out as a session.
+ */
+import type { ConnectionModel } from '../../model/index.js';
+import { watchInterrupt } from '../interrupt.js';
+import type { HandleBase, ResourceAccess } from '../types.js';
+import { acquire, runQuery } from './execute.js';
+import type { PostgresResource } from './resource.js';
+import { openSession } from './session.js';
+import { targetOf } from './target.js';
+import type { PoolStats, PostgresHandle, PostgresSession, QueryOptions, SqlQuery, SqlResult } from './types.js';
+
+export function postgresHandle(connection: ConnectionModel, access: ResourceAccess<PostgresResource>, base: HandleBase): PostgresHandle {
+  const embedded = targetOf(connection).type === 'pglite';
+  return {
+    key: base.key,
+    kind: 'postgres',
+    name: base.name,
+    url: base.url,
+    get state() {
+      return access.state;
+    },
+    embedded,
+    query: <Row>(query: SqlQuery | string, options: QueryOptions = {}) => queryPool<Row>(access.get(), query, options),
+    async checkout(options: QueryOptions = {}): Promise<PostgresSession> {
+      const { pool, where } = access.get();
+      const interrupt = watchInterrupt(options, where.key, where.label, 'wait for a database connection');
+      try {
+        return openSession(await acquire(pool, interrupt, where), where);
+      } finally {
+        interrupt?.dispose();
+      }
+    },
+    stats(): PoolStats {
+      const { pool } = access.get();
+      return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max };
+    },
+  };
+}
+
+/** One statement on a pooled client: the handle's `query`, and the ping. */
+export async function queryPool<Row>(resource: PostgresResource, query: SqlQuery | string, options: QueryOptions): Promise<SqlResult<Row>> {
+  const { pool, where } = resource;
+  const interrupt = watchInterrupt(options, where.key, where.label, 'query');
+  try {
+    const client = await acquire(pool, interrupt, where);
+    const outcome = await runQuery<Row>(client, query, interrupt, where);
+    client.release(!outcome.ok && outcome.destroy ? true : undefined);
+    if (outcome.ok) return outcome.result;
+    throw outcome.error;
+  } finally {
+    interrupt?.dispose();
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * `migrations = "<dir>"` (DECISIONS.md §1): the directory's `*.sql` files, applied once each in name
+ * order when the connection opens, each in its own transaction, recorded in `svc_migrations` (name,
+ * checksum, applied_at) so a restart applies nothing twice.
+ *
+ * - A file changed after it was applied is a boot error naming it: the database no longer matches
+ *   the files, and re-running it (or silently not) would both be wrong. Every recorded file is
+ *   checked before anything new is applied.
+ * - Replicas booting together take a session-level advisory lock first, so each file is applied by
+ *   one of them; the others wait, then find it recorded.
+ * - A file runs as one simple-protocol query, so it may hold several statements; it must not hold its
+ *   own BEGIN/COMMIT or a statement a transaction refuses (CREATE INDEX CONCURRENTLY).
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { messageOf } from '../errors.js';
+import type { ConnectorLogger } from '../types.js';
+
+export const MIGRATIONS_TABLE = 'svc_migrations';
+/** An arbitrary constant shared by every svc process: the bytes of "svc-migr" as a bigint. */
+const LOCK_KEY = '8319946408373872498';
+
+export interface MigrationFile {
+  readonly name: string;
+  readonly path: string;
+  readonly sql: string;
+  readonly checksum: string;
+}
+
+/** A boot failure of the migrations; its message names the file. */
+export class MigrationError extends Error {
+  override readonly name = 'MigrationError';
+  constructor(
+    message: string,
+    /** The file, when one is at fault. */
+    readonly file: string | undefined,
+    cause?: unknown,
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+  }
+}
+
+/** The directory's `*.sql` files in name order (code points, so `010_` sorts after `009_`). */
+export async function readMigrations(dir: string): Promise<MigrationFile[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    throw new MigrationError(`migrations directory ${dir} cannot be read: ${messageOf(error)}`, undefined, error);
+  }
+  const names = entries
+    .filter((e) => e.isFile() && e.name.endsWith('.sql'))
+    .map((e) => e.name)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return Promise.all(
+    names.map(async (name) => {
+      const path = join(dir, name);
+      const sql = await readFile(path, 'utf8');
+      return { name, path, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    }),
+  );
+}
+
+/**
+ * Applies the files not yet recorded; answers their names. Runs on one client of its own, without
+ * the connection's statement_timeout (a migration may be long), and destroys that client afterwards
+ * so neither the setting nor the lock outlives it.
+ */
+export async function applyMigrations(pool: pg.Pool, dir: string, key: string, logger: ConnectorLogger | undefined): Promise<string[]> {
+  const files = await readMigrations(dir);
+  const client = await pool.connect();
+  // A connection lost between two statements surfaces as the next query's rejection; without a
+  // listener pg's 'error' event would end the process first.
+  client.on('error', () => {});
+  try {
+    await client.query('SET statement_timeout = 0');
+    await client.query(`SELECT pg_advisory_lock(${LOCK_KEY})`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const recorded = new Map<string, string>();
+    for (const row of (await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM ${MIGRATIONS_TABLE}`)).rows) {
+      recorded.set(row.name, row.checksum);
+    }
+    for (const file of files) {
+      const checksum = recorded.get(file.name);
+      if (checksum !== undefined && checksum !== file.checksum) {
+        throw new MigrationError(
+          `migration ${file.path} was changed after it was applied (recorded checksum ${checksum.slice(0, 12)}…, now ${file.checksum.slice(0, 12)}…); add a new file instead`,
+          file.path,
+        );
+      }
+    }
+    const applied: string[] = [];
+    for (const file of files) {
+      if (recorded.has(file.name)) continue;
+      const started = performance.now();
+      await applyOne(client, file);
+      applied.push(file.name);
+      logger?.info({ connection: key, migration: file.name, ms: Math.round(performance.now() - started) }, 'migration applied');
+    }
+    return applied;
+  } finally {
+    // Unlocked explicitly because PGlite's one session outlives its socket connections; on a server,
+    // destroying the client ends its session, which releases the lock whatever happened.
+    await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`).catch(() => {});
+    client.release(true);
+  }
+}
+
+async function applyOne(client: pg.PoolClient, file: MigrationFile): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query(file.sql);
+    await client.query(`INSERT INTO ${MIGRATIONS_TABLE} (name, checksum) VALUES ($1, $2)`, [file.name, file.checksum]);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw new MigrationError(`migration ${file.path} failed: ${messageOf(error)}`, file.path, error);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * What an open postgres connection holds: a `pg` Pool, and for `pglite:` URLs the embedded engine it
+ * talks to over loopback. Both kinds of target go through the same Pool code; only its sizing differs.
+ */
+import pg from 'pg';
+import type { ConnectionModel } from '../../model/index.js';
+import type { OpenContext } from '../types.js';
+import { startEmbedded, type EmbeddedEngine } from './embedded.js';
+import type { Where } from './execute.js';
+import type { PostgresTarget } from './target.js';
+
+export interface PostgresResource {
+  readonly pool: pg.Pool;
+  readonly engine: EmbeddedEngine | undefined;
+  readonly where: Where;
+}
+
+/** pg's default pool size. */
+const DEFAULT_POOL_MAX = 10;
+/**
+ * How long a caller waits for a pool client (or a new connection's handshake) before the pool gives
+ * up: past it the dependency counts as unavailable (503). A step's own time-out, when shorter, wins.
+ */
+export const ACQUIRE_TIMEOUT_MS = 10_000;
+/** Idle clients of a server pool are closed after pg's default 10 s unless `pool { idle_timeout }` says. */
+const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
+
+export async function openPostgres(connection: ConnectionModel, target: PostgresTarget, where: Where, context: OpenContext): Promise<PostgresResource> {
+  const embedded = target.type === 'pglite';
+  const requested = connection.pool?.max;
+  // PGlite is one backend session shared by every connection (prepared statements, SET values, an
+  // open transaction): two pooled clients would see each other's. It runs one query at a time
+  // anyway, so one client loses nothing.
+  const max = embedded ? 1 : (requested ?? DEFAULT_POOL_MAX);
+  if (embedded && requested !== undefined && requested > 1) {
+    context.logger?.warn({ connection: where.key, requested }, 'PGlite runs one session: the pool keeps one client');
+  }
+  // Each pool client is one socket connection. A destroyed client's socket lingers until
+  // pglite-socket has processed its close, while the pool already opens a replacement: room for
+  // every client twice, plus the connection of a cancel request.
+  const engine = embedded ? await startEmbedded(target.dir, 2 * max + 1) : undefined;
+  const config: pg.PoolConfig = {
+    connectionString: engine?.url ?? (target as { url: string }).url,
+    max,
+    idleTimeoutMillis: connection.pool?.idleTimeoutMs ?? (embedded ? 0 : DEFAULT_IDLE_TIMEOUT_MS),
+    connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS,
+    application_name: 'svc',
+  };
+  if (connection.statementTimeoutMs !== undefined) config.statement_timeout = connection.statementTimeoutMs;
+  if (embedded) {
+    // A new client inherits the shared session of the one it replaces (a destroyed client's
+    // prepared statements would collide with its own): start it clean.
+    config.onConnect = async (client) => {
+      await client.query('DISCARD ALL');
+    };
+  }
+  const pool = new pg.Pool(config);
+  // An idle client whose connection fails is removed by the pool, which then emits 'error'; without
+  // a listener that would end the process.
+  pool.on('error', (error) => context.logger?.warn({ connection: where.key, err: error.message }, 'idle database connection lost'));
+  return { pool, engine, where };
+}
+
+/** Waits this long for checked-out clients to come back before stopping anyway. */
+const DRAIN_TIMEOUT_MS = 5_000;
+
+/** Ends the pool (after its checked-out clients are released, within a bound), then the engine. */
+export async function closePostgres(resource: PostgresResource): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const drained = resource.pool.end();
+  const bounded = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, DRAIN_TIMEOUT_MS);
+    timer.unref();
+  });
+  try {
+    await Promise.race([drained, bounded]);
+  } finally {
+    clearTimeout(timer);
+    await resource.engine?.stop();
+  }
+}
