@@ -5,6 +5,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { diagnosticToJSON, renderDiagnostics, type Diagnostic } from '../diag/index.js';
+import { createConnectors, type ConnectorSet } from '../connectors/index.js';
 import type { ServiceModel } from '../model/index.js';
 import { compileService, loadServiceModel, type CompileServiceOptions, type ServiceCompilation, type StepSpec } from '../steps/index.js';
 import { flagString, UsageError, type ParsedArgs } from './args.js';
@@ -28,6 +29,8 @@ export function configDir(args: ParsedArgs, io: CliIO): string {
 export interface Booted {
   readonly model: ServiceModel<StepSpec>;
   readonly service: ServiceCompilation;
+  /** One handle per declared connection, none open: only `serve` opens them (openAll). */
+  readonly connectors: ConnectorSet;
 }
 
 /** A manifest loaded and compiled as `svc serve` compiles it (no I/O), with every diagnostic of both. */
@@ -44,9 +47,11 @@ export async function loadService(dir: string, options: CompileServiceOptions = 
   const loaded = await loadServiceModel(dir);
   const { model, sources } = loaded;
   if (!model || loaded.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: loaded.diagnostics, sources };
+  // Created without I/O, so `check` and `graph` build exactly what `serve` builds and open nothing.
+  const connectors = createConnectors(model);
   const service = compileService(model, options);
   const diagnostics = [...loaded.diagnostics, ...service.diagnostics];
-  return diagnostics.some((d) => d.severity === 'error') ? { diagnostics, sources } : { booted: { model, service }, diagnostics, sources };
+  return diagnostics.some((d) => d.severity === 'error') ? { diagnostics, sources } : { booted: { model, service, connectors }, diagnostics, sources };
 }
 
 /** The booted service, or undefined after printing why it cannot boot. Warnings are printed either way. */

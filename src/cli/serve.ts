@@ -34,6 +34,17 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
     requestTimeoutMs: server.requestTimeoutMs,
     logger,
   });
+  // Every connection is opened and answering before the first request can arrive; one that cannot
+  // be reached stops the boot (after a bounded retry) instead of failing requests later.
+  const { connectors } = booted;
+  try {
+    await connectors.openAll({ logger });
+  } catch (error) {
+    io.stderr.write(`svc serve: ${(error as Error).message}\n`);
+    await app.close();
+    flushLogger(logger);
+    return EXIT_FAILURE;
+  }
   let address: { url: string };
   try {
     address = await listen(app, bind);
@@ -44,6 +55,7 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
       `svc serve: cannot listen on ${where}: ${code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (error as Error).message}\n`,
     );
     await app.close();
+    await connectors.closeAll();
     return EXIT_FAILURE;
   }
   logger.info({ url: address.url, endpoints: booted.service.endpoints.length }, 'listening');
@@ -57,6 +69,8 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
   const code = await shutdownOnSignals(app, { shutdownTimeoutMs: server.shutdownTimeoutMs, logger });
+  // After the HTTP server has drained: no request can still hold a pooled client.
+  await connectors.closeAll();
   process.off('uncaughtException', crash);
   process.off('unhandledRejection', crash);
   flushLogger(logger);

@@ -67,10 +67,11 @@ export class ConnectorOpenError extends ConnectorError {
   }
 }
 
-export function messageOf(cause: unknown): string {
+/** A cause as one line of text; Node reports "every address refused" as an AggregateError with no message. */
+export function describeCause(cause: unknown): string {
   if (cause instanceof Error) {
     // Node's AggregateError (every address of a host refused) has an empty message; its parts do not.
-    if (cause.message === '' && cause instanceof AggregateError && cause.errors.length > 0) return messageOf(cause.errors[0]);
+    if (cause.message === '' && cause instanceof AggregateError && cause.errors.length > 0) return describeCause(cause.errors[0]);
     return cause.message;
   }
   try {

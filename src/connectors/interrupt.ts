@@ -3,7 +3,7 @@
  * take no AbortSignal (pg, ioredis) race their work against it, then undo what the work holds
  * (cancel the query, destroy the connection): ARCHITECTURE.md "Shapes the engine needs for I/O".
  */
-import { ConnectorCategory, ConnectorError, messageOf } from './errors.js';
+import { ConnectorCategory, ConnectorError, describeCause } from './errors.js';
 
 export interface InterruptOptions {
   readonly signal?: AbortSignal | undefined;
@@ -69,7 +69,7 @@ export function watchInterrupt(options: InterruptOptions, connection: string, la
 }
 
 function cancelled(signal: AbortSignal, connection: string, label: string, what: string): ConnectorError {
-  return new ConnectorError(`${label}: ${what} cancelled (${messageOf(signal.reason)})`, {
+  return new ConnectorError(`${label}: ${what} cancelled (${describeCause(signal.reason)})`, {
     connection,
     category: ConnectorCategory.cancelled,
     cause: signal.reason,

@@ -10,7 +10,7 @@
  *   closeAll()               drains pools, stops embedded engines; idempotent and final
  */
 import type { ConnectionModel, ServiceModel } from '../model/index.js';
-import { ConnectorCategory, ConnectorError, ConnectorOpenError, messageOf, type ConnectorCategoryName } from './errors.js';
+import { ConnectorCategory, ConnectorError, ConnectorOpenError, describeCause, type ConnectorCategoryName } from './errors.js';
 import { CONNECTOR_KINDS, type ConnectorHandle, type HandleOfKind } from './kinds.js';
 import { scrubSecret } from './redact.js';
 import { DEFAULT_RETRY, retry, RetryExhausted } from './retry.js';
@@ -94,7 +94,6 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
   let closing: Promise<void> | undefined;
 
   async function openEverything(options: OpenAllOptions): Promise<void> {
-    if (closing !== undefined) throw new Error('the connectors were closed; they cannot be opened again');
     for (const key of unsupported) logger?.warn({ connection: key }, 'no connector for this kind yet: the connection is not opened');
     const results = await Promise.allSettled(entries.map((e) => openEntry(e, options)));
     const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as Error);
@@ -110,7 +109,7 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
     const started = performance.now();
     entry.state = 'opening';
     const fail = (cause: unknown, attempts: number): ConnectorOpenError =>
-      new ConnectorOpenError(label, base.url, scrubSecret(withoutLabel(messageOf(cause), label), connection.url), {
+      new ConnectorOpenError(label, base.url, scrubSecret(withoutLabel(describeCause(cause), label), connection.url), {
         connection: base.key,
         attempts,
         category: categoryOf(definition, cause),
@@ -133,7 +132,7 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
         (error) => isTransient(categoryOf(definition, error)),
         (error, attempt, delayMs) =>
           logger?.warn(
-            { connection: base.key, url: base.url, attempt, retryInMs: delayMs, err: scrubSecret(messageOf(error), connection.url) },
+            { connection: base.key, url: base.url, attempt, retryInMs: delayMs, err: scrubSecret(describeCause(error), connection.url) },
             'connection not ready; retrying',
           ),
       );
@@ -158,7 +157,7 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
         try {
           await entry.definition.close(resource);
         } catch (error) {
-          logger?.warn({ connection: entry.base.key, err: messageOf(error) }, 'connection did not close cleanly');
+          logger?.warn({ connection: entry.base.key, err: describeCause(error) }, 'connection did not close cleanly');
         }
       }),
     );
@@ -174,6 +173,7 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
       return entry.handle as HandleOfKind<K>;
     },
     openAll(options = {}) {
+      if (closing !== undefined) return Promise.reject(new Error('the connectors were closed; they cannot be opened again'));
       logger ??= options.logger;
       return (opening ??= openEverything(options));
     },
@@ -237,7 +237,7 @@ async function healthOf(entry: Entry, timeoutMs: number): Promise<ConnectionHeal
       url,
       ok: false,
       latencyMs: elapsed(),
-      error: scrubSecret(messageOf(error), entry.connection.url),
+      error: scrubSecret(describeCause(error), entry.connection.url),
       ...(category !== undefined ? { category } : {}),
     };
   }

@@ -3,7 +3,7 @@
  * (a SQLSTATE in `code`), Node's socket errors (an errno in `code`), and pg's own messages for a
  * connection or pool that gave up.
  */
-import { ConnectorCategory, ConnectorError, messageOf, type ConnectorCategoryName } from '../errors.js';
+import { ConnectorCategory, ConnectorError, describeCause, type ConnectorCategoryName } from '../errors.js';
 
 /** Socket errors: the server is not there, or went away. */
 const NETWORK_CODES = new Set([
@@ -67,7 +67,7 @@ export function classifyPostgresError(cause: unknown): ConnectorCategoryName | u
 /** A driver failure as the ConnectorError a handle throws, naming the connection. */
 export function toConnectorError(cause: unknown, key: string, label: string): ConnectorError {
   if (cause instanceof ConnectorError) return cause;
-  return new ConnectorError(`${label}: ${messageOf(cause)}`, {
+  return new ConnectorError(`${label}: ${describeCause(cause)}`, {
     connection: key,
     category: classifyPostgresError(cause),
     code: sqlstateOf(cause),

@@ -23,7 +23,8 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
       return access.state;
     },
     embedded,
-    query: <Row>(query: SqlQuery | string, options: QueryOptions = {}) => queryPool<Row>(access.get(), query, options),
+    // async, so that a call before open rejects like every other failure instead of throwing.
+    query: async <Row>(query: SqlQuery | string, options: QueryOptions = {}) => queryPool<Row>(access.get(), query, options),
     async checkout(options: QueryOptions = {}): Promise<PostgresSession> {
       const { pool, where } = access.get();
       const interrupt = watchInterrupt(options, where.key, where.label, 'wait for a database connection');

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { messageOf } from '../errors.js';
+import { describeCause } from '../errors.js';
 import type { ConnectorLogger } from '../types.js';
 
 export const MIGRATIONS_TABLE = 'svc_migrations';
@@ -48,7 +48,7 @@ export async function readMigrations(dir: string): Promise<MigrationFile[]> {
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    throw new MigrationError(`migrations directory ${dir} cannot be read: ${messageOf(error)}`, undefined, error);
+    throw new MigrationError(`migrations directory ${dir} cannot be read: ${describeCause(error)}`, undefined, error);
   }
   const names = entries
     .filter((e) => e.isFile() && e.name.endsWith('.sql'))
@@ -118,6 +118,6 @@ async function applyOne(client: pg.PoolClient, file: MigrationFile): Promise<voi
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
-    throw new MigrationError(`migration ${file.path} failed: ${messageOf(error)}`, file.path, error);
+    throw new MigrationError(`migration ${file.path} failed: ${describeCause(error)}`, file.path, error);
   }
 }
