@@ -83,10 +83,14 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   {
     code: 'SVC_HCL_INVALID_STRING',
     summary: 'Invalid string literal',
-    description: 'A string that must be a plain literal (a block label) holds a ${ } or %{ } sequence.',
+    description: 'A block label holds a ${ } or %{ } sequence; labels are plain strings.',
   },
-  { code: 'SVC_HCL_UNTERMINATED_STRING', summary: 'Unterminated string literal', description: 'A quoted string is not closed on its line.' },
-  { code: 'SVC_HCL_UNTERMINATED_TEMPLATE', summary: 'Unterminated template string', description: 'A string or heredoc template is not closed.' },
+  { code: 'SVC_HCL_UNTERMINATED_STRING', summary: 'Unterminated string literal', description: 'A block label (a plain string) is not closed on its line.' },
+  {
+    code: 'SVC_HCL_UNTERMINATED_TEMPLATE',
+    summary: 'Unterminated template string',
+    description: 'A quoted string value or a heredoc is not closed (a quoted string cannot span lines).',
+  },
   {
     code: 'SVC_HCL_NESTING_TOO_DEEP',
     summary: 'Nesting too deep',
