@@ -5,17 +5,39 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System tools some tests use (Graphviz checks that `svc graph` output is valid DOT).
-# Installed only when missing and when we are allowed to; the tests that need them say so and skip otherwise.
-if ! command -v dot >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  (apt-get install -y -qq graphviz >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq graphviz >/dev/null 2>&1; }) </dev/null \
-    || echo "note: could not install graphviz; DOT acceptance tests will be skipped"
-fi
+# System tools some tests use: Graphviz checks that `svc graph` output is valid DOT; PostgreSQL and
+# Redis are the real servers of the integration tests (ARCHITECTURE.md "Tests": real engines, never
+# mocks). Installed only when missing and when we are allowed to; the tests that need them say so and
+# skip otherwise.
+have_postgres() { ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1; }
+install_missing() { # CHECK PACKAGE WHAT-SKIPS
+  if eval "$1" || ! command -v apt-get >/dev/null 2>&1 || [ "$(id -u)" != 0 ]; then return 0; fi
+  (export DEBIAN_FRONTEND=noninteractive
+   apt-get install -y -qq "$2" >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "$2" >/dev/null 2>&1; }) </dev/null \
+    || echo "note: could not install $2; $3 will be skipped"
+}
+install_missing 'command -v dot >/dev/null 2>&1' graphviz 'DOT acceptance tests'
+install_missing have_postgres postgresql 'tests against a real PostgreSQL server'
+install_missing 'command -v redis-server >/dev/null 2>&1' redis-server 'tests against a real Redis server'
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund </dev/null
 fi
 npm run --silent build
+
+# A throw-away PostgreSQL on a free loopback port for this run (scripts/pg-test-server.sh), stopped and
+# removed on exit. A server given in SVC_TEST_POSTGRES_URL is used instead.
+if [ -z "${SVC_TEST_POSTGRES_URL:-}" ]; then
+  pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/svc-pg-test.XXXXXX")
+  pg_err=$(mktemp)
+  trap 'scripts/pg-test-server.sh stop "$pg_dir" || true; rm -f "$pg_err"' EXIT
+  if SVC_TEST_POSTGRES_URL=$(scripts/pg-test-server.sh start "$pg_dir" 2>"$pg_err"); then
+    export SVC_TEST_POSTGRES_URL
+  else
+    unset SVC_TEST_POSTGRES_URL
+    echo "note: could not start a PostgreSQL server; tests against it will be skipped: $(tail -n 3 "$pg_err")"
+  fi
+fi
 
 mapfile -t files < <(find test -name '*.test.ts' | sort)
 results=$(mktemp)
