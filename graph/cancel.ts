@@ -1,57 +1,139 @@
-import { RunAbortedError } from './errors.js';
-import type { RunContext } from './types.js';
+import { RunAbortedError, type Site } from './errors.js';
+import { claim, type Settled } from './once.js';
+import { isThenable } from './result.js';
+import type { Release, RunContext } from './types.js';
+
+/*
+ * Cancellation, per node. A run is a tree of lifetimes: the run's own (ended with the outcome, or
+ * when a stream outcome's subscription ends) and one per container body (ended before the
+ * container's `leave`). Each node invocation gets a StepContext in the lifetime it runs in.
+ *
+ * Cheap by construction, because the synchronous fast path is the common one: a StepContext is one
+ * small object; its AbortController exists only once a step reads `signal`, and it joins its
+ * lifetime (one array push) only once it holds a signal or a release. Ending a context nobody read
+ * is a flag write; ending a lifetime nobody joined is a flag write too.
+ */
+
+/** Passed as the reason of a teardown (unsubscribe): mapped to a RunAbortedError only when needed. */
+export const TORN_DOWN: unique symbol = Symbol('torn down');
+
+/** Something that ends when the lifetime it joined ends; `close` must be idempotent and never throw. */
+export interface Member {
+  close(reason: unknown): void;
+}
 
 /**
- * Per-run cancellation state, passed to steps as their RunContext.
- *
- * Cheap by construction: a synchronous run allocates this one small object and nothing else. The
- * AbortController is only created when a step reads `signal` (real I/O), and `abort()` on a run
- * whose controller was never created is a flag write. Teardown callbacks (`onAbort`) exist for work
- * that was started eagerly but whose continuation may never be subscribed (a container whose body
- * went asynchronous inside a parallel branch that a failing sibling abandoned): the run's end must
- * still reach it.
+ * A region of a run whose members end together, last joined first (nested things end before what
+ * encloses them). `reason`: undefined for a normal end, TORN_DOWN for a teardown, else the failure
+ * or the external abort reason.
  */
-export class RunState implements RunContext {
-  private controller: AbortController | undefined = undefined;
-  private callbacks: (() => void)[] | undefined = undefined;
-  private ended = false;
+export class Lifetime implements Settled {
+  declare closed: boolean;
+  private declare members: Member[] | undefined;
+  private declare reason: unknown;
 
-  constructor(private readonly external: AbortSignal | undefined) {}
-
-  get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      // Read after the end (a late step of an abandoned branch): hand out an already aborted signal.
-      if (this.ended) this.controller.abort(new RunAbortedError());
-      else if (this.external?.aborted) this.controller.abort(this.external.reason);
-    }
-    return this.controller.signal;
+  constructor() {
+    this.closed = false;
+    this.members = undefined;
+    this.reason = undefined;
   }
 
-  /** Registers teardown work; returns a function that unregisters it (call it once settled). */
-  onAbort(callback: () => void): () => void {
-    if (this.ended) {
-      callback();
-      return noop;
-    }
-    (this.callbacks ??= []).push(callback);
-    return () => {
-      const list = this.callbacks;
-      if (list === undefined) return;
-      const i = list.indexOf(callback);
-      if (i >= 0) list.splice(i, 1);
-    };
+  /** Joins `member`; after the end it is closed at once (a late reader of an abandoned branch). */
+  add(member: Member): void {
+    if (this.closed) member.close(this.reason);
+    else (this.members ??= []).push(member);
   }
 
-  /** Ends the run: idempotent. Fires the signal (if anyone holds it) and pending teardown work. */
-  abort(reason?: unknown): void {
-    if (this.ended) return;
-    this.ended = true;
-    const list = this.callbacks;
-    this.callbacks = undefined;
-    if (this.controller !== undefined) this.controller.abort(reason ?? new RunAbortedError());
-    if (list !== undefined) for (const cb of list) cb();
+  close(reason?: unknown): void {
+    if (!claim(this)) return;
+    this.reason = reason;
+    const members = this.members;
+    if (members === undefined) return;
+    this.members = undefined;
+    for (let i = members.length - 1; i >= 0; i--) members[i]!.close(reason);
   }
 }
 
-function noop(): void {}
+/**
+ * A node invocation's RunContext. Closed by the node's own failure, time-out or teardown (see
+ * step.ts and await.ts), by the container that owns it (container.ts), or by its lifetime's end.
+ * `life` undefined: the owner closes it (a container's own context, which must outlive its body).
+ */
+export class StepContext implements RunContext, Member, Settled {
+  declare closed: boolean;
+  private declare readonly site: Site;
+  private declare readonly life: Lifetime | undefined;
+  private declare controller: AbortController | undefined;
+  private declare releases: Release[] | undefined;
+  private declare joined: boolean;
+  private declare reason: unknown;
+
+  constructor(site: Site, life: Lifetime | undefined) {
+    this.closed = false;
+    this.site = site;
+    this.life = life;
+    this.controller = undefined;
+    this.releases = undefined;
+    this.joined = false;
+    this.reason = undefined;
+  }
+
+  get signal(): AbortSignal {
+    let controller = this.controller;
+    if (controller === undefined) {
+      controller = this.controller = new AbortController();
+      if (this.closed) controller.abort(abortReason(this.reason));
+      else this.join();
+    }
+    return controller.signal;
+  }
+
+  onRelease(release: Release): void {
+    if (this.closed) {
+      runRelease(release, releaseReason(this.reason), this.site);
+      return;
+    }
+    (this.releases ??= []).push(release);
+    this.join();
+  }
+
+  /** Ends this node's life: aborts its signal, then runs its releases, last registered first. */
+  close(reason?: unknown): void {
+    if (!claim(this)) return;
+    this.reason = reason;
+    const { controller, releases } = this;
+    if (controller === undefined && releases === undefined) return;
+    const error = abortReason(reason);
+    controller?.abort(error);
+    if (releases === undefined) return;
+    this.releases = undefined;
+    const given = reason === undefined ? undefined : error;
+    for (let i = releases.length - 1; i >= 0; i--) runRelease(releases[i]!, given, this.site);
+  }
+
+  private join(): void {
+    if (this.joined || this.life === undefined) return;
+    this.joined = true;
+    this.life.add(this);
+  }
+}
+
+function abortReason(reason: unknown): unknown {
+  if (reason === undefined) return new RunAbortedError('the run is over');
+  if (reason === TORN_DOWN) return new RunAbortedError();
+  return reason;
+}
+
+function releaseReason(reason: unknown): unknown {
+  return reason === undefined ? undefined : abortReason(reason);
+}
+
+/** A release never fails the run: a throw or a rejection goes to onTeardownError. */
+function runRelease(release: Release, reason: unknown, site: Site): void {
+  try {
+    const result = release(reason);
+    if (isThenable(result)) result.then(undefined, site.report);
+  } catch (cause) {
+    site.report(cause);
+  }
+}

@@ -1,17 +1,15 @@
-import { errorWrapper, type StepError } from './errors.js';
 import { compileContainer } from './container.js';
+import { siteOf } from './errors.js';
 import type { Exec } from './exec.js';
 import { compileExit } from './exit.js';
 import { compileParallel } from './parallel.js';
-import { run, runPromise, start } from './run.js';
+import { run, runPromise, start, type Root } from './run.js';
 import { compileSequence } from './sequence.js';
 import { compileSink } from './sink.js';
 import { compileStep } from './step.js';
 import { buildTree, isTerminal, type TreeNode } from './tree.js';
-import type { CompileOptions, CompileResult, CompiledGraph, GraphDef, GraphError, GraphScope, PlanNode } from './types.js';
+import type { CompileResult, CompiledGraph, GraphCompileOptions, GraphDef, GraphError, GraphScope, PlanNode } from './types.js';
 import { validate } from './validate.js';
-
-function ignore(_error: StepError): void {}
 
 function toPlan(seq: readonly TreeNode[]): readonly PlanNode[] {
   return Object.freeze(
@@ -40,7 +38,7 @@ function toPlan(seq: readonly TreeNode[]): readonly PlanNode[] {
  * Boot-time compilation of one endpoint's pipeline: validates it (every error at once), then builds
  * the closures a request runs. Nothing is looked up by name per request.
  */
-export function compileGraph<S extends GraphScope>(def: GraphDef<S>, options: CompileOptions = {}): CompileResult<S> {
+export function compileGraph<S extends GraphScope>(def: GraphDef<S>, options: GraphCompileOptions = {}): CompileResult<S> {
   const tree = buildTree(def.nodes);
   const { errors, mayFinishWithoutOutcome } = validate(tree);
   if (options.requireOutcome && mayFinishWithoutOutcome) {
@@ -53,25 +51,25 @@ export function compileGraph<S extends GraphScope>(def: GraphDef<S>, options: Co
   }
   if (errors.length > 0) return { ok: false, graph: undefined, errors };
 
-  const onTeardownError = options.onTeardownError ?? ignore;
+  const { classify, onTeardownError } = options;
   const compileNode = (node: TreeNode): Exec<S> => {
     const def = node.def;
-    const wrap = errorWrapper(node.info, def.classify, options.classify);
+    const site = siteOf(node.info, def.classify, classify, onTeardownError);
     switch (def.type) {
       case 'step':
-        return compileStep<S>(def, node.info, wrap);
+        return compileStep<S>(def, site);
       case 'exit':
-        return compileExit<S>(def, node.info, wrap);
+        return compileExit<S>(def, site);
       case 'sink':
-        return compileSink<S>(def, node.info, wrap);
+        return compileSink<S>(def, site);
       case 'parallel':
         return compileParallel<S>(node.branches!.map(compileSeq), node.info);
       case 'container':
-        return compileContainer<S>(def, node.info, compileSeq(node.body!), wrap, onTeardownError);
+        return compileContainer<S>(def, site, compileSeq(node.body!));
     }
   };
   const compileSeq = (seq: readonly TreeNode[]): Exec<S> => compileSequence<S>(seq.map(compileNode));
-  const root = compileSeq(tree);
+  const root: Root<S> = { exec: compileSeq(tree), classify };
 
   const graph: CompiledGraph<S> = {
     plan: toPlan(tree),
@@ -91,7 +89,7 @@ export class GraphCompileError extends Error {
   }
 }
 
-export function compileGraphOrThrow<S extends GraphScope>(def: GraphDef<S>, options?: CompileOptions): CompiledGraph<S> {
+export function compileGraphOrThrow<S extends GraphScope>(def: GraphDef<S>, options?: GraphCompileOptions): CompiledGraph<S> {
   const result = compileGraph(def, options);
   if (!result.ok) throw new GraphCompileError(result.errors);
   return result.graph;

@@ -1,13 +1,22 @@
-import { Observable, Subscription, type Subscriber, isObservable } from 'rxjs';
-import type { RunState } from './cancel.js';
-import { StepError, type ErrorWrapper } from './errors.js';
-import { ExitSignal, exitOutcome } from './exit.js';
+import { Observable, Subscription, isObservable } from 'rxjs';
+import { PromiseResult, awaitResult, identity } from './await.js';
+import { Lifetime, StepContext, TORN_DOWN, type Member } from './cancel.js';
+import type { Site } from './errors.js';
 import { chain, isPending, onStreamEnd, proceed, type Eventual, type Exec, type Signal } from './exec.js';
-import { awaitResult, isThenable } from './step.js';
-import type { ContainerNodeDef, Ending, GraphScope, StepInfo, StreamOutcome } from './types.js';
+import { claim, type Settled } from './once.js';
+import { ExitSignal, exitOutcome, isThenable } from './result.js';
+import type { ContainerNodeDef, Ending, GraphScope, ScopeWrapper, StreamOutcome } from './types.js';
 
 const DONE: Ending = { kind: 'done' };
 const CANCEL: Ending = { kind: 'cancel' };
+
+/** What every run of one container shares, fixed at compile time. */
+interface ContainerPlan<S extends GraphScope> {
+  readonly site: Site;
+  readonly name: string | undefined;
+  readonly wrap: ScopeWrapper<S>;
+  readonly body: Exec<S>;
+}
 
 /**
  * A container (e.g. `transaction`): `wrap.enter` → body → `wrap.leave(ending)`.
@@ -18,189 +27,224 @@ const CANCEL: Ending = { kind: 'cancel' };
  * still need what the container holds (a cursor on the transaction's client); or 'cancel' when
  * the run is torn down while the body is still running (unsubscribe, a failing parallel sibling,
  * time-out, client gone) or while a Promise-based `enter` is still pending (the resource arrives
- * after nobody wants it and is given straight back).
+ * after nobody wants it and is given straight back). Before `leave` runs, the body's lifetime is
+ * ended: every inner step's signal is aborted and its releases have run.
  */
-export function compileContainer<S extends GraphScope>(
-  def: ContainerNodeDef<S>,
-  info: StepInfo,
-  body: Exec<S>,
-  wrap: ErrorWrapper,
-  onTeardownError: (error: StepError) => void,
-): Exec<S> {
-  const { enter, leave } = def.wrap;
-  const name = def.name;
+export function compileContainer<S extends GraphScope>(def: ContainerNodeDef<S>, site: Site, body: Exec<S>): Exec<S> {
+  const plan: ContainerPlan<S> = { site, name: def.name, wrap: def.wrap, body };
+  return (scope, life) => new ContainerRun(plan, scope, life).start();
+}
 
-  /** `leave`'s value: `exitWith(payload)` turns any awaited ending into an exit; else `after` maps it. */
-  const left = (value: unknown, after: (value: unknown) => Signal): Signal =>
-    value instanceof ExitSignal ? exitOutcome(info, value.payload) : after(value);
+const ENTERING = 0;
+const RUNNING = 1;
+const STREAMING = 2;
 
-  /** Runs `leave` for a settled body; `after` maps its value (unless an exit) to the container's signal. */
-  const finish = (inner: S, rt: RunState, ending: Ending, after: (value: unknown) => Signal): Eventual<Signal> => {
-    if (leave === undefined) return after(undefined);
-    let result: unknown;
+/**
+ * One run of a container: a small state machine (entering → running → [streaming] → left) that
+ * settles once (once.ts): the first of the body's ending and the teardown claims the one `leave`.
+ * It joins the lifetime it runs in, so the end of that lifetime reaches it in every phase, even
+ * when its Observable was never subscribed (a parallel branch abandoned because a sibling failed
+ * synchronously). Its own context (for `enter` and `leave`) is owned, not joined: it must outlive
+ * the body and is closed when `leave` has settled.
+ */
+class ContainerRun<S extends GraphScope> implements Member, Settled {
+  declare closed: boolean;
+  private declare phase: typeof ENTERING | typeof RUNNING | typeof STREAMING;
+  private declare readonly plan: ContainerPlan<S>;
+  private declare readonly outer: S;
+  private declare readonly ctx: StepContext;
+  private declare inner: S | undefined;
+  /** The body's own lifetime, ended before `leave`. */
+  private declare body: Lifetime | undefined;
+  /** The body's subscriptions while it runs asynchronously. */
+  private declare running: Subscription | undefined;
+  /** A Promise-based `enter` still pending. */
+  private declare entering: PromiseResult<S, unknown> | undefined;
+  private declare stream: StreamOutcome | undefined;
+
+  constructor(plan: ContainerPlan<S>, outer: S, life: Lifetime) {
+    this.closed = false;
+    this.phase = ENTERING;
+    this.plan = plan;
+    this.outer = outer;
+    this.ctx = new StepContext(plan.site, undefined);
+    this.inner = undefined;
+    this.body = undefined;
+    this.running = undefined;
+    this.entering = undefined;
+    this.stream = undefined;
+    life.add(this);
+  }
+
+  start(): Eventual<Signal> {
+    const { wrap, site } = this.plan;
+    if (wrap.enter === undefined) return this.runBody(this.outer);
+    let entered: unknown;
     try {
-      result = leave(inner, ending, rt);
+      entered = wrap.enter(this.outer, this.ctx);
     } catch (cause) {
-      throw wrap(cause);
+      return this.enterFailed(cause);
     }
-    const pending = awaitResult(info, result, wrap, undefined);
-    if (pending === undefined) return left(result, after);
-    return chain(pending, (value) => left(value, after));
-  };
-
-  const afterSignal = (scope: S, inner: S, rt: RunState, signal: Signal): Eventual<Signal> => {
-    if (signal === undefined) {
-      return finish(inner, rt, DONE, (value) => {
-        if (name !== undefined && value !== undefined) scope.steps[name] = value;
-        return undefined;
-      });
+    if (!isObservable(entered) && isThenable(entered)) {
+      // A Promise cannot be cancelled and has already started: a scope it delivers after the
+      // container was abandoned is left at once (`late`), so a client is never leaked.
+      this.entering = new PromiseResult<S, unknown>(entered, site, this.ctx, undefined, this.outer, identity, (inner) => this.lateEnter(inner as S));
+      return this.afterEnter(this.entering.observable());
     }
-    if (signal.kind === 'stream') return deferToStream(inner, rt, signal);
-    return finish(inner, rt, { kind: 'exit', outcome: signal }, () => signal);
-  };
+    const pending = awaitResult(site, this.ctx, entered, undefined);
+    if (pending === undefined) return this.runBody(entered as S);
+    return this.afterEnter(pending);
+  }
 
-  const afterError = (inner: S, rt: RunState, cause: unknown): Eventual<Signal> => {
-    const error = wrap(cause);
-    return finish(inner, rt, { kind: 'error', error }, () => {
-      throw error;
-    });
-  };
+  private afterEnter(pending: Observable<unknown>): Observable<Signal> {
+    return chain(
+      pending,
+      (inner) => this.runBody(inner as S),
+      (cause) => this.enterFailed(cause),
+    );
+  }
 
-  /** Teardown paths: nobody waits for `leave`; its failures are reported, never thrown. */
-  const leaveUnawaited = (inner: S, rt: RunState, ending: Ending): void => {
-    if (leave === undefined) return;
-    const report = (cause: unknown) => onTeardownError(wrap(cause));
-    try {
-      const result = leave(inner, ending, rt);
-      if (isObservable(result)) result.subscribe({ error: report });
-      else if (isThenable(result)) result.then(undefined, report);
-    } catch (cause) {
-      report(cause);
-    }
-  };
-  const cancel = (inner: S, rt: RunState): void => leaveUnawaited(inner, rt, CANCEL);
+  /** No scope, so no `leave`: the container just fails (its context ends with the failure). */
+  private enterFailed(cause: unknown): never {
+    claim(this);
+    const error = this.plan.site.wrap(cause);
+    this.ctx.close(error);
+    throw error;
+  }
 
-  /**
-   * The body ended with a stream: the container is left when the stream's subscription ends
-   * (`end` says how), or at the run's end if the stream is never subscribed.
-   */
-  const deferToStream = (inner: S, rt: RunState, outcome: StreamOutcome): StreamOutcome => {
-    let left = false;
-    const leaveOnce = (end: 'complete' | 'error' | 'cancel', error?: unknown) => {
-      if (left) return;
-      left = true;
-      deregister();
-      leaveUnawaited(inner, rt, { kind: 'stream', outcome, end, ...(end === 'error' ? { error } : {}) });
-    };
-    const deregister = rt.onAbort(() => leaveOnce('cancel'));
-    return onStreamEnd(outcome, leaveOnce);
-  };
+  private lateEnter(inner: S): void {
+    claim(this);
+    this.inner = inner;
+    this.leaveDetached(CANCEL, TORN_DOWN);
+  }
 
-  const runBody = (scope: S, inner: S, rt: RunState): Eventual<Signal> => {
+  private runBody(inner: S): Eventual<Signal> {
+    this.inner = inner;
+    this.phase = RUNNING;
+    const body = (this.body = new Lifetime());
     let signal: Eventual<Signal>;
     try {
-      signal = body(inner, rt);
+      signal = this.plan.body(inner, body);
     } catch (cause) {
-      return afterError(inner, rt, cause);
+      return this.afterError(cause);
     }
-    if (!isPending(signal)) return afterSignal(scope, inner, rt, signal);
-    const running = signal;
-    let settled = false;
-    // Reached by the run's end even if the Observable below is never subscribed (a parallel branch
-    // abandoned because a sibling failed synchronously).
-    const deregister = rt.onAbort(() => {
-      if (settled) return;
-      settled = true;
-      cancel(inner, rt);
-    });
+    if (!isPending(signal)) return this.afterSignal(signal);
+    const pending = signal;
     return new Observable<Signal>((subscriber) => {
-      const subscriptions = new Subscription();
+      const subscriptions = (this.running = new Subscription());
       subscriptions.add(
-        running.subscribe({
-          next(s) {
-            settled = true;
-            deregister();
-            proceed(subscriber, subscriptions, (signal: Signal) => afterSignal(scope, inner, rt, signal), s);
-          },
-          error(e: unknown) {
-            settled = true;
-            deregister();
-            proceed(subscriber, subscriptions, (cause: unknown) => afterError(inner, rt, cause), e);
-          },
+        pending.subscribe({
+          next: (s) => proceed(subscriber, subscriptions, (s: Signal) => this.afterSignal(s), s),
+          error: (e: unknown) => proceed(subscriber, subscriptions, (e: unknown) => this.afterError(e), e),
         }),
       );
       return () => {
         subscriptions.unsubscribe();
-        if (!settled) {
-          settled = true;
-          deregister();
-          cancel(inner, rt);
-        }
+        // Unsubscribed while the body still ran; after a signal this teardown is just the end of
+        // delivery, and a stream's ending belongs to the stream's subscription (deferToStream).
+        if (this.phase === RUNNING) this.close(TORN_DOWN);
       };
     });
-  };
+  }
 
-  return (scope, rt) => {
-    if (enter === undefined) return runBody(scope, scope, rt);
-    let entered: unknown;
-    try {
-      entered = enter(scope, rt);
-    } catch (cause) {
-      throw wrap(cause);
-    }
-    if (!isObservable(entered) && isThenable(entered)) return enterLater(entered as PromiseLike<S>, scope, rt);
-    const pending = awaitResult(info, entered, wrap, undefined);
-    if (pending === undefined) return runBody(scope, entered as S, rt);
-    return chain(pending, (inner) => runBody(scope, inner as S, rt));
-  };
+  private afterSignal(signal: Signal): Eventual<Signal> {
+    if (signal === undefined) return this.leaveAwaited(DONE, undefined, (value) => this.store(value));
+    if (signal.kind === 'stream') return this.deferToStream(signal);
+    return this.leaveAwaited({ kind: 'exit', outcome: signal }, undefined, () => signal);
+  }
+
+  private afterError(cause: unknown): Eventual<Signal> {
+    const error = this.plan.site.wrap(cause);
+    return this.leaveAwaited({ kind: 'error', error }, error, () => {
+      throw error;
+    });
+  }
+
+  /** On 'done', `leave`'s value is the container's output. */
+  private store(value: unknown): Signal {
+    const { name } = this.plan;
+    if (name !== undefined && value !== undefined) this.outer.steps[name] = value;
+    return undefined;
+  }
 
   /**
-   * A Promise-based `enter` cannot be cancelled, and it has already started. If the run is torn
-   * down (or this continuation abandoned) before it resolves, the late scope is left at once.
+   * 'done', 'exit', 'error': `leave` is awaited; `exitWith(payload)` from it turns any of them into
+   * an exit, else `after` maps its value to the container's signal. `reason` is why the body ended
+   * (undefined when it ended normally), given to the releases of the body and of the container.
    */
-  function enterLater(promise: PromiseLike<S>, scope: S, rt: RunState): Eventual<Signal> {
-    let receiver: Subscriber<S> | undefined;
-    let value: { inner: S } | undefined;
-    let failure: { cause: unknown } | undefined;
-    let delivered = false;
-    let dropped = false;
-    const drop = () => {
-      if (delivered || dropped) return;
-      dropped = true;
-      if (value !== undefined) cancel(value.inner, rt);
+  private leaveAwaited(ending: Ending, reason: unknown, after: (value: unknown) => Signal): Eventual<Signal> {
+    claim(this);
+    this.body?.close(reason);
+    const { wrap, site } = this.plan;
+    if (wrap.leave === undefined) return this.left(undefined, reason, after);
+    let result: unknown;
+    try {
+      result = wrap.leave(this.inner!, ending, this.ctx);
+    } catch (cause) {
+      const error = site.wrap(cause);
+      this.ctx.close(error);
+      throw error;
+    }
+    const pending = awaitResult(site, this.ctx, result, undefined, undefined, (_scope, value) => this.left(value, reason, after));
+    if (pending === undefined) return this.left(result, reason, after);
+    return pending;
+  }
+
+  private left(value: unknown, reason: unknown, after: (value: unknown) => Signal): Signal {
+    this.ctx.close(reason);
+    return value instanceof ExitSignal ? exitOutcome(this.plan.site.info, value.payload) : after(value);
+  }
+
+  /**
+   * The body ended with a stream: the container is left when the stream's subscription ends
+   * (`end` says how), or when the lifetime it runs in ends if the stream is never subscribed.
+   */
+  private deferToStream(outcome: StreamOutcome): StreamOutcome {
+    this.phase = STREAMING;
+    this.stream = outcome;
+    return onStreamEnd(outcome, (end, error) => this.endStream(end, error, end === 'complete' ? undefined : end === 'error' ? error : TORN_DOWN));
+  }
+
+  private endStream(end: 'complete' | 'error' | 'cancel', error: unknown, reason: unknown): void {
+    if (!claim(this)) return;
+    const outcome = this.stream!;
+    this.leaveDetached(end === 'error' ? { kind: 'stream', outcome, end, error } : { kind: 'stream', outcome, end }, reason);
+  }
+
+  /** Teardown endings ('cancel', 'stream'): nobody waits for `leave`; its failures are reported, never thrown. */
+  private leaveDetached(ending: Ending, reason: unknown): void {
+    this.body?.close(reason);
+    const { wrap, site } = this.plan;
+    const ctx = this.ctx;
+    if (wrap.leave === undefined) return ctx.close(reason);
+    const fail = (cause: unknown): void => {
+      site.report(cause);
+      ctx.close(reason);
     };
-    const deregister = rt.onAbort(drop);
-    const deliver = (to: Subscriber<S>) => {
-      deregister();
-      if (value !== undefined) {
-        delivered = true;
-        to.next(value.inner);
-        to.complete();
-      } else if (failure !== undefined) {
-        dropped = true;
-        to.error(wrap(failure.cause));
-      }
-    };
-    promise.then(
-      (inner) => {
-        if (dropped) return cancel(inner, rt);
-        value = { inner };
-        if (receiver !== undefined) deliver(receiver);
-      },
-      (cause: unknown) => {
-        if (dropped) return;
-        failure = { cause };
-        if (receiver !== undefined) deliver(receiver);
-      },
-    );
-    const later = new Observable<S>((subscriber) => {
-      receiver = subscriber;
-      if (value !== undefined || failure !== undefined) deliver(subscriber);
-      return () => {
-        receiver = undefined;
-        drop();
-      };
-    });
-    return chain(later, (inner) => runBody(scope, inner, rt));
+    try {
+      const result = wrap.leave(this.inner!, ending, ctx);
+      if (isObservable(result)) result.subscribe({ error: fail, complete: () => ctx.close(reason) });
+      else if (isThenable(result)) result.then(() => ctx.close(reason), fail);
+      else ctx.close(reason);
+    } catch (cause) {
+      fail(cause);
+    }
+  }
+
+  /**
+   * The end of the lifetime this container runs in, or the teardown of its body's subscription.
+   * Running: the body ends first (its steps' signals, its own subscriptions), then `leave(cancel)`.
+   */
+  close(reason: unknown): void {
+    if (this.phase === STREAMING) return this.endStream('cancel', undefined, reason);
+    if (!claim(this)) return;
+    if (this.phase === ENTERING) {
+      this.entering?.abandon(reason);
+      this.ctx.close(reason);
+      return;
+    }
+    this.body?.close(reason);
+    this.running?.unsubscribe();
+    this.leaveDetached(CANCEL, reason);
   }
 }

@@ -1,5 +1,5 @@
 import { Observable, Subscription, type Subscriber } from 'rxjs';
-import type { RunState } from './cancel.js';
+import type { Lifetime } from './cancel.js';
 import type { ExitOutcome, GraphScope, StreamOutcome } from './types.js';
 
 /**
@@ -20,7 +20,8 @@ export type Signal = ExitOutcome | StreamOutcome | undefined;
 
 export type Eventual<T> = T | Observable<T>;
 
-export type Exec<S extends GraphScope> = (scope: S, rt: RunState) => Eventual<Signal>;
+/** `life`: the lifetime the node runs in (the run's, or the enclosing container body's). */
+export type Exec<S extends GraphScope> = (scope: S, life: Lifetime) => Eventual<Signal>;
 
 export function isPending<T>(value: Eventual<T>): value is Observable<T> {
   return value instanceof Observable;

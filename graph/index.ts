@@ -3,14 +3,12 @@
  * Knows nothing of HCL, HTTP or databases. See README.md for the contract.
  */
 export { compileGraph, compileGraphOrThrow, GraphCompileError } from './compile.js';
-export { ExitSignal, exitWith } from './exit.js';
-export { asValue, Value } from './step.js';
-export { Category, RunAbortedError, StepError, StepTimeoutError } from './errors.js';
+export { ExitSignal, exitWith, asValue, Value } from './result.js';
+export { Category, GRAPH_STEP_ID, RunAbortedError, StepError, StepTimeoutError, messageOf } from './errors.js';
 export { toDot, type DotGraph } from './dot.js';
+export type { Classifier, StepInfo } from './info.js';
 export type {
   Branch,
-  Classifier,
-  CompileOptions,
   CompileResult,
   CompiledGraph,
   ContainerNodeDef,
@@ -19,6 +17,7 @@ export type {
   ErrorOutcome,
   ExitNodeDef,
   ExitOutcome,
+  GraphCompileOptions,
   GraphDef,
   GraphError,
   GraphErrorCode,
@@ -27,11 +26,11 @@ export type {
   Outcome,
   ParallelNodeDef,
   PlanNode,
+  Release,
   RunContext,
   ScopeWrapper,
   SinkNodeDef,
   SinkResult,
-  StepInfo,
   StepNodeDef,
   StepResult,
   StreamOutcome,

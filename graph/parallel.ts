@@ -1,7 +1,8 @@
 import { type Observable, catchError, forkJoin, map, of, throwError, throwIfEmpty } from 'rxjs';
 import { Category, StepError } from './errors.js';
 import { isPending, type Exec, type Signal } from './exec.js';
-import type { GraphScope, StepInfo } from './types.js';
+import type { StepInfo } from './info.js';
+import type { GraphScope } from './types.js';
 
 /**
  * Carries an exit produced inside a branch (a step returning `exitWith`) through forkJoin's error
@@ -21,8 +22,8 @@ class Terminal {
  *   invariant rather than an assumption.
  * - The first error (or exit) cancels the other branches: forkJoin unsubscribes them, which tears
  *   down their steps. A synchronous failure of a later branch leaves earlier asynchronous branches
- *   unsubscribed; the run ends with that failure, and the run's teardown (RunState.abort) reaches
- *   whatever they had started.
+ *   unsubscribed; the run ends with that failure, and the end of the lifetime they ran in reaches
+ *   whatever they had started (cancel.ts).
  */
 export function compileParallel<S extends GraphScope>(branches: readonly Exec<S>[], info: StepInfo): Exec<S> {
   const emptyBranch = (): StepError =>
@@ -35,10 +36,10 @@ export function compileParallel<S extends GraphScope>(branches: readonly Exec<S>
       }),
       throwIfEmpty(emptyBranch),
     );
-  return (scope, rt) => {
+  return (scope, life) => {
     let pending: Observable<Signal>[] | undefined;
     for (const branch of branches) {
-      const signal = branch(scope, rt);
+      const signal = branch(scope, life);
       if (signal === undefined) continue;
       if (isPending(signal)) (pending ??= []).push(guard(signal));
       else return signal;

@@ -1,16 +1,25 @@
 import { Observable, type Subscriber, type Unsubscribable } from 'rxjs';
-import { RunState } from './cancel.js';
-import { Category, GRAPH_INFO, RunAbortedError, StepError, messageOf } from './errors.js';
+import { Lifetime, TORN_DOWN } from './cancel.js';
+import { Category, GRAPH_INFO, RunAbortedError, StepError, categorize, messageOf } from './errors.js';
 import { isPending, onStreamEnd, type Eventual, type Exec, type Signal } from './exec.js';
+import type { Classifier } from './info.js';
+import { claim, type Settled } from './once.js';
 import type { DoneOutcome, ErrorOutcome, GraphScope, Outcome, StreamOutcome } from './types.js';
+
+/** What a run needs from compilation: the root sequence and the graph-wide classifier. */
+export interface Root<S extends GraphScope> {
+  readonly exec: Exec<S>;
+  readonly classify: Classifier | undefined;
+}
 
 const DONE: DoneOutcome = Object.freeze({ kind: 'done' });
 
-function errorOutcome(cause: unknown): ErrorOutcome {
+/** Failures that are no node's StepError (engine invariants) name GRAPH_STEP_ID, classified by the graph. */
+function errorOutcome(cause: unknown, classify: Classifier | undefined): ErrorOutcome {
   const error =
     cause instanceof StepError
       ? cause
-      : new StepError(GRAPH_INFO, `graph run failed: ${messageOf(cause)}`, cause, Category.internal);
+      : new StepError(GRAPH_INFO, `graph run failed: ${messageOf(cause)}`, cause, categorize(cause, GRAPH_INFO, undefined, classify));
   return { kind: 'error', error };
 }
 
@@ -18,94 +27,112 @@ function cancelledOutcome(reason: unknown): ErrorOutcome {
   return { kind: 'error', error: new StepError(GRAPH_INFO, 'the run was cancelled', reason, Category.cancelled) };
 }
 
+/** A failed run: what is still alive in it ends with the failure as its reason. */
+function fail(cause: unknown, life: Lifetime, classify: Classifier | undefined): ErrorOutcome {
+  const outcome = errorOutcome(cause, classify);
+  life.close(outcome.error);
+  return outcome;
+}
+
 /**
  * A stream outcome ends the run but not its life: the cursor or subscription behind the source was
- * opened with the run's signal. So the run's abort moves to the teardown of the source's
- * subscription (completion, error, or the HTTP layer unsubscribing when the client goes away).
+ * opened by an earlier step with its signal. So the end of the run's lifetime moves to the teardown
+ * of the source's subscription (completion, error, or the HTTP layer unsubscribing when the client
+ * goes away), with the matching reason.
  */
-function handOff(outcome: StreamOutcome, rt: RunState): StreamOutcome {
-  return onStreamEnd(outcome, () => rt.abort());
+function handOff(outcome: StreamOutcome, life: Lifetime): StreamOutcome {
+  return onStreamEnd(outcome, (end, error) => life.close(end === 'complete' ? undefined : end === 'error' ? error : TORN_DOWN));
 }
 
 /** The single place a run's final signal becomes an outcome and the run is ended. */
-function finish(signal: Signal, rt: RunState): Outcome {
+function finish(signal: Signal, life: Lifetime): Outcome {
   if (signal === undefined) {
-    rt.abort();
+    life.close();
     return DONE;
   }
-  if (signal.kind === 'stream') return handOff(signal, rt);
-  rt.abort();
+  if (signal.kind === 'stream') return handOff(signal, life);
+  life.close();
   return signal;
 }
 
 /**
- * Runs synchronously as far as possible. A synchronous run allocates the RunState and the outcome,
- * nothing else: no Observable, no Promise, no AbortController.
+ * Runs synchronously as far as possible. A synchronous run allocates its Lifetime, one small
+ * context per node and the outcome: no Observable, no Promise, no AbortController.
  */
-export function start<S extends GraphScope>(root: Exec<S>, scope: S, signal: AbortSignal | undefined): Outcome | Observable<Outcome> {
+export function start<S extends GraphScope>(root: Root<S>, scope: S, signal: AbortSignal | undefined): Outcome | Observable<Outcome> {
   if (signal?.aborted) return cancelledOutcome(signal.reason);
-  const rt = new RunState(signal);
+  const life = new Lifetime();
   let result: Eventual<Signal>;
   try {
-    result = root(scope, rt);
+    result = root.exec(scope, life);
   } catch (cause) {
-    rt.abort();
-    return errorOutcome(cause);
+    return fail(cause, life, root.classify);
   }
-  if (!isPending(result)) return finish(result, rt);
-  return follow(result, rt, signal);
+  if (!isPending(result)) return finish(result, life);
+  return new Observable<Outcome>((subscriber) => new Follower(subscriber, life, signal, root.classify).start(result));
 }
 
 /**
  * Follows the asynchronous remainder of a run for one subscriber: turns its single signal into the
  * outcome, listens to the external signal, and cancels the run if unsubscribed before the outcome.
- * A class (method shorthand, `this` as the abort listener) so that no closures are built per run.
+ * A class (method shorthand, `this` as the abort listener) so that no closures are built per run;
+ * settle-once (once.ts): the first of signal, failure, external abort and unsubscribe wins.
  */
-class Follower {
-  private settled = false;
-  private subscription: Unsubscribable | undefined = undefined;
+class Follower implements Settled {
+  declare closed: boolean;
+  private declare subscription: Unsubscribable | undefined;
+  private declare readonly subscriber: Subscriber<Outcome>;
+  private declare readonly life: Lifetime;
+  private declare readonly external: AbortSignal | undefined;
+  private declare readonly classify: Classifier | undefined;
 
-  constructor(
-    private readonly subscriber: Subscriber<Outcome>,
-    private readonly rt: RunState,
-    private readonly external: AbortSignal | undefined,
-  ) {}
+  constructor(subscriber: Subscriber<Outcome>, life: Lifetime, external: AbortSignal | undefined, classify: Classifier | undefined) {
+    this.closed = false;
+    this.subscription = undefined;
+    this.subscriber = subscriber;
+    this.life = life;
+    this.external = external;
+    this.classify = classify;
+  }
 
   start(pending: Observable<Signal>): this {
-    this.external?.addEventListener('abort', this, { once: true });
+    const external = this.external;
+    if (external !== undefined) {
+      // Aborted during the synchronous part, when nobody listened yet.
+      if (external.aborted) {
+        this.handleEvent();
+        return this;
+      }
+      external.addEventListener('abort', this, { once: true });
+    }
     const subscription = pending.subscribe(this);
-    if (this.settled) subscription.unsubscribe();
+    if (this.closed) subscription.unsubscribe();
     else this.subscription = subscription;
     return this;
   }
 
   next(signal: Signal): void {
-    if (!this.settled) this.settle(finish(signal, this.rt));
+    if (claim(this)) this.deliver(finish(signal, this.life));
   }
 
   error(cause: unknown): void {
-    if (this.settled) return;
-    this.rt.abort();
-    this.settle(errorOutcome(cause));
+    if (claim(this)) this.deliver(fail(cause, this.life, this.classify));
   }
 
   complete(): void {
-    if (this.settled) return;
-    this.rt.abort();
-    this.settle(errorOutcome(new Error('internal: a node completed without a signal')));
+    if (claim(this)) this.deliver(fail(new Error('internal: a node completed without a signal'), this.life, this.classify));
   }
 
-  /** The external AbortSignal fired: abort first so steps see its reason, then tear down and report. */
+  /** The external AbortSignal fired: end the run first so steps see its reason, then tear down and report. */
   handleEvent(): void {
-    if (this.settled) return;
+    if (!claim(this)) return;
     const reason: unknown = this.external?.reason;
-    this.rt.abort(reason ?? new RunAbortedError());
+    this.life.close(reason ?? new RunAbortedError());
     this.subscription?.unsubscribe();
-    this.settle(cancelledOutcome(reason));
+    this.deliver(cancelledOutcome(reason));
   }
 
-  private settle(outcome: Outcome): void {
-    this.settled = true;
+  private deliver(outcome: Outcome): void {
     this.external?.removeEventListener('abort', this);
     this.subscriber.next(outcome);
     this.subscriber.complete();
@@ -115,18 +142,11 @@ class Follower {
   unsubscribe(): void {
     this.external?.removeEventListener('abort', this);
     this.subscription?.unsubscribe();
-    if (!this.settled) {
-      this.settled = true;
-      this.rt.abort();
-    }
+    if (claim(this)) this.life.close(TORN_DOWN);
   }
 }
 
-function follow(pending: Observable<Signal>, rt: RunState, signal: AbortSignal | undefined): Observable<Outcome> {
-  return new Observable<Outcome>((subscriber) => new Follower(subscriber, rt, signal).start(pending));
-}
-
-export function run<S extends GraphScope>(root: Exec<S>, scope: S, signal: AbortSignal | undefined): Observable<Outcome> {
+export function run<S extends GraphScope>(root: Root<S>, scope: S, signal: AbortSignal | undefined): Observable<Outcome> {
   return new Observable<Outcome>((subscriber) => {
     const result = start(root, scope, signal);
     if (result instanceof Observable) return result.subscribe(subscriber);
@@ -136,7 +156,7 @@ export function run<S extends GraphScope>(root: Exec<S>, scope: S, signal: Abort
   });
 }
 
-export function runPromise<S extends GraphScope>(root: Exec<S>, scope: S, signal: AbortSignal | undefined): Promise<Outcome> {
+export function runPromise<S extends GraphScope>(root: Root<S>, scope: S, signal: AbortSignal | undefined): Promise<Outcome> {
   const result = start(root, scope, signal);
   if (!(result instanceof Observable)) return Promise.resolve(result);
   return new Promise<Outcome>((resolve) => {

@@ -1,4 +1,4 @@
-import type { RunState } from './cancel.js';
+import type { Lifetime } from './cancel.js';
 import { chain, isPending, type Eventual, type Exec, type Signal } from './exec.js';
 import type { GraphScope } from './types.js';
 
@@ -12,18 +12,18 @@ import type { GraphScope } from './types.js';
 export function compileSequence<S extends GraphScope>(execs: readonly Exec<S>[]): Exec<S> {
   const n = execs.length;
   if (n === 1) return execs[0]!;
-  const from = (start: number, scope: S, rt: RunState): Eventual<Signal> => {
+  const from = (start: number, scope: S, life: Lifetime): Eventual<Signal> => {
     for (let i = start; i < n; i++) {
-      const signal = execs[i]!(scope, rt);
+      const signal = execs[i]!(scope, life);
       if (signal === undefined) continue;
       if (isPending(signal)) {
         const next = i + 1;
         if (next === n) return signal;
-        return chain(signal, (s) => (s !== undefined ? s : from(next, scope, rt)));
+        return chain(signal, (s) => (s !== undefined ? s : from(next, scope, life)));
       }
       return signal; // exit or stream: nothing after it runs
     }
     return undefined;
   };
-  return (scope, rt) => from(0, scope, rt);
+  return (scope, life) => from(0, scope, life);
 }

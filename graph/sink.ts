@@ -1,17 +1,19 @@
 import { isObservable } from 'rxjs';
-import { Category, StepError, type ErrorWrapper } from './errors.js';
+import { Category, StepError, type Site } from './errors.js';
 import type { Exec } from './exec.js';
 import { guardedInvoke } from './step.js';
-import type { GraphScope, SinkNodeDef, SinkResult, StepInfo, StreamOutcome } from './types.js';
+import type { GraphScope, SinkNodeDef, SinkResult, StreamOutcome } from './types.js';
 
 /**
  * `stream`: a sink. It ends the run with a stream outcome carrying the live source; the HTTP layer
- * subscribes to it and pipes it into an encoder. The run's teardown (abort of its signal, which
- * releases cursors and subscriptions opened by earlier steps) is deferred to the teardown of that
- * subscription: see `handOff` in run.ts. With a false `condition` (`when`) the sink is skipped.
+ * subscribes to it and pipes it into an encoder. The end of the run's lifetime (which aborts the
+ * signals of earlier steps and runs their releases: cursors, subscriptions) is deferred to the
+ * teardown of that subscription: see `handOff` in run.ts. The sink's own context ends then too.
+ * With a false `condition` (`when`) the sink is skipped.
  */
-export function compileSink<S extends GraphScope>(def: SinkNodeDef<S>, info: StepInfo, wrap: ErrorWrapper): Exec<S> {
+export function compileSink<S extends GraphScope>(def: SinkNodeDef<S>, site: Site): Exec<S> {
   const { condition, run, timeout } = def;
+  const { info } = site;
   const toOutcome = (_scope: S, value: unknown): StreamOutcome => {
     const result = value as SinkResult | null | undefined;
     if (result === null || typeof result !== 'object' || !isObservable(result.source)) {
@@ -19,5 +21,5 @@ export function compileSink<S extends GraphScope>(def: SinkNodeDef<S>, info: Ste
     }
     return { kind: 'stream', step: info.id, payload: result.payload, source: result.source };
   };
-  return guardedInvoke(condition, info, run, wrap, timeout, toOutcome);
+  return guardedInvoke(condition, site, run, timeout, toOutcome);
 }

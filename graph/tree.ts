@@ -1,4 +1,5 @@
-import type { Branch, NodeDef, StepInfo } from './types.js';
+import type { StepInfo } from './info.js';
+import type { Branch, NodeDef } from './types.js';
 
 /**
  * The definition with identities resolved: one TreeNode per NodeDef occurrence, in execution order.

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { StepError } from './errors.js';
+import type { Classifier } from './info.js';
 
 /**
  * The per-request scope a graph runs against. The engine only ever writes `steps[name]`; everything
@@ -10,14 +11,42 @@ export interface GraphScope {
 }
 
 /**
- * Passed to every step. `signal` is created on first read and aborted when the run is torn down
- * (unsubscribe, error, early exit, external abort, end of a handed-off stream). It is lazy because
- * an AbortController with its signal costs about 2 us to create and 4-8 us to abort on Node 20,
- * ten times the cost of a whole synchronous run: only steps doing real I/O should read it.
+ * Passed to every `run` (and to a container's `enter`/`leave`): this node's own view of the run's
+ * cancellation. Each node invocation gets its own context, so a step's signal and releases end with
+ * that step, not only with the whole run.
+ *
+ * A node's life ends, exactly once, at the first of:
+ * - its own failure or time-out, *before* the StepTimeoutError/StepError travels on (so an
+ *   enclosing transaction never rolls back while the step's query is still live);
+ * - its teardown while pending (unsubscribe, a failing parallel sibling, client gone);
+ * - the end of the region it ran in, after a success: the enclosing container's body, ended before
+ *   the container's `leave` runs, or else the run itself (after the outcome, or when a stream
+ *   outcome's subscription ends, since a stream may still read what earlier steps opened).
+ *
+ * A container's own context (its `enter` and `leave`) ends after its `leave` has settled.
  */
 export interface RunContext {
+  /**
+   * Aborted when this node's life ends (see above), with the failure, the external abort reason or
+   * a RunAbortedError as `reason`. Created on first read: an AbortController costs about 2 us to
+   * create and 4-8 us to abort on Node 20, ten times a whole synchronous run, so only steps doing
+   * real I/O should read it. Read after the node's life ended, it is already aborted.
+   */
   readonly signal: AbortSignal;
+  /**
+   * Registers `release` to run exactly once when this node's life ends, whatever ends it (success,
+   * error, time-out, teardown, early exit), after `signal` is aborted; releases run last registered
+   * first. `reason` is undefined when the life ended normally, else why it did (a StepError, a
+   * StepTimeoutError, a RunAbortedError or the external abort reason), so a pooled client can be
+   * destroyed rather than returned when a query may still be running. A release that throws or
+   * rejects is reported to `GraphCompileOptions.onTeardownError` and never fails the run.
+   * Registered after the life ended, it runs at once.
+   */
+  onRelease(release: Release): void;
 }
+
+/** See `RunContext.onRelease`; its value, if a Promise, is watched for a rejection only. */
+export type Release = (reason: unknown) => unknown;
 
 /**
  * What a step's `run` may return. A plain value is the output, taken synchronously (no event-loop
@@ -27,19 +56,6 @@ export interface RunContext {
  * object, as in `{ stream: rows$ }`).
  */
 export type StepResult<T = unknown> = T | PromiseLike<T> | Observable<T>;
-
-/** Maps a failure cause to a category string (e.g. 'dependency-unavailable'); undefined = not mine. */
-export type Classifier = (cause: unknown, step: StepInfo) => string | undefined;
-
-/** Identity of a node as it appears in errors and outcomes. */
-export interface StepInfo {
-  /** Unique within the graph: the explicit `id`, else the `name`, else `<kind>#<n>`. */
-  readonly id: string;
-  /** The `steps.<name>` key, when the node has one. */
-  readonly name: string | undefined;
-  /** The step kind as the caller calls it: 'sql', 'respond', 'transaction'... */
-  readonly kind: string;
-}
 
 interface NodeCommon {
   /** Unique id used in errors and DOT; defaults to `name`, else a generated `<kind>#<n>`. */
@@ -171,12 +187,23 @@ export interface GraphDef<S extends GraphScope = GraphScope> {
   readonly nodes: readonly NodeDef<S>[];
 }
 
-export interface CompileOptions {
-  /** Graph-wide classification, tried after the node's own `classify`. Default category: 'internal'. */
+/** Options of `compileGraph` (named apart from the CompileOptions of src/expr and src/starlark). */
+export interface GraphCompileOptions {
+  /**
+   * Graph-wide classification of failures (typically driver errors: a refused connection to
+   * 'dependency-unavailable', a unique violation to 'conflict'), tried after the node's own
+   * `classify`, and the only one for failures outside any step (GRAPH_STEP_ID). Default category:
+   * 'internal'. A classifier that throws counts as undefined.
+   */
   readonly classify?: Classifier;
   /** Report a run that can finish without an exit or stream as a 'no-response' error. */
   readonly requireOutcome?: boolean;
-  /** Failures of `leave(…, {kind:'cancel'})`, which nobody awaits. Default: ignored. */
+  /**
+   * Failures nobody awaits, as StepErrors naming their node and classified like any other: a
+   * release (`RunContext.onRelease`) that throws or rejects, a `leave` on 'cancel' or 'stream'.
+   * Wire it to the logger so a failed release is never silent. Default: ignored. A hook that
+   * throws is ignored too (it runs in teardown paths where nobody could catch it).
+   */
   readonly onTeardownError?: (error: StepError) => void;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type Observable, isObservable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { compileGraphOrThrow, type CompileOptions, type GraphDef, type GraphScope, type Outcome } from '../../graph/index.js';
+import { compileGraphOrThrow, type GraphCompileOptions, type GraphDef, type GraphScope, type Outcome } from '../../graph/index.js';
 
 export interface Scope extends GraphScope {
   readonly steps: Record<string, unknown>;
@@ -12,7 +12,7 @@ export function scope(input?: unknown): Scope {
   return { steps: {}, input };
 }
 
-export function graph(nodes: GraphDef<Scope>['nodes'], options?: CompileOptions) {
+export function graph(nodes: GraphDef<Scope>['nodes'], options?: GraphCompileOptions) {
   return compileGraphOrThrow<Scope>({ nodes }, options);
 }
 

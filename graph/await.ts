@@ -1,0 +1,256 @@
+import { Observable, asyncScheduler, isObservable, type Subscriber, type Subscription } from 'rxjs';
+import { TORN_DOWN, type StepContext } from './cancel.js';
+import { Category, StepError, StepTimeoutError, type Site } from './errors.js';
+import { claim, type Settled } from './once.js';
+import { Value, isThenable } from './result.js';
+
+/*
+ * How a node waits for an asynchronous result (a step's run, a container's enter or leave).
+ *
+ * Hand-written rather than `from(p).pipe(timeout, take(1), map)`: it is on every I/O step, and each
+ * operator layer is a subscriber and a closure per request. Per-run objects are small classes with
+ * method shorthand and `declare`d fields (see once.ts), and the time-out callback is a module-level function given its object as the
+ * scheduler's state: named arrow constants created per call get a `__name()` wrapper
+ * (Object.defineProperty) under tsx/esbuild `keepNames`, which made a one-Promise run 7x slower in
+ * the benchmarks that run through tsx.
+ *
+ * Both classes settle once (once.ts): the first of value, failure, time-out and teardown wins. On a
+ * failure or a time-out the node's context is closed (signal aborted, releases run) *before* the
+ * error is sent on, so whatever reacts to the error (a container rolling back) finds the step over.
+ */
+
+/** Maps an awaited value to the node's result; identity for callers that map themselves. */
+export type Then<S, R> = (scope: S, value: unknown) => R;
+
+export function identity(_scope: unknown, value: unknown): unknown {
+  return value;
+}
+
+/** The scheduler's callback for both classes; `state` is the object whose time ran out. */
+function timeOut(this: unknown, state?: { timeOut(): void }): void {
+  state!.timeOut();
+}
+
+/**
+ * Hands the awaited value to `then` and completes; a throw in `then` (a sink's invalid result)
+ * ends the node as a failure.
+ */
+function emit<S, R>(subscriber: Subscriber<R>, ctx: StepContext, then: Then<S, R>, scope: S, raw: unknown): void {
+  let result: R;
+  try {
+    result = then(scope, raw instanceof Value ? raw.value : raw);
+  } catch (e) {
+    ctx.close(e);
+    subscriber.error(e);
+    return;
+  }
+  subscriber.next(result);
+  subscriber.complete();
+}
+
+/**
+ * A Promise result. Its handlers are attached *at once*, not at subscription: the work has already
+ * started, and if its continuation is abandoned (a sibling failed first) a later rejection must not
+ * become an unhandled rejection that takes the process down. A value that arrives after the node
+ * was abandoned or timed out is handed to `late` (a container gives a late client straight back).
+ */
+export class PromiseResult<S, R> implements Settled {
+  declare closed: boolean;
+  private declare state: 0 | 1 | 2; // the promise: pending, fulfilled (value), rejected (StepError)
+  private declare settled: unknown;
+  private declare receiver: Subscriber<R> | undefined;
+  private declare timer: Subscription | undefined;
+  private declare readonly site: Site;
+  private declare readonly ctx: StepContext;
+  private declare readonly timeoutMs: number | undefined;
+  private declare readonly scope: S;
+  private declare readonly then: Then<S, R>;
+  private declare readonly late: ((value: unknown) => void) | undefined;
+
+  constructor(
+    promise: PromiseLike<unknown>,
+    site: Site,
+    ctx: StepContext,
+    timeoutMs: number | undefined,
+    scope: S,
+    then: Then<S, R>,
+    late?: (value: unknown) => void,
+  ) {
+    this.closed = false;
+    this.state = 0;
+    this.settled = undefined;
+    this.receiver = undefined;
+    this.timer = undefined;
+    this.site = site;
+    this.ctx = ctx;
+    this.timeoutMs = timeoutMs;
+    this.scope = scope;
+    this.then = then;
+    this.late = late;
+    promise.then(
+      (value) => this.fulfilled(value),
+      (cause: unknown) => this.rejected(cause),
+    );
+  }
+
+  private fulfilled(value: unknown): void {
+    if (this.closed) {
+      this.late?.(value instanceof Value ? value.value : value);
+      return;
+    }
+    this.state = 1;
+    this.settled = value;
+    if (this.receiver !== undefined) this.deliver(this.receiver);
+  }
+
+  private rejected(cause: unknown): void {
+    if (!claim(this)) return;
+    // The node failed: it ends now, even if nobody subscribed yet (its continuation may never be).
+    const error = this.site.wrap(cause);
+    this.ctx.close(error);
+    this.state = 2;
+    this.settled = error;
+    if (this.receiver !== undefined) this.deliver(this.receiver);
+  }
+
+  private deliver(subscriber: Subscriber<R>): void {
+    this.receiver = undefined;
+    this.timer?.unsubscribe();
+    if (this.state === 2) subscriber.error(this.settled);
+    else if (claim(this)) emit(subscriber, this.ctx, this.then, this.scope, this.settled);
+  }
+
+  timeOut(): void {
+    if (!claim(this)) return;
+    const error = new StepTimeoutError(this.site.info, this.timeoutMs!);
+    this.ctx.close(error);
+    const receiver = this.receiver;
+    this.receiver = undefined;
+    receiver?.error(error);
+  }
+
+  /** Teardown before the result: the node ends as torn down (or as the lifetime says). */
+  abandon(reason: unknown = TORN_DOWN): void {
+    this.receiver = undefined;
+    this.timer?.unsubscribe();
+    if (!claim(this)) return;
+    this.ctx.close(reason);
+    if (this.state === 1) this.late?.(this.settled instanceof Value ? this.settled.value : this.settled);
+  }
+
+  /** The subscriber's teardown (unsubscribe, or the end of delivery). */
+  unsubscribe(): void {
+    this.abandon();
+  }
+
+  observable(): Observable<R> {
+    return new Observable<R>((subscriber) => {
+      if (this.state !== 0) {
+        this.deliver(subscriber);
+        return undefined;
+      }
+      this.receiver = subscriber;
+      if (this.timeoutMs !== undefined) this.timer = asyncScheduler.schedule(timeOut, this.timeoutMs, this);
+      return this;
+    });
+  }
+}
+
+/**
+ * An Observable result: the first value wins and the source is unsubscribed at once (which releases
+ * a cursor or a request before the run goes on); completing without a value is an 'empty'
+ * StepError, never a silent gap; `timeoutMs` bounds the wait for the first value.
+ */
+class ObservableResult<S, R> implements Settled {
+  declare closed: boolean;
+  private declare source: Subscription | undefined;
+  private declare timer: Subscription | undefined;
+  private declare readonly subscriber: Subscriber<R>;
+  private declare readonly site: Site;
+  private declare readonly ctx: StepContext;
+  private declare readonly timeoutMs: number | undefined;
+  private declare readonly scope: S;
+  private declare readonly then: Then<S, R>;
+
+  constructor(subscriber: Subscriber<R>, site: Site, ctx: StepContext, timeoutMs: number | undefined, scope: S, then: Then<S, R>) {
+    this.closed = false;
+    this.source = undefined;
+    this.timer = undefined;
+    this.subscriber = subscriber;
+    this.site = site;
+    this.ctx = ctx;
+    this.timeoutMs = timeoutMs;
+    this.scope = scope;
+    this.then = then;
+  }
+
+  start(source: Observable<unknown>): this {
+    if (this.timeoutMs !== undefined) this.timer = asyncScheduler.schedule(timeOut, this.timeoutMs, this);
+    const subscription = source.subscribe(this);
+    // It may have ended during subscribe (a synchronous source), before `source` could be kept.
+    if (this.closed) subscription.unsubscribe();
+    else this.source = subscription;
+    return this;
+  }
+
+  next(value: unknown): void {
+    if (!claim(this)) return;
+    this.stop();
+    emit(this.subscriber, this.ctx, this.then, this.scope, value);
+  }
+
+  error(cause: unknown): void {
+    if (claim(this)) this.fail(this.site.wrap(cause));
+  }
+
+  complete(): void {
+    if (!claim(this)) return;
+    const { info } = this.site;
+    this.fail(new StepError(info, `step "${info.id}" (${info.kind}) completed without a value`, undefined, Category.empty));
+  }
+
+  timeOut(): void {
+    if (claim(this)) this.fail(new StepTimeoutError(this.site.info, this.timeoutMs!));
+  }
+
+  /** The subscriber's teardown: unsubscribed before the first value, the node is torn down. */
+  unsubscribe(): void {
+    this.stop();
+    if (claim(this)) this.ctx.close(TORN_DOWN);
+  }
+
+  private fail(error: StepError): void {
+    this.stop();
+    this.ctx.close(error);
+    this.subscriber.error(error);
+  }
+
+  private stop(): void {
+    this.timer?.unsubscribe();
+    const source = this.source;
+    this.source = undefined;
+    source?.unsubscribe();
+  }
+}
+
+/**
+ * If `result` is asynchronous (Promise or Observable), the Observable of `then(value)`; otherwise
+ * undefined and the caller takes the value synchronously (and owns `ctx`'s failure paths).
+ */
+export function awaitResult<S, R = unknown>(
+  site: Site,
+  ctx: StepContext,
+  result: unknown,
+  timeoutMs: number | undefined,
+  scope?: S,
+  then?: Then<S, R>,
+): Observable<R> | undefined {
+  if (result === null || typeof result !== 'object') return undefined;
+  const map = (then ?? identity) as Then<S, R>;
+  if (result instanceof Observable || isObservable(result)) {
+    const source = result as Observable<unknown>;
+    return new Observable<R>((subscriber) => new ObservableResult(subscriber, site, ctx, timeoutMs, scope as S, map).start(source));
+  }
+  if (isThenable(result)) return new PromiseResult(result, site, ctx, timeoutMs, scope as S, map).observable();
+  return undefined;
+}
