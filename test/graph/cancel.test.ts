@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Observable, map } from 'rxjs';
+import { GRAPH_STEP_ID } from '../../graph/index.js';
 import { graph, scope, summary, sync, testScheduler } from './helpers.js';
 
 test('unsubscribing tears down every running step (marble)', () => {
@@ -63,7 +64,7 @@ test('an external AbortSignal cancels the run: steps see the abort, the outcome 
   const pending = g.runPromise(scope(), external.signal);
   external.abort(new Error('client went away'));
   const outcome = await pending;
-  assert.deepEqual(summary(outcome), { kind: 'error', step: '<graph>', stepKind: 'graph', category: 'cancelled' });
+  assert.deepEqual(summary(outcome), { kind: 'error', step: GRAPH_STEP_ID, stepKind: 'graph', category: 'cancelled' });
   assert.equal(seen?.aborted, true);
   // Already aborted before the run: nothing runs.
   let ran = false;
