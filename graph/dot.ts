@@ -70,115 +70,144 @@ export function toDot(graphs: readonly DotGraph[]): string {
     '  node [fontname="Helvetica", fontsize=11];',
     '  edge [fontname="Helvetica", fontsize=9];',
   ];
-  graphs.forEach((entry, index) => renderEndpoint(out, entry, index));
+  graphs.forEach((entry, index) => new EndpointRenderer(out, index).render(entry));
   out.push('}');
   return out.join('\n') + '\n';
 }
 
-function renderEndpoint(out: string[], entry: DotGraph, index: number): void {
-  const prefix = `e${index}`;
-  const ids = new Map<string, string>(); // step name -> DOT node id (data edge targets)
-  const readers: { readonly dotId: string; readonly reads: readonly string[] }[] = [];
-  const edges: string[] = [];
-  let counter = 0;
-  let clusterCounter = 0;
-  const responseId = `${prefix}_response`;
-  let responseUsed = false;
+/**
+ * One endpoint's cluster. Nodes are written as they are met (nested clusters need their lines in
+ * place); control edges, data edges and the response node are collected and written at the end.
+ */
+class EndpointRenderer {
+  private readonly prefix: string;
+  /** Step name -> DOT node id (data edge sources). */
+  private readonly ids = new Map<string, string>();
+  private readonly readers: { readonly dotId: string; readonly reads: readonly string[] }[] = [];
+  private readonly edges: string[] = [];
+  private readonly responseId: string;
+  private responseUsed = false;
+  private counter = 0;
+  private clusterCounter = 0;
 
-  const control = (pending: readonly Pending[], to: string) => {
-    for (const p of pending) edges.push(`${p.from} -> ${to}${p.label !== undefined ? ` [label=${dotString(p.label)}]` : ''};`);
-  };
-  const toResponse = (from: string, label: string | undefined) => {
-    responseUsed = true;
-    edges.push(`${from} -> ${responseId} [style=bold${label !== undefined ? `, label=${dotString(label)}` : ''}];`);
-  };
+  constructor(
+    private readonly out: string[],
+    private readonly index: number,
+  ) {
+    this.prefix = `e${index}`;
+    this.responseId = `${this.prefix}_response`;
+  }
 
-  const renderSeq = (seq: readonly PlanNode[], pending: readonly Pending[], indent: string): Pending[] => {
+  render(entry: DotGraph): void {
+    const { out, prefix } = this;
+    out.push(`  subgraph cluster_${this.index} {`);
+    out.push(`    label=${dotString(entry.name)};`);
+    out.push('    style=rounded;');
+    const startId = `${prefix}_start`;
+    out.push(`    ${startId} [shape=circle, width=0.25, label="", style=filled, fillcolor=black];`);
+    const rest = this.sequence(entry.graph.plan, [{ from: startId }], '    ');
+    if (this.responseUsed) out.push(`    ${this.responseId} [shape=doublecircle, label="response"];`);
+    if (rest.length > 0) {
+      const endId = `${prefix}_end`;
+      out.push(`    ${endId} [shape=plaintext, label="end without response"];`);
+      this.control(rest, endId);
+    }
+    for (const edge of this.edges) out.push(`    ${edge}`);
+    for (const { dotId, reads } of this.readers) {
+      for (const name of reads) {
+        const from = this.ids.get(name);
+        if (from !== undefined) out.push(`    ${from} -> ${dotId} [style=dashed, color="#1f77b4", arrowhead=open, constraint=false];`);
+      }
+    }
+    out.push('  }');
+  }
+
+  /** Renders `seq` after the `pending` control edges; returns the edges that fall through its end. */
+  private sequence(seq: readonly PlanNode[], pending: readonly Pending[], indent: string): Pending[] {
     let current: Pending[] = [...pending];
     for (const node of seq) {
-      const dotId = `${prefix}_n${++counter}`;
-      if (node.name !== undefined && !ids.has(node.name)) ids.set(node.name, dotId);
-      if (node.reads.length > 0) readers.push({ dotId, reads: node.reads });
+      const dotId = `${this.prefix}_n${++this.counter}`;
+      if (node.name !== undefined && !this.ids.has(node.name)) this.ids.set(node.name, dotId);
+      if (node.reads.length > 0) this.readers.push({ dotId, reads: node.reads });
       switch (node.type) {
         case 'step':
-          out.push(`${indent}${dotId} [${SHAPES.step}, label=${labelOf(nodeLines(node))}];`);
-          control(current, dotId);
+          this.out.push(`${indent}${dotId} [${SHAPES.step}, label=${labelOf(nodeLines(node))}];`);
+          this.control(current, dotId);
           current = [{ from: dotId }];
           break;
         case 'exit':
-        case 'sink': {
-          const lines = nodeLines(node);
-          if (node.conditional) lines.push('(conditional)');
-          out.push(`${indent}${dotId} [${SHAPES[node.type]}, label=${labelOf(lines)}];`);
-          control(current, dotId);
-          if (node.conditional) {
-            toResponse(dotId, node.type === 'sink' ? 'stream (when true)' : 'true');
-            current = [{ from: dotId, label: 'false' }];
-          } else {
-            toResponse(dotId, node.type === 'sink' ? 'stream' : undefined);
-            current = [];
-          }
+        case 'sink':
+          current = this.terminal(node, dotId, current, indent);
           break;
-        }
-        case 'parallel': {
-          const cluster = `cluster_${prefix}_${++clusterCounter}`;
-          out.push(`${indent}subgraph ${cluster} {`);
-          out.push(`${indent}  label=${labelOf(node.name !== undefined ? [node.kind, node.name] : [node.kind])};`);
-          out.push(`${indent}  style=dashed;`);
-          const fork = `${dotId}_fork`;
-          const join = `${dotId}_join`;
-          out.push(`${indent}  ${fork} [${SHAPES.parallel}, label=""];`);
-          control(current, fork);
-          const ends: Pending[] = [];
-          for (const branch of node.branches ?? []) ends.push(...renderSeq(branch, [{ from: fork }], `${indent}  `));
-          out.push(`${indent}  ${join} [${SHAPES.parallel}, label=""];`);
-          control(ends, join);
-          out.push(`${indent}}`);
-          if (node.name !== undefined) ids.set(node.name, join);
-          current = [{ from: join }];
+        case 'parallel':
+          current = this.parallel(node, dotId, current, indent);
           break;
-        }
-        case 'container': {
-          // enter -> body -> leave inside a solid cluster; the container's own output (the value of
-          // `leave`) exists only after leave, so data edges reading its name start there.
-          const cluster = `cluster_${prefix}_${++clusterCounter}`;
-          const leave = `${dotId}_leave`;
-          out.push(`${indent}subgraph ${cluster} {`);
-          out.push(`${indent}  label=${labelOf(nodeLines(node))};`);
-          out.push(`${indent}  style=solid;`);
-          out.push(`${indent}  ${dotId} [${SHAPES.container}, label="enter"];`);
-          control(current, dotId);
-          const ends = renderSeq(node.body ?? [], [{ from: dotId }], `${indent}  `);
-          out.push(`${indent}  ${leave} [${SHAPES.container}, label="leave"];`);
-          control(ends, leave);
-          out.push(`${indent}}`);
-          if (node.name !== undefined) ids.set(node.name, leave);
-          current = [{ from: leave }];
+        case 'container':
+          current = this.container(node, dotId, current, indent);
           break;
-        }
       }
     }
     return current;
-  };
+  }
 
-  out.push(`  subgraph cluster_${index} {`);
-  out.push(`    label=${dotString(entry.name)};`);
-  out.push('    style=rounded;');
-  const startId = `${prefix}_start`;
-  out.push(`    ${startId} [shape=circle, width=0.25, label="", style=filled, fillcolor=black];`);
-  const rest = renderSeq(entry.graph.plan, [{ from: startId }], '    ');
-  if (responseUsed) out.push(`    ${responseId} [shape=doublecircle, label="response"];`);
-  if (rest.length > 0) {
-    const endId = `${prefix}_end`;
-    out.push(`    ${endId} [shape=plaintext, label="end without response"];`);
-    control(rest, endId);
-  }
-  for (const edge of edges) out.push(`    ${edge}`);
-  for (const { dotId, reads } of readers) {
-    for (const name of reads) {
-      const from = ids.get(name);
-      if (from !== undefined) out.push(`    ${from} -> ${dotId} [style=dashed, color="#1f77b4", arrowhead=open, constraint=false];`);
+  /** An exit or sink leads to the response; a conditional one also falls through on "false". */
+  private terminal(node: PlanNode, dotId: string, current: readonly Pending[], indent: string): Pending[] {
+    const lines = nodeLines(node);
+    if (node.conditional) lines.push('(conditional)');
+    this.out.push(`${indent}${dotId} [${SHAPES[node.type]}, label=${labelOf(lines)}];`);
+    this.control(current, dotId);
+    if (node.conditional) {
+      this.toResponse(dotId, node.type === 'sink' ? 'stream (when true)' : 'true');
+      return [{ from: dotId, label: 'false' }];
     }
+    this.toResponse(dotId, node.type === 'sink' ? 'stream' : undefined);
+    return [];
   }
-  out.push('  }');
+
+  private parallel(node: PlanNode, dotId: string, current: readonly Pending[], indent: string): Pending[] {
+    const { out } = this;
+    out.push(`${indent}subgraph cluster_${this.prefix}_${++this.clusterCounter} {`);
+    out.push(`${indent}  label=${labelOf(node.name !== undefined ? [node.kind, node.name] : [node.kind])};`);
+    out.push(`${indent}  style=dashed;`);
+    const fork = `${dotId}_fork`;
+    const join = `${dotId}_join`;
+    out.push(`${indent}  ${fork} [${SHAPES.parallel}, label=""];`);
+    this.control(current, fork);
+    const ends: Pending[] = [];
+    for (const branch of node.branches ?? []) ends.push(...this.sequence(branch, [{ from: fork }], `${indent}  `));
+    out.push(`${indent}  ${join} [${SHAPES.parallel}, label=""];`);
+    this.control(ends, join);
+    out.push(`${indent}}`);
+    if (node.name !== undefined) this.ids.set(node.name, join);
+    return [{ from: join }];
+  }
+
+  /**
+   * enter -> body -> leave inside a solid cluster; the container's own output (the value of
+   * `leave`) exists only after leave, so data edges reading its name start there.
+   */
+  private container(node: PlanNode, dotId: string, current: readonly Pending[], indent: string): Pending[] {
+    const { out } = this;
+    const leave = `${dotId}_leave`;
+    out.push(`${indent}subgraph cluster_${this.prefix}_${++this.clusterCounter} {`);
+    out.push(`${indent}  label=${labelOf(nodeLines(node))};`);
+    out.push(`${indent}  style=solid;`);
+    out.push(`${indent}  ${dotId} [${SHAPES.container}, label="enter"];`);
+    this.control(current, dotId);
+    const ends = this.sequence(node.body ?? [], [{ from: dotId }], `${indent}  `);
+    out.push(`${indent}  ${leave} [${SHAPES.container}, label="leave"];`);
+    this.control(ends, leave);
+    out.push(`${indent}}`);
+    if (node.name !== undefined) this.ids.set(node.name, leave);
+    return [{ from: leave }];
+  }
+
+  private control(pending: readonly Pending[], to: string): void {
+    for (const p of pending) this.edges.push(`${p.from} -> ${to}${p.label !== undefined ? ` [label=${dotString(p.label)}]` : ''};`);
+  }
+
+  private toResponse(from: string, label: string | undefined): void {
+    this.responseUsed = true;
+    this.edges.push(`${from} -> ${this.responseId} [style=bold${label !== undefined ? `, label=${dotString(label)}` : ''}];`);
+  }
 }
