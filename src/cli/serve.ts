@@ -2,6 +2,7 @@
  * `svc serve -c DIR [--host H] [--port P]`: boot, listen, serve until SIGTERM/SIGINT, exit 0 after a
  * graceful shutdown. Host and port: flag, else SVC_HOST/HOST and SVC_PORT/PORT, else the server block.
  */
+import type { StepError } from '../../graph/index.js';
 import { buildServer, createLogger, flushLogger, listen, shutdownOnSignals } from '../http/index.js';
 import { flagString, parseArgs, parsePort, UsageError, type ParsedArgs } from './args.js';
 import { boot, configDir, diagnosticsFormat } from './boot.js';
@@ -22,12 +23,16 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   // Checked before booting, so a bad --port is reported without loading anything.
   bindAddress(args, io.env, { host: '127.0.0.1', port: 8080 });
 
-  const booted = await boot(dir, io, format, 'serve');
+  const logger = createLogger();
+  // A step's release or a transaction's rollback that fails after its request was answered (or
+  // abandoned) has nobody to fail: the engine hands it here, and it must never pass unseen.
+  const onTeardownError = (error: StepError): void =>
+    logger.error({ err: error, step: error.step, kind: error.kind, category: error.category }, 'teardown failed');
+  const booted = await boot(dir, io, format, 'serve', { onTeardownError });
   if (!booted) return EXIT_FAILURE;
   const { server } = booted.model;
   const bind = bindAddress(args, io.env, server);
 
-  const logger = createLogger();
   const app = await buildServer({
     endpoints: booted.service.endpoints,
     bodyLimit: server.maxBodySize,

@@ -2,7 +2,7 @@
  * Endpoints, model -> graph: each pipeline's steps are compiled once at boot into a dataflow graph,
  * every step by its kind's compiler (./kinds.ts). What the compiled endpoint runs is in ./run.ts.
  */
-import { compileGraph, type CompiledGraph } from '../../graph/index.js';
+import { compileGraph, type CompiledGraph, type StepError } from '../../graph/index.js';
 import type { Diagnostic } from '../diag/index.js';
 import type { Expr, PipelineEndpointModel, ServiceModel, StepSpecBase } from '../model/index.js';
 import type { CompiledEndpoint, EndpointNode, EndpointScope } from './contract.js';
@@ -77,7 +77,7 @@ export function compileEndpoint(endpoint: PipelineEndpointModel<StepSpec>, model
   const nodes = env.compileSteps(endpoint.steps);
   if (!nodes || diagnostics.length > 0) return { diagnostics };
 
-  const compiled = compileGraph<EndpointScope>({ nodes }, { requireOutcome: true });
+  const compiled = compileGraph<EndpointScope>({ nodes }, { requireOutcome: true, onTeardownError: options.onTeardownError });
   if (!compiled.ok) {
     for (const error of compiled.errors) {
       const spec = error.ids.map((id) => byId.get(id)).find((s) => s !== undefined);
@@ -119,6 +119,11 @@ export interface ServiceCompilation {
 export interface CompileServiceOptions {
   /** For `svc graph`: draw step kinds that cannot run yet instead of refusing them (never served). */
   readonly forDrawing?: boolean;
+  /**
+   * Failures nobody awaits, from every compiled graph: a step's release that throws or rejects, a
+   * transaction's `leave` on cancel or after a stream. `svc serve` logs them at error level.
+   */
+  readonly onTeardownError?: (error: StepError) => void;
 }
 
 /** Every endpoint of the service; documentation endpoints wait for their own release. */

@@ -2,7 +2,7 @@
  * One request's run of a compiled endpoint graph, and its outcome as the adapter's result.
  */
 import { isObservable, type Observable, type Subscription } from 'rxjs';
-import { Category, type CompiledGraph, type Outcome } from '../../graph/index.js';
+import { Category, GRAPH_STEP_ID, type CompiledGraph, type Outcome } from '../../graph/index.js';
 import type { EndpointResult, EndpointScope, PendingResult, RequestContext, ResponseResult } from './contract.js';
 
 /**
@@ -34,8 +34,6 @@ function outcomeToResult(outcome: Outcome | Observable<Outcome>): EndpointResult
   };
 }
 
-const GRAPH_STEP = '<graph>';
-
 function settle(outcome: Outcome): EndpointResult {
   switch (outcome.kind) {
     case 'exit':
@@ -43,7 +41,7 @@ function settle(outcome: Outcome): EndpointResult {
     case 'error': {
       const error = outcome.error;
       // Failures outside any step (engine invariants) name no step rather than the engine's pseudo-node.
-      const step = error.step === GRAPH_STEP ? undefined : error.step;
+      const step = error.step === GRAPH_STEP_ID ? undefined : error.step;
       return { kind: 'failure', category: error.category, step, error: error.cause ?? error };
     }
     case 'stream':
