@@ -4,6 +4,7 @@
  * stdout), then a one-line summary; exits 0 when there is no error, 1 otherwise, 2 when called
  * wrongly (src/cli/io.ts). A bad manifest, or a bad command line, never ends in a stack trace.
  */
+import { messageOf } from '../../graph/index.js';
 import { diagnosticToJSON, renderDiagnostics } from '../diag/index.js';
 import type { ServiceModel } from '../model/index.js';
 import { flagString, parseArgs, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
@@ -77,7 +78,7 @@ export async function checkCommand(args: string[], io: CliIO): Promise<number> {
     return model ? EXIT_OK : EXIT_FAILURE;
   } catch (e) {
     // A bug of ours, not of the manifest: say so in one line; the stack is for SVC_DEBUG.
-    io.stderr.write(`svc check: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr.write(`svc check: internal error: ${messageOf(e)}\n`);
     if (io.env.SVC_DEBUG && e instanceof Error && e.stack) io.stderr.write(e.stack + '\n');
     return EXIT_FAILURE;
   }

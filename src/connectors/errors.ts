@@ -6,6 +6,7 @@
  * cancellation is the engine's own. A failure without a category (an SQL error) keeps its SQLSTATE in
  * `code` so a `catch "<SQLSTATE>"` block can match it, and is a 500 otherwise.
  */
+import { messageOf } from '../../graph/index.js';
 
 export const ConnectorCategory = {
   /** Refused or lost connection, pool exhausted past its wait, server shutting down: 503. */
@@ -69,14 +70,7 @@ export class ConnectorOpenError extends ConnectorError {
 
 /** A cause as one line of text; Node reports "every address refused" as an AggregateError with no message. */
 export function describeCause(cause: unknown): string {
-  if (cause instanceof Error) {
-    // Node's AggregateError (every address of a host refused) has an empty message; its parts do not.
-    if (cause.message === '' && cause instanceof AggregateError && cause.errors.length > 0) return describeCause(cause.errors[0]);
-    return cause.message;
-  }
-  try {
-    return String(cause);
-  } catch {
-    return 'unprintable error';
-  }
+  // Node's AggregateError (every address of a host refused) has an empty message; its parts do not.
+  if (cause instanceof AggregateError && cause.message === '' && cause.errors.length > 0) return describeCause(cause.errors[0]);
+  return messageOf(cause);
 }

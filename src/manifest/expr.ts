@@ -3,6 +3,7 @@
  * once here with the pipeline's roots; configuration values (server, guards, connections, field
  * defaults...) are compiled with no roots and evaluated once at boot, so `env("X", "d")` works there.
  */
+import { messageOf } from '../../graph/index.js';
 import type { Expression } from '../hcl/index.js';
 import { compileExpression, type CompiledExpression } from '../expr/index.js';
 import type { DecodeScope } from './scope.js';
@@ -40,7 +41,7 @@ export function evaluateCompiled(compiled: CompiledExpression, scope: DecodeScop
     return { ok: true, value: normalise(compiled.evaluate({})) };
   } catch (e) {
     scope.error('Invalid value', compiled.range, {
-      detail: `The expression could not be evaluated at boot: ${e instanceof Error ? e.message : String(e)}`,
+      detail: `The expression could not be evaluated at boot: ${messageOf(e)}`,
     });
     return FAILED;
   }

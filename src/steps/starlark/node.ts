@@ -9,6 +9,7 @@
  * this step (500 naming it; the Starlark backtrace goes to the log), and running past the step's time
  * budget is a time-out (504).
  */
+import { messageOf } from '../../../graph/index.js';
 import type { Range } from '../../diag/index.js';
 import { callFunction, compileModule, DEFAULT_CONVERT_LIMITS, DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, fromJS, headersFromJS, StarlarkError, toJS, type StarlarkDiagnostic, type StarlarkModule } from '../../starlark/index.js';
 import type { EndpointNode, EndpointScope } from '../contract.js';
@@ -79,7 +80,7 @@ function starlarkContext(scope: EndpointScope) {
 
 function describe(error: unknown): string {
   if (error instanceof StarlarkError) return error.backtrace();
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 /**
