@@ -49,7 +49,7 @@ export async function loadService(dir: string, options: CompileServiceOptions = 
   if (!model || loaded.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: loaded.diagnostics, sources };
   // Created without I/O, so `check` and `graph` build exactly what `serve` builds and open nothing.
   const connectors = createConnectors(model);
-  const service = compileService(model, options);
+  const service = compileService(model, { ...options, connectors });
   const diagnostics = [...loaded.diagnostics, ...service.diagnostics];
   return diagnostics.some((d) => d.severity === 'error') ? { diagnostics, sources } : { booted: { model, service, connectors }, diagnostics, sources };
 }

@@ -460,6 +460,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: 'A step kind that this release can check and draw but not run; serve and check refuse it.',
   },
   {
+    code: 'SVC_UNSUPPORTED_SQL_STREAM',
+    summary: 'sql steps with stream = true are not supported yet',
+    description: 'A sql step that streams its rows, which this release cannot feed to a stream step yet.',
+  },
+  {
     code: 'SVC_UNSUPPORTED_AUTH_GUARDS',
     summary: 'auth guards are not supported yet',
     description: 'An endpoint with guards, which this release cannot check; it is refused rather than served unguarded.',

@@ -3,6 +3,7 @@
  * every step by its kind's compiler (./kinds.ts). What the compiled endpoint runs is in ./run.ts.
  */
 import { compileGraph, type CompiledGraph, type StepError } from '../../graph/index.js';
+import { classifyConnectorError, createConnectors, type ConnectorSet } from '../connectors/index.js';
 import type { Diagnostic } from '../diag/index.js';
 import type { Expr, PipelineEndpointModel, ServiceModel, StepSpecBase } from '../model/index.js';
 import type { CompiledEndpoint, EndpointNode, EndpointScope } from './contract.js';
@@ -30,9 +31,14 @@ export function compileEndpoint(endpoint: PipelineEndpointModel<StepSpec>, model
   const counters = new Map<string, number>();
 
   const forDrawing = options.forDrawing ?? false;
+  // Handles exist without I/O; `svc serve` opens them before it listens, check and graph never do.
+  const connectors = options.connectors ?? createConnectors(model);
   const env: CompileEnv = {
     model,
     forDrawing,
+    connection(ref) {
+      return connectors.handle(ref.kind, ref.name);
+    },
     idOf(spec) {
       const known = bySpec.get(spec);
       if (known !== undefined) return known;
@@ -77,7 +83,7 @@ export function compileEndpoint(endpoint: PipelineEndpointModel<StepSpec>, model
   const nodes = env.compileSteps(endpoint.steps);
   if (!nodes || diagnostics.length > 0) return { diagnostics };
 
-  const compiled = compileGraph<EndpointScope>({ nodes }, { requireOutcome: true, onTeardownError: options.onTeardownError });
+  const compiled = compileGraph<EndpointScope>({ nodes }, { requireOutcome: true, classify: classifyConnectorError, onTeardownError: options.onTeardownError });
   if (!compiled.ok) {
     for (const error of compiled.errors) {
       const spec = error.ids.map((id) => byId.get(id)).find((s) => s !== undefined);
@@ -117,6 +123,11 @@ export interface ServiceCompilation {
 }
 
 export interface CompileServiceOptions {
+  /**
+   * The handles step compilers bind to (created from the model when absent). Pass the set `svc
+   * serve` opens, so the compiled steps use the very connections it opens and closes.
+   */
+  readonly connectors?: ConnectorSet;
   /** For `svc graph`: draw step kinds that cannot run yet instead of refusing them (never served). */
   readonly forDrawing?: boolean;
   /**
@@ -131,6 +142,8 @@ export function compileService(model: ServiceModel<StepSpec>, options: CompileSe
   const endpoints: CompiledEndpoint[] = [];
   const graphs: { name: string; graph: CompiledGraph<EndpointScope> }[] = [];
   const diagnostics: Diagnostic[] = [];
+  // One set for the whole service: every endpoint binds to the same handles.
+  const shared = { ...options, connectors: options.connectors ?? createConnectors(model) };
   for (const endpoint of model.endpoints) {
     if (endpoint.kind === 'docs') {
       if (options.forDrawing) continue;
@@ -143,7 +156,7 @@ export function compileService(model: ServiceModel<StepSpec>, options: CompileSe
       });
       continue;
     }
-    const result = compileEndpoint(endpoint, model, options);
+    const result = compileEndpoint(endpoint, model, shared);
     diagnostics.push(...result.diagnostics);
     if (result.endpoint && result.graph) {
       endpoints.push(result.endpoint);

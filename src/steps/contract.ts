@@ -9,6 +9,7 @@
  * `PendingResult` the adapter can cancel on time-out or client disconnect.
  */
 import type { NodeDef } from '../../graph/index.js';
+import type { PostgresSession } from '../connectors/index.js';
 import type { RequestSpec } from '../schema/index.js';
 
 /**
@@ -19,6 +20,11 @@ import type { RequestSpec } from '../schema/index.js';
 export type EndpointScope = {
   readonly steps: Record<string, unknown>;
   readonly ctx: RequestContext;
+  /**
+   * Inside a `transaction`: the one client its sql steps share (the container's `enter` derives a
+   * scope with it; the same `steps` object, so outputs stay visible after the transaction).
+   */
+  readonly session?: PostgresSession;
 };
 
 /** A graph node of an endpoint, as the step kinds' compilers produce them. */

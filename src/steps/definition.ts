@@ -5,6 +5,7 @@
  * children, outputs, whether it answers, statuses), and this layer its compiler to graph nodes.
  */
 import type { Range } from '../diag/index.js';
+import type { ConnectorHandle, HandleOfKind } from '../connectors/index.js';
 import type { Expr, ServiceModel, StepKindModel, StepSpecBase } from '../model/index.js';
 import type { EndpointNode } from './contract.js';
 
@@ -16,6 +17,8 @@ export interface CompileEnv {
    * (so the whole pipeline can be drawn) instead of boot errors. Such a graph is never served.
    */
   readonly forDrawing: boolean;
+  /** The handle of a declared connection (not open at compile time: bind to it, use it per request). */
+  connection<K extends ConnectorHandle['kind']>(ref: { readonly kind: K; readonly name: string }): HandleOfKind<K>;
   /** The node id: the step's name, else `<kind>#<n>` counted per kind in the endpoint. */
   idOf(spec: StepSpecBase): string;
   /** Step names the expressions read (`steps.<name>`): the graph's data edges. */

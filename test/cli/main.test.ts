@@ -81,16 +81,16 @@ test('a manifest error exits 1 with every diagnostic, HCL-style; no stack trace'
 
 test('step kinds without a runtime are refused by serve, pointing at the step block', async () => {
   const dir = manifest(
-    'connection "postgres" "db" {\n  url = "postgres://u:p@localhost/db"\n}\nendpoint "GET /a" {\n  pipeline {\n    sql "q" {\n      connection = connection.postgres.db\n      query      = "select 1"\n    }\n    respond {\n      status = 200\n      body   = steps.q.row\n    }\n  }\n}\n',
+    'endpoint "GET /a" {\n  pipeline {\n    http "q" {\n      url = "http://127.0.0.1:9/x"\n    }\n    respond {\n      status = 200\n      body   = steps.q.body\n    }\n  }\n}\n',
   );
   const r = await svc(['serve', '-c', dir, '--port', '0']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /Error: sql steps are not supported yet/);
-  assert.match(r.stderr, /line 6, in endpoint "GET \/a" > pipeline > sql "q"/);
+  assert.match(r.stderr, /Error: http steps are not supported yet/);
+  assert.match(r.stderr, /line 3, in endpoint "GET \/a" > pipeline > http "q"/);
   const json = await svc(['serve', '-c', dir, '--diagnostics=json']);
   assert.equal(json.code, 1);
   const parsed = JSON.parse(json.stderr) as { diagnostics: { summary: string }[] };
-  assert.deepEqual(parsed.diagnostics.map((d) => d.summary), ['sql steps are not supported yet']);
+  assert.deepEqual(parsed.diagnostics.map((d) => d.summary), ['http steps are not supported yet']);
 });
 
 test('graph prints DOT for every endpoint, or one with --endpoint', async () => {
@@ -109,10 +109,10 @@ test('graph prints DOT for every endpoint, or one with --endpoint', async () => 
 });
 
 test('graph draws steps that cannot run yet', async () => {
-  const dir = manifest('connection "postgres" "db" {\n  url = "postgres://u:p@localhost/db"\n}\nendpoint "GET /a" {\n  pipeline {\n    sql "q" {\n      connection = connection.postgres.db\n      query      = "select 1"\n    }\n    respond {\n      status = 200\n      body   = steps.q.row\n    }\n  }\n}\n');
+  const dir = manifest('endpoint "GET /a" {\n  pipeline {\n    http "q" {\n      url = "http://127.0.0.1:9/x"\n    }\n    respond {\n      status = 200\n      body   = steps.q.body\n    }\n  }\n}\n');
   const r = await svc(['graph', '-c', dir]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /sql\\nq\\nnot supported yet/);
+  assert.match(r.stdout, /http\\nq\\nnot supported yet/);
   assert.match(r.stdout, /style=dashed/, 'the respond reads steps.q: a data edge');
 });
 

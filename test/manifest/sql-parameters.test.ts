@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sqlParameters } from '../../src/steps/sql/lower.js';
+import { sqlParameters } from '../../src/steps/sql/parameters.js';
 
 test('named parameters in order of first use, each once', () => {
   assert.deepEqual(sqlParameters('SELECT * FROM t WHERE a = @a AND b = @b OR a = @a'), ['a', 'b']);

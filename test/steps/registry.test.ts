@@ -6,11 +6,9 @@ import { compileEndpoint, expr, pipeline, RANGE, respond } from './helpers.js';
 const base = { range: RANGE };
 
 const UNSUPPORTED: [string, StepSpec][] = [
-  ['sql', { ...base, kind: 'sql', name: 'q', blockPath: ['endpoint "GET /t"', 'pipeline', 'sql "q"'], query: 'select 1', parameters: [], args: new Map(), stream: false, catches: [] }],
   ['redis', { ...base, kind: 'redis', name: 'c', blockType: 'redis', blockPath: ['x'], connection: { kind: 'redis', name: 'r', range: RANGE }, op: 'GET', key: expr('"k"') }],
   ['kv', { ...base, kind: 'redis', name: 'c', blockType: 'kv', blockPath: ['x'], connection: { kind: 'redis', name: 'r', range: RANGE }, op: 'GET', key: expr('"k"') }],
   ['http', { ...base, kind: 'http', name: 'h', blockPath: ['x'], url: expr('"http://x"'), method: 'GET', timeoutMs: 1000, stream: false }],
-  ['transaction', { ...base, kind: 'transaction', name: 't', blockPath: ['x'], connection: { kind: 'postgres', name: 'db', range: RANGE }, steps: [], catches: [] }],
   ['stream', { ...base, kind: 'stream', blockPath: ['x'], format: 'sse', source: expr('[]'), flushEvery: 1, contentType: 'text/event-stream' }],
 ];
 
@@ -27,8 +25,8 @@ for (const [kind, spec] of UNSUPPORTED) {
 }
 
 test('every unsupported step is reported at once', () => {
-  const result = compileEndpoint(pipeline([UNSUPPORTED[0]![1], UNSUPPORTED[3]![1], respond({})]));
-  assert.deepEqual(result.diagnostics.map((d) => d.summary), ['sql steps are not supported yet', 'http steps are not supported yet']);
+  const result = compileEndpoint(pipeline([UNSUPPORTED[0]![1], UNSUPPORTED[2]![1], respond({})]));
+  assert.deepEqual(result.diagnostics.map((d) => d.summary), ['redis steps are not supported yet', 'http steps are not supported yet']);
 });
 
 test('a guarded endpoint is refused rather than served without its guard', () => {

@@ -44,7 +44,7 @@ test('compile errors are boot diagnostics at the manifest line of an inline prog
   const at = manifest.indexOf('<<-EOT');
   const sourceRange = { filename: 'api.hcl', start: { line: 4, column: 16, byte: at }, end: { line: 7, column: 10, byte: at + 80 } };
   const spec = starlark('def execute(ctx):\n    return undefined_name\n', { sourceName: 'api.hcl', sourceRange });
-  const model = { sources: new Map([['api.hcl', manifest]]), server: { requestTimeoutMs: 30_000 } } as never;
+  const model = { sources: new Map([['api.hcl', manifest]]), server: { requestTimeoutMs: 30_000 }, connections: new Map() } as never;
   const { endpoint, diagnostics } = compileEndpoint(pipeline([spec, respond({})]), model);
   assert.equal(endpoint, undefined);
   assert.equal(diagnostics.length, 1);

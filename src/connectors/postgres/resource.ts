@@ -8,6 +8,7 @@ import type { OpenContext } from '../types.js';
 import { startEmbedded, type EmbeddedEngine } from './embedded.js';
 import type { Where } from './execute.js';
 import type { PostgresTarget } from './target.js';
+import { JSON_SAFE_TYPES } from './values.js';
 
 export interface PostgresResource {
   readonly pool: pg.Pool;
@@ -45,6 +46,7 @@ export async function openPostgres(connection: ConnectionModel, target: Postgres
     idleTimeoutMillis: connection.pool?.idleTimeoutMs ?? (embedded ? 0 : DEFAULT_IDLE_TIMEOUT_MS),
     connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS,
     application_name: 'svc',
+    types: JSON_SAFE_TYPES,
   };
   if (connection.statementTimeoutMs !== undefined) config.statement_timeout = connection.statementTimeoutMs;
   if (embedded) {

@@ -9,9 +9,9 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { ExitNodeDef } from '../../../graph/index.js';
 import type { Expr } from '../../model/index.js';
-import { isMarkedProblem } from '../../problem/index.js';
 import type { EndpointScope, ResponseResult } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
+import { buildResponse as build } from '../response.js';
 import type { RespondStepSpec } from './spec.js';
 
 /** A respond step failed at run time (bad status, bad headers, bad condition). */
@@ -83,25 +83,6 @@ function dynamic<T>(expr: Expr, check: (v: unknown) => T): Part<T> {
 /** Constant expressions are evaluated once here; a pure constant never changes between requests. */
 function partOf<T>(expr: Expr, check: (v: unknown) => T): Part<T> {
   return expr.constant ? constant(check(expr.evaluate({}))) : dynamic(expr, check);
-}
-
-function build(
-  status: number,
-  headers: Record<string, string> | undefined,
-  body: unknown,
-  json: string | undefined,
-  statusFromProblem: boolean,
-): ResponseResult {
-  const problem = body !== null && body !== undefined && isMarkedProblem(body);
-  if (problem && statusFromProblem) status = problemStatus(body as { status?: unknown }, status);
-  // One literal shape for every response keeps the adapter's property reads monomorphic.
-  return { kind: 'response', status, headers, body, problem, json };
-}
-
-/** The status a problem() body carries, when it is a final status; else the fallback. */
-function problemStatus(body: { status?: unknown }, fallback: number): number {
-  const s = body.status;
-  return typeof s === 'number' && Number.isInteger(s) && s >= 200 && s <= 599 ? s : fallback;
 }
 
 /** A final response status: 1xx statuses are interim and cannot end a pipeline. */

@@ -1,7 +1,7 @@
 /** `sql "<name>"`: a query on a postgres connection (or its transaction's client). */
 import { defineStepKind, NAMED_STEP } from '../definition.js';
-import { notSupportedYet } from '../unsupported.js';
 import { lower } from './lower.js';
+import { compileSql } from './node.js';
 import type { SqlStepSpec } from './spec.js';
 
 export type { SqlStepSpec } from './spec.js';
@@ -13,5 +13,5 @@ export const sqlStep = defineStepKind<SqlStepSpec>({
   outputs: (spec) => (spec.stream ? ['stream'] : ['row', 'rows', 'rows_affected']),
   outputsHint: (spec) => (spec.stream ? 'it streams: stream = true' : undefined),
   statuses: (spec) => spec.catches.map((c) => c.status),
-  compile: notSupportedYet({ node: 'step' }),
+  compile: compileSql,
 });

@@ -2,6 +2,7 @@
 import { type BodySchema, CATCH_RULE, type ConnectionRef, type Expr, type LowerContext, blocksOf, decodeBody, decodeCatches, readBool, readConnection, readDuration, readExpr, readString, staticKey } from '../../manifest/index.js';
 import type { Block } from '../../hcl/index.js';
 import { didYouMean } from '../../diag/index.js';
+import { sqlParameters } from './parameters.js';
 import type { SqlStepSpec } from './spec.js';
 
 const SQL_BODY: BodySchema = {
@@ -79,38 +80,4 @@ export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
     range: block.range,
     blockPath: s.path,
   };
-}
-
-/**
- * Distinct `@name` parameters in order of first use. Quoted strings, quoted identifiers, comments and
- * dollar-quoted bodies are skipped, and so are operators such as `@>`, `@@` and `||/@`.
- */
-export function sqlParameters(sql: string): string[] {
-  const out: string[] = [];
-  let i = 0;
-  const n = sql.length;
-  while (i < n) {
-    const c = sql[i]!;
-    if (c === "'" || c === '"') {
-      const end = sql.indexOf(c, i + 1);
-      i = end < 0 ? n : end + 1;
-    } else if (c === '-' && sql[i + 1] === '-') {
-      const end = sql.indexOf('\n', i);
-      i = end < 0 ? n : end + 1;
-    } else if (c === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? n : end + 2;
-    } else if (c === '$' && /^\$[A-Za-z_]*\$/.test(sql.slice(i))) {
-      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i))![0];
-      const end = sql.indexOf(tag, i + tag.length);
-      i = end < 0 ? n : end + tag.length;
-    } else if (c === '@' && sql[i - 1] !== '@' && !/[\w$]/.test(sql[i - 1] ?? ' ')) {
-      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1));
-      if (m) {
-        if (!out.includes(m[0])) out.push(m[0]);
-        i += 1 + m[0].length;
-      } else i++;
-    } else i++;
-  }
-  return out;
 }

@@ -1,7 +1,7 @@
 /** `transaction "<name>"`: its sql steps run in order on one client, BEGIN ... COMMIT. */
 import { defineStepKind, NAMED_STEP } from '../definition.js';
-import { notSupportedYet } from '../unsupported.js';
 import { lower } from './lower.js';
+import { compileTransaction } from './node.js';
 import type { TransactionStepSpec } from './spec.js';
 
 export type { TransactionStepSpec } from './spec.js';
@@ -12,5 +12,5 @@ export const transactionStep = defineStepKind<TransactionStepSpec>({
   lower,
   children: (spec) => ({ steps: spec.steps, run: 'sequence' }),
   statuses: (spec) => spec.catches.map((c) => c.status),
-  compile: notSupportedYet({ node: 'container', body: (spec) => spec.steps }),
+  compile: compileTransaction,
 });

@@ -1,0 +1,77 @@
+/**
+ * Column values as JSON can carry them, decided once for every result (README "Values from the
+ * database"): the pool parses text results with these parsers instead of pg's defaults.
+ *
+ * - int8: a JS number when it is a safe integer, else a BigInt, which the HTTP layer writes as the
+ *   exact JSON number it is (pg's default is a string; a JS number would round past 2^53).
+ * - numeric: the decimal text as the server wrote it ("12.50"): exact, where a JS number is not.
+ * - bytea: base64 text (pg's default is a Buffer, which JSON writes as a list of bytes).
+ * - date: "YYYY-MM-DD" as stored (pg's default is a Date at local midnight: a shift by the process'
+ *   time zone).
+ * - timestamp without time zone: ISO 8601 text without an offset, as stored (pg's default reads it
+ *   in the process' time zone). timestamptz stays a Date, written as RFC 3339 in UTC.
+ * - arrays of these, element by element; json/jsonb and other arrays as pg parses them.
+ */
+import pg from 'pg';
+
+const OID = {
+  int8: 20,
+  bytea: 17,
+  date: 1082,
+  timestamp: 1114,
+  int8Array: 1016,
+  byteaArray: 1001,
+  dateArray: 1182,
+  timestampArray: 1115,
+} as const;
+
+function int8(text: string): number | bigint {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : BigInt(text);
+}
+
+/** bytea in hex output format (`\x0102ff`, the server default since 9.0) or the older escape format. */
+function bytea(text: string): string {
+  if (text.startsWith('\\x')) return Buffer.from(text.slice(2), 'hex').toString('base64');
+  const parse = pg.types.getTypeParser(OID.bytea) as (t: string) => Buffer;
+  return parse(text).toString('base64');
+}
+
+function timestamp(text: string): string {
+  return text.replace(' ', 'T');
+}
+
+function date(text: string): string {
+  return text;
+}
+
+/** pg-types' array parser; @types/pg describes an older shape of it (a function). */
+const arrayParser = pg.types.arrayParser as unknown as {
+  create(text: string, element: (text: string) => unknown): { parse(): unknown[] };
+};
+
+function arrayOf<T>(element: (text: string) => T): (text: string) => (T | null)[] {
+  return (text) => arrayParser.create(text, element).parse() as (T | null)[];
+}
+
+const PARSERS: ReadonlyMap<number, (text: string) => unknown> = new Map<number, (text: string) => unknown>([
+  [OID.int8, int8],
+  [OID.bytea, bytea],
+  [OID.date, date],
+  [OID.timestamp, timestamp],
+  [OID.int8Array, arrayOf(int8)],
+  [OID.byteaArray, arrayOf(bytea)],
+  [OID.dateArray, arrayOf(date)],
+  [OID.timestampArray, arrayOf(timestamp)],
+]);
+
+/** The `types` of every pool: ours for the types above, pg's for the rest. */
+export const JSON_SAFE_TYPES: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (format !== 'binary') {
+      const parser = PARSERS.get(oid);
+      if (parser) return parser;
+    }
+    return format === undefined ? pg.types.getTypeParser(oid) : pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};

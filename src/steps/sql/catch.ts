@@ -1,0 +1,38 @@
+/**
+ * `catch "<SQLSTATE>" { status, body }` on a sql step or a transaction: a database error with that
+ * code answers with the declared response instead of a 500. The body may read `steps` and `ctx`.
+ * Codes are matched on the connector's error (`code`, the SQLSTATE), found through `cause` chains
+ * (the engine wraps a step's failure in a StepError).
+ */
+import { exitWith, type ExitSignal } from '../../../graph/index.js';
+import type { CatchSpec } from '../../model/index.js';
+import type { EndpointScope } from '../contract.js';
+import { buildResponse } from '../response.js';
+
+/** How deep a `cause` chain is followed for a SQLSTATE. */
+const MAX_DEPTH = 4;
+
+/** The SQLSTATE of a database failure, if the failure is one. */
+export function sqlStateOf(error: unknown): string | undefined {
+  let current = error;
+  for (let depth = 0; depth < MAX_DEPTH && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * The exit a caught failure becomes, or undefined when no catch takes it. A body that fails to
+ * evaluate is thrown: the step (or transaction) then fails with that error, a 500.
+ */
+export function caughtExit(catches: readonly CatchSpec[], error: unknown, scope: EndpointScope): ExitSignal | undefined {
+  if (catches.length === 0) return undefined;
+  const code = sqlStateOf(error);
+  if (code === undefined) return undefined;
+  const match = catches.find((c) => c.code === code);
+  if (!match) return undefined;
+  const body = match.body ? match.body.evaluate(scope) : null;
+  return exitWith(buildResponse(match.status, undefined, body, undefined, false));
+}

@@ -1,0 +1,83 @@
+/**
+ * `sql` as a graph step: the query's `@name` parameters are bound as `$n` (never interpolated), the
+ * `args` expressions are evaluated per request, and the statement runs on a pooled client (or on
+ * its transaction's client) as a prepared statement, parsed once per connection. The request's
+ * signal reaches the connector, which cancels the query on the server when the client goes away,
+ * the request or the step times out, or a parallel sibling fails.
+ *
+ * Outputs (SPEC.md §2.5): `row` (the first row, or null), `rows`, `rows_affected`.
+ */
+import { createHash } from 'node:crypto';
+import type { StepNodeDef } from '../../../graph/index.js';
+import type { PostgresHandle, PostgresSession, SqlResult } from '../../connectors/index.js';
+import type { Expr } from '../../model/index.js';
+import type { EndpointScope } from '../contract.js';
+import type { NodeCompiler } from '../definition.js';
+import { caughtExit } from './catch.js';
+import { toPositional } from './parameters.js';
+import type { SqlStepSpec } from './spec.js';
+
+export interface SqlOutput {
+  readonly row: Record<string, unknown> | null;
+  readonly rows: readonly Record<string, unknown>[];
+  readonly rows_affected: number;
+}
+
+export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
+  if (spec.stream && !env.forDrawing) {
+    env.error(
+      spec,
+      'sql steps with stream = true are not supported yet',
+      'This version of svc cannot stream rows to a stream step yet; the endpoint is refused at boot rather than served without its stream.',
+    );
+    return undefined;
+  }
+  // The decoder accepts only postgres connections for sql steps.
+  const handle = spec.connection ? env.connection({ kind: 'postgres', name: spec.connection.name }) : undefined;
+  const text = toPositional(spec.query, spec.parameters);
+  const args: readonly Expr[] = spec.parameters.map((p) => spec.args.get(p)!);
+  // Named by its text: the same statement shares one server-side prepared statement per connection,
+  // and a name can never stand for two texts (the server would refuse the second).
+  const name = `svc_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+  const timeoutMs = spec.timeoutMs;
+  const node: StepNodeDef<EndpointScope> = {
+    type: 'step',
+    kind: 'sql',
+    id: env.idOf(spec),
+    name: spec.name,
+    label: firstLine(spec.query),
+    reads: env.readsOf([...spec.args.values(), ...spec.catches.map((c) => c.body)]),
+    meta: spec,
+    ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
+    run(scope, ctx) {
+      const values = args.map((a) => toParameter(a.evaluate(scope)));
+      const target: PostgresHandle | PostgresSession | undefined = scope.session ?? handle;
+      // The model puts every sql step either on a connection or in a transaction; never neither.
+      if (target === undefined) throw new Error(`sql "${spec.name}" has no connection and no transaction`);
+      const query = target.query({ text, values, name }, { signal: ctx.signal, timeoutMs });
+      return query.then(toOutput, (error: unknown) => {
+        const exit = caughtExit(spec.catches, error, scope);
+        if (exit) return exit;
+        throw error;
+      });
+    },
+  };
+  return node;
+};
+
+function toOutput(result: SqlResult): SqlOutput {
+  return { row: result.rows[0] ?? null, rows: result.rows, rows_affected: result.rowCount ?? 0 };
+}
+
+/**
+ * A value as a bound parameter: as the driver binds it (lists as arrays, for `= ANY(@ids)`; maps as
+ * JSON text, for json/jsonb), a missing value as NULL.
+ */
+function toParameter(value: unknown): unknown {
+  return value === undefined ? null : value;
+}
+
+function firstLine(query: string): string {
+  const line = query.trim().split('\n')[0]!.trim();
+  return line.length > 60 ? line.slice(0, 57) + '...' : line;
+}

@@ -1,0 +1,59 @@
+/**
+ * Named parameters in SQL text: `@name` in the manifest, `$n` on the wire. Values are always bound,
+ * never interpolated; the same name twice binds once. Quoted strings, quoted identifiers, comments
+ * and dollar-quoted bodies are skipped, and so are operators such as `@>`, `@@` and `||/@`.
+ */
+
+/** Calls `found` for every `@name` outside strings and comments, with its offsets in `sql`. */
+function scanParameters(sql: string, found: (name: string, start: number, end: number) => void): void {
+  let i = 0;
+  const n = sql.length;
+  while (i < n) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"') {
+      const end = sql.indexOf(c, i + 1);
+      i = end < 0 ? n : end + 1;
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      i = end < 0 ? n : end + 1;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? n : end + 2;
+    } else if (c === '$' && /^\$[A-Za-z_]*\$/.test(sql.slice(i))) {
+      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i))![0];
+      const end = sql.indexOf(tag, i + tag.length);
+      i = end < 0 ? n : end + tag.length;
+    } else if (c === '@' && sql[i - 1] !== '@' && !/[\w$]/.test(sql[i - 1] ?? ' ')) {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1));
+      if (m) {
+        found(m[0], i, i + 1 + m[0].length);
+        i += 1 + m[0].length;
+      } else i++;
+    } else i++;
+  }
+}
+
+/** Distinct `@name` parameters in order of first use. */
+export function sqlParameters(sql: string): string[] {
+  const out: string[] = [];
+  scanParameters(sql, (name) => {
+    if (!out.includes(name)) out.push(name);
+  });
+  return out;
+}
+
+/**
+ * The text with each `@name` replaced by `$n`, n being the name's place in `parameters` (1-based):
+ * what the server parses, once per connection for a prepared statement.
+ */
+export function toPositional(sql: string, parameters: readonly string[]): string {
+  let out = '';
+  let last = 0;
+  scanParameters(sql, (name, start, end) => {
+    const n = parameters.indexOf(name);
+    if (n < 0) return;
+    out += sql.slice(last, start) + '$' + (n + 1);
+    last = end;
+  });
+  return out + sql.slice(last);
+}

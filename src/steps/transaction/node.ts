@@ -1,0 +1,93 @@
+/**
+ * `transaction` as a graph container: `enter` checks one client out of the pool and sends BEGIN;
+ * the inner sql steps run in order on that client (they find it on the derived scope); `leave`
+ * commits after a body that finished, and rolls back after anything else, always before the
+ * response is sent, and always gives the client back exactly once.
+ *
+ * On cancellation (client gone, request time-out, failing sibling) the client is destroyed, not
+ * rolled back and reused: a ROLLBACK would queue behind the query still running on it, and the
+ * server rolls an abandoned transaction back when its connection closes.
+ */
+import type { ContainerNodeDef } from '../../../graph/index.js';
+import type { PostgresSession } from '../../connectors/index.js';
+import type { EndpointScope } from '../contract.js';
+import type { NodeCompiler } from '../definition.js';
+import { caughtExit } from '../sql/catch.js';
+import type { TransactionStepSpec } from './spec.js';
+
+/** Bound of BEGIN, COMMIT and ROLLBACK themselves (they are short; a stuck one frees its client). */
+const CONTROL_TIMEOUT_MS = 10_000;
+
+export const compileTransaction: NodeCompiler<TransactionStepSpec> = (spec, env) => {
+  const body = env.compileSteps(spec.steps);
+  if (!body) return undefined;
+  const handle = env.connection({ kind: 'postgres', name: spec.connection.name });
+  const inner = spec.steps.map((s) => s.name);
+  const node: ContainerNodeDef<EndpointScope> = {
+    type: 'container',
+    kind: 'transaction',
+    id: env.idOf(spec),
+    name: spec.name,
+    label: `BEGIN ... COMMIT on ${spec.connection.name}`,
+    reads: env.readsOf(spec.catches.map((c) => c.body)),
+    meta: spec,
+    body,
+    wrap: {
+      async enter(scope, ctx) {
+        const session = await handle.checkout({ signal: ctx.signal });
+        try {
+          await session.query('BEGIN', { signal: ctx.signal, timeoutMs: CONTROL_TIMEOUT_MS });
+        } catch (error) {
+          session.release(true);
+          throw error;
+        }
+        // The same `steps` object: inner outputs stay readable as steps.<inner> after the transaction.
+        return { steps: scope.steps, ctx: scope.ctx, session };
+      },
+      async leave(scope, ending) {
+        const session = scope.session!;
+        if (ending.kind === 'done') {
+          await finish(session, 'COMMIT');
+          return Object.fromEntries(inner.map((name) => [name, scope.steps[name]]));
+        }
+        if (ending.kind === 'cancel' || (ending.kind === 'stream' && ending.end !== 'complete')) {
+          session.release(true);
+          return undefined;
+        }
+        if (ending.kind === 'stream') {
+          await finish(session, 'COMMIT');
+          return undefined;
+        }
+        await rollBack(session);
+        return ending.kind === 'error' ? caughtExit(spec.catches, ending.error, scope) : undefined;
+      },
+    },
+  };
+  return node;
+};
+
+/** COMMIT, then the client goes back to the pool; a failed COMMIT destroys it and fails the step. */
+async function finish(session: PostgresSession, statement: 'COMMIT'): Promise<void> {
+  if (session.released) throw new Error('the transaction lost its connection before it could commit');
+  try {
+    await session.query(statement, { timeoutMs: CONTROL_TIMEOUT_MS });
+  } catch (error) {
+    session.release(true);
+    throw error;
+  }
+  session.release();
+}
+
+/**
+ * ROLLBACK when the client is still usable; a client whose query was cancelled or whose connection
+ * failed was already released by the connector (its transaction dies with the connection).
+ */
+async function rollBack(session: PostgresSession): Promise<void> {
+  if (session.released) return;
+  try {
+    await session.query('ROLLBACK', { timeoutMs: CONTROL_TIMEOUT_MS });
+    session.release();
+  } catch {
+    session.release(true);
+  }
+}
