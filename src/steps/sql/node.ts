@@ -45,7 +45,8 @@ export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
     kind: 'sql',
     id: env.idOf(spec),
     name: spec.name,
-    label: firstLine(spec.query),
+    // `svc graph` shows where the query runs: its connection, or its transaction's client.
+    label: `${spec.connection ? `on ${spec.connection.name}` : 'in transaction'}: ${firstLine(spec.query)}`,
     reads: env.readsOf([...spec.args.values(), ...spec.catches.map((c) => c.body)]),
     meta: spec,
     ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
