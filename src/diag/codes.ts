@@ -398,6 +398,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: 'SVC_STEP_MISSING_QUERY', summary: 'Missing query argument', description: 'A sql step without its query.' },
   { code: 'SVC_STEP_DUPLICATE_QUERY_ARGUMENT', summary: 'Duplicate argument', description: 'A sql step sets the same query parameter twice.' },
   { code: 'SVC_STEP_UNUSED_QUERY_ARGUMENT', summary: 'Unused argument', description: 'A sql step sets a parameter that its query does not use.' },
+  {
+    code: 'SVC_STEP_PARALLEL_IN_TRANSACTION',
+    summary: 'Parallel in a transaction',
+    description: 'A parallel block inside a transaction, whose one client cannot run two queries at once.',
+  },
   { code: 'SVC_STEP_EMPTY_TRANSACTION', summary: 'Empty transaction', description: 'A transaction step with no sql step inside.' },
   { code: 'SVC_STEP_INVALID_ERROR_CODE', summary: 'Invalid error code', description: 'A catch label that is not a five-character SQLSTATE code.' },
   { code: 'SVC_STEP_DUPLICATE_CATCH', summary: 'Duplicate catch', description: 'Two catch blocks of one step catch the same code.' },

@@ -6,7 +6,8 @@ import type { TransactionStepSpec } from './spec.js';
 
 const TRANSACTION_BODY: BodySchema = {
   attributes: { connection: {} },
-  blocks: { sql: { labels: ['name'], multiple: true }, catch: CATCH_RULE },
+  // Other step blocks are accepted only to be refused below with the reason.
+  blocks: { sql: { labels: ['name'], multiple: true }, catch: CATCH_RULE, parallel: { labelCounts: [0, 1], labels: ['name'], multiple: true } },
 };
 
 export function lower(block: Block, cx: LowerContext): TransactionStepSpec | undefined {
@@ -14,7 +15,12 @@ export function lower(block: Block, cx: LowerContext): TransactionStepSpec | und
   const d = decodeBody(block.body, TRANSACTION_BODY, s, block);
   const connection = readConnection(d.attrs.get('connection'), 'postgres', s, cx.env.connections, block.typeRange);
   const sqlBlocks = blocksOf(d, 'sql');
-  if (sqlBlocks.length === 0) s.error('Empty transaction', block.labelRanges[0] ?? block.typeRange, { detail: 'A transaction contains at least one sql step.' });
+  for (const nested of blocksOf(d, 'parallel')) {
+    s.error('Parallel in a transaction', nested.typeRange, {
+      detail: 'A transaction runs its sql steps on one client, which runs one query at a time; put the parallel block outside the transaction.',
+    });
+  }
+  if (sqlBlocks.length === 0 && blocksOf(d, 'parallel').length === 0) s.error('Empty transaction', block.labelRanges[0] ?? block.typeRange, { detail: 'A transaction contains at least one sql step.' });
   const steps = cx.lowerNested(sqlBlocks, 'transaction') as SqlStepSpec[];
   const catches = decodeCatches(blocksOf(d, 'catch'), s);
   if (!connection) return undefined;
