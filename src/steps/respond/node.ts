@@ -7,7 +7,7 @@
  * evaluates only what depends on the request, synchronously.
  */
 import { validateHeaderName, validateHeaderValue } from 'node:http';
-import type { ExitNodeDef } from '../../../graph/index.js';
+import { messageOf, type ExitNodeDef } from '../../../graph/index.js';
 import type { Expr } from '../../model/index.js';
 import type { EndpointScope, ResponseResult } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
@@ -27,7 +27,7 @@ export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
     body = spec.body ? partOf(spec.body, (v) => v) : constant(null);
   } catch (error) {
     // A constant that is wrong is wrong for every request: a boot error, not a 500 at run time.
-    env.error(spec, 'Invalid respond step', error instanceof Error ? error.message : String(error));
+    env.error(spec, 'Invalid respond step', messageOf(error));
     return undefined;
   }
   const statusCode = spec.statusCode ?? 200;
