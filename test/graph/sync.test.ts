@@ -59,14 +59,3 @@ test('runPromise resolves with the outcome for synchronous and asynchronous grap
   ]);
   assert.deepEqual(await g.runPromise(scope()), { kind: 'exit', step: 'respond#1', payload: 5 });
 });
-
-test('a synchronous run stays cheap: a 2-step graph runs well under 2 us per run', () => {
-  const g = syncGraph();
-  const n = 50_000;
-  for (let i = 0; i < n; i++) g.start(scope(i));
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) g.start(scope(i));
-  const perRun = Number(process.hrtime.bigint() - t0) / n;
-  // Measured ~80 ns on the reference machine; the bound is loose so that a loaded CI box passes.
-  assert.ok(perRun < 2000, `${perRun.toFixed(0)} ns per run`);
-});
