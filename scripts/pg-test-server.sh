@@ -2,9 +2,10 @@
 # A throw-away PostgreSQL server for the integration tests (ARCHITECTURE.md "Tests": real engines,
 # never mocks).
 #
-#   scripts/pg-test-server.sh start DIR   initialises a cluster in DIR (created if missing) and starts it
-#                                         on a free loopback port; prints its URL on stdout
-#   scripts/pg-test-server.sh stop DIR    stops that server and removes DIR
+#   scripts/pg-test-server.sh start DIR [PORT]  initialises a cluster in DIR (unless it has one) and
+#                                               starts it on PORT or a free loopback port; prints its URL
+#   scripts/pg-test-server.sh halt DIR          stops that server, keeping DIR (outage tests restart it)
+#   scripts/pg-test-server.sh stop DIR          stops that server and removes DIR
 #
 # Fast rather than durable: initdb --no-sync, fsync off, trust authentication on 127.0.0.1 only, unix
 # sockets inside DIR. PostgreSQL refuses to run as root, so as root the cluster belongs to the
@@ -12,10 +13,11 @@
 # PostgreSQL is installed or it cannot start.
 set -euo pipefail
 
-usage() { echo "usage: $0 start|stop DIR" >&2; exit 2; }
-[ $# -eq 2 ] || usage
+usage() { echo "usage: $0 start DIR [PORT] | halt DIR | stop DIR" >&2; exit 2; }
+[ $# -ge 2 ] && [ $# -le 3 ] || usage
 action=$1
 dir=$2
+fixed_port=${3:-}
 
 # Debian installs the server binaries outside PATH, one directory per major version; take the newest.
 bindir() {
@@ -48,12 +50,15 @@ start() {
   if [ "$(id -u)" = 0 ]; then
     id postgres >/dev/null 2>&1 || { echo "pg-test-server: running as root and there is no postgres user" >&2; return 1; }
     chown postgres "$dir"
+    as_owner test -w "$dir" || { echo "pg-test-server: the postgres user cannot reach $dir (is a parent directory private?)" >&2; return 1; }
   fi
-  as_owner "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C --no-sync --no-instructions >"$dir/initdb.log" 2>&1 \
-    || { cat "$dir/initdb.log" >&2; return 1; }
+  if [ ! -f "$dir/data/PG_VERSION" ]; then
+    as_owner "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C --no-sync --no-instructions >"$dir/initdb.log" 2>&1 \
+      || { cat "$dir/initdb.log" >&2; return 1; }
+  fi
   # A free port can be taken between choosing it and binding it: try a few.
   for attempt in 1 2 3; do
-    port=$(free_port)
+    port=${fixed_port:-$(free_port)}
     if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
       -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
       start >/dev/null 2>&1; then
@@ -65,16 +70,21 @@ start() {
   return 1
 }
 
-stop() {
+halt() {
   local bin
   if [ -f "$dir/data/postmaster.pid" ] && bin=$(bindir 2>/dev/null); then
     as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
   fi
+}
+
+stop() {
+  halt
   rm -rf "$dir"
 }
 
 case "$action" in
   start) start ;;
+  halt) halt ;;
   stop) stop ;;
   *) usage ;;
 esac

@@ -62,7 +62,7 @@ for (const target of TARGETS) {
         // The destroyed client is gone from the pool at once; the cancel request stopped the backend.
         assert.ok(db.stats().total <= before);
         const running = await eventually(
-          async () => (await db.query<{ n: number }>("SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%'")).rows[0]!.n,
+          async () => (await db.query<{ n: number }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%'")).rows[0]!.n,
           (n) => n === 0,
         );
         assert.equal(running, 0, 'the cancelled query still runs on the server');

@@ -108,6 +108,21 @@ test('an unreachable server: a clear error naming the connection and its redacte
   await set.closeAll();
 });
 
+test('a declared connection of a kind without a connector yet is listed, warned about, and never opened', async () => {
+  const redis = { ...postgresConnection('redis://127.0.0.1:1/0', { name: 'cache' }), kind: 'redis' as const };
+  const set = createConnectors(modelOf(redis));
+  assert.deepEqual(set.handles, []);
+  assert.deepEqual(set.unsupported, ['redis.cache']);
+  assert.equal(set.get('redis.cache'), undefined);
+  const logger = recordingLogger();
+  await set.openAll({ logger });
+  assert.deepEqual(
+    logger.lines.map((l) => [l.level, l.fields.connection, l.message]),
+    [['warn', 'redis.cache', 'no connector for this kind yet: the connection is not opened']],
+  );
+  await set.closeAll();
+});
+
 test('the default retry tries 5 times over about 3 s', () => {
   const waits: number[] = [];
   let delay = DEFAULT_RETRY.initialDelayMs;

@@ -6,7 +6,7 @@
 import type { ConnectionModel } from '../../model/index.js';
 import { watchInterrupt } from '../interrupt.js';
 import type { HandleBase, ResourceAccess } from '../types.js';
-import { acquire, runQuery } from './execute.js';
+import { acquire, runQuery, type QueryOutcome } from './execute.js';
 import type { PostgresResource } from './resource.js';
 import { openSession } from './session.js';
 import { targetOf } from './target.js';
@@ -47,11 +47,22 @@ export async function queryPool<Row>(resource: PostgresResource, query: SqlQuery
   const interrupt = watchInterrupt(options, where.key, where.label, 'query');
   try {
     const client = await acquire(pool, interrupt, where);
-    const outcome = await runQuery<Row>(client, query, interrupt, where);
-    client.release(!outcome.ok && outcome.destroy ? true : undefined);
+    // pg reports a connection lost mid-query twice: to the query, and as the client's 'error' event,
+    // which a checked-out client has no listener for (the pool's is removed) and would end the
+    // process. The query's rejection is the report that counts.
+    client.on('error', ignore);
+    let outcome: QueryOutcome<Row> | undefined;
+    try {
+      outcome = await runQuery<Row>(client, query, interrupt, where);
+    } finally {
+      client.off('error', ignore);
+      client.release(outcome === undefined || (!outcome.ok && outcome.destroy) ? true : undefined);
+    }
     if (outcome.ok) return outcome.result;
     throw outcome.error;
   } finally {
     interrupt?.dispose();
   }
 }
+
+function ignore(): void {}
