@@ -56,16 +56,16 @@ function emit<S, R>(subscriber: Subscriber<R>, ctx: StepContext, then: Then<S, R
  */
 export class PromiseResult<S, R> implements Settled {
   declare closed: boolean;
-  private declare state: 0 | 1 | 2; // the promise: pending, fulfilled (value), rejected (StepError)
-  private declare settled: unknown;
-  private declare receiver: Subscriber<R> | undefined;
-  private declare timer: Subscription | undefined;
-  private declare readonly site: Site;
-  private declare readonly ctx: StepContext;
-  private declare readonly timeoutMs: number | undefined;
-  private declare readonly scope: S;
-  private declare readonly then: Then<S, R>;
-  private declare readonly late: ((value: unknown) => void) | undefined;
+  declare private state: 0 | 1 | 2; // the promise: pending, fulfilled (value), rejected (StepError)
+  declare private settled: unknown;
+  declare private receiver: Subscriber<R> | undefined;
+  declare private timer: Subscription | undefined;
+  declare private readonly site: Site;
+  declare private readonly ctx: StepContext;
+  declare private readonly timeoutMs: number | undefined;
+  declare private readonly scope: S;
+  declare private readonly then: Then<S, R>;
+  declare private readonly late: ((value: unknown) => void) | undefined;
 
   constructor(
     promise: PromiseLike<unknown>,
@@ -163,14 +163,14 @@ export class PromiseResult<S, R> implements Settled {
  */
 class ObservableResult<S, R> implements Settled {
   declare closed: boolean;
-  private declare source: Subscription | undefined;
-  private declare timer: Subscription | undefined;
-  private declare readonly subscriber: Subscriber<R>;
-  private declare readonly site: Site;
-  private declare readonly ctx: StepContext;
-  private declare readonly timeoutMs: number | undefined;
-  private declare readonly scope: S;
-  private declare readonly then: Then<S, R>;
+  declare private source: Subscription | undefined;
+  declare private timer: Subscription | undefined;
+  declare private readonly subscriber: Subscriber<R>;
+  declare private readonly site: Site;
+  declare private readonly ctx: StepContext;
+  declare private readonly timeoutMs: number | undefined;
+  declare private readonly scope: S;
+  declare private readonly then: Then<S, R>;
 
   constructor(subscriber: Subscriber<R>, site: Site, ctx: StepContext, timeoutMs: number | undefined, scope: S, then: Then<S, R>) {
     this.closed = false;

@@ -29,8 +29,8 @@ export interface Member {
  */
 export class Lifetime implements Settled {
   declare closed: boolean;
-  private declare members: Member[] | undefined;
-  private declare reason: unknown;
+  declare private members: Member[] | undefined;
+  declare private reason: unknown;
 
   constructor() {
     this.closed = false;
@@ -61,12 +61,12 @@ export class Lifetime implements Settled {
  */
 export class StepContext implements RunContext, Member, Settled {
   declare closed: boolean;
-  private declare readonly site: Site;
-  private declare readonly life: Lifetime | undefined;
-  private declare controller: AbortController | undefined;
-  private declare releases: Release[] | undefined;
-  private declare joined: boolean;
-  private declare reason: unknown;
+  declare private readonly site: Site;
+  declare private readonly life: Lifetime | undefined;
+  declare private controller: AbortController | undefined;
+  declare private releases: Release[] | undefined;
+  declare private joined: boolean;
+  declare private reason: unknown;
 
   constructor(site: Site, life: Lifetime | undefined) {
     this.closed = false;

@@ -49,18 +49,18 @@ const STREAMING = 2;
  */
 class ContainerRun<S extends GraphScope> implements Member, Settled {
   declare closed: boolean;
-  private declare phase: typeof ENTERING | typeof RUNNING | typeof STREAMING;
-  private declare readonly plan: ContainerPlan<S>;
-  private declare readonly outer: S;
-  private declare readonly ctx: StepContext;
-  private declare inner: S | undefined;
+  declare private phase: typeof ENTERING | typeof RUNNING | typeof STREAMING;
+  declare private readonly plan: ContainerPlan<S>;
+  declare private readonly outer: S;
+  declare private readonly ctx: StepContext;
+  declare private inner: S | undefined;
   /** The body's own lifetime, ended before `leave`. */
-  private declare body: Lifetime | undefined;
+  declare private body: Lifetime | undefined;
   /** The body's subscriptions while it runs asynchronously. */
-  private declare running: Subscription | undefined;
+  declare private running: Subscription | undefined;
   /** A Promise-based `enter` still pending. */
-  private declare entering: PromiseResult<S, unknown> | undefined;
-  private declare stream: StreamOutcome | undefined;
+  declare private entering: PromiseResult<S, unknown> | undefined;
+  declare private stream: StreamOutcome | undefined;
 
   constructor(plan: ContainerPlan<S>, outer: S, life: Lifetime) {
     this.closed = false;

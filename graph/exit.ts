@@ -11,7 +11,6 @@ import type { ExitNodeDef, ExitOutcome, GraphScope } from './types.js';
 export function compileExit<S extends GraphScope>(def: ExitNodeDef<S>, site: Site): Exec<S> {
   const { condition, run, timeout } = def;
   const { info } = site;
-  const toOutcome = (_scope: S, payload: unknown): ExitOutcome =>
-    exitOutcome(info, payload instanceof ExitSignal ? payload.payload : payload);
+  const toOutcome = (_scope: S, payload: unknown): ExitOutcome => exitOutcome(info, payload instanceof ExitSignal ? payload.payload : payload);
   return guardedInvoke(condition, site, run, timeout, toOutcome);
 }

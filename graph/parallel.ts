@@ -26,8 +26,7 @@ class Terminal {
  *   whatever they had started (cancel.ts).
  */
 export function compileParallel<S extends GraphScope>(branches: readonly Exec<S>[], info: StepInfo): Exec<S> {
-  const emptyBranch = (): StepError =>
-    new StepError(info, `a branch of "${info.id}" completed without a value`, undefined, Category.empty);
+  const emptyBranch = (): StepError => new StepError(info, `a branch of "${info.id}" completed without a value`, undefined, Category.empty);
   const guard = (branch: Observable<Signal>): Observable<Signal> =>
     branch.pipe(
       map((signal) => {

@@ -80,11 +80,11 @@ export function start<S extends GraphScope>(root: Root<S>, scope: S, signal: Abo
  */
 class Follower implements Settled {
   declare closed: boolean;
-  private declare subscription: Unsubscribable | undefined;
-  private declare readonly subscriber: Subscriber<Outcome>;
-  private declare readonly life: Lifetime;
-  private declare readonly external: AbortSignal | undefined;
-  private declare readonly classify: Classifier | undefined;
+  declare private subscription: Unsubscribable | undefined;
+  declare private readonly subscriber: Subscriber<Outcome>;
+  declare private readonly life: Lifetime;
+  declare private readonly external: AbortSignal | undefined;
+  declare private readonly classify: Classifier | undefined;
 
   constructor(subscriber: Subscriber<Outcome>, life: Lifetime, external: AbortSignal | undefined, classify: Classifier | undefined) {
     this.closed = false;

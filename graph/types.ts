@@ -175,12 +175,7 @@ export interface ContainerNodeDef<S extends GraphScope = GraphScope> extends Nod
   readonly wrap: ScopeWrapper<S>;
 }
 
-export type NodeDef<S extends GraphScope = GraphScope> =
-  | StepNodeDef<S>
-  | ExitNodeDef<S>
-  | SinkNodeDef<S>
-  | ParallelNodeDef<S>
-  | ContainerNodeDef<S>;
+export type NodeDef<S extends GraphScope = GraphScope> = StepNodeDef<S> | ExitNodeDef<S> | SinkNodeDef<S> | ParallelNodeDef<S> | ContainerNodeDef<S>;
 
 /** An endpoint's pipeline: its top-level sequence. */
 export interface GraphDef<S extends GraphScope = GraphScope> {

@@ -289,7 +289,12 @@ async function main(): Promise<void> {
       t = performance.now();
       const service = compileService(model, { forDrawing: true });
       if (service.endpoints.length !== model.endpoints.length) throw new Error('every endpoint should compile');
-      const app = await buildServer({ endpoints: service.endpoints, bodyLimit: model.server.maxBodySize, requestTimeoutMs: model.server.requestTimeoutMs, logger });
+      const app = await buildServer({
+        endpoints: service.endpoints,
+        bodyLimit: model.server.maxBodySize,
+        requestTimeoutMs: model.server.requestTimeoutMs,
+        logger,
+      });
       await app.ready();
       const wholeMs = bootMs + (performance.now() - t);
       await app.close();

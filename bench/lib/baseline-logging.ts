@@ -10,9 +10,7 @@ export const logging = process.argv.includes('--log');
 
 export function loggerOptions(): Pick<FastifyServerOptions, 'logger' | 'logController'> {
   // Fastify's own request logging writes two lines per request; one line, as svc writes, via the hook.
-  return logging
-    ? { logger: { level: 'info' }, logController: new LogController({ disableRequestLogging: true }) }
-    : { logger: false };
+  return logging ? { logger: { level: 'info' }, logController: new LogController({ disableRequestLogging: true }) } : { logger: false };
 }
 
 export function installRequestLog(app: FastifyInstance): void {

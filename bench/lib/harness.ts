@@ -156,9 +156,7 @@ function launch(role: 'server' | 'load', argv: string[], stdout: 'ignore' | 'pip
 
 /** A benchmark script (`bench/lib/load`, a baseline) as a child process, compiled or from sources. */
 function script(role: 'server' | 'load', name: string, args: string[], stdout: 'ignore' | 'pipe' = 'ignore', node: string[] = []): ChildProcess {
-  const argv = values.tsx
-    ? [...node, '--import', 'tsx', join(root, `${name}.ts`), ...args]
-    : [...node, join(root, 'dist', `${name}.js`), ...args];
+  const argv = values.tsx ? [...node, '--import', 'tsx', join(root, `${name}.ts`), ...args] : [...node, join(root, 'dist', `${name}.js`), ...args];
   return launch(role, argv, stdout);
 }
 
@@ -304,7 +302,9 @@ function summarize(rows: Row[], goal: number | undefined): void {
   // (cache pollution, preemption), so the minimum is the steadiest estimate of the server's own cost.
   const minSvc = Math.min(...rows.map((r) => r.svc.cpuUs));
   const minFastify = Math.min(...rows.map((r) => r.fastify.cpuUs));
-  console.log(`best-round CPU per request: svc ${minSvc.toFixed(1)} us, fastify ${minFastify.toFixed(1)} us (ratio fastify/svc ${(minFastify / minSvc).toFixed(3)})`);
+  console.log(
+    `best-round CPU per request: svc ${minSvc.toFixed(1)} us, fastify ${minFastify.toFixed(1)} us (ratio fastify/svc ${(minFastify / minSvc).toFixed(3)})`,
+  );
   const ratio = m((r) => r.svc.rps / r.fastify.rps);
   console.log(`median ratio svc/fastify: ${ratio.toFixed(3)}${goal === undefined ? ' (informational)' : ` (goal >= ${goal.toFixed(2)})`}`);
 }

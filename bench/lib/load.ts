@@ -27,9 +27,7 @@ const target = new URL(url);
 const connections = Number(connArg);
 const durationMs = Number(secondsArg) * 1000;
 const extraHeaders = values.header.map((h) => `${h}\r\n`).join('');
-const request = Buffer.from(
-  `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n${extraHeaders}\r\n`,
-);
+const request = Buffer.from(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n${extraHeaders}\r\n`);
 const expected = `HTTP/1.1 ${values.status ?? '2'}`;
 
 /** Latencies in microseconds, bucketed (1 us resolution below 100 ms): percentiles without sorting millions. */
@@ -98,6 +96,4 @@ const started = performance.now();
 setTimeout(() => (running = false), durationMs);
 await Promise.all(Array.from({ length: connections }, drive));
 const seconds = (performance.now() - started) / 1000;
-process.stdout.write(
-  JSON.stringify({ requests, errors, seconds, rps: requests / seconds, p50: percentile(0.5), p99: percentile(0.99), overflow }) + '\n',
-);
+process.stdout.write(JSON.stringify({ requests, errors, seconds, rps: requests / seconds, p50: percentile(0.5), p99: percentile(0.99), overflow }) + '\n');

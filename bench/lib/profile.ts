@@ -49,8 +49,7 @@ for (const n of profile.nodes) {
 }
 
 const requests = values.requests === undefined ? undefined : Number(values.requests);
-const show = (us: number) =>
-  `${((100 * us) / busy).toFixed(2).padStart(6)}%` + (requests ? `  ${(us / requests).toFixed(3).padStart(7)} us/req` : '');
+const show = (us: number) => `${((100 * us) / busy).toFixed(2).padStart(6)}%` + (requests ? `  ${(us / requests).toFixed(3).padStart(7)} us/req` : '');
 const top = Number(values.top);
 const list = (title: string, m: Map<string, number>) => {
   console.log(`\n${title}`);

@@ -9,7 +9,13 @@
 import { execFileSync } from 'node:child_process';
 import { compileModule, callFunction, fromJS, toJS, type Value } from '../../src/starlark/index.js';
 
-interface Script { name: string; src: string; arg?: unknown; minMs: number; convert?: boolean }
+interface Script {
+  name: string;
+  src: string;
+  arg?: unknown;
+  minMs: number;
+  convert?: boolean;
+}
 
 /** The transform endpoint's script (SPEC.md §4.4) and a request body with 20 tags, measured twice. */
 const TRANSFORM = {
@@ -17,8 +23,28 @@ const TRANSFORM = {
     request: {
       body: {
         prefix: 'tag',
-        tags: ['  Alpha', 'BETA ', '', 'gamma', ' Delta ', 'epsilon', 'ZETA', '  ', 'eta', 'Theta',
-          'iota', 'Kappa', ' lambda', 'MU', 'nu', 'xi ', 'Omicron', 'pi', 'RHO', 'sigma'],
+        tags: [
+          '  Alpha',
+          'BETA ',
+          '',
+          'gamma',
+          ' Delta ',
+          'epsilon',
+          'ZETA',
+          '  ',
+          'eta',
+          'Theta',
+          'iota',
+          'Kappa',
+          ' lambda',
+          'MU',
+          'nu',
+          'xi ',
+          'Omicron',
+          'pi',
+          'RHO',
+          'sigma',
+        ],
       },
     },
   },
@@ -111,15 +137,23 @@ function benchOurs(s: Script): { opsPerSec: number; msPerOp: number; result: unk
   let result: unknown;
   const pre = fromJS(s.arg ?? null);
   const call = s.convert
-    ? () => { result = toJS(callFunction(mod, 'run', [fromJS(s.arg ?? null)], opts)); }
-    : () => { last = callFunction(mod, 'run', [pre], opts); };
+    ? () => {
+        result = toJS(callFunction(mod, 'run', [fromJS(s.arg ?? null)], opts));
+      }
+    : () => {
+        last = callFunction(mod, 'run', [pre], opts);
+      };
   let last: Value = null;
   const warmEnd = performance.now() + 300;
   while (performance.now() < warmEnd) call();
   let n = 0;
   const t0 = performance.now();
   let t1 = t0;
-  while (t1 - t0 < s.minMs) { call(); n++; t1 = performance.now(); }
+  while (t1 - t0 < s.minMs) {
+    call();
+    n++;
+    t1 = performance.now();
+  }
   const ms = (t1 - t0) / n;
   if (!s.convert) result = toJS(last);
   return { opsPerSec: 1000 / ms, msPerOp: ms, result };
@@ -153,7 +187,11 @@ print(json.dumps({"ms": (t1 - t0) * 1000 / n, "result": r}))
 
 function main(): void {
   let pyVersion = 'python3 not found';
-  try { pyVersion = execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim(); } catch { /* no baseline */ }
+  try {
+    pyVersion = execFileSync('python3', ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    /* no baseline */
+  }
   console.log(`Starlark (svc, Node ${process.version}) vs ${pyVersion}; ratio = time per op, ours / CPython (goal <= 2.0)\n`);
   console.log(`${'script'.padEnd(48)} ${'ours ops/s'.padStart(12)} ${'cpython ops/s'.padStart(14)} ${'ratio'.padStart(7)}`);
   // The machine may be shared: alternate rounds and keep each side's best.
@@ -170,7 +208,9 @@ function main(): void {
     }
     const same = py ? JSON.stringify(py.result) === JSON.stringify(ours.result) : true;
     const ratio = py ? (ours.msPerOp / py.msPerOp).toFixed(2) : '-';
-    console.log(`${s.name.padEnd(48)} ${ours.opsPerSec.toFixed(1).padStart(12)} ${py ? py.opsPerSec.toFixed(1).padStart(14) : '-'.padStart(14)} ${ratio.padStart(7)}${same ? '' : '  (RESULTS DIFFER!)'}`);
+    console.log(
+      `${s.name.padEnd(48)} ${ours.opsPerSec.toFixed(1).padStart(12)} ${py ? py.opsPerSec.toFixed(1).padStart(14) : '-'.padStart(14)} ${ratio.padStart(7)}${same ? '' : '  (RESULTS DIFFER!)'}`,
+    );
   }
 }
 

@@ -48,7 +48,9 @@ export async function run(argv: string[], io: CliIO = processIO()): Promise<numb
       io.stderr.write(`svc ${first}: ${error.message}\n\n${commandUsage(commandHelp(first)!)}`);
       return EXIT_USAGE;
     }
-    io.stderr.write(`svc ${first}: internal error (a bug in svc, please report it):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    io.stderr.write(
+      `svc ${first}: internal error (a bug in svc, please report it):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     return EXIT_FAILURE;
   }
 }

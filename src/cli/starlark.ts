@@ -31,10 +31,19 @@ export async function starlarkCommand(args: string[], io: CliIO): Promise<number
     io.stderr.write(`svc starlark: ${e.message}\n${USAGE}\n`);
     return 2;
   }
-  if (parsed.flags.help) { io.stdout.write(USAGE + '\n'); return 0; }
+  if (parsed.flags.help) {
+    io.stdout.write(USAGE + '\n');
+    return 0;
+  }
   const [file, extra] = parsed.positionals;
-  if (extra !== undefined) { io.stderr.write(`svc starlark: unexpected argument ${extra}\n${USAGE}\n`); return 2; }
-  if (file === undefined) { io.stderr.write(USAGE + '\n'); return 2; }
+  if (extra !== undefined) {
+    io.stderr.write(`svc starlark: unexpected argument ${extra}\n${USAGE}\n`);
+    return 2;
+  }
+  if (file === undefined) {
+    io.stderr.write(USAGE + '\n');
+    return 2;
+  }
   const ctxText = flagString(parsed, 'ctx');
 
   let source: string;
@@ -51,7 +60,7 @@ export async function starlarkCommand(args: string[], io: CliIO): Promise<number
     try {
       ctx = decodeJSON(encodeUTF8(ctxText));
     } catch (e) {
-      io.stderr.write(`svc starlark: --ctx is not valid JSON: ${e instanceof Error ? (e as { msg?: string }).msg ?? e.message : String(e)}\n`);
+      io.stderr.write(`svc starlark: --ctx is not valid JSON: ${e instanceof Error ? ((e as { msg?: string }).msg ?? e.message) : String(e)}\n`);
       return 2;
     }
   }
@@ -61,7 +70,11 @@ export async function starlarkCommand(args: string[], io: CliIO): Promise<number
     for (const d of errors) io.stderr.write(`${d.file}:${d.line}:${d.col}: ${d.message}\n`);
     return 1;
   }
-  const run = { print: (s: string) => io.stdout.write(s + '\n'), ...(maxSteps !== undefined ? { maxSteps } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+  const run = {
+    print: (s: string) => io.stdout.write(s + '\n'),
+    ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
   try {
     const mod = program.init(run);
     if (ctxText !== undefined) {
@@ -83,6 +96,7 @@ export async function starlarkCommand(args: string[], io: CliIO): Promise<number
 function positiveInt(args: ParsedArgs, name: string): number | undefined {
   const text = flagString(args, name);
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${name} must be a whole number above 0, not "${text}"`);
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text)))
+    throw new UsageError(`--${name} must be a whole number above 0, not "${text}"`);
   return Number(text);
 }

@@ -28,9 +28,7 @@ export function renderDiagnostic(d: Diagnostic, sources: SourceMap): string {
     out.push('');
     out.push(`  in ${d.path.join(' > ')}`);
   }
-  const detail = [d.detail, d.suggestion !== undefined ? `Did you mean "${d.suggestion}"?` : undefined]
-    .filter((s): s is string => !!s)
-    .join(' ');
+  const detail = [d.detail, d.suggestion !== undefined ? `Did you mean "${d.suggestion}"?` : undefined].filter((s): s is string => !!s).join(' ');
   if (detail) {
     out.push('');
     out.push(detail);

@@ -40,12 +40,21 @@ export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: rea
       const tail = argFns[last]!(v, f);
       if (Array.isArray(tail)) for (const t of tail) args.push(t);
       else if (tail !== null && tail !== undefined) {
-        throw new ExprEvalError('Invalid expanding argument value', `The expanding argument (indicated by ...) must be a list, not ${typeName(tail)}.`, lastRange);
+        throw new ExprEvalError(
+          'Invalid expanding argument value',
+          `The expanding argument (indicated by ...) must be a list, not ${typeName(tail)}.`,
+          lastRange,
+        );
       }
       if (args.length < def.minArgs) {
-        throw new ExprEvalError('Not enough function arguments', `Function "${def.name}" expects ${describeArity(def)}. Missing value for "${def.params[args.length] ?? def.variadic}".`, e.range);
+        throw new ExprEvalError(
+          'Not enough function arguments',
+          `Function "${def.name}" expects ${describeArity(def)}. Missing value for "${def.params[args.length] ?? def.variadic}".`,
+          e.range,
+        );
       }
-      if (args.length > def.maxArgs) throw new ExprEvalError('Too many function arguments', `Function "${def.name}" expects only ${describeArity(def)}.`, e.range);
+      if (args.length > def.maxArgs)
+        throw new ExprEvalError('Too many function arguments', `Function "${def.name}" expects only ${describeArity(def)}.`, e.range);
       try {
         return impl(args);
       } catch (err) {

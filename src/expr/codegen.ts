@@ -64,7 +64,9 @@ export function genTraversal(source: TraversalSource, steps: readonly Traverser[
       // parsed query strings). Anything else (lists, Dates, Buffers, class instances, an own
       // "constructor" key) takes getAttr's own-key rule. (Object.getPrototypeOf costs ~4x the step.)
       const read = inherited(s.name) ? `(Object.hasOwn(x, ${q(s.name)}) ? x[${q(s.name)}] : undefined)` : `x[${q(s.name)}]`;
-      lines.push(`x = typeof x === 'object' && x !== null && ((c = x.constructor) === O || c === undefined) ? ${read} : getAttr(x, ${q(s.name)}, ranges[${i}]);`);
+      lines.push(
+        `x = typeof x === 'object' && x !== null && ((c = x.constructor) === O || c === undefined) ? ${read} : getAttr(x, ${q(s.name)}, ranges[${i}]);`,
+      );
     } else if (typeof s.key === 'number' && Number.isInteger(s.key) && s.key >= 0) {
       lines.push(`x = Array.isArray(x) ? x[${s.key}] : index(x, ${s.key}, ranges[${i}]);`);
     } else {

@@ -130,7 +130,9 @@ export class ExprCompiler {
             if (b === undefined) {
               throw new ExprEvalError(
                 'Invalid conditional',
-                x === null || x === undefined ? 'The condition value is null. Conditions must either be true or false.' : `The condition value must be a bool, not ${typeName(x)}.`,
+                x === null || x === undefined
+                  ? 'The condition value is null. Conditions must either be true or false.'
+                  : `The condition value must be a bool, not ${typeName(x)}.`,
                 range,
               );
             }
@@ -281,7 +283,11 @@ export class ExprCompiler {
         children.push(k);
         const s = k.constant ? (typeof k.value === 'object' && k.value !== null ? undefined : primitiveToString(k.value)) : undefined;
         if (k.constant && s === undefined) {
-          this.error('Invalid object key', k.value === null ? "Can't use a null value as an object key." : `Object keys must be strings, not ${typeName(k.value)}.`, item.key.range);
+          this.error(
+            'Invalid object key',
+            k.value === null ? "Can't use a null value as an object key." : `Object keys must be strings, not ${typeName(k.value)}.`,
+            item.key.range,
+          );
         }
         key = s !== undefined ? s : k.fn;
       }
@@ -307,7 +313,11 @@ export class ExprCompiler {
             const kv = k(v, f);
             const s = typeof kv === 'string' ? kv : typeof kv === 'object' && kv !== null ? undefined : primitiveToString(kv);
             if (s === undefined) {
-              throw new ExprEvalError('Invalid object key', kv === null || kv === undefined ? "Can't use a null value as an object key." : `Object keys must be strings, not ${typeName(kv)}.`, keyRanges[i]!);
+              throw new ExprEvalError(
+                'Invalid object key',
+                kv === null || kv === undefined ? "Can't use a null value as an object key." : `Object keys must be strings, not ${typeName(kv)}.`,
+                keyRanges[i]!,
+              );
             }
             name = s;
           }
@@ -363,7 +373,16 @@ export class ExprCompiler {
     // A call already reported for its arity is not folded (that would report it twice).
     const arityOk = this.diagnostics.length === before;
     const impl = arityOk ? this.specialize(def, e, args) : undefined;
-    return { ...node, pure: node.pure && def.pure && arityOk, fn: callEvaluator(def, e, args.map((a) => a.fn), impl) };
+    return {
+      ...node,
+      pure: node.pure && def.pure && arityOk,
+      fn: callEvaluator(
+        def,
+        e,
+        args.map((a) => a.fn),
+        impl,
+      ),
+    };
   }
 
   /** A function's implementation specialised for its constant arguments, once, at boot. */
@@ -379,7 +398,6 @@ export class ExprCompiler {
     }
   }
 }
-
 
 /** Purity and slot use of a node built from children. */
 function derived(children: readonly Node[]): Node {

@@ -51,7 +51,11 @@ function iterate<T>(c: unknown, p: ForParts, v: Vars, f: Frame, out: T, each: (o
     return;
   }
   if (c === null || c === undefined) return;
-  throw new ExprEvalError('Iteration over non-iterable value', `A value of type ${typeName(c)} cannot be used as the collection in a 'for' expression.`, p.collectionRange);
+  throw new ExprEvalError(
+    'Iteration over non-iterable value',
+    `A value of type ${typeName(c)} cannot be used as the collection in a 'for' expression.`,
+    p.collectionRange,
+  );
 }
 
 function condition(c: unknown, range: Range): boolean {
@@ -60,7 +64,9 @@ function condition(c: unknown, range: Range): boolean {
   if (b !== undefined) return b;
   throw new ExprEvalError(
     "Invalid 'for' condition",
-    c === null || c === undefined ? 'The condition value is null. Conditions must either be true or false.' : `The 'if' clause value is invalid: bool required, not ${typeName(c)}.`,
+    c === null || c === undefined
+      ? 'The condition value is null. Conditions must either be true or false.'
+      : `The 'if' clause value is invalid: bool required, not ${typeName(c)}.`,
     range,
   );
 }
@@ -87,7 +93,9 @@ export function forObject(p: ForParts): Evaluator {
     if (k === undefined) {
       throw new ExprEvalError(
         'Invalid object key',
-        kv === null || kv === undefined ? "Key expression in 'for' expression must not produce a null value." : `The key expression produced an invalid result: string required, not ${typeName(kv)}.`,
+        kv === null || kv === undefined
+          ? "Key expression in 'for' expression must not produce a null value."
+          : `The key expression produced an invalid result: string required, not ${typeName(kv)}.`,
         keyRange,
       );
     }

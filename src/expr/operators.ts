@@ -41,7 +41,11 @@ function boolOperand(x: unknown, side: string, range: Range): boolean {
 
 function finite(n: number, op: string, range: Range): number {
   if (Number.isFinite(n)) return n;
-  throw new ExprEvalError('Operation failed', op === '/' || op === '%' ? 'Error during operation: division by zero.' : 'Error during operation: the result is too large to represent.', range);
+  throw new ExprEvalError(
+    'Operation failed',
+    op === '/' || op === '%' ? 'Error during operation: division by zero.' : 'Error during operation: the result is too large to represent.',
+    range,
+  );
 }
 
 export interface OperandInfo {

@@ -15,7 +15,11 @@ export function interpolate(v: unknown, range: Range): string {
   if (v === null || v === undefined) {
     throw new ExprEvalError('Invalid template interpolation value', 'The expression result is null. Cannot include a null value in a string template.', range);
   }
-  throw new ExprEvalError('Invalid template interpolation value', `Cannot include the given value in a string template: string required, not ${typeName(v)}.`, range);
+  throw new ExprEvalError(
+    'Invalid template interpolation value',
+    `Cannot include the given value in a string template: string required, not ${typeName(v)}.`,
+    range,
+  );
 }
 
 /** Concatenates parts, each already producing a string. */
@@ -54,7 +58,9 @@ export function ifPart(cond: Evaluator, condRange: Range, then: Evaluator, other
     if (b === undefined) {
       throw new ExprEvalError(
         'Invalid template if condition',
-        c === null || c === undefined ? 'The condition value is null. Conditions must either be true or false.' : `The condition must be a bool, not ${typeName(c)}.`,
+        c === null || c === undefined
+          ? 'The condition value is null. Conditions must either be true or false.'
+          : `The condition must be a bool, not ${typeName(c)}.`,
         condRange,
       );
     }
@@ -84,6 +90,10 @@ export function forPart(coll: Evaluator, collRange: Range, keySlot: number | und
       return s;
     }
     if (c === null || c === undefined) return s;
-    throw new ExprEvalError('Iteration over non-iterable value', `A value of type ${typeName(c)} cannot be used as the collection in a 'for' directive.`, collRange);
+    throw new ExprEvalError(
+      'Iteration over non-iterable value',
+      `A value of type ${typeName(c)} cannot be used as the collection in a 'for' directive.`,
+      collRange,
+    );
   };
 }

@@ -39,7 +39,11 @@ export function index(coll: unknown, key: unknown, range: Range, keyRange: Range
   if (Array.isArray(coll)) {
     const i = primitiveToNumber(key);
     if (i === undefined || typeof key === 'boolean') {
-      throw new ExprEvalError('Invalid index', `The given key does not identify an element in this collection value: a number is required, not ${typeName(key)}.`, keyRange);
+      throw new ExprEvalError(
+        'Invalid index',
+        `The given key does not identify an element in this collection value: a number is required, not ${typeName(key)}.`,
+        keyRange,
+      );
     }
     if (!Number.isInteger(i)) {
       throw new ExprEvalError('Invalid index', 'The given key does not identify an element in this collection value: an integer is required.', keyRange);
@@ -50,7 +54,11 @@ export function index(coll: unknown, key: unknown, range: Range, keyRange: Range
   if (isObject(coll)) {
     const k = primitiveToString(key);
     if (k === undefined) {
-      throw new ExprEvalError('Invalid index', `The given key does not identify an element in this collection value: a string is required, not ${typeName(key)}.`, keyRange);
+      throw new ExprEvalError(
+        'Invalid index',
+        `The given key does not identify an element in this collection value: a string is required, not ${typeName(key)}.`,
+        keyRange,
+      );
     }
     if (!Object.hasOwn(coll, k)) return null;
     const y = coll[k];

@@ -9,9 +9,7 @@ import { problem, type Problem } from '../problem/index.js';
 import { invalidJsonProblem, isJsonContentType, parseJsonBody } from '../schema/index.js';
 import { requestPath } from './problems.js';
 
-export type BodyOutcome =
-  | { readonly ok: true; readonly body: unknown }
-  | { readonly ok: false; readonly problem: Problem };
+export type BodyOutcome = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly problem: Problem };
 
 /** Every content type is read as text; decoding happens per endpoint in `decodeBody`. */
 export function installRawBodyParser(app: FastifyInstance): void {

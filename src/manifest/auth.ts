@@ -40,7 +40,8 @@ export function decodeAuth(block: Block, scope: DecodeScope): AuthModel | undefi
     }
   }
   const jwtBlocks = blocksOf(d, 'jwt');
-  if (type !== 'bearer' && jwtBlocks[0]) s.error('Unsupported block type', jwtBlocks[0].typeRange, { detail: `jwt applies to bearer guards; this guard is ${type}.` });
+  if (type !== 'bearer' && jwtBlocks[0])
+    s.error('Unsupported block type', jwtBlocks[0].typeRange, { detail: `jwt applies to bearer guards; this guard is ${type}.` });
   const base = { name, range: block.range };
   const required = (a: string): Attribute | undefined => {
     const attr = d.attrs.get(a);
@@ -55,7 +56,9 @@ export function decodeAuth(block: Block, scope: DecodeScope): AuthModel | undefi
       const username = secret(usernameAttr, readString(usernameAttr, s), s);
       const password = secret(passwordAttr, readString(passwordAttr, s), s);
       if (username?.includes(':')) {
-        s.error('Invalid value', usernameAttr!.expr.range, { detail: 'A Basic user name cannot contain ":" (RFC 7617): it separates the user name from the password.' });
+        s.error('Invalid value', usernameAttr!.expr.range, {
+          detail: 'A Basic user name cannot contain ":" (RFC 7617): it separates the user name from the password.',
+        });
         return undefined;
       }
       return username !== undefined && password !== undefined ? { ...base, type, username, password } : undefined;
@@ -79,7 +82,16 @@ export function decodeAuth(block: Block, scope: DecodeScope): AuthModel | undefi
       }
       const keysAttr = required('keys');
       const keys = readKeys(keysAttr, s);
-      if (keys && !secrets(keysAttr!, keys.map((k) => k.key), s, true)) return undefined;
+      if (
+        keys &&
+        !secrets(
+          keysAttr!,
+          keys.map((k) => k.key),
+          s,
+          true,
+        )
+      )
+        return undefined;
       return keys ? { ...base, type, header, keys } : undefined;
     }
   }
@@ -92,8 +104,10 @@ function decodeJwt(block: Block, scope: DecodeScope): JwtConfig | undefined {
   const secret = secretAttr ? readSecret(secretAttr, s) : undefined;
   const jwksUrl = readString(attrs.get('jwks_url'), s);
   if ((secret === undefined) === (jwksUrl === undefined)) {
-    if (!attrs.has('secret') && !attrs.has('jwks_url')) s.error('Missing required argument', blockHeader(block), { detail: 'A jwt block needs `secret` or `jwks_url`.' });
-    else if (secret !== undefined) s.error('Conflicting jwt keys', attrs.get('jwks_url')!.nameRange, { detail: 'Give either `secret` or `jwks_url`, not both.' });
+    if (!attrs.has('secret') && !attrs.has('jwks_url'))
+      s.error('Missing required argument', blockHeader(block), { detail: 'A jwt block needs `secret` or `jwks_url`.' });
+    else if (secret !== undefined)
+      s.error('Conflicting jwt keys', attrs.get('jwks_url')!.nameRange, { detail: 'Give either `secret` or `jwks_url`, not both.' });
     return undefined;
   }
   const issuer = readString(attrs.get('issuer'), s);

@@ -75,7 +75,9 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
     const name = block.labels[0]!;
     const previous = authBlocks.get(name);
     if (previous) {
-      scope.enter(block).error('Duplicate guard', block.labelRanges[0], { detail: `An auth "${name}" block was already declared at ${where(previous.labelRanges[0]!)}.` });
+      scope
+        .enter(block)
+        .error('Duplicate guard', block.labelRanges[0], { detail: `An auth "${name}" block was already declared at ${where(previous.labelRanges[0]!)}.` });
       continue;
     }
     authBlocks.set(name, block);
@@ -93,7 +95,11 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
     const key = connectionKey(kind, name);
     const previous = connectionBlocks.get(key);
     if (previous) {
-      scope.enter(block).error('Duplicate connection', block.labelRanges[1], { detail: `connection "${kind}" "${name}" was already declared at ${where(previous.labelRanges[1]!)}.` });
+      scope
+        .enter(block)
+        .error('Duplicate connection', block.labelRanges[1], {
+          detail: `connection "${kind}" "${name}" was already declared at ${where(previous.labelRanges[1]!)}.`,
+        });
       continue;
     }
     connectionBlocks.set(key, block);
@@ -110,15 +116,16 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
   const guardNames = { has: (n: string) => authBlocks.has(n), keys: () => authBlocks.keys() };
 
   const server = single(of('server'), 'server', (b, s) => decodeServer(b, s, guardNames)) ?? defaultServer();
-  const openapi = single(of('openapi'), 'openapi', (b, s) => {
-    if (b.labels.length > 0) {
-      s.enter(b).error('Unexpected openapi label', b.labelRanges[0], {
-        detail: 'A top-level openapi block sets the document metadata and takes no label; labelled openapi blocks go inside an endpoint.',
-      });
-      return undefined;
-    }
-    return decodeOpenApiMeta(b, s);
-  }) ?? defaultOpenApiMeta();
+  const openapi =
+    single(of('openapi'), 'openapi', (b, s) => {
+      if (b.labels.length > 0) {
+        s.enter(b).error('Unexpected openapi label', b.labelRanges[0], {
+          detail: 'A top-level openapi block sets the document metadata and takes no label; labelled openapi blocks go inside an endpoint.',
+        });
+        return undefined;
+      }
+      return decodeOpenApiMeta(b, s);
+    }) ?? defaultOpenApiMeta();
 
   const env: DecodeEnv = { schemas, guards: guardNames, connections: table, files: access, steps };
   const endpoints: DecodedEndpoint[] = [];
@@ -143,6 +150,5 @@ function single<T>(list: readonly Located[], type: string, decode: (b: Block, s:
 /** Endpoints and routes in file order, then source order. */
 function bySource(files: readonly File[]): (a: Located, b: Located) => number {
   const index = new Map(files.map((f, i) => [f.filename, i]));
-  return (a, b) =>
-    (index.get(a.block.range.filename)! - index.get(b.block.range.filename)!) || a.block.range.start.byte - b.block.range.start.byte;
+  return (a, b) => index.get(a.block.range.filename)! - index.get(b.block.range.filename)! || a.block.range.start.byte - b.block.range.start.byte;
 }

@@ -72,7 +72,9 @@ export function decodeDocs(block: Block, scope: DecodeScope, files: FileAccess):
   const ui = attrs.get('ui');
   const hasTemplate = attrs.has('template') || attrs.has('template_file');
   if (format && (ui || hasTemplate)) {
-    s.error('Conflicting openapi settings', format.nameRange, { detail: '`format` serves the document itself; it cannot be combined with `ui` or a template.' });
+    s.error('Conflicting openapi settings', format.nameRange, {
+      detail: '`format` serves the document itself; it cannot be combined with `ui` or a template.',
+    });
     return undefined;
   }
   if (format) return { kind: 'spec', format: readChoice(format, s, FORMATS) ?? 'json', range };

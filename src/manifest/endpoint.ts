@@ -108,11 +108,15 @@ export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv,
     }
     docs = decodeDocs(docsBlock, s, env.files);
     if (label && label.method !== 'GET') {
-      s.error('Invalid documentation endpoint', block.labelRanges[0], { detail: `A documentation endpoint answers GET; this one is declared for ${label.method}.` });
+      s.error('Invalid documentation endpoint', block.labelRanges[0], {
+        detail: `A documentation endpoint answers GET; this one is declared for ${label.method}.`,
+      });
     }
   } else if (dialect === 'endpoint') {
     if (!pipelineBlock) {
-      s.error('Missing pipeline block', blockHeader(block), { detail: 'An endpoint needs a `pipeline { ... }` block with its steps, or an `openapi { ... }` block.' });
+      s.error('Missing pipeline block', blockHeader(block), {
+        detail: 'An endpoint needs a `pipeline { ... }` block with its steps, or an `openapi { ... }` block.',
+      });
     } else {
       stepScope = s.enter(pipelineBlock);
       const decodedPipeline = decodeBody(pipelineBlock.body, bodies.pipeline, stepScope, pipelineBlock);

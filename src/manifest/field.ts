@@ -139,7 +139,11 @@ export function decodeField(
     const v = readStatic(defaultAttr, scope);
     if (v.ok) {
       if (v.value !== null && !fits(v.value, type)) {
-        typeError(defaultAttr, scope, `a value of type ${typeName(type)}${type.kind === 'integer' && typeof v.value === 'number' ? ' (integers within ±(2^53-1))' : ''}`);
+        typeError(
+          defaultAttr,
+          scope,
+          `a value of type ${typeName(type)}${type.kind === 'integer' && typeof v.value === 'number' ? ' (integers within ±(2^53-1))' : ''}`,
+        );
       } else {
         field.hasDefault = true;
         field.default = v.value;
@@ -231,14 +235,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function checkOrder(
-  attrs: ReadonlyMap<string, Attribute>,
-  scope: DecodeScope,
-  lo: string,
-  hi: string,
-  min: number | undefined,
-  max: number | undefined,
-): void {
+function checkOrder(attrs: ReadonlyMap<string, Attribute>, scope: DecodeScope, lo: string, hi: string, min: number | undefined, max: number | undefined): void {
   if (min !== undefined && max !== undefined && min > max) {
     scope.error('Invalid value', attrs.get(hi)!.expr.range, { detail: `"${hi}" (${max}) is less than "${lo}" (${min}).` });
   }

@@ -40,7 +40,8 @@ export function decodeOpenApiMeta(block: Block, scope: DecodeScope): OpenApiMeta
     const ls = s.enter(b);
     const l = decodeBody(b.body, LICENSE_BODY, ls, b);
     const name = readString(l.attrs.get('name'), ls);
-    if (name !== undefined) meta.license = { name, ...strip({ url: readString(l.attrs.get('url'), ls), identifier: readString(l.attrs.get('identifier'), ls) }) };
+    if (name !== undefined)
+      meta.license = { name, ...strip({ url: readString(l.attrs.get('url'), ls), identifier: readString(l.attrs.get('identifier'), ls) }) };
   }
   return meta;
 }

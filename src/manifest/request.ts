@@ -58,7 +58,10 @@ export function decodeRequest(block: Block, scope: DecodeScope, schemas: SchemaR
 
   const bodyAttr = decoded.attrs.get('body');
   if (bodyAttr) {
-    if (body) rs.error('Conflicting body declarations', bodyAttr.nameRange, { detail: 'Declare the body either as `body = <schema>` or as a `body { }` block, not both.' });
+    if (body)
+      rs.error('Conflicting body declarations', bodyAttr.nameRange, {
+        detail: 'Declare the body either as `body = <schema>` or as a `body { }` block, not both.',
+      });
     const t = decodeType(bodyAttr.expr, rs, schemas);
     if (t && t.kind !== 'object') {
       rs.error('Invalid request body type', bodyAttr.expr.range, {
@@ -89,7 +92,10 @@ function decodeInlineBody(block: Block, scope: DecodeScope, schemas: SchemaResol
   for (const item of block.body.items) {
     if (item.kind === 'Block') {
       if (item.type === 'field' && item.labels.length === 1) fieldBlocks.push(item);
-      else bs.error('Unsupported block type', item.typeRange, { detail: 'A body declares its fields as `field "<name>" { ... }` blocks or `<name> = { type = ... }` attributes.' });
+      else
+        bs.error('Unsupported block type', item.typeRange, {
+          detail: 'A body declares its fields as `field "<name>" { ... }` blocks or `<name> = { type = ... }` attributes.',
+        });
       continue;
     }
     if (item.expr.kind !== 'ObjectCons') {

@@ -91,9 +91,6 @@ export function parseRouteLabel(label: string, range: Range, scope: DecodeScope)
     segments.push({ kind: 'literal', value: text });
   });
   if (!ok) return undefined;
-  const shape =
-    method +
-    ' /' +
-    segments.map((s) => (s.kind === 'literal' ? s.value : s.kind === 'param' ? '{}' : '{...}')).join('/');
+  const shape = method + ' /' + segments.map((s) => (s.kind === 'literal' ? s.value : s.kind === 'param' ? '{}' : '{...}')).join('/');
   return { method, path, segments, pathParams: params, ...(catchAll ? { catchAll } : {}), shape };
 }

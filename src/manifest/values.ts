@@ -72,8 +72,7 @@ export function readInt(attr: Attribute | undefined, scope: DecodeScope, bounds:
 
 function inBounds(attr: Attribute, scope: DecodeScope, n: number, { min, max }: { min?: number; max?: number }): number | undefined {
   if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
-    const range =
-      min !== undefined && max !== undefined ? `between ${min} and ${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
+    const range = min !== undefined && max !== undefined ? `between ${min} and ${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
     return void invalidValue(attr, scope, `"${attr.name}" must be ${range}; got ${n}.`);
   }
   return n;
@@ -142,12 +141,7 @@ export function readSize(attr: Attribute | undefined, scope: DecodeScope): numbe
 }
 
 /** One of a fixed set of strings; `fold` compares case-insensitively and returns the canonical spelling. */
-export function readChoice<T extends string>(
-  attr: Attribute | undefined,
-  scope: DecodeScope,
-  choices: readonly T[],
-  fold = false,
-): T | undefined {
+export function readChoice<T extends string>(attr: Attribute | undefined, scope: DecodeScope, choices: readonly T[], fold = false): T | undefined {
   const s = readString(attr, scope);
   if (s === undefined) return undefined;
   const found = choices.find((c) => (fold ? c.toLowerCase() === s.toLowerCase() : c === s));

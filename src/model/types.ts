@@ -14,7 +14,29 @@
 import type { AuthModel, ConnectionModel, EndpointModel, OpenApiMeta, ServerModel, StepSpecBase } from '../manifest/index.js';
 import type { ObjectTypeSpec } from '../schema/index.js';
 
-export type { ApiKeyAuthModel, AuthModel, BasicAuthModel, BearerAuthModel, CatchSpec, ConnectionKind, ConnectionModel, ConnectionRef, Dialect, DocsConfig, DocsEndpointModel, EndpointModel, Expr, HttpMethod, JwtConfig, OpenApiMeta, PathSegment, PipelineEndpointModel, ServerModel, StepSpecBase, UiRenderer } from '../manifest/index.js';
+export type {
+  ApiKeyAuthModel,
+  AuthModel,
+  BasicAuthModel,
+  BearerAuthModel,
+  CatchSpec,
+  ConnectionKind,
+  ConnectionModel,
+  ConnectionRef,
+  Dialect,
+  DocsConfig,
+  DocsEndpointModel,
+  EndpointModel,
+  Expr,
+  HttpMethod,
+  JwtConfig,
+  OpenApiMeta,
+  PathSegment,
+  PipelineEndpointModel,
+  ServerModel,
+  StepSpecBase,
+  UiRenderer,
+} from '../manifest/index.js';
 export type { FieldSpec, ObjectTypeSpec, RequestSpec, TypeSpec } from '../schema/index.js';
 
 export interface ServiceModel<S extends StepSpecBase = StepSpecBase> {

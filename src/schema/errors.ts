@@ -106,12 +106,7 @@ export interface PendingParam {
  * and beyond it the entries kept are still real failures in order. A 1 MiB body of 250,000 wrong list
  * elements costs ajv ~0.1 s to report; mapping and sorting all of them would cost several times that.
  */
-export function mapErrors(
-  errors: readonly ErrorObject[],
-  where: Coordinate,
-  root: ObjectTypeSpec,
-  limit = Infinity,
-): InvalidParam[] {
+export function mapErrors(errors: readonly ErrorObject[], where: Coordinate, root: ObjectTypeSpec, limit = Infinity): InvalidParam[] {
   if (errors.length > limit) errors = errors.slice(0, limit);
   const rootName = where === 'body' ? BODY_ROOT_NAME : '';
   // `enum` is the one keyword ajv checks whatever the type: after `must be of type string` the

@@ -130,7 +130,7 @@ export const FORMATS: Readonly<Record<string, Format>> = {
 export const FORMAT_NAMES: readonly string[] = Object.keys(FORMATS);
 
 export function isKnownFormat(name: string): boolean {
-  return  Object.hasOwn(FORMATS, name);
+  return Object.hasOwn(FORMATS, name);
 }
 
 /** Test one value against a named format (used by tests and by boot checks of defaults). */

@@ -101,13 +101,7 @@ function fieldSchema(field: FieldSpec, ctx: Ctx): JsonSchema {
  * `constraints` are the scalar attributes still to place: they go on the first scalar reached, through
  * any list/map nesting.
  */
-function typeSchema(
-  type: TypeSpec,
-  constraints: ScalarConstraints | undefined,
-  nullable: boolean,
-  ctx: Ctx,
-  root: boolean,
-): JsonSchema {
+function typeSchema(type: TypeSpec, constraints: ScalarConstraints | undefined, nullable: boolean, ctx: Ctx, root: boolean): JsonSchema {
   switch (type.kind) {
     case 'any': {
       const schema: JsonSchema = {};

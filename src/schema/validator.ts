@@ -47,9 +47,7 @@ export interface ValidatedRequest {
   readonly body: unknown;
 }
 
-export type ValidationResult =
-  | { readonly ok: true; readonly value: ValidatedRequest }
-  | { readonly ok: false; readonly invalidParams: InvalidParam[] };
+export type ValidationResult = { readonly ok: true; readonly value: ValidatedRequest } | { readonly ok: false; readonly invalidParams: InvalidParam[] };
 
 export interface RequestValidator {
   validate(input: RequestInput): ValidationResult;

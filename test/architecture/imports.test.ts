@@ -23,7 +23,7 @@ const LAYER: Record<string, number> = {
   'src/json': 0,
   'src/hcl': 1,
   'src/starlark': 1,
-  'graph': 2,
+  graph: 2,
   'src/expr': 2,
   'src/schema': 2,
   'src/manifest': 3,
@@ -43,7 +43,7 @@ const STANDALONE: Record<string, string[]> = {
   'src/json': [],
   'src/hcl': ['src/diag'],
   'src/starlark': [],
-  'graph': [],
+  graph: [],
 };
 
 /** Packages that only one area may import. */

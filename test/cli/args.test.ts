@@ -17,7 +17,10 @@ test('flags in every accepted spelling', () => {
 });
 
 test('unknown flags, missing values and values on switches are usage errors', () => {
-  assert.throws(() => parseArgs(['--prot', '80'], FLAGS), (e: unknown) => e instanceof UsageError && /unknown flag --prot/.test(e.message));
+  assert.throws(
+    () => parseArgs(['--prot', '80'], FLAGS),
+    (e: unknown) => e instanceof UsageError && /unknown flag --prot/.test(e.message),
+  );
   assert.throws(() => parseArgs(['-x'], FLAGS), /unknown flag -x/);
   assert.throws(() => parseArgs(['--port'], FLAGS), /--port needs a value/);
   assert.throws(() => parseArgs(['-c', '--port', '1'], FLAGS), /-c needs a value/);

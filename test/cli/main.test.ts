@@ -71,7 +71,9 @@ test('openapi is not implemented yet: exit 2 with a message', async () => {
 });
 
 test('a manifest error exits 1 with every diagnostic, HCL-style; no stack trace', async () => {
-  const dir = manifest('endpoint "GET /a" {\n  pipeline {\n    sql "q" {\n      connection = connection.postgres.db\n      query = "select 1"\n    }\n    respond { status = 200 }\n  }\n}\n');
+  const dir = manifest(
+    'endpoint "GET /a" {\n  pipeline {\n    sql "q" {\n      connection = connection.postgres.db\n      query = "select 1"\n    }\n    respond { status = 200 }\n  }\n}\n',
+  );
   const r = await svc(['serve', '-c', dir]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /Error: /);
@@ -90,7 +92,10 @@ test('step kinds without a runtime are refused by serve, pointing at the step bl
   const json = await svc(['serve', '-c', dir, '--diagnostics=json']);
   assert.equal(json.code, 1);
   const parsed = JSON.parse(json.stderr) as { diagnostics: { summary: string }[] };
-  assert.deepEqual(parsed.diagnostics.map((d) => d.summary), ['http steps are not supported yet']);
+  assert.deepEqual(
+    parsed.diagnostics.map((d) => d.summary),
+    ['http steps are not supported yet'],
+  );
 });
 
 test('graph prints DOT for every endpoint, or one with --endpoint', async () => {
@@ -109,7 +114,9 @@ test('graph prints DOT for every endpoint, or one with --endpoint', async () => 
 });
 
 test('graph draws steps that cannot run yet', async () => {
-  const dir = manifest('endpoint "GET /a" {\n  pipeline {\n    http "q" {\n      url = "http://127.0.0.1:9/x"\n    }\n    respond {\n      status = 200\n      body   = steps.q.body\n    }\n  }\n}\n');
+  const dir = manifest(
+    'endpoint "GET /a" {\n  pipeline {\n    http "q" {\n      url = "http://127.0.0.1:9/x"\n    }\n    respond {\n      status = 200\n      body   = steps.q.body\n    }\n  }\n}\n',
+  );
   const r = await svc(['graph', '-c', dir]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /http\\nq\\nnot supported yet/);

@@ -9,7 +9,12 @@ import { starlarkCommand } from '../../src/cli/starlark.js';
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await starlarkCommand(args, { stdout: { write: (s: string) => void out.push(s) }, stderr: { write: (s: string) => void err.push(s) }, env: process.env, cwd: process.cwd() });
+  const code = await starlarkCommand(args, {
+    stdout: { write: (s: string) => void out.push(s) },
+    stderr: { write: (s: string) => void err.push(s) },
+    env: process.env,
+    cwd: process.cwd(),
+  });
   return { code, out: out.join(''), err: err.join('') };
 }
 
@@ -18,7 +23,12 @@ const loop = join(dir, 'loop.star');
 writeFileSync(loop, 'def execute(ctx):\n    n = 0\n    for i in range(1000):\n        n += i\n    return n\n');
 
 test('every spelling of the shared parser is accepted', async () => {
-  for (const args of [[loop, '--ctx', '{}'], [loop, '--ctx={}'], ['--ctx', '{}', loop], [loop, '--max-steps=100000', '--ctx', '{}']]) {
+  for (const args of [
+    [loop, '--ctx', '{}'],
+    [loop, '--ctx={}'],
+    ['--ctx', '{}', loop],
+    [loop, '--max-steps=100000', '--ctx', '{}'],
+  ]) {
     const r = await run(args);
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
     assert.equal(r.out, '499500\n');

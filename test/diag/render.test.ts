@@ -57,7 +57,10 @@ test('rendering many diagnostics of a big file is linear (the file is split into
     summary: 'Attribute redefined',
     subject: { filename: i % 1000 === 0 ? 'other.hcl' : 'big.hcl', start: { line: 2, column: 1, byte: 6 }, end: { line: 2, column: 2, byte: 7 } },
   }));
-  const sources = new Map([['big.hcl', big], ['other.hcl', other]]);
+  const sources = new Map([
+    ['big.hcl', big],
+    ['other.hcl', other],
+  ]);
   const t = performance.now();
   const out = renderDiagnostics(diags, sources);
   assert.ok(performance.now() - t < 5000, `took ${performance.now() - t} ms`); // quadratic: about a minute

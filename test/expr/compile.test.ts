@@ -10,7 +10,15 @@ const ctx = {
     path: '/users/7',
     query: { limit: 10, q: 'ab', tags: ['a', 'b'] },
     headers: { 'x-api-key': 'secret', 'content-type': 'application/json' },
-    body: { name: 'Ann', address: null, items: [{ id: 1, n: 2 }, { id: 2, n: 3 }], nested: { a: { b: 'deep' } } },
+    body: {
+      name: 'Ann',
+      address: null,
+      items: [
+        { id: 1, n: 2 },
+        { id: 2, n: 3 },
+      ],
+      nested: { a: { b: 'deep' } },
+    },
   },
   timestamp_epoch: 1700000000,
 };
@@ -253,9 +261,18 @@ describe('for expressions', () => {
     assert.equal(runError('{for v in ctx.request.query.tags: ctx.none => v}', vars).summary, 'Invalid object key');
   });
   it('nests and shadows', () => {
-    assert.deepEqual(run('[for x in [1, 2]: [for y in [10, 20]: x * y]]'), [[10, 20], [20, 40]]);
-    assert.deepEqual(run('[for x in [1, 2]: [for x in [x, x]: x + 1]]'), [[2, 2], [3, 3]]);
-    assert.deepEqual(run('[for r in steps.find.rows: [for t in ctx.request.query.tags: "${r.id}${t}"]]', vars), [['7a', '7b'], ['8a', '8b']]);
+    assert.deepEqual(run('[for x in [1, 2]: [for y in [10, 20]: x * y]]'), [
+      [10, 20],
+      [20, 40],
+    ]);
+    assert.deepEqual(run('[for x in [1, 2]: [for x in [x, x]: x + 1]]'), [
+      [2, 2],
+      [3, 3],
+    ]);
+    assert.deepEqual(run('[for r in steps.find.rows: [for t in ctx.request.query.tags: "${r.id}${t}"]]', vars), [
+      ['7a', '7b'],
+      ['8a', '8b'],
+    ]);
   });
   it('keeps locals separate from roots and across evaluations', () => {
     const c = compiled('[for ctx in [1, 2]: ctx]');
@@ -300,7 +317,9 @@ describe('function calls', () => {
     assert.equal(slice(src, e.range), 'ctx.request.body.items');
   });
   it('accepts a custom function table', () => {
-    const functions = new Map([['twice', { name: 'twice', params: ['x'], minArgs: 1, maxArgs: 1, pure: true, impl: (a: readonly unknown[]) => (a[0] as number) * 2 }]]);
+    const functions = new Map([
+      ['twice', { name: 'twice', params: ['x'], minArgs: 1, maxArgs: 1, pure: true, impl: (a: readonly unknown[]) => (a[0] as number) * 2 }],
+    ]);
     assert.equal(run('twice(21)', {}, { functions }), 42);
     assert.equal(diags('upper("x")', { functions })[0]!.summary, 'Call to unknown function');
   });
@@ -418,7 +437,11 @@ describe('constant conditions', () => {
     const c = compiled('env("SVC_EXPR_COND") == "1" ? ctx.a : ctx.b');
     delete process.env.SVC_EXPR_COND;
     assert.equal(c.evaluate({ ctx: { a: 'A', b: 'B' } }), 'A');
-    assert.deepEqual(c.references.map((r) => r.path), [['a'], ['b']], 'references still list both branches');
+    assert.deepEqual(
+      c.references.map((r) => r.path),
+      [['a'], ['b']],
+      'references still list both branches',
+    );
   });
 });
 

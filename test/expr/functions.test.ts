@@ -18,10 +18,46 @@ const bad = (name: string, ...args: unknown[]): string => {
 describe('function table', () => {
   it('has every function DECISIONS.md §2 lists, with arity metadata', () => {
     const expected = [
-      'env', 'problem', 'json_encode', 'json_decode', 'uuid', 'uuid_v4', 'uuid_v7', 'now', 'lower', 'upper', 'trim',
-      'trim_space', 'trim_prefix', 'trim_suffix', 'split', 'join', 'replace', 'format', 'coalesce', 'length', 'merge',
-      'lookup', 'keys', 'values', 'contains', 'base64_encode', 'base64_decode', 'url_encode', 'url_decode', 'sha256',
-      'md5', 'hmac_sha256', 'min', 'max', 'abs', 'ceil', 'floor', 'parse_int', 'tostring', 'tonumber',
+      'env',
+      'problem',
+      'json_encode',
+      'json_decode',
+      'uuid',
+      'uuid_v4',
+      'uuid_v7',
+      'now',
+      'lower',
+      'upper',
+      'trim',
+      'trim_space',
+      'trim_prefix',
+      'trim_suffix',
+      'split',
+      'join',
+      'replace',
+      'format',
+      'coalesce',
+      'length',
+      'merge',
+      'lookup',
+      'keys',
+      'values',
+      'contains',
+      'base64_encode',
+      'base64_decode',
+      'url_encode',
+      'url_decode',
+      'sha256',
+      'md5',
+      'hmac_sha256',
+      'min',
+      'max',
+      'abs',
+      'ceil',
+      'floor',
+      'parse_int',
+      'tostring',
+      'tonumber',
     ];
     assert.deepEqual([...standardFunctions.keys()].sort(), expected.sort());
     for (const f of standardFunctions.values()) {
@@ -60,7 +96,12 @@ describe('problem', () => {
     const p = call('problem', 404, 'User not found');
     assert.deepEqual(p, { type: 'urn:svc:error:not-found', title: 'User not found', status: 404 });
     assert.ok(isMarkedProblem(p));
-    assert.deepEqual(call('problem', 409, 'Conflict', 'Already there'), { type: 'urn:svc:error:conflict', title: 'Conflict', status: 409, detail: 'Already there' });
+    assert.deepEqual(call('problem', 409, 'Conflict', 'Already there'), {
+      type: 'urn:svc:error:conflict',
+      title: 'Conflict',
+      status: 409,
+      detail: 'Already there',
+    });
     assert.deepEqual(call('problem', 503), { type: 'urn:svc:error:dependency-unavailable', title: 'Service Unavailable', status: 503 });
   });
   it('builds from an object with extensions', () => {

@@ -13,7 +13,11 @@ export function compileSrc(src: string, options?: ExprCompileOptions): { compile
 /** Compiles (no diagnostics allowed) and returns the compiled expression. */
 export function compiled(src: string, options?: ExprCompileOptions): CompiledExpression {
   const { compiled: c, diagnostics } = compileSrc(src, options);
-  assert.deepEqual(diagnostics.map((d) => `${d.summary}: ${d.detail}`), [], `diagnostics for ${src}`);
+  assert.deepEqual(
+    diagnostics.map((d) => `${d.summary}: ${d.detail}`),
+    [],
+    `diagnostics for ${src}`,
+  );
   return c;
 }
 

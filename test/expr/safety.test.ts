@@ -12,8 +12,7 @@ import { run } from './helpers.js';
 const g = globalThis as Record<string, unknown>;
 
 /** An HCL quoted string for `s`: backslash, `"`, newline, `${` and `%{` escaped, everything else raw (lone surrogates too). */
-const hclString = (s: string): string =>
-  '"' + s.replace(/[\\"\n]|[$%]\{/g, (m) => (m === '\n' ? '\\n' : m.length === 2 ? m[0]! + m : '\\' + m)) + '"';
+const hclString = (s: string): string => '"' + s.replace(/[\\"\n]|[$%]\{/g, (m) => (m === '\n' ? '\\n' : m.length === 2 ? m[0]! + m : '\\' + m)) + '"';
 
 const HOSTILE = [
   '"]; globalThis.pwned = 1; //',

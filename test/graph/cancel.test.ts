@@ -68,7 +68,7 @@ test('an external AbortSignal cancels the run: steps see the abort, the outcome 
   assert.equal(seen?.aborted, true);
   // Already aborted before the run: nothing runs.
   let ran = false;
-  const o2 = sync(graph([{ type: "exit", run: () => (ran = true) }]).start(scope(), external.signal));
+  const o2 = sync(graph([{ type: 'exit', run: () => (ran = true) }]).start(scope(), external.signal));
   assert.equal(o2.kind === 'error' && o2.error.category, 'cancelled');
   assert.equal(ran, false);
 });

@@ -116,10 +116,7 @@ test('cancellation while the body runs: leave sees "cancel" exactly once (marble
   const log: string[] = [];
   testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
     const slow = cold('-----r|');
-    const g = graph([
-      transaction([{ type: 'step', name: 'slow', kind: 'sql', run: () => slow }], log),
-      { type: 'exit', run: () => 'unreached' },
-    ]);
+    const g = graph([transaction([{ type: 'step', name: 'slow', kind: 'sql', run: () => slow }], log), { type: 'exit', run: () => 'unreached' }]);
     expectObservable(g.run(scope()), '^--!').toBe('---');
     expectSubscriptions(slow.subscriptions).toBe('^--!');
   });
@@ -172,10 +169,7 @@ test('an abandoned transaction (sibling failed synchronously before it was subsc
 
 test('a Promise-based enter that resolves after cancellation is left at once (no leaked client)', async () => {
   const log: string[] = [];
-  const g = graph([
-    transaction([onClient('a', log)], log, { asyncEnter: true }),
-    { type: 'exit', run: () => 'unreached' },
-  ]);
+  const g = graph([transaction([onClient('a', log)], log, { asyncEnter: true }), { type: 'exit', run: () => 'unreached' }]);
   const subscription = g.run(scope()).subscribe();
   subscription.unsubscribe(); // before the client arrives
   await new Promise((r) => setImmediate(r));
@@ -267,7 +261,10 @@ test('leave may answer with exitWith on any awaited ending (done, exit), synchro
   const step: NodeDef<Scope> = { type: 'step', name: 'a', kind: 'expr', run: () => 1 };
   const respond: NodeDef<Scope> = { type: 'exit', run: () => 'body' };
   for (const leaveAsync of [false, true]) {
-    const cases: [NodeDef<Scope>, 'done' | 'exit'][] = [[step, 'done'], [respond, 'exit']];
+    const cases: [NodeDef<Scope>, 'done' | 'exit'][] = [
+      [step, 'done'],
+      [respond, 'exit'],
+    ];
     for (const [body, kind] of cases) {
       const after: NodeDef<Scope>[] = kind === 'done' ? [{ type: 'exit', run: () => 'after' }] : [];
       const g = graph([tx(leaveAsync, [body]), ...after]);

@@ -95,11 +95,30 @@ test('the graph-wide classifier sees every node kind and phase, after the node c
   };
   const serialization = () => Object.assign(new Error('could not serialize access'), { code: '40001' });
   const failing: [string, NodeDef<Scope>][] = [
-    ['sync step', { type: 'step', name: 'a', kind: 'sql', run: () => { throw serialization(); } }],
+    [
+      'sync step',
+      {
+        type: 'step',
+        name: 'a',
+        kind: 'sql',
+        run: () => {
+          throw serialization();
+        },
+      },
+    ],
     ['promise step', { type: 'step', name: 'a', kind: 'sql', run: () => Promise.reject(serialization()) }],
     ['observable step', { type: 'step', name: 'a', kind: 'sql', run: () => throwError(serialization) }],
     ['enter', { type: 'container', kind: 'transaction', name: 'tx', body: [], wrap: { enter: () => Promise.reject(serialization()) } }],
-    ['leave (commit)', { type: 'container', kind: 'transaction', name: 'tx', body: [{ type: 'step', name: 'a', kind: 'sql', run: () => 1 }], wrap: { leave: () => Promise.reject(serialization()) } }],
+    [
+      'leave (commit)',
+      {
+        type: 'container',
+        kind: 'transaction',
+        name: 'tx',
+        body: [{ type: 'step', name: 'a', kind: 'sql', run: () => 1 }],
+        wrap: { leave: () => Promise.reject(serialization()) },
+      },
+    ],
   ];
   for (const [what, node] of failing) {
     seen.length = 0;
@@ -110,7 +129,10 @@ test('the graph-wide classifier sees every node kind and phase, after the node c
   // The node's own classifier answers first; the graph's is not asked.
   seen.length = 0;
   const own = await graph(
-    [{ type: 'step', name: 'a', kind: 'sql', classify: () => 'retry', run: () => Promise.reject(serialization()) }, { type: 'exit', run: () => 1 }],
+    [
+      { type: 'step', name: 'a', kind: 'sql', classify: () => 'retry', run: () => Promise.reject(serialization()) },
+      { type: 'exit', run: () => 1 },
+    ],
     { classify },
   ).runPromise(scope());
   assert.equal(own.kind === 'error' && own.error.category, 'retry');
@@ -122,23 +144,32 @@ test("the engine's own categories are not reclassified, and a throwing classifie
     throw new Error('a bug in the classifier');
   };
   const timedOut = await graph(
-    [{ type: 'step', name: 'a', kind: 'sql', timeout: 2, run: () => new Promise(() => undefined) }, { type: 'exit', run: () => 1 }],
+    [
+      { type: 'step', name: 'a', kind: 'sql', timeout: 2, run: () => new Promise(() => undefined) },
+      { type: 'exit', run: () => 1 },
+    ],
     { classify: () => 'dependency-unavailable' },
   ).runPromise(scope());
   assert.equal(timedOut.kind === 'error' && timedOut.error.category, 'timeout');
   // Classified inside a promise callback: a throw there must still give an outcome, not an unhandled rejection.
-  const failed = await graph([{ type: 'step', name: 'a', kind: 'sql', run: () => Promise.reject(new Error('x')) }, { type: 'exit', run: () => 1 }], {
-    classify,
-  }).runPromise(scope());
+  const failed = await graph(
+    [
+      { type: 'step', name: 'a', kind: 'sql', run: () => Promise.reject(new Error('x')) },
+      { type: 'exit', run: () => 1 },
+    ],
+    {
+      classify,
+    },
+  ).runPromise(scope());
   assert.deepEqual(summary(failed), { kind: 'error', step: 'a', stepKind: 'sql', category: 'internal' });
 });
 
 test('failures outside any step name GRAPH_STEP_ID, never a step', async () => {
   const external = new AbortController();
-  const pending = graph([{ type: 'step', name: 'a', kind: 'sql', run: () => new Promise(() => undefined) }, { type: 'exit', run: () => 1 }]).runPromise(
-    scope(),
-    external.signal,
-  );
+  const pending = graph([
+    { type: 'step', name: 'a', kind: 'sql', run: () => new Promise(() => undefined) },
+    { type: 'exit', run: () => 1 },
+  ]).runPromise(scope(), external.signal);
   external.abort();
   const outcome = await pending;
   assert.equal(outcome.kind === 'error' && outcome.error.step, GRAPH_STEP_ID);

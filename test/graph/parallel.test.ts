@@ -167,8 +167,7 @@ test('an abandoned Promise branch that rejects later does not become an unhandle
             name: 'io',
             kind: 'sql',
             // A driver rejects once its signal is aborted.
-            run: (_s, ctx) =>
-              new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => setTimeout(() => reject(new Error('aborted')), 1))),
+            run: (_s, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => setTimeout(() => reject(new Error('aborted')), 1))),
           },
           {
             type: 'step',

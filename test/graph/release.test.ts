@@ -44,13 +44,7 @@ test("a timed-out step's own signal is aborted and its releases run before the c
     expectSubscriptions(slow.subscriptions).toBe('^--!');
   });
   // The slow step ends first (its own time-out), then the rest of the body, then the rollback.
-  assert.deepEqual(log, [
-    'slow:abort',
-    'slow:release:StepTimeoutError',
-    'first:abort',
-    'first:release:StepTimeoutError',
-    'leave:error',
-  ]);
+  assert.deepEqual(log, ['slow:abort', 'slow:release:StepTimeoutError', 'first:abort', 'first:release:StepTimeoutError', 'leave:error']);
 });
 
 test('the signal is aborted before the StepTimeoutError travels on, with the error as its reason', async () => {
@@ -124,10 +118,28 @@ test('releases run exactly once: success, error, time-out, teardown, early exit'
   const cases: [string, (log: string[]) => NodeDef<Scope>[], string[], boolean?][] = [
     ['success', (log) => [tracked('s', log, () => Promise.resolve(1)), { type: 'exit', run: () => 'ok' }], ['s:abort', 's:release:normal']],
     ['error', (log) => [tracked('s', log, () => Promise.reject(new Error('x'))), { type: 'exit', run: () => 1 }], ['s:abort', 's:release:StepError']],
-    ['sync error', (log) => [tracked('s', log, () => { throw new Error('x'); }), { type: 'exit', run: () => 1 }], ['s:abort', 's:release:StepError']],
-    ['time-out', (log) => [tracked('s', log, () => new Promise(() => undefined), { timeout: 2 }), { type: 'exit', run: () => 1 }], ['s:abort', 's:release:StepTimeoutError']],
-    ['teardown', (log) => [tracked('s', log, () => new Observable(() => undefined)), { type: 'exit', run: () => 1 }], ['s:abort', 's:release:AbortError'], true],
-    ['exit after it', (log) => [tracked('s', log, () => 1), { type: 'exit', run: () => 'early' }, ], ['s:abort', 's:release:normal']],
+    [
+      'sync error',
+      (log) => [
+        tracked('s', log, () => {
+          throw new Error('x');
+        }),
+        { type: 'exit', run: () => 1 },
+      ],
+      ['s:abort', 's:release:StepError'],
+    ],
+    [
+      'time-out',
+      (log) => [tracked('s', log, () => new Promise(() => undefined), { timeout: 2 }), { type: 'exit', run: () => 1 }],
+      ['s:abort', 's:release:StepTimeoutError'],
+    ],
+    [
+      'teardown',
+      (log) => [tracked('s', log, () => new Observable(() => undefined)), { type: 'exit', run: () => 1 }],
+      ['s:abort', 's:release:AbortError'],
+      true,
+    ],
+    ['exit after it', (log) => [tracked('s', log, () => 1), { type: 'exit', run: () => 'early' }], ['s:abort', 's:release:normal']],
     ['exitWith', (log) => [tracked('s', log, () => exitWith('caught')), { type: 'exit', run: () => 1 }], ['s:abort', 's:release:normal']],
   ];
   for (const [name, nodes, expected, cancel] of cases) {
@@ -149,7 +161,10 @@ test('a failing parallel branch ends first; the other branch is torn down, once'
   ]);
   const outcome = await g.runPromise(scope());
   assert.equal(outcome.kind === 'error' && outcome.error.step, 'bad');
-  assert.deepEqual(log.filter((l) => l.includes('release')), ['bad:release:StepError', 'slow:release:AbortError']);
+  assert.deepEqual(
+    log.filter((l) => l.includes('release')),
+    ['bad:release:StepError', 'slow:release:AbortError'],
+  );
 });
 
 test("a stream's feeding step is released when the stream's subscription ends, not before", () => {

@@ -9,7 +9,13 @@ test('a stream step ends the run with a stream outcome carrying the source (marb
     const rows = cold('-a-b-|', { a: { id: 1 }, b: { id: 2 } });
     const g = graph([
       { type: 'step', name: 'q', kind: 'sql', run: () => cold('--q|', { q: { stream: rows } }) },
-      { type: 'sink', kind: 'stream', label: 'ndjson', reads: ['q'], run: (s) => ({ source: (s.steps['q'] as { stream: Observable<unknown> }).stream, payload: { format: 'ndjson' } }) },
+      {
+        type: 'sink',
+        kind: 'stream',
+        label: 'ndjson',
+        reads: ['q'],
+        run: (s) => ({ source: (s.steps['q'] as { stream: Observable<unknown> }).stream, payload: { format: 'ndjson' } }),
+      },
     ]);
     let outcome: StreamOutcome | undefined;
     expectObservable(
@@ -36,7 +42,15 @@ test('the run is released (signal aborted) only when the stream subscription is 
       kind: 'redis',
       run: (_s, ctx) => {
         signal = ctx.signal; // e.g. a SUBSCRIBE connection opened with the run's signal
-        return Promise.resolve({ stream: new Observable<number>((s) => { const inner = feed.subscribe(s); return () => { upstreamClosed = true; inner.unsubscribe(); }; }) });
+        return Promise.resolve({
+          stream: new Observable<number>((s) => {
+            const inner = feed.subscribe(s);
+            return () => {
+              upstreamClosed = true;
+              inner.unsubscribe();
+            };
+          }),
+        });
       },
     },
     { type: 'sink', reads: ['sub'], run: (s) => ({ source: (s.steps['sub'] as { stream: Observable<number> }).stream }) },

@@ -98,6 +98,9 @@ test('teardown invariants hold for random pipelines and random cancellation time
       assert.equal(left.get(name), 1, `seed ${seed}: ${name} entered but left ${left.get(name) ?? 0} times (outcome ${JSON.stringify(outcome)})`);
     }
     for (const name of left.keys()) assert.ok(entered.has(name), `seed ${seed}: ${name} left without entering`);
-    assert.ok(signals.every((s) => s.aborted), `seed ${seed}: a step signal outlived the run`);
+    assert.ok(
+      signals.every((s) => s.aborted),
+      `seed ${seed}: a step signal outlived the run`,
+    );
   }
 });

@@ -21,9 +21,16 @@ test('a valid graph compiles with no errors and exposes its plan', () => {
   assert.equal(result.ok, true);
   assert.deepEqual(
     result.graph!.plan.map((n) => [n.id, n.type]),
-    [['a', 'step'], ['parallel#1', 'parallel'], ['respond#1', 'exit']],
+    [
+      ['a', 'step'],
+      ['parallel#1', 'parallel'],
+      ['respond#1', 'exit'],
+    ],
   );
-  assert.deepEqual(result.graph!.plan[1]!.branches!.map((b) => b.map((n) => n.id)), [['b'], ['c']]);
+  assert.deepEqual(
+    result.graph!.plan[1]!.branches!.map((b) => b.map((n) => n.id)),
+    [['b'], ['c']],
+  );
 });
 
 test('unknown read target', () => {

@@ -13,10 +13,14 @@ const JSON_BODY: RequestSpec = {
 function recorder() {
   const runs: unknown[] = [];
   const ep = (label: string, request?: RequestSpec) =>
-    endpoint(label, (ctx) => {
-      runs.push(ctx.request.body);
-      return json({ body: ctx.request.body ?? null });
-    }, request);
+    endpoint(
+      label,
+      (ctx) => {
+        runs.push(ctx.request.body);
+        return json({ body: ctx.request.body ?? null });
+      },
+      request,
+    );
   return { runs, ep };
 }
 

@@ -7,11 +7,7 @@ import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } 
 
 export const NO_REQUEST: RequestSpec = { path: [], query: [], headers: [] };
 
-export function endpoint(
-  label: string,
-  run: (ctx: RequestContext) => EndpointResult | PendingResult,
-  request: RequestSpec = NO_REQUEST,
-): CompiledEndpoint {
+export function endpoint(label: string, run: (ctx: RequestContext) => EndpointResult | PendingResult, request: RequestSpec = NO_REQUEST): CompiledEndpoint {
   const [method, path] = label.split(' ') as [string, string];
   return { method, path, request, run };
 }
@@ -37,10 +33,7 @@ export interface TestServer {
   readonly log: LogCapture;
 }
 
-export async function server(
-  endpoints: CompiledEndpoint[],
-  options: { bodyLimit?: number; requestTimeoutMs?: number } = {},
-): Promise<TestServer> {
+export async function server(endpoints: CompiledEndpoint[], options: { bodyLimit?: number; requestTimeoutMs?: number } = {}): Promise<TestServer> {
   const log = new LogCapture();
   const app = await buildServer({
     endpoints,

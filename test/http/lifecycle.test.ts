@@ -40,9 +40,7 @@ test('shutdown stops accepting, finishes in-flight requests, then resolves', asy
 });
 
 test('shutdown_timeout closes connections whose requests do not finish', async () => {
-  const { app } = await server([
-    endpoint('GET /hang', (): PendingResult => ({ kind: 'pending', result: new Promise(() => {}), cancel: () => {} })),
-  ]);
+  const { app } = await server([endpoint('GET /hang', (): PendingResult => ({ kind: 'pending', result: new Promise(() => {}), cancel: () => {} }))]);
   const { url } = await listen(app, { host: '127.0.0.1', port: 0 });
   const hanging = get(`${url}/hang`).catch((e: Error) => e.message);
   await new Promise((r) => setTimeout(r, 30));

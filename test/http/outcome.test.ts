@@ -59,7 +59,11 @@ test('a failing step is a 500 naming the step, with no internals; the log has th
 });
 
 test('a throwing endpoint is still a 500 problem, never a crash or Fastify error shape', async () => {
-  const { app } = await server([endpoint('GET /boom', () => { throw new TypeError('internal detail'); })]);
+  const { app } = await server([
+    endpoint('GET /boom', () => {
+      throw new TypeError('internal detail');
+    }),
+  ]);
   const r = await app.inject({ method: 'GET', url: '/boom' });
   assert.equal(r.statusCode, 500);
   assert.equal(r.json().type, 'urn:svc:error:internal');
@@ -68,11 +72,14 @@ test('a throwing endpoint is still a 500 problem, never a crash or Fastify error
 
 test('an asynchronous run is awaited', async () => {
   const { app } = await server([
-    endpoint('GET /slow', (): PendingResult => ({
-      kind: 'pending',
-      result: new Promise<EndpointResult>((resolve) => setTimeout(() => resolve(json({ late: true })), 10)),
-      cancel: () => {},
-    })),
+    endpoint(
+      'GET /slow',
+      (): PendingResult => ({
+        kind: 'pending',
+        result: new Promise<EndpointResult>((resolve) => setTimeout(() => resolve(json({ late: true })), 10)),
+        cancel: () => {},
+      }),
+    ),
   ]);
   const r = await app.inject({ method: 'GET', url: '/slow' });
   assert.deepEqual(r.json(), { late: true });
@@ -119,7 +126,10 @@ test('one log line per request, with id, method, url, status and duration', asyn
   assert.equal(lines.length, 2);
   assert.deepEqual(
     lines.map((l) => [l.reqId, l.method, l.url, l.status]),
-    [['one', 'GET', '/a?q=1', 200], ['two', 'GET', '/missing', 404]],
+    [
+      ['one', 'GET', '/a?q=1', 200],
+      ['two', 'GET', '/missing', 404],
+    ],
   );
   assert.equal(typeof lines[0]!.ms, 'number');
   assert.equal(typeof lines[0]!.time, 'number');

@@ -69,7 +69,13 @@ test('X-Request-Id is echoed when sane and generated otherwise', async () => {
   assert.notEqual(tooLong.headers['x-request-id'], 'x'.repeat(129));
   const notFound = await app.inject({ method: 'GET', url: '/zzz', headers: { 'x-request-id': 'nf-1' } });
   assert.equal(notFound.headers['x-request-id'], 'nf-1');
-  assert.deepEqual(log.requests().map((l) => l.reqId).slice(0, 1), ['abc-123']);
+  assert.deepEqual(
+    log
+      .requests()
+      .map((l) => l.reqId)
+      .slice(0, 1),
+    ['abc-123'],
+  );
 });
 
 test('ctx carries request id, epoch seconds, method, lower-case headers and query', async () => {
@@ -92,7 +98,10 @@ test('a path that is not valid URL encoding is a 400 problem, and the server car
   assert.match(r.headers['content-type'] as string, /^application\/problem\+json/);
   assert.equal(r.json().type, 'urn:svc:error:bad-request');
   assert.equal((await app.inject({ method: 'GET', url: '/users/1' })).statusCode, 200);
-  assert.deepEqual(log.requests().map((l) => l.status), [400, 200]);
+  assert.deepEqual(
+    log.requests().map((l) => l.status),
+    [400, 200],
+  );
 });
 
 test('methods the router does not know are a 404 problem', async () => {
@@ -103,7 +112,10 @@ test('methods the router does not know are a 404 problem', async () => {
 });
 
 test('an endpoint declared for HEAD replaces the one derived from GET, in either order', async () => {
-  for (const labels of [['GET /x', 'HEAD /x'], ['HEAD /x', 'GET /x']]) {
+  for (const labels of [
+    ['GET /x', 'HEAD /x'],
+    ['HEAD /x', 'GET /x'],
+  ]) {
     const { app } = await server(labels.map((l) => endpoint(l, () => json({ from: l }, l.startsWith('HEAD') ? 204 : 200))));
     const head = await app.inject({ method: 'HEAD', url: '/x' });
     assert.equal(head.statusCode, 204, labels.join(', '));

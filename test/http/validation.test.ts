@@ -35,10 +35,14 @@ const USERS: RequestSpec = {
 
 function recorder(spec: RequestSpec, label: string) {
   const seen: unknown[] = [];
-  const ep = endpoint(label, (ctx) => {
-    seen.push(ctx.request);
-    return json({ path: ctx.request.path, query: ctx.request.query, key: ctx.request.headers['x-api-key'] ?? null, body: ctx.request.body ?? null });
-  }, spec);
+  const ep = endpoint(
+    label,
+    (ctx) => {
+      seen.push(ctx.request);
+      return json({ path: ctx.request.path, query: ctx.request.query, key: ctx.request.headers['x-api-key'] ?? null, body: ctx.request.body ?? null });
+    },
+    spec,
+  );
   return { seen, ep };
 }
 
@@ -82,7 +86,10 @@ test('path parameters and bodies are validated too', async () => {
   assert.deepEqual(ok.json().body, { email: 'a@example.com', role: 'member' });
   const bad = await app.inject({ method: 'POST', url: '/users/x', payload: { email: 'nope' } });
   assert.equal(bad.statusCode, 422);
-  const names = bad.json().invalid_params.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort();
+  const names = bad
+    .json()
+    .invalid_params.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)
+    .sort();
   assert.deepEqual(names, ['body:email', 'path:id']);
   assert.equal(seen.length, 1);
 });

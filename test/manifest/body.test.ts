@@ -23,7 +23,10 @@ test('accepted items keep source order; repeatable blocks repeat', () => {
   const { decoded, diags } = decode('name = "x"\npart "a" {}\nmeta {}\npart "b" {}\nopt {}\n');
   assert.deepEqual(diags, []);
   assert.deepEqual([...decoded.attrs.keys()], ['name']);
-  assert.deepEqual(decoded.blocks.map((b) => [b.type, ...b.labels]), [['part', 'a'], ['meta'], ['part', 'b'], ['opt']]);
+  assert.deepEqual(
+    decoded.blocks.map((b) => [b.type, ...b.labels]),
+    [['part', 'a'], ['meta'], ['part', 'b'], ['opt']],
+  );
   assert.equal(blocksOf(decoded, 'part').length, 2);
 });
 

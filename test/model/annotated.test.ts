@@ -14,7 +14,9 @@ import { checkAnnotations, parseAnnotations } from './annotations.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const badDir = join(here, 'fixtures', 'bad');
 
-for (const name of readdirSync(badDir).filter((f) => f.endsWith('.hcl')).sort()) {
+for (const name of readdirSync(badDir)
+  .filter((f) => f.endsWith('.hcl'))
+  .sort()) {
   test(`bad fixture ${name}`, () => {
     const source = readFileSync(join(badDir, name), 'utf8');
     const annotations = parseAnnotations(source);

@@ -53,7 +53,9 @@ export function checkAnnotations(annotations: readonly Annotation[], diagnostics
     );
     if (i < 0) {
       const near = diagnostics.filter((d) => d.subject?.start.line === a.line).map(show);
-      problems.push(`line ${a.line}: expected ${a.severity} "${a.summary}"${a.suggestion ? ` (did you mean "${a.suggestion}")` : ''}; on that line: ${near.length ? near.join(' | ') : 'nothing'}`);
+      problems.push(
+        `line ${a.line}: expected ${a.severity} "${a.summary}"${a.suggestion ? ` (did you mean "${a.suggestion}")` : ''}; on that line: ${near.length ? near.join(' | ') : 'nothing'}`,
+      );
     } else unused.splice(i, 1);
   }
   for (const d of unused) problems.push(`unexpected: ${show(d)}`);

@@ -15,7 +15,12 @@ const servable = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'exam
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await checkCommand(args, { stdout: { write: (s: string) => void (out += s) }, stderr: { write: (s: string) => void (err += s) }, env: process.env, cwd: process.cwd() });
+  const code = await checkCommand(args, {
+    stdout: { write: (s: string) => void (out += s) },
+    stderr: { write: (s: string) => void (err += s) },
+    env: process.env,
+    cwd: process.cwd(),
+  });
   return { code, out, err };
 }
 
@@ -76,7 +81,12 @@ test('--diagnostics=json prints one JSON document on stdout', async (t) => {
   assert.equal(doc.ok, false);
   assert.equal(doc.errors, 2);
   assert.deepEqual(
-    doc.diagnostics.map((d: { summary: string; range: { start: { line: number; column: number } }; path: string[] }) => [d.summary, d.range.start.line, d.range.start.column, d.path.join(' > ')]),
+    doc.diagnostics.map((d: { summary: string; range: { start: { line: number; column: number } }; path: string[] }) => [
+      d.summary,
+      d.range.start.line,
+      d.range.start.column,
+      d.path.join(' > '),
+    ]),
     [
       ['Unsupported argument', 4, 7, 'endpoint "GET /x" > pipeline > respond'],
       ['Reference to undeclared step', 5, 16, 'endpoint "GET /x" > pipeline > respond'],

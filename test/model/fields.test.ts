@@ -60,9 +60,18 @@ test('integer enum values and defaults outside ±(2^53-1) are refused at the att
     d.map((x) => [x.at, x.summary]),
     [['6:19', 'Incorrect attribute value type']],
   );
-  assert.deepEqual(diags(query('type = int\nenum = [1, 9007199254740991]\ndefault = -9007199254740991')).filter((x) => x.summary !== 'Default on a required field'), [
-    { at: '7:19', summary: 'Invalid field declaration', path: 'endpoint "GET /x" > request > query > field "q"', detail: 'query.q: the default -9007199254740991 does not satisfy the field\'s own constraints: must be one of: [1, 9007199254740991].', suggestion: undefined },
-  ]);
+  assert.deepEqual(
+    diags(query('type = int\nenum = [1, 9007199254740991]\ndefault = -9007199254740991')).filter((x) => x.summary !== 'Default on a required field'),
+    [
+      {
+        at: '7:19',
+        summary: 'Invalid field declaration',
+        path: 'endpoint "GET /x" > request > query > field "q"',
+        detail: "query.q: the default -9007199254740991 does not satisfy the field's own constraints: must be one of: [1, 9007199254740991].",
+        suggestion: undefined,
+      },
+    ],
+  );
 });
 
 test("src/schema's issues point at the offending attribute, with the field's block path", () => {
@@ -152,7 +161,12 @@ test('svc check prints the warning and still succeeds', async (t) => {
   writeFileSync(join(dir, 'api.hcl'), query('type = string\npattern = "^(a|aa)+$"'));
   let out = '';
   let err = '';
-  const code = await checkCommand(['-c', dir], { stdout: { write: (s: string) => void (out += s) }, stderr: { write: (s: string) => void (err += s) }, env: process.env, cwd: process.cwd() });
+  const code = await checkCommand(['-c', dir], {
+    stdout: { write: (s: string) => void (out += s) },
+    stderr: { write: (s: string) => void (err += s) },
+    env: process.env,
+    cwd: process.cwd(),
+  });
   assert.equal(code, 0);
   assert.match(out + err, /Warning: Questionable field declaration/);
   assert.match(out + err, /backtrack/);
@@ -161,7 +175,8 @@ test('svc check prints the warning and still succeeds', async (t) => {
 
 test('an invalid default is reported at its value, with the reason the 422 would give', () => {
   const e = diags(query('type = string\nmax_length = 2\ndefault = "xyz"'));
-  assert.deepEqual(e.map((x) => [x.at, x.detail]), [
-    ['7:19', 'query.q: the default "xyz" does not satisfy the field\'s own constraints: length must be at most 2 characters.'],
-  ]);
+  assert.deepEqual(
+    e.map((x) => [x.at, x.detail]),
+    [['7:19', 'query.q: the default "xyz" does not satisfy the field\'s own constraints: length must be at most 2 characters.']],
+  );
 });

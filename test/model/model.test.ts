@@ -6,7 +6,10 @@ import { buildServiceModel, type StepSpec } from '../../src/steps/index.js';
 
 function build(source: string): ServiceModel<StepSpec> {
   const r = buildServiceModel([{ filename: 'api.hcl', source }]);
-  assert.deepEqual(r.diagnostics.map((d) => `${d.subject?.start.line}: ${d.summary} ${d.detail ?? ''}`), []);
+  assert.deepEqual(
+    r.diagnostics.map((d) => `${d.subject?.start.line}: ${d.summary} ${d.detail ?? ''}`),
+    [],
+  );
   return r.model!;
 }
 
@@ -103,7 +106,10 @@ test('path parameters of the pattern are always in request.path, in pattern orde
       ['rest', 'string', true],
     ],
   );
-  assert.deepEqual(e.request.headers.map((f) => f.name), ['x-request-source']);
+  assert.deepEqual(
+    e.request.headers.map((f) => f.name),
+    ['x-request-source'],
+  );
 });
 
 test('statuses known at boot, respond defaults and dynamic statuses', () => {

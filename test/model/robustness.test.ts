@@ -91,15 +91,28 @@ const NASTY: Record<string, string> = {
   weirdText: '\uFEFFendpoint "GET /\u0000\uD800\uFFFD" {\n pipeline {\n respond {\n body = "\uD800\u0007"\n}\n}\n}\n\u2028\u0085',
   bomOnly: '\uFEFF',
   nul: 'endpoint "GET /a" {\u0000}\n',
-  dupAll: ('server {\nport = 1\nport = 2\n}\nopenapi {\ntitle="a"\n}\nschema "s" {\nfield "a" {\ntype = string\ntype = int\n}\nfield "a" {\ntype=string\n}\n}\nauth "g" {\ntype = "basic"\nusername="a"\npassword="b"\n}\nconnection "postgres" "p" {\nurl = "pglite:"\n}\n' + 'endpoint "GET /a" {\nrequest {\nquery {\nfield "q" {\ntype = string\n}\n}\nquery "q" {\ntype = string\n}\nbody = schema.s\nbody {\n}\n}\npipeline {\nsql "x" {\nquery = "select 1"\nquery = "select 2"\n}\nsql "x" {\nquery = "x"\n}\nrespond {\nbody = 1\n}\nrespond {\nbody = 2\n}\n}\npipeline {\n}\n}\n').repeat(3),
-  cycleListMap: 'schema "a" {\n field "b" {\n type = list(schema.b)\n required = true\n min_items = 1\n }\n}\nschema "b" {\n field "a" {\n type = map(schema.a)\n required = true\n default = {}\n }\n field "self" {\n type = schema.b\n required = true\n }\n}\nendpoint "POST /x" {\n request {\n body = schema.a\n query {\n field "q" {\n type = schema.a\n }\n }\n }\n pipeline {\n respond {\n body = ctx.request.body.b[0].a.x.b\n }\n }\n}\n',
-  selfBody: 'schema "x" {\n field "y" {\n type = schema.x\n default = {y = {y = {}}}\n }\n field "z" {\n type = list(schema.x)\n default = [{}]\n }\n}\nroute "POST /x" {\n request {\n body = x\n }\n respond {\n body = ctx.request.body.y.y.y.z\n }\n}\n',
-  selfDefaultEndless: 'schema "x" {\n field "y" {\n type = schema.x\n default = {}\n }\n}\nroute "POST /x" {\n request {\n body = x\n }\n respond {\n body = 1\n }\n}\n',
-  bodyIsSelf: 'schema "x" {\n field "x" {\n type = schema.x\n }\n}\nendpoint "POST /x" {\n request {\n body = schema.x\n path {\n field "x" {\n type = schema.x\n }\n }\n headers {\n field "h" {\n type = map(schema.x)\n }\n }\n }\n pipeline {\n respond {\n body = 1\n }\n }\n}\n',
-  manyEnum: 'endpoint "GET /a" {\n request {\n query {\n field "q" {\n type = string\n enum = [' + Array.from({ length: 20000 }, (_, i) => `"v${i}"`).join(',') + ']\n pattern = "(a+)+$"\n default = "v1"\n }\n }\n }\n pipeline {\n respond {\n body = 1\n }\n }\n}\n',
-  weirdPattern: 'endpoint "GET /a" {\n request {\n query {\n field "q" {\n type = string\n pattern = "\\\\p{Foo}"\n }\n field "r" {\n type = string\n pattern = "[[:alpha:]]"\n default = "x"\n }\n field "s" {\n type = string\n pattern = "(?<n>a)\\\\k<n>"\n default = "aa"\n }\n }\n }\n pipeline {\n respond {\n body = 1\n }\n }\n}\n',
-  protoNames: 'schema "__proto__" {\n field "__proto__" {\n type = string\n }\n}\nschema "constructor" {\n field "hasOwnProperty" {\n type = string\n default = "x"\n }\n}\nconnection "redis" "__proto__" {\n url = "memory:"\n}\nauth "__proto__" {\n type = "basic"\n username = "a"\n password = "b"\n}\nroute "POST /__proto__/{__proto__}" {\n request {\n body = constructor\n header "__proto__" {\n type = string\n }\n }\n kv "__proto__" {\n connection = "__proto__"\n op = "get"\n key = "x"\n }\n respond {\n body = steps.__proto__.value\n }\n}\n',
-  weirdDefaults: 'endpoint "GET /a" {\n request {\n query {\n field "a" {\n type = any\n default = {x = [1, {y = null}]}\n }\n field "b" {\n type = list(any)\n default = [[1],[2]]\n unique_items = true\n }\n field "c" {\n type = number\n default = 1e400\n }\n field "d" {\n type = string\n format = "date"\n default = "2020-02-30"\n }\n }\n }\n pipeline {\n respond {\n body = 1\n }\n }\n}\n',
+  dupAll: (
+    'server {\nport = 1\nport = 2\n}\nopenapi {\ntitle="a"\n}\nschema "s" {\nfield "a" {\ntype = string\ntype = int\n}\nfield "a" {\ntype=string\n}\n}\nauth "g" {\ntype = "basic"\nusername="a"\npassword="b"\n}\nconnection "postgres" "p" {\nurl = "pglite:"\n}\n' +
+    'endpoint "GET /a" {\nrequest {\nquery {\nfield "q" {\ntype = string\n}\n}\nquery "q" {\ntype = string\n}\nbody = schema.s\nbody {\n}\n}\npipeline {\nsql "x" {\nquery = "select 1"\nquery = "select 2"\n}\nsql "x" {\nquery = "x"\n}\nrespond {\nbody = 1\n}\nrespond {\nbody = 2\n}\n}\npipeline {\n}\n}\n'
+  ).repeat(3),
+  cycleListMap:
+    'schema "a" {\n field "b" {\n type = list(schema.b)\n required = true\n min_items = 1\n }\n}\nschema "b" {\n field "a" {\n type = map(schema.a)\n required = true\n default = {}\n }\n field "self" {\n type = schema.b\n required = true\n }\n}\nendpoint "POST /x" {\n request {\n body = schema.a\n query {\n field "q" {\n type = schema.a\n }\n }\n }\n pipeline {\n respond {\n body = ctx.request.body.b[0].a.x.b\n }\n }\n}\n',
+  selfBody:
+    'schema "x" {\n field "y" {\n type = schema.x\n default = {y = {y = {}}}\n }\n field "z" {\n type = list(schema.x)\n default = [{}]\n }\n}\nroute "POST /x" {\n request {\n body = x\n }\n respond {\n body = ctx.request.body.y.y.y.z\n }\n}\n',
+  selfDefaultEndless:
+    'schema "x" {\n field "y" {\n type = schema.x\n default = {}\n }\n}\nroute "POST /x" {\n request {\n body = x\n }\n respond {\n body = 1\n }\n}\n',
+  bodyIsSelf:
+    'schema "x" {\n field "x" {\n type = schema.x\n }\n}\nendpoint "POST /x" {\n request {\n body = schema.x\n path {\n field "x" {\n type = schema.x\n }\n }\n headers {\n field "h" {\n type = map(schema.x)\n }\n }\n }\n pipeline {\n respond {\n body = 1\n }\n }\n}\n',
+  manyEnum:
+    'endpoint "GET /a" {\n request {\n query {\n field "q" {\n type = string\n enum = [' +
+    Array.from({ length: 20000 }, (_, i) => `"v${i}"`).join(',') +
+    ']\n pattern = "(a+)+$"\n default = "v1"\n }\n }\n }\n pipeline {\n respond {\n body = 1\n }\n }\n}\n',
+  weirdPattern:
+    'endpoint "GET /a" {\n request {\n query {\n field "q" {\n type = string\n pattern = "\\\\p{Foo}"\n }\n field "r" {\n type = string\n pattern = "[[:alpha:]]"\n default = "x"\n }\n field "s" {\n type = string\n pattern = "(?<n>a)\\\\k<n>"\n default = "aa"\n }\n }\n }\n pipeline {\n respond {\n body = 1\n }\n }\n}\n',
+  protoNames:
+    'schema "__proto__" {\n field "__proto__" {\n type = string\n }\n}\nschema "constructor" {\n field "hasOwnProperty" {\n type = string\n default = "x"\n }\n}\nconnection "redis" "__proto__" {\n url = "memory:"\n}\nauth "__proto__" {\n type = "basic"\n username = "a"\n password = "b"\n}\nroute "POST /__proto__/{__proto__}" {\n request {\n body = constructor\n header "__proto__" {\n type = string\n }\n }\n kv "__proto__" {\n connection = "__proto__"\n op = "get"\n key = "x"\n }\n respond {\n body = steps.__proto__.value\n }\n}\n',
+  weirdDefaults:
+    'endpoint "GET /a" {\n request {\n query {\n field "a" {\n type = any\n default = {x = [1, {y = null}]}\n }\n field "b" {\n type = list(any)\n default = [[1],[2]]\n unique_items = true\n }\n field "c" {\n type = number\n default = 1e400\n }\n field "d" {\n type = string\n format = "date"\n default = "2020-02-30"\n }\n }\n }\n pipeline {\n respond {\n body = 1\n }\n }\n}\n',
 };
 
 test('hostile manifests produce located diagnostics, never exceptions', () => {

@@ -13,15 +13,17 @@ test('the reference specs have no issues', () => {
 
 test('attributes on types they do not apply to', () => {
   assert.deepEqual(
-    messages(request({
-      body: object([
-        field('a', INTEGER, { minLength: 1, pattern: 'x', format: 'email' }),
-        field('b', STRING, { min: 1, minItems: 1 }),
-        field('c', BOOLEAN, { enum: ['x'] }),
-        field('d', map(STRING), { uniqueItems: true }),
-        field('e', list(NUMBER), { maxLength: 3 }),
-      ]),
-    })),
+    messages(
+      request({
+        body: object([
+          field('a', INTEGER, { minLength: 1, pattern: 'x', format: 'email' }),
+          field('b', STRING, { min: 1, minItems: 1 }),
+          field('c', BOOLEAN, { enum: ['x'] }),
+          field('d', map(STRING), { uniqueItems: true }),
+          field('e', list(NUMBER), { maxLength: 3 }),
+        ]),
+      }),
+    ),
     [
       'body.a: `format` applies to string fields, not to integer',
       'body.a: `pattern` applies to string fields, not to integer',
@@ -37,15 +39,17 @@ test('attributes on types they do not apply to', () => {
 
 test('unknown formats, bad patterns, enum values of the wrong type, inverted bounds', () => {
   assert.deepEqual(
-    messages(request({
-      query: [
-        field('a', STRING, { format: 'phone' }),
-        field('b', STRING, { pattern: '([a-z' }),
-        field('c', INTEGER, { enum: [1, 'two', 2.5] }),
-        field('d', INTEGER, { min: 5, max: 1 }),
-        field('e', STRING, { minLength: -1 }),
-      ],
-    })).map((m) => m.replace(/: Invalid regular expression.*$/, ': <engine message>')),
+    messages(
+      request({
+        query: [
+          field('a', STRING, { format: 'phone' }),
+          field('b', STRING, { pattern: '([a-z' }),
+          field('c', INTEGER, { enum: [1, 'two', 2.5] }),
+          field('d', INTEGER, { min: 5, max: 1 }),
+          field('e', STRING, { minLength: -1 }),
+        ],
+      }),
+    ).map((m) => m.replace(/: Invalid regular expression.*$/, ': <engine message>')),
     [
       'query.a: unknown format "phone"; the formats are email, uuid, uri, date-time, date, ipv4, ipv6, hostname',
       'query.b: `pattern` is not a valid regular expression: <engine message>',
@@ -59,12 +63,18 @@ test('unknown formats, bad patterns, enum values of the wrong type, inverted bou
 
 test('defaults must satisfy the field they belong to', () => {
   assert.deepEqual(
-    messages(request({
-      query: [field('limit', INTEGER, { default: 500, max: 100 }), field('sort', STRING, { default: 'up', enum: ['asc'] }), field('ok', STRING, { default: null })],
-      body: object([field('tags', list(STRING), { default: 'x' }), field('when', STRING, { format: 'date', default: '2023-02-29' })]),
-    })),
+    messages(
+      request({
+        query: [
+          field('limit', INTEGER, { default: 500, max: 100 }),
+          field('sort', STRING, { default: 'up', enum: ['asc'] }),
+          field('ok', STRING, { default: null }),
+        ],
+        body: object([field('tags', list(STRING), { default: 'x' }), field('when', STRING, { format: 'date', default: '2023-02-29' })]),
+      }),
+    ),
     [
-      'query.limit: the default 500 does not satisfy the field\'s own constraints: must be less than or equal to 100',
+      "query.limit: the default 500 does not satisfy the field's own constraints: must be less than or equal to 100",
       'query.sort: the default "up" does not satisfy the field\'s own constraints: must be one of: ["asc"]',
       'body.tags: the default "x" does not satisfy the field\'s own constraints: must be of type array',
       'body.when: the default "2023-02-29" does not satisfy the field\'s own constraints: must be a valid date format',
@@ -75,23 +85,22 @@ test('defaults must satisfy the field they belong to', () => {
 test('an invalid default names the failed constraints with the 422 reasons, parts of it by their place', () => {
   const address = object([field('city', STRING, { required: true }), field('zip', STRING, { pattern: '^[0-9]{5}$' })], 'address');
   assert.deepEqual(
-    messages(request({
-      // biome-ignore lint/correctness/noPrecisionLoss: the case is a default past 2^53, which loses precision
-      query: [field('ids', list(INTEGER), { default: [1, 500, 9007199254740993], max: 10 })],
-      body: object([
-        field('home', address, { default: { zip: 'x' } }),
-        field('many', list(INTEGER), { default: [11, 12, 13, 14, 15], max: 10 }),
-      ]),
-    })),
+    messages(
+      request({
+        // biome-ignore lint/correctness/noPrecisionLoss: the case is a default past 2^53, which loses precision
+        query: [field('ids', list(INTEGER), { default: [1, 500, 9007199254740993], max: 10 })],
+        body: object([field('home', address, { default: { zip: 'x' } }), field('many', list(INTEGER), { default: [11, 12, 13, 14, 15], max: 10 })]),
+      }),
+    ),
     [
-      'query.ids: the default [1,500,9007199254740992] does not satisfy the field\'s own constraints: [1] must be less than or equal to 10; [2] must be less than or equal to 10',
+      "query.ids: the default [1,500,9007199254740992] does not satisfy the field's own constraints: [1] must be less than or equal to 10; [2] must be less than or equal to 10",
       'body.home: the default {"zip":"x"} does not satisfy the field\'s own constraints: city is required; zip must match pattern ^[0-9]{5}$',
-      'body.many: the default [11,12,13,14,15] does not satisfy the field\'s own constraints: [0] must be less than or equal to 10; [1] must be less than or equal to 10; [2] must be less than or equal to 10; and 2 more',
+      "body.many: the default [11,12,13,14,15] does not satisfy the field's own constraints: [0] must be less than or equal to 10; [1] must be less than or equal to 10; [2] must be less than or equal to 10; and 2 more",
     ],
   );
   // biome-ignore lint/correctness/noPrecisionLoss: the case is a default past 2^53, which loses precision
   assert.deepEqual(messages(request({ query: [field('n', INTEGER, { default: 9007199254740993 })] })), [
-    'query.n: the default 9007199254740992 does not satisfy the field\'s own constraints: must be a safe integer',
+    "query.n: the default 9007199254740992 does not satisfy the field's own constraints: must be a safe integer",
   ]);
 });
 
@@ -106,15 +115,17 @@ test('integer enum values must be safe integers, as the validator and the decode
 });
 
 test('every issue names the attribute at fault, its severity, and whether the attribute applies at all', () => {
-  const issues = checkRequestSpec(request({
-    path: [field('p', list(STRING))],
-    query: [
-      field('a', STRING, { min: 1, enum: [1], format: 'phone', pattern: '(', minLength: 3, maxLength: 1, default: 'x' }),
-      field('b', INTEGER, { minItems: -1, default: 'x' }),
-      field('c', STRING, { pattern: '^(a+)+$' }),
-    ],
-    body: object([field('toString', STRING), field('d', STRING), field('d', STRING)]),
-  }));
+  const issues = checkRequestSpec(
+    request({
+      path: [field('p', list(STRING))],
+      query: [
+        field('a', STRING, { min: 1, enum: [1], format: 'phone', pattern: '(', minLength: 3, maxLength: 1, default: 'x' }),
+        field('b', INTEGER, { minItems: -1, default: 'x' }),
+        field('c', STRING, { pattern: '^(a+)+$' }),
+      ],
+      body: object([field('toString', STRING), field('d', STRING), field('d', STRING)]),
+    }),
+  );
   assert.deepEqual(
     issues.map((i) => [i.field, i.attribute, i.severity, i.inapplicable ?? false]),
     [
@@ -133,12 +144,18 @@ test('every issue names the attribute at fault, its severity, and whether the at
     ],
   );
   // A default that is wrong on its own is about `default`.
-  assert.deepEqual(checkRequestSpec(request({ query: [field('x', INTEGER, { default: 'x' })] })).map((i) => i.attribute), ['default']);
+  assert.deepEqual(
+    checkRequestSpec(request({ query: [field('x', INTEGER, { default: 'x' })] })).map((i) => i.attribute),
+    ['default'],
+  );
 });
 
 test('a pattern that may backtrack catastrophically is a warning, not an error: the validator still compiles', () => {
   const spec = request({ query: [field('q', STRING, { pattern: '^(a|aa)+$' })] });
-  assert.deepEqual(checkRequestSpec(spec).map((i) => [i.severity, i.attribute]), [['warning', 'pattern']]);
+  assert.deepEqual(
+    checkRequestSpec(spec).map((i) => [i.severity, i.attribute]),
+    [['warning', 'pattern']],
+  );
   assert.match(checkRequestSpec(spec)[0]!.message, /backtrack/);
   const v = compileRequestValidator(spec);
   assert.equal(v.validate({ path: {}, query: { q: 'aaa' }, headers: {}, body: undefined }).ok, true);
@@ -151,11 +168,13 @@ test('a pattern that may backtrack catastrophically is a warning, not an error: 
 
 test('text coordinates take scalars (and lists of scalars outside the path)', () => {
   assert.deepEqual(
-    messages(request({
-      path: [field('ids', list(INTEGER))],
-      query: [field('filter', map(STRING)), field('deep', list(list(STRING))), field('ok', list(BOOLEAN)), field('any', ANY)],
-      headers: [field('x-obj', object([]))],
-    })),
+    messages(
+      request({
+        path: [field('ids', list(INTEGER))],
+        query: [field('filter', map(STRING)), field('deep', list(list(STRING))), field('ok', list(BOOLEAN)), field('any', ANY)],
+        headers: [field('x-obj', object([]))],
+      }),
+    ),
     [
       'path.ids: a path parameter arrives as text and must be a scalar, not list(integer)',
       'query.filter: a query parameter arrives as text and must be a scalar or a list of scalars, not map(string)',
@@ -167,10 +186,12 @@ test('text coordinates take scalars (and lists of scalars outside the path)', ()
 
 test('duplicate names (headers case-insensitively) and reserved names', () => {
   assert.deepEqual(
-    messages(request({
-      headers: [field('X-Key', STRING), field('x-key', STRING)],
-      body: object([field('a', STRING), field('a', STRING), field('constructor', STRING), field('__proto__', STRING), field('toString', ANY)]),
-    })),
+    messages(
+      request({
+        headers: [field('X-Key', STRING), field('x-key', STRING)],
+        body: object([field('a', STRING), field('a', STRING), field('constructor', STRING), field('__proto__', STRING), field('toString', ANY)]),
+      }),
+    ),
     [
       'header.x-key: header parameter "x-key" is declared twice',
       'body.a: field "a" is declared twice',
@@ -195,12 +216,21 @@ test('nested schemas are checked, issues carry the field range and are named by 
       range,
     },
   ]);
-  assert.deepEqual(checkObjectType(inner).map((i) => i.field), ['schema address.zip']);
+  assert.deepEqual(
+    checkObjectType(inner).map((i) => i.field),
+    ['schema address.zip'],
+  );
   // An inline body's fields keep their path; so does a named schema checked as the body itself.
-  assert.deepEqual(checkRequestSpec(request({ body: inner })).map((i) => i.field), ['body.zip']);
+  assert.deepEqual(
+    checkRequestSpec(request({ body: inner })).map((i) => i.field),
+    ['body.zip'],
+  );
   // A default that holds an object with issues is not compiled (it would only fail for that reason).
   const holder = object([field('home', inner, { default: { zip: 'x' } })], 'holder');
-  assert.deepEqual(checkObjectType(holder).map((i) => i.field), ['schema address.zip']);
+  assert.deepEqual(
+    checkObjectType(holder).map((i) => i.field),
+    ['schema address.zip'],
+  );
 });
 
 /** s0 .. s{depth}: each schema has two optional fields, f0 and f1, of the next one (2^depth paths). */
@@ -215,8 +245,14 @@ test('a schema shared along many paths is checked once per object, not once per 
   const root = diamond(40, [field('x', STRING, { min: 1, range }), field('d', STRING, { default: 'ok', pattern: '^o' })]);
   const t0 = performance.now();
   // 2^40 paths: without memoisation this never finishes.
-  assert.deepEqual(checkObjectType(root).map((i) => i.field), ['schema s40.x']);
-  assert.deepEqual(checkRequestSpec(request({ body: root })).map((i) => i.field), ['schema s40.x']);
+  assert.deepEqual(
+    checkObjectType(root).map((i) => i.field),
+    ['schema s40.x'],
+  );
+  assert.deepEqual(
+    checkRequestSpec(request({ body: root })).map((i) => i.field),
+    ['schema s40.x'],
+  );
   assert.ok(performance.now() - t0 < 2000);
 });
 
@@ -237,13 +273,16 @@ test('a diamond of shared schemas compiles to a small validator schema and valid
 
 test('compileRequestValidator refuses a spec with issues, listing them all', () => {
   const spec = request({ query: [field('a', STRING, { format: 'phone' })], body: object([field('b', INTEGER, { pattern: 'x' })]) });
-  assert.throws(() => compileRequestValidator(spec), (e: unknown) => {
-    assert.ok(e instanceof SchemaError);
-    assert.equal(e.issues.length, 2);
-    assert.match(e.message, /query\.a: unknown format "phone"/);
-    assert.match(e.message, /body\.b: `pattern` applies to string fields/);
-    return true;
-  });
+  assert.throws(
+    () => compileRequestValidator(spec),
+    (e: unknown) => {
+      assert.ok(e instanceof SchemaError);
+      assert.equal(e.issues.length, 2);
+      assert.match(e.message, /query\.a: unknown format "phone"/);
+      assert.match(e.message, /body\.b: `pattern` applies to string fields/);
+      return true;
+    },
+  );
 });
 
 test('a default on a field of a recursive schema is checked too', () => {
@@ -255,12 +294,16 @@ test('a default on a field of a recursive schema is checked too', () => {
   assert.deepEqual(checkObjectType(node), []);
   // A defaulted field that leads back to its own schema: every value would grow forever.
   fields.push(field('first', node, { default: { label: 'x' } }));
-  assert.deepEqual(checkObjectType(node).map((i) => `${i.field}: ${i.message}`), [
-    'schema node.first: the default never ends: completing it with the defaults of its schema leads back to the same schema',
-  ]);
+  assert.deepEqual(
+    checkObjectType(node).map((i) => `${i.field}: ${i.message}`),
+    ['schema node.first: the default never ends: completing it with the defaults of its schema leads back to the same schema'],
+  );
   // So is a list default whose elements get the same list as default.
   const leafFields: ReturnType<typeof field>[] = [field('label', STRING)];
   const leaf = object(leafFields, 'leaf');
   leafFields.push(field('children', list(leaf), { default: [{ label: 'x' }] }));
-  assert.deepEqual(checkObjectType(leaf).map((i) => i.field), ['schema leaf.children']);
+  assert.deepEqual(
+    checkObjectType(leaf).map((i) => i.field),
+    ['schema leaf.children'],
+  );
 });

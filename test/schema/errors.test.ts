@@ -70,7 +70,10 @@ test('names with JSON-pointer characters come back unescaped', () => {
   const spec = request({ body: object([field('a/b', STRING, { required: true }), field('m', map(INTEGER))]) });
   const r = compileRequestValidator(spec).validate({ path: {}, query: {}, headers: {}, body: { 'a/b': 1, m: { 'x~y': 'z' } } });
   assert.ok(!r.ok);
-  assert.deepEqual(r.invalidParams.map((p) => p.name), ['a/b', 'm.x~y']);
+  assert.deepEqual(
+    r.invalidParams.map((p) => p.name),
+    ['a/b', 'm.x~y'],
+  );
 });
 
 test('reasonFor keeps ajv words for keywords the schemas never use', () => {

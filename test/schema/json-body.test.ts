@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  FORBIDDEN_PROPERTY_MESSAGE, invalidJsonProblem, isJsonContentType, parseJsonBody, validationProblem,
-} from '../../src/schema/index.js';
+import { FORBIDDEN_PROPERTY_MESSAGE, invalidJsonProblem, isJsonContentType, parseJsonBody, validationProblem } from '../../src/schema/index.js';
 import { isMarkedProblem } from '../../src/problem/index.js';
 
 test('valid JSON of every shape parses', () => {
@@ -83,12 +81,30 @@ test('nesting depth is bounded: the limit itself passes, one more is refused bef
 });
 
 test('isJsonContentType: application/json and +json suffixes, with parameters; absent counts as JSON', () => {
-  for (const h of [undefined, '', 'application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/problem+json',
-    'application/vnd.api+json;charset=UTF-8', ' application/json ', 'application/merge-patch+json']) {
+  for (const h of [
+    undefined,
+    '',
+    'application/json',
+    'Application/JSON',
+    'application/json; charset=utf-8',
+    'application/problem+json',
+    'application/vnd.api+json;charset=UTF-8',
+    ' application/json ',
+    'application/merge-patch+json',
+  ]) {
     assert.equal(isJsonContentType(h), true, String(h));
   }
-  for (const h of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/json',
-    'application/jsonx', 'application/+json', 'application/json-seq', 'application/xml', 'json']) {
+  for (const h of [
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'text/json',
+    'application/jsonx',
+    'application/+json',
+    'application/json-seq',
+    'application/xml',
+    'json',
+  ]) {
     assert.equal(isJsonContentType(h), false, h);
   }
 });
@@ -114,12 +130,15 @@ test('invalidJsonProblem builds the 400 of SPEC.md §7', () => {
   const r = parseJsonBody('{"a":');
   assert.ok(!r.ok);
   const p = invalidJsonProblem(r.message, '/api/v1/users');
-  assert.deepEqual({ ...p }, {
-    type: 'urn:svc:error:bad-request',
-    title: 'Invalid Request Payload',
-    status: 400,
-    detail: `invalid JSON payload: ${r.message}`,
-    instance: '/api/v1/users',
-  });
+  assert.deepEqual(
+    { ...p },
+    {
+      type: 'urn:svc:error:bad-request',
+      title: 'Invalid Request Payload',
+      status: 400,
+      detail: `invalid JSON payload: ${r.message}`,
+      instance: '/api/v1/users',
+    },
+  );
   assert.equal(isMarkedProblem(p), true);
 });

@@ -28,10 +28,18 @@ test('every attribute of SPEC.md §2.2 maps one to one', () => {
     { description: 'd', type: 'string', enum: ['a', 'b'], format: 'email', pattern: '^a', minLength: 1, maxLength: 9, default: 'a' },
   );
   assert.deepEqual(toJsonSchema(field('n', NUMBER, { min: 0.5, max: 10, enum: [1, 2.5] })), {
-    type: 'number', enum: [1, 2.5], minimum: 0.5, maximum: 10,
+    type: 'number',
+    enum: [1, 2.5],
+    minimum: 0.5,
+    maximum: 10,
   });
   assert.deepEqual(toJsonSchema(field('l', list(INTEGER), { minItems: 1, maxItems: 3, uniqueItems: true, default: [1] })), {
-    type: 'array', items: { type: 'integer' }, minItems: 1, maxItems: 3, uniqueItems: true, default: [1],
+    type: 'array',
+    items: { type: 'integer' },
+    minItems: 1,
+    maxItems: 3,
+    uniqueItems: true,
+    default: [1],
   });
   // unique_items = false is the default and says nothing.
   assert.deepEqual(toJsonSchema(field('l', list(INTEGER), { uniqueItems: false })), { type: 'array', items: { type: 'integer' } });
@@ -41,10 +49,13 @@ test('every attribute of SPEC.md §2.2 maps one to one', () => {
 
 test('scalar constraints on a list or map reach the innermost elements; item counts stay outside', () => {
   assert.deepEqual(toJsonSchema(field('tags', list(STRING), { maxLength: 20, pattern: '^[a-z]+$', maxItems: 5 })), {
-    type: 'array', items: { type: 'string', pattern: '^[a-z]+$', maxLength: 20 }, maxItems: 5,
+    type: 'array',
+    items: { type: 'string', pattern: '^[a-z]+$', maxLength: 20 },
+    maxItems: 5,
   });
   assert.deepEqual(toJsonSchema(field('m', map(list(INTEGER)), { min: 0 })), {
-    type: 'object', additionalProperties: { type: 'array', items: { type: 'integer', minimum: 0 } },
+    type: 'object',
+    additionalProperties: { type: 'array', items: { type: 'integer', minimum: 0 } },
   });
 });
 
@@ -120,7 +131,13 @@ test('the validator schema puts an object used by several fields in $defs once (
   const address = object([field('city', STRING, { required: true }), field('zip', STRING, { default: '00000' })], 'address');
   const once = object([field('a', STRING)], 'once');
   const person = object(
-    [field('home', address), field('past', list(address)), field('next', address, { default: null }), field('moved', map(address), { default: null }), field('o', once)],
+    [
+      field('home', address),
+      field('past', list(address)),
+      field('next', address, { default: null }),
+      field('moved', map(address), { default: null }),
+      field('o', once),
+    ],
     'person',
   );
   const schema = toValidatorSchema(person);

@@ -2,10 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileRequestValidator, type RequestInput, type ValidationResult } from '../../src/schema/index.js';
 import type { RequestSpec } from '../../src/schema/field.js';
-import {
-  ACCOUNTS, ANY, BOOLEAN, INTEGER, KEY, NUMBER, SEARCH, STRING, TRANSFORM, USERS_POST,
-  field, list, map, object, request,
-} from './specs.js';
+import { ACCOUNTS, ANY, BOOLEAN, INTEGER, KEY, NUMBER, SEARCH, STRING, TRANSFORM, USERS_POST, field, list, map, object, request } from './specs.js';
 
 const input = (parts: Partial<RequestInput>): RequestInput => ({ path: {}, query: {}, headers: {}, body: undefined, ...parts });
 
@@ -46,9 +43,11 @@ test('search: every failed constraint of every coordinate at once, path-query-he
 
 test('search: a text that is not an integer literal gets the type reason, not a range reason', () => {
   for (const text of ['abc', '1.5', '', ' 12', '+3', '0x10', '1e2', '012']) {
-    assert.deepEqual(fail(run(SEARCH, { query: { q: 'ok', limit: text }, headers: { 'x-api-key': KEY } })), [
-      { name: 'limit', reason: 'must be of type integer', in: 'query' },
-    ], text);
+    assert.deepEqual(
+      fail(run(SEARCH, { query: { q: 'ok', limit: text }, headers: { 'x-api-key': KEY } })),
+      [{ name: 'limit', reason: 'must be of type integer', in: 'query' }],
+      text,
+    );
   }
 });
 
@@ -153,11 +152,10 @@ test('transform: both defaults injected when the body is absent or empty; given 
 });
 
 test('nested objects: dotted names, indexes, defaults inside, declaration order', () => {
-  const address = object([
-    field('street', STRING, { required: true }),
-    field('city', STRING, { required: true, minLength: 2 }),
-    field('country', STRING, { default: 'NL' }),
-  ], 'address');
+  const address = object(
+    [field('street', STRING, { required: true }), field('city', STRING, { required: true, minLength: 2 }), field('country', STRING, { default: 'NL' })],
+    'address',
+  );
   const spec = request({
     body: object([
       field('name', STRING, { required: true }),
@@ -170,7 +168,10 @@ test('nested objects: dotted names, indexes, defaults inside, declaration order'
   assert.deepEqual(good.body, {
     name: 'n',
     address: { street: 's', city: 'Delft', country: 'NL' },
-    items: [{ sku: 'a', qty: 1 }, { sku: 'b', qty: 2 }],
+    items: [
+      { sku: 'a', qty: 1 },
+      { sku: 'b', qty: 2 },
+    ],
   });
   const params = fail(run(spec, { body: { tags: ['ok', 'toolong', 'x', 'long'], items: [{ qty: 1 }, { sku: 'b', qty: 0 }], address: { city: 'D' } } }));
   assert.deepEqual(params, [
@@ -206,9 +207,7 @@ test('query lists accept repeated keys and a single key; elements are coerced an
     { name: 'ids[2]', reason: 'must be greater than or equal to 1', in: 'query' },
   ]);
   assert.deepEqual(fail(run(spec, { query: { ids: ['1', '1'] } })), [{ name: 'ids', reason: 'items must be unique', in: 'query' }]);
-  assert.deepEqual(fail(run(spec, { query: { ids: ['1', '2', '3', '4'] } })), [
-    { name: 'ids', reason: 'must contain at most 3 items', in: 'query' },
-  ]);
+  assert.deepEqual(fail(run(spec, { query: { ids: ['1', '2', '3', '4'] } })), [{ name: 'ids', reason: 'must contain at most 3 items', in: 'query' }]);
 });
 
 test('a scalar query parameter given twice is refused, not silently picked', () => {
@@ -263,7 +262,10 @@ test('defaults per coordinate: path, query and header defaults are typed values'
 });
 
 test('a declared default of null is injected and admitted', () => {
-  const spec = request({ query: [field('cursor', STRING, { default: null, minLength: 4 })], body: object([field('note', STRING, { default: null, enum: ['a', 'b'] })]) });
+  const spec = request({
+    query: [field('cursor', STRING, { default: null, minLength: 4 })],
+    body: object([field('note', STRING, { default: null, enum: ['a', 'b'] })]),
+  });
   const value = ok(run(spec, { body: {} }));
   assert.deepEqual(value.query, { cursor: null });
   assert.deepEqual(value.body, { note: null });
@@ -293,17 +295,13 @@ test('safe-integer rule: text integers beyond ±(2^53−1) are a 422 with its ow
 test('safe-integer rule holds for JSON body integers too', () => {
   const spec = request({ body: object([field('id', INTEGER), field('big', NUMBER)]) });
   ok(run(spec, { body: { id: 9007199254740991, big: 1e300 } }));
-  assert.deepEqual(fail(run(spec, { body: JSON.parse('{"id": 12345678901234567890}') })), [
-    { name: 'id', reason: 'must be a safe integer', in: 'body' },
-  ]);
+  assert.deepEqual(fail(run(spec, { body: JSON.parse('{"id": 12345678901234567890}') })), [{ name: 'id', reason: 'must be a safe integer', in: 'body' }]);
 });
 
 test('header names: declared in any casing, reported lower-case', () => {
   const spec = request({ headers: [field('X-Request-Tag', STRING, { required: true, pattern: '^[a-z]+$' })] });
   assert.deepEqual(ok(run(spec, { headers: { 'x-request-tag': 'abc' } })).headers, { 'x-request-tag': 'abc' });
-  assert.deepEqual(fail(run(spec, { headers: { 'x-request-tag': 'ABC' } })), [
-    { name: 'x-request-tag', reason: 'must match pattern ^[a-z]+$', in: 'header' },
-  ]);
+  assert.deepEqual(fail(run(spec, { headers: { 'x-request-tag': 'ABC' } })), [{ name: 'x-request-tag', reason: 'must match pattern ^[a-z]+$', in: 'header' }]);
 });
 
 test('string headers without defaults are validated without copying the headers object', () => {
@@ -327,17 +325,53 @@ type FieldSpecMutable = ReturnType<typeof field>;
 test('unique_items on a list of objects: key order does not matter, and it runs in linear time', () => {
   const spec = request({ body: object([field('items', list(object([field('a', INTEGER), field('b', ANY)])), { uniqueItems: true })]) });
   const v = compileRequestValidator(spec);
-  assert.equal(v.validate(input({ body: { items: [{ a: 1, b: [1] }, { a: 1, b: [2] }] } })).ok, true);
-  assert.deepEqual(fail(v.validate(input({ body: { items: [{ a: 1, b: { x: 1, y: 2 } }, { b: { y: 2, x: 1 }, a: 1 }] } }))), [
-    { name: 'items', reason: 'items must be unique', in: 'body' },
-  ]);
+  assert.equal(
+    v.validate(
+      input({
+        body: {
+          items: [
+            { a: 1, b: [1] },
+            { a: 1, b: [2] },
+          ],
+        },
+      }),
+    ).ok,
+    true,
+  );
+  assert.deepEqual(
+    fail(
+      v.validate(
+        input({
+          body: {
+            items: [
+              { a: 1, b: { x: 1, y: 2 } },
+              { b: { y: 2, x: 1 }, a: 1 },
+            ],
+          },
+        }),
+      ),
+    ),
+    [{ name: 'items', reason: 'items must be unique', in: 'body' }],
+  );
   const many = Array.from({ length: 30_000 }, (_, i) => ({ a: i }));
   const t0 = performance.now();
   assert.equal(v.validate(input({ body: { items: many } })).ok, true);
   assert.ok(performance.now() - t0 < 2000, 'ajv compares pairs (24 s here); the hashed keyword must not');
   const anyList = compileRequestValidator(request({ body: object([field('xs', list(ANY), { uniqueItems: true })]) }));
   assert.equal(anyList.validate(input({ body: { xs: [1, '1', [1], { '1': 1 }, null] } })).ok, true);
-  assert.equal(anyList.validate(input({ body: { xs: [[1, { a: null }], [1, { a: null }]] } })).ok, false);
+  assert.equal(
+    anyList.validate(
+      input({
+        body: {
+          xs: [
+            [1, { a: null }],
+            [1, { a: null }],
+          ],
+        },
+      }),
+    ).ok,
+    false,
+  );
 });
 
 test('invalid_params is bounded (100 by default, configurable), keeping the first entries in order', () => {
@@ -351,7 +385,10 @@ test('invalid_params is bounded (100 by default, configurable), keeping the firs
   assert.deepEqual(params[1], { name: 'tags[0]', reason: 'must be of type string', in: 'body' });
   assert.deepEqual(params[99], { name: 'tags[98]', reason: 'must be of type string', in: 'body' });
   const three = fail(compileRequestValidator(spec, { maxInvalidParams: 3 }).validate(input({ body })));
-  assert.deepEqual(three.map((p) => p.name), ['q', 'tags[0]', 'tags[1]']);
+  assert.deepEqual(
+    three.map((p) => p.name),
+    ['q', 'tags[0]', 'tags[1]'],
+  );
 });
 
 test('JSON numbers that overflow to Infinity are not numbers', () => {
@@ -375,9 +412,11 @@ test('the search validator is cheap (loose bound: 100k validations well under a 
 
 test('an object shared by several fields ($defs) validates and takes defaults everywhere, nullable uses included', () => {
   const address = object([field('city', STRING, { required: true }), field('zip', STRING, { default: '00000' })], 'address');
-  const v = compileRequestValidator(request({
-    body: object([field('home', address), field('past', list(address)), field('next', address, { default: null })]),
-  }));
+  const v = compileRequestValidator(
+    request({
+      body: object([field('home', address), field('past', list(address)), field('next', address, { default: null })]),
+    }),
+  );
   const body: Record<string, unknown> = { home: { city: 'A' }, past: [{ city: 'B', zip: '1' }, {}], next: {} };
   const r = v.validate({ path: {}, query: {}, headers: {}, body });
   assert.deepEqual(r.ok ? [] : r.invalidParams, [

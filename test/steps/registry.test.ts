@@ -6,8 +6,32 @@ import { compileEndpoint, expr, pipeline, RANGE, respond } from './helpers.js';
 const base = { range: RANGE };
 
 const UNSUPPORTED: [string, StepSpec][] = [
-  ['redis', { ...base, kind: 'redis', name: 'c', blockType: 'redis', blockPath: ['x'], connection: { kind: 'redis', name: 'r', range: RANGE }, op: 'GET', key: expr('"k"') }],
-  ['kv', { ...base, kind: 'redis', name: 'c', blockType: 'kv', blockPath: ['x'], connection: { kind: 'redis', name: 'r', range: RANGE }, op: 'GET', key: expr('"k"') }],
+  [
+    'redis',
+    {
+      ...base,
+      kind: 'redis',
+      name: 'c',
+      blockType: 'redis',
+      blockPath: ['x'],
+      connection: { kind: 'redis', name: 'r', range: RANGE },
+      op: 'GET',
+      key: expr('"k"'),
+    },
+  ],
+  [
+    'kv',
+    {
+      ...base,
+      kind: 'redis',
+      name: 'c',
+      blockType: 'kv',
+      blockPath: ['x'],
+      connection: { kind: 'redis', name: 'r', range: RANGE },
+      op: 'GET',
+      key: expr('"k"'),
+    },
+  ],
   ['http', { ...base, kind: 'http', name: 'h', blockPath: ['x'], url: expr('"http://x"'), method: 'GET', timeoutMs: 1000, stream: false }],
   ['stream', { ...base, kind: 'stream', blockPath: ['x'], format: 'sse', source: expr('[]'), flushEvery: 1, contentType: 'text/event-stream' }],
 ];
@@ -26,7 +50,10 @@ for (const [kind, spec] of UNSUPPORTED) {
 
 test('every unsupported step is reported at once', () => {
   const result = compileEndpoint(pipeline([UNSUPPORTED[0]![1], UNSUPPORTED[2]![1], respond({})]));
-  assert.deepEqual(result.diagnostics.map((d) => d.summary), ['redis steps are not supported yet', 'http steps are not supported yet']);
+  assert.deepEqual(
+    result.diagnostics.map((d) => d.summary),
+    ['redis steps are not supported yet', 'http steps are not supported yet'],
+  );
 });
 
 test('a guarded endpoint is refused rather than served without its guard', () => {

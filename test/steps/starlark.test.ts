@@ -5,7 +5,15 @@ import type { EndpointResult } from '../../src/steps/index.js';
 import { compileEndpoint, statusOf, ctx, expr, pipeline, RANGE, respond } from './helpers.js';
 
 function starlark(source: string, extra: Partial<StarlarkStepSpec> = {}): StarlarkStepSpec {
-  return { kind: 'starlark', name: 'script', source, sourceName: 'script.star', range: RANGE, blockPath: ['endpoint "GET /t"', 'pipeline', 'starlark "script"'], ...extra };
+  return {
+    kind: 'starlark',
+    name: 'script',
+    source,
+    sourceName: 'script.star',
+    range: RANGE,
+    blockPath: ['endpoint "GET /t"', 'pipeline', 'starlark "script"'],
+    ...extra,
+  };
 }
 
 const TRANSFORM = `
@@ -40,7 +48,8 @@ test('running out of time is a 504 failure', () => {
 });
 
 test('compile errors are boot diagnostics at the manifest line of an inline program', () => {
-  const manifest = 'endpoint "GET /t" {\n  pipeline {\n    starlark "s" {\n      source = <<-EOT\n        def execute(ctx):\n            return undefined_name\n      EOT\n    }\n  }\n}\n';
+  const manifest =
+    'endpoint "GET /t" {\n  pipeline {\n    starlark "s" {\n      source = <<-EOT\n        def execute(ctx):\n            return undefined_name\n      EOT\n    }\n  }\n}\n';
   const at = manifest.indexOf('<<-EOT');
   const sourceRange = { filename: 'api.hcl', start: { line: 4, column: 16, byte: at }, end: { line: 7, column: 10, byte: at + 80 } };
   const spec = starlark('def execute(ctx):\n    return undefined_name\n', { sourceName: 'api.hcl', sourceRange });
@@ -82,7 +91,9 @@ test('a result JSON cannot hold (NaN, Infinity, a cycle) is a 500 naming the ste
   const cyclic = compileEndpoint(pipeline([starlark('def execute(ctx):\n    x = []\n    x.append(x)\n    return x\n'), respond({})]));
   const failed = cyclic.endpoint!.run(ctx()) as EndpointResult;
   assert.equal(failed.kind === 'failure' && statusOf(failed), 500);
-  const { endpoint } = compileEndpoint(pipeline([starlark('def execute(ctx):\n    return {"__proto__": {"x": 1}}\n'), respond({ body: expr('steps.script.result') })]));
+  const { endpoint } = compileEndpoint(
+    pipeline([starlark('def execute(ctx):\n    return {"__proto__": {"x": 1}}\n'), respond({ body: expr('steps.script.result') })]),
+  );
   const out = endpoint!.run(ctx()) as EndpointResult;
   assert.equal(out.kind === 'response' && JSON.stringify(out.body), '{"__proto__":{"x":1}}');
 });

@@ -122,7 +122,11 @@ function checkCtxRef(step: StepSpecBase, ref: Reference, env: Env): void {
   const member = p[0];
   if (member === undefined || member === null) return;
   if (!(CTX_MEMBERS as readonly unknown[]).includes(member)) {
-    return err('Unsupported attribute', `ctx has no member "${String(member)}"; its members are ${CTX_MEMBERS.join(', ')}.`, didYouMean(String(member), CTX_MEMBERS));
+    return err(
+      'Unsupported attribute',
+      `ctx has no member "${String(member)}"; its members are ${CTX_MEMBERS.join(', ')}.`,
+      didYouMean(String(member), CTX_MEMBERS),
+    );
   }
   if (member !== 'request') return;
   const part = p[1];
@@ -148,8 +152,7 @@ function checkCtxRef(step: StepSpecBase, ref: Reference, env: Env): void {
         return err('Header names are lower-case', `Headers are read by their lower-case name: ctx.request.headers.${key.toLowerCase()}.`, key.toLowerCase());
       }
       const what = part === 'path' ? 'path parameter' : part === 'query' ? 'query parameter' : 'header';
-      const declaredIn =
-        part === 'path' ? `the path "${env.path}" has no {${key}}` : `the endpoint's request block declares no ${what} "${key}"`;
+      const declaredIn = part === 'path' ? `the path "${env.path}" has no {${key}}` : `the endpoint's request block declares no ${what} "${key}"`;
       return err(`Undeclared ${what}`, `ctx.request.${part}.${key} is read, but ${declaredIn}.`, didYouMean(key, names));
     }
     case 'body': {

@@ -37,7 +37,21 @@ function isExpr(v: unknown): v is Expr {
 }
 
 /** Spec keys that never hold an expression (nested steps are walked by the caller). */
-const NOT_EXPR = new Set(['kind', 'name', 'steps', 'range', 'sourceRange', 'blockPath', 'connection', 'schema', 'query', 'parameters', 'columns', 'format', 'op']);
+const NOT_EXPR = new Set([
+  'kind',
+  'name',
+  'steps',
+  'range',
+  'sourceRange',
+  'blockPath',
+  'connection',
+  'schema',
+  'query',
+  'parameters',
+  'columns',
+  'format',
+  'op',
+]);
 
 /**
  * The compiled expressions a step holds itself (nested steps excluded): found structurally, so a
