@@ -4,7 +4,7 @@
  * its requests drain. Step compilers bind to handles at boot; the graph's classifier maps their
  * failures to categories.
  */
-export { createConnectors, type ConnectionHealth, type ConnectorSet, type OpenAllOptions } from './set.js';
+export { ACQUIRE_TIMEOUT_MS, createConnectors, type ConnectionHealth, type ConnectorSet, type OpenAllOptions } from './set.js';
 export { CONNECTOR_KINDS, type ConnectorHandle, type HandleOfKind } from './kinds.js';
 export { classifyConnectorError } from './classify.js';
 export { ConnectorCategory, ConnectorError, ConnectorOpenError, type ConnectorCategoryName, type ConnectorErrorOptions } from './errors.js';
@@ -12,7 +12,6 @@ export { DEFAULT_RETRY } from './retry.js';
 export { redactUrl } from './redact.js';
 export type { ConnectorDefinition, ConnectorLogger, ConnectorState, HandleBase, OpenContext, ResourceAccess, RetryPolicy } from './types.js';
 export {
-  ACQUIRE_TIMEOUT_MS,
   MIGRATIONS_TABLE,
   MigrationError,
   type PoolStats,

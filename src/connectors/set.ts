@@ -22,6 +22,11 @@ export interface OpenAllOptions {
   readonly retry?: RetryPolicy | undefined;
   /** Bound of each ping; default 5 s. */
   readonly pingTimeoutMs?: number | undefined;
+  /**
+   * How long a caller waits for a pooled connection before it counts as unavailable (a 503);
+   * default ACQUIRE_TIMEOUT_MS (10 s). A step's own shorter time-out wins (a 504).
+   */
+  readonly acquireTimeoutMs?: number | undefined;
 }
 
 export interface ConnectionHealth {
@@ -65,6 +70,11 @@ const DEFINITIONS: ReadonlyMap<string, AnyDefinition> = new Map(
 );
 
 const DEFAULT_PING_TIMEOUT_MS = 5_000;
+/**
+ * How long a caller waits for a pooled connection (or a new connection's handshake) by default:
+ * past it the dependency counts as unavailable (503).
+ */
+export const ACQUIRE_TIMEOUT_MS = 10_000;
 
 interface Entry {
   readonly definition: AnyDefinition;
@@ -105,7 +115,7 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
 
   async function openEntry(entry: Entry, options: OpenAllOptions): Promise<void> {
     const { definition, connection, base, label } = entry;
-    const context: OpenContext = { logger, key: base.key, label };
+    const context: OpenContext = { logger, key: base.key, label, acquireTimeoutMs: options.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS };
     const started = performance.now();
     entry.state = 'opening';
     const fail = (cause: unknown, attempts: number): ConnectorOpenError =>

@@ -51,6 +51,8 @@ export interface OpenContext {
   readonly key: string;
   /** `connection "<kind>" "<name>"`, for messages. */
   readonly label: string;
+  /** How long a caller may wait for a pooled connection (or a new one's handshake) before it is unavailable. */
+  readonly acquireTimeoutMs: number;
 }
 
 /** One connector kind. `R` is what `open` acquires (a pool, an engine); `H` what step compilers bind to. */

@@ -66,6 +66,24 @@ for (const target of TARGETS) {
       assert.equal(stats.idle, stats.total);
     });
 
+    test('a pool exhausted past its wait is unavailable (a 503), and whole again once clients return', async () => {
+      const exhausted = createConnectors(modelOf(postgresConnection(await target.fresh(), { pool: { max: 1 } })));
+      await exhausted.openAll({ acquireTimeoutMs: 100 });
+      const small = exhausted.handle('postgres', 'main');
+      const held = await small.checkout();
+      const started = performance.now();
+      const error = await small.query('SELECT 1').catch((e: unknown) => e);
+      assert.ok(performance.now() - started < 1000);
+      assert.ok(error instanceof ConnectorError);
+      assert.equal(error.category, 'dependency-unavailable');
+      assert.match(error.message, /timeout exceeded when trying to connect/);
+      held.release();
+      assert.deepEqual((await small.query<{ ok: number }>('SELECT 1 AS ok')).rows, [{ ok: 1 }]);
+      const stats = small.stats();
+      assert.equal(stats.idle, stats.total);
+      await exhausted.closeAll();
+    });
+
     test('a session runs statements on one client; ROLLBACK undoes them; release is once', async () => {
       const session = await db.checkout();
       await session.query('BEGIN');

@@ -27,4 +27,3 @@ export const postgresConnector: ConnectorDefinition<PostgresResource, PostgresHa
 
 export type { PoolStats, PostgresHandle, PostgresSession, QueryOptions, SqlField, SqlQuery, SqlResult } from './types.js';
 export { MIGRATIONS_TABLE, MigrationError } from './migrations.js';
-export { ACQUIRE_TIMEOUT_MS } from './resource.js';

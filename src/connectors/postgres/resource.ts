@@ -18,11 +18,6 @@ export interface PostgresResource {
 
 /** pg's default pool size. */
 const DEFAULT_POOL_MAX = 10;
-/**
- * How long a caller waits for a pool client (or a new connection's handshake) before the pool gives
- * up: past it the dependency counts as unavailable (503). A step's own time-out, when shorter, wins.
- */
-export const ACQUIRE_TIMEOUT_MS = 10_000;
 /** Idle clients of a server pool are closed after pg's default 10 s unless `pool { idle_timeout }` says. */
 const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
 
@@ -44,7 +39,8 @@ export async function openPostgres(connection: ConnectionModel, target: Postgres
     connectionString: engine?.url ?? (target as { url: string }).url,
     max,
     idleTimeoutMillis: connection.pool?.idleTimeoutMs ?? (embedded ? 0 : DEFAULT_IDLE_TIMEOUT_MS),
-    connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS,
+    // pg's name for both the wait for a pooled client and a new connection's handshake.
+    connectionTimeoutMillis: context.acquireTimeoutMs,
     application_name: 'svc',
     types: JSON_SAFE_TYPES,
   };
