@@ -10,7 +10,7 @@ export { classifyConnectorError } from './classify.js';
 export { ConnectorCategory, ConnectorError, ConnectorOpenError, type ConnectorCategoryName, type ConnectorErrorOptions } from './errors.js';
 export { DEFAULT_RETRY } from './retry.js';
 export { redactUrl } from './redact.js';
-export type { ConnectorDefinition, ConnectorLogger, ConnectorState, HandleBase, OpenContext, ResourceAccess, RetryPolicy } from './types.js';
+export type { ConnectorDefinition, ConnectorLogger, ConnectorState, HandleBase, HandleIdentity, OpenContext, ResourceAccess, RetryPolicy } from './types.js';
 export {
   MIGRATIONS_TABLE,
   MigrationError,

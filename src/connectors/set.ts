@@ -14,7 +14,7 @@ import { ConnectorCategory, ConnectorError, ConnectorOpenError, describeCause, t
 import { CONNECTOR_KINDS, type ConnectorHandle, type HandleOfKind } from './kinds.js';
 import { scrubSecret } from './redact.js';
 import { DEFAULT_RETRY, retry, RetryExhausted } from './retry.js';
-import type { ConnectorDefinition, ConnectorLogger, ConnectorState, HandleBase, OpenContext, RetryPolicy } from './types.js';
+import type { ConnectorDefinition, ConnectorLogger, ConnectorState, HandleIdentity, OpenContext, RetryPolicy } from './types.js';
 
 export interface OpenAllOptions {
   readonly logger?: ConnectorLogger | undefined;
@@ -79,7 +79,7 @@ export const ACQUIRE_TIMEOUT_MS = 10_000;
 interface Entry {
   readonly definition: AnyDefinition;
   readonly connection: ConnectionModel;
-  readonly base: HandleBase;
+  readonly base: HandleIdentity;
   readonly label: string;
   state: ConnectorState;
   resource: unknown;
@@ -201,7 +201,7 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
 
 function entryOf(key: string, connection: ConnectionModel, definition: AnyDefinition): Entry {
   const label = `connection "${connection.kind}" "${connection.name}"`;
-  const base: HandleBase = { key, kind: connection.kind, name: connection.name, url: definition.describe(connection), state: 'created' };
+  const base: HandleIdentity = { key, kind: connection.kind, name: connection.name, url: definition.describe(connection) };
   const entry = { definition, connection, base, label, state: 'created', resource: undefined } as Omit<Entry, 'handle'> & { handle?: ConnectorHandle };
   entry.handle = definition.handle(
     connection,

@@ -33,14 +33,19 @@ export interface ResourceAccess<R> {
   get(): R;
 }
 
-/** What every handle says about itself, whatever its kind. */
-export interface HandleBase {
+/** Who a connection is: fixed at creation. */
+export interface HandleIdentity {
   /** `<kind>.<name>`, the model's key. */
   readonly key: string;
   readonly kind: ConnectionKind;
   readonly name: string;
   /** The URL as it may be logged: password redacted, embedded engines spelled out. */
   readonly url: string;
+}
+
+/** What every handle says about itself, whatever its kind. */
+export interface HandleBase extends HandleIdentity {
+  /** Where the connection is in its life, now. */
   readonly state: ConnectorState;
 }
 
@@ -61,7 +66,7 @@ export interface ConnectorDefinition<R, H extends HandleBase> {
   /** The URL without its password, for logs and errors. */
   describe(connection: ConnectionModel): string;
   /** The handle step compilers bind to at boot. No I/O. */
-  handle(connection: ConnectionModel, access: ResourceAccess<R>, base: HandleBase): H;
+  handle(connection: ConnectionModel, access: ResourceAccess<R>, identity: HandleIdentity): H;
   /** Acquires what the connection needs (a pool, an embedded engine). Not retried: see `ping`. */
   open(connection: ConnectionModel, context: OpenContext): Promise<R>;
   /** One round trip, bounded by `timeoutMs`; retried at boot while it fails as unavailable or timed out. */

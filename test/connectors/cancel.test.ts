@@ -109,6 +109,26 @@ for (const target of TARGETS) {
       await poolWhole(db);
     });
 
+    test('a client that replaces a destroyed one starts clean: the same prepared statement and a new transaction work', async () => {
+      // On PGlite every connection shares one backend session, so without a reset the replacement
+      // would find the destroyed client's statement (42P05) and its open transaction.
+      const statement = { name: 'test_replaced', text: 'SELECT $1::int AS n', values: [1] };
+      const session = await db.checkout();
+      await session.query(statement);
+      await session.query('BEGIN');
+      await session.query(`SELECT pg_sleep(${sleep})`, { signal: abortAfter(50) }).catch(() => {});
+      assert.equal(session.released, true);
+      const again = await db.checkout();
+      try {
+        assert.deepEqual((await again.query(statement)).rows, [{ n: 1 }]);
+        await again.query('BEGIN');
+        await again.query('COMMIT');
+      } finally {
+        again.release();
+      }
+      await poolWhole(db);
+    });
+
     test('20 queries aborted mid-flight leave the pool whole', async () => {
       const controller = new AbortController();
       // One signal for 20 queries: 20 listeners is what this test means to do.

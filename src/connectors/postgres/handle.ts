@@ -5,20 +5,20 @@
  */
 import type { ConnectionModel } from '../../model/index.js';
 import { watchInterrupt } from '../interrupt.js';
-import type { HandleBase, ResourceAccess } from '../types.js';
+import type { HandleIdentity, ResourceAccess } from '../types.js';
 import { acquire, runQuery, type QueryOutcome } from './execute.js';
 import type { PostgresResource } from './resource.js';
 import { openSession } from './session.js';
 import { targetOf } from './target.js';
 import type { PoolStats, PostgresHandle, PostgresSession, QueryOptions, SqlQuery, SqlResult } from './types.js';
 
-export function postgresHandle(connection: ConnectionModel, access: ResourceAccess<PostgresResource>, base: HandleBase): PostgresHandle {
+export function postgresHandle(connection: ConnectionModel, access: ResourceAccess<PostgresResource>, identity: HandleIdentity): PostgresHandle {
   const embedded = targetOf(connection).type === 'pglite';
   return {
-    key: base.key,
+    key: identity.key,
     kind: 'postgres',
-    name: base.name,
-    url: base.url,
+    name: identity.name,
+    url: identity.url,
     get state() {
       return access.state;
     },
