@@ -4,9 +4,7 @@
  * URL the WHATWG parser would reject (or re-encode) is still shown as the user wrote it.
  */
 export function redactUrl(url: string): string {
-  return url
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*):[^/?#]*@/i, '$1:***@')
-    .replace(/([?&]password=)[^&#]*/gi, '$1***');
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*):[^/?#]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
 }
 
 /**

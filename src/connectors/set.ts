@@ -65,9 +65,7 @@ export interface ConnectorSet {
 /** A kind's definition with its resource type forgotten: the set only passes the resource along. */
 type AnyDefinition = ConnectorDefinition<unknown, ConnectorHandle>;
 
-const DEFINITIONS: ReadonlyMap<string, AnyDefinition> = new Map(
-  CONNECTOR_KINDS.map((d) => [d.kind, d as unknown as AnyDefinition]),
-);
+const DEFINITIONS: ReadonlyMap<string, AnyDefinition> = new Map(CONNECTOR_KINDS.map((d) => [d.kind, d as unknown as AnyDefinition]));
 
 const DEFAULT_PING_TIMEOUT_MS = 5_000;
 /**

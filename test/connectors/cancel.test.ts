@@ -62,7 +62,9 @@ for (const target of TARGETS) {
         // The destroyed client is gone from the pool at once; the cancel request stopped the backend.
         assert.ok(db.stats().total <= before);
         const running = await eventually(
-          async () => (await db.query<{ n: number }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%'")).rows[0]!.n,
+          async () =>
+            (await db.query<{ n: number }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%'"))
+              .rows[0]!.n,
           (n) => n === 0,
         );
         assert.equal(running, 0, 'the cancelled query still runs on the server');
@@ -133,7 +135,9 @@ for (const target of TARGETS) {
       const controller = new AbortController();
       // One signal for 20 queries: 20 listeners is what this test means to do.
       setMaxListeners(20, controller.signal);
-      const queries = Array.from({ length: 20 }, (_, i) => db.query(`SELECT pg_sleep(${target.name === 'pglite' ? 0.01 : 2}), ${i}`, { signal: controller.signal }));
+      const queries = Array.from({ length: 20 }, (_, i) =>
+        db.query(`SELECT pg_sleep(${target.name === 'pglite' ? 0.01 : 2}), ${i}`, { signal: controller.signal }),
+      );
       setTimeout(() => controller.abort(new Error('clients went away')), 50);
       const results = await Promise.allSettled(queries);
       // On PGlite some may have finished before the abort could be seen; none may hang or leak.

@@ -19,7 +19,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 async function manifest(connections: string): Promise<string> {
   const dir = await tempDir('svc-manifest-');
-  await writeFile(join(dir, 'main.hcl'), `${connections}\nendpoint "GET /ping" {\n  pipeline {\n    respond {\n      status = 200\n      body   = { ok = true }\n    }\n  }\n}\n`);
+  await writeFile(
+    join(dir, 'main.hcl'),
+    `${connections}\nendpoint "GET /ping" {\n  pipeline {\n    respond {\n      status = 200\n      body   = { ok = true }\n    }\n  }\n}\n`,
+  );
   return dir;
 }
 
@@ -50,7 +53,10 @@ interface Run {
 /** `svc serve` as a process (TypeScript through tsx); `onListening` runs once it says where it listens. */
 function serve(dir: string, onListening: (child: ReturnType<typeof spawn>, url: string) => void = () => {}): Promise<Run> {
   const entry = `import('./src/cli/main.ts').then(async (m) => { process.exitCode = await m.run(process.argv.slice(1)); })`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', entry, 'serve', '-c', dir, '--port', '0'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', entry, 'serve', '-c', dir, '--port', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   let listening = false;
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -71,7 +77,9 @@ test('serve: a connection that cannot be opened exits 1 without listening, namin
   assert.equal(run.code, 1, run.stderr);
   assert.match(
     run.stderr,
-    new RegExp(`svc serve: connection "postgres" "main" \\(postgres://svc:\\*\\*\\*@127\\.0\\.0\\.1:${port}/app\\) could not be opened after 5 attempts: connect ECONNREFUSED`),
+    new RegExp(
+      `svc serve: connection "postgres" "main" \\(postgres://svc:\\*\\*\\*@127\\.0\\.0\\.1:${port}/app\\) could not be opened after 5 attempts: connect ECONNREFUSED`,
+    ),
   );
   assert.doesNotMatch(run.stderr, /listening on/);
   assert.doesNotMatch(run.stderr, /hunter22/);

@@ -7,14 +7,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  classifyConnectorError,
-  ConnectorError,
-  ConnectorOpenError,
-  createConnectors,
-  DEFAULT_RETRY,
-  redactUrl,
-} from '../../src/connectors/index.js';
+import { classifyConnectorError, ConnectorError, ConnectorOpenError, createConnectors, DEFAULT_RETRY, redactUrl } from '../../src/connectors/index.js';
 import {
   closedPort,
   closeTargets,
@@ -176,10 +169,7 @@ for (const target of TARGETS) {
     test('a connection that fails closes the ones that opened; the error names the failing one', async () => {
       const port = await closedPort();
       const set = createConnectors(
-        modelOf(
-          postgresConnection(await target.fresh(), { name: 'good' }),
-          postgresConnection(`postgres://u:pw-secret@127.0.0.1:${port}/db`, { name: 'bad' }),
-        ),
+        modelOf(postgresConnection(await target.fresh(), { name: 'good' }), postgresConnection(`postgres://u:pw-secret@127.0.0.1:${port}/db`, { name: 'bad' })),
       );
       await assert.rejects(set.openAll({ retry: FAST_RETRY }), (error: unknown) => {
         assert.ok(error instanceof ConnectorOpenError);

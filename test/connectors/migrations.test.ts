@@ -46,7 +46,9 @@ for (const target of TARGETS) {
       assert.deepEqual(applied(logger.lines), ['001_first.sql', '002_second.sql', '010_third.sql']);
       const db = first.handle('postgres', 'main');
       assert.deepEqual((await db.query('SELECT name FROM steps ORDER BY n')).rows, [{ name: 'first' }, { name: 'second' }, { name: 'third' }]);
-      const recorded = await db.query<{ name: string; checksum: string; applied_at: Date }>(`SELECT name, checksum, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY name`);
+      const recorded = await db.query<{ name: string; checksum: string; applied_at: Date }>(
+        `SELECT name, checksum, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY name`,
+      );
       assert.deepEqual(
         recorded.rows.map((r) => r.name),
         ['001_first.sql', '002_second.sql', '010_third.sql'],
@@ -106,22 +108,20 @@ for (const target of TARGETS) {
       await plain.closeAll();
     });
 
-    test(
-      'two replicas opening at once apply each file once',
-      { skip: target.name === 'pglite' ? 'a PGlite directory belongs to one process: replicas share a server' : false },
-      async () => {
-        const url = await target.fresh();
-        const dir = await migrationsDir({
-          '001_table.sql': 'CREATE TABLE runs (v int);',
-          // Slow enough that the second replica arrives while the first holds the lock.
-          '002_slow.sql': 'SELECT pg_sleep(0.3); INSERT INTO runs VALUES (1);',
-        });
-        const [a, b] = [recordingLogger(), recordingLogger()];
-        const sets = await Promise.all([open(url, dir, a), open(url, dir, b)]);
-        assert.deepEqual([...applied(a.lines), ...applied(b.lines)].sort(), ['001_table.sql', '002_slow.sql']);
-        assert.equal((await sets[0].handle('postgres', 'main').query('SELECT v FROM runs')).rowCount, 1);
-        await Promise.all(sets.map((s) => s.closeAll()));
-      },
-    );
+    test('two replicas opening at once apply each file once', {
+      skip: target.name === 'pglite' ? 'a PGlite directory belongs to one process: replicas share a server' : false,
+    }, async () => {
+      const url = await target.fresh();
+      const dir = await migrationsDir({
+        '001_table.sql': 'CREATE TABLE runs (v int);',
+        // Slow enough that the second replica arrives while the first holds the lock.
+        '002_slow.sql': 'SELECT pg_sleep(0.3); INSERT INTO runs VALUES (1);',
+      });
+      const [a, b] = [recordingLogger(), recordingLogger()];
+      const sets = await Promise.all([open(url, dir, a), open(url, dir, b)]);
+      assert.deepEqual([...applied(a.lines), ...applied(b.lines)].sort(), ['001_table.sql', '002_slow.sql']);
+      assert.equal((await sets[0].handle('postgres', 'main').query('SELECT v FROM runs')).rowCount, 1);
+      await Promise.all(sets.map((s) => s.closeAll()));
+    });
   });
 }

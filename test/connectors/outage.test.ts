@@ -24,7 +24,9 @@ after(async () => {
 });
 
 // Needs PostgreSQL installed; the test command's server being there says it is.
-test('a server that stops and restarts: unavailable meanwhile, then served again by the same pool', { skip: REAL_POSTGRES_URL === undefined ? NO_REAL_POSTGRES : false }, async () => {
+test('a server that stops and restarts: unavailable meanwhile, then served again by the same pool', {
+  skip: REAL_POSTGRES_URL === undefined ? NO_REAL_POSTGRES : false,
+}, async () => {
   // The directory itself: as root the script hands it to the postgres user, who could not enter a
   // directory below one of ours (mkdtemp makes them private).
   own = await tempDir('svc-pg-outage-');
@@ -59,7 +61,11 @@ test('a server that stops and restarts: unavailable meanwhile, then served again
 
   server('start', own, port);
   const back = await eventually(
-    () => db.query<{ ok: number }>('SELECT 1 AS ok').then((r) => r.rows[0]!.ok, () => 0),
+    () =>
+      db.query<{ ok: number }>('SELECT 1 AS ok').then(
+        (r) => r.rows[0]!.ok,
+        () => 0,
+      ),
     (ok) => ok === 1,
     5000,
   );

@@ -62,7 +62,10 @@ for (const target of TARGETS) {
       assert.match(duplicate.message, /^connection "postgres" "main": duplicate key value violates unique constraint/);
       const syntax = await db.query('SELEC 1').catch((e: unknown) => e);
       assert.equal((syntax as ConnectorError).code, '42601');
-      const stats = await eventually(() => db.stats(), (s) => s.idle === s.total);
+      const stats = await eventually(
+        () => db.stats(),
+        (s) => s.idle === s.total,
+      );
       assert.equal(stats.idle, stats.total);
     });
 
@@ -101,24 +104,22 @@ for (const target of TARGETS) {
       assert.equal(stats.idle, stats.total);
     });
 
-    test(
-      'statement_timeout cuts a runaway query: a timeout, SQLSTATE 57014, and the client stays usable',
-      { skip: target.name === 'pglite' ? 'PGlite runs a query on the JavaScript thread: no timer fires inside it, so statement_timeout has no effect' : false },
-      async () => {
-        const started = performance.now();
-        const error = await db.query('SELECT pg_sleep(5)').catch((e: unknown) => e);
-        assert.ok(performance.now() - started < 3000);
-        assert.ok(error instanceof ConnectorError);
-        assert.equal(error.code, '57014');
-        assert.equal(error.category, 'timeout');
-        assert.equal(classifyConnectorError(error), 'timeout');
-        assert.deepEqual((await db.query<{ one: number }>('SELECT 1 AS one')).rows, [{ one: 1 }]);
-        const stats = db.stats();
-        assert.equal(stats.idle, stats.total);
-      },
-    );
+    test('statement_timeout cuts a runaway query: a timeout, SQLSTATE 57014, and the client stays usable', {
+      skip: target.name === 'pglite' ? 'PGlite runs a query on the JavaScript thread: no timer fires inside it, so statement_timeout has no effect' : false,
+    }, async () => {
+      const started = performance.now();
+      const error = await db.query('SELECT pg_sleep(5)').catch((e: unknown) => e);
+      assert.ok(performance.now() - started < 3000);
+      assert.ok(error instanceof ConnectorError);
+      assert.equal(error.code, '57014');
+      assert.equal(error.category, 'timeout');
+      assert.equal(classifyConnectorError(error), 'timeout');
+      assert.deepEqual((await db.query<{ one: number }>('SELECT 1 AS one')).rows, [{ one: 1 }]);
+      const stats = db.stats();
+      assert.equal(stats.idle, stats.total);
+    });
 
-    test('the model\'s statement_timeout reaches the server', { skip: target.name === 'pglite' ? 'PGlite ignores start-up parameters' : false }, async () => {
+    test("the model's statement_timeout reaches the server", { skip: target.name === 'pglite' ? 'PGlite ignores start-up parameters' : false }, async () => {
       const r = await db.query<{ statement_timeout: string }>('SHOW statement_timeout');
       assert.equal(r.rows[0]!.statement_timeout, '300ms');
     });
@@ -126,7 +127,7 @@ for (const target of TARGETS) {
 }
 
 describe('pglite:<dir>', () => {
-  test('persists across reopening, relative to the declaring file\'s directory', async () => {
+  test("persists across reopening, relative to the declaring file's directory", async () => {
     // A fresh directory (a copy of one made once, which is faster than creating one), named relatively.
     const dir = (await TARGETS[0]!.fresh()).slice('pglite:'.length);
     const baseDir = dirname(dirname(dir));

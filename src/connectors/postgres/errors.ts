@@ -6,17 +6,7 @@
 import { ConnectorCategory, ConnectorError, describeCause, type ConnectorCategoryName } from '../errors.js';
 
 /** Socket errors: the server is not there, or went away. */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ETIMEDOUT',
-  'ECONNABORTED',
-]);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNABORTED']);
 
 /**
  * SQLSTATEs that say the server cannot serve now: class 08 (connection exception), shutting down

@@ -25,5 +25,5 @@ export const postgresConnector: ConnectorDefinition<PostgresResource, PostgresHa
   classify: classifyPostgresError,
 };
 
-export type { PoolStats, PostgresHandle, PostgresSession, QueryOptions, SqlField, SqlQuery, SqlResult } from './types.js';
-export { MIGRATIONS_TABLE, MigrationError } from './migrations.js';
+export type { PostgresHandle, PostgresSession, SqlResult } from './types.js';
+export { MIGRATIONS_TABLE } from './migrations.js';

@@ -12,6 +12,7 @@
  *   own BEGIN/COMMIT or a statement a transaction refuses (CREATE INDEX CONCURRENTLY).
  */
 import { createHash } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -44,7 +45,7 @@ export class MigrationError extends Error {
 
 /** The directory's `*.sql` files in name order (code points, so `010_` sorts after `009_`). */
 export async function readMigrations(dir: string): Promise<MigrationFile[]> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {

@@ -7,9 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ConnectionModel } from '../../model/index.js';
 import { redactUrl } from '../redact.js';
 
-export type PostgresTarget =
-  | { readonly type: 'server'; readonly url: string }
-  | { readonly type: 'pglite'; /** absent: in memory */ readonly dir?: string };
+export type PostgresTarget = { readonly type: 'server'; readonly url: string } | { readonly type: 'pglite' /** absent: in memory */; readonly dir?: string };
 
 const PGLITE = 'pglite:';
 
