@@ -8,8 +8,9 @@
  * - one query at a time, run on the JavaScript thread: a long query blocks the event loop, no timer
  *   fires meanwhile, `statement_timeout` has no effect and a cancel request is ignored;
  * - pglite-socket refuses a connection past its `maxConnections` (it writes "Too many connections").
- * Cold start (2 CPUs): about 2.5-4 s in memory (initdb runs every time), 3.5 s to create a directory,
- * 0.5 s to reopen one.
+ * Cold start of a whole open (engine, socket server, pool, ping), 2 CPUs, idle machine: 2.0-2.2 s in
+ * memory (initdb runs every time), 2.5-2.6 s to create a directory, 0.43-0.51 s to reopen one (up to
+ * twice that on a busy machine). Hence `pglite:<dir>` is the form for development.
  */
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
