@@ -1,0 +1,34 @@
+# SPEC.md §4.4 GET /api/v1/users/{id}: 404 problem body when the lookup returns zero rows, else the row.
+endpoint "GET /api/v1/users/{id}" {
+  description = "Fetches one user"
+
+  request {
+    path {
+      field "id" {
+        type = int
+        min  = 1
+      }
+    }
+  }
+
+  pipeline {
+    sql "user" {
+      connection = connection.postgres.shop
+      query      = "SELECT id, email, full_name, created_at FROM users WHERE id = @id"
+      args = {
+        id = ctx.request.path.id
+      }
+      timeout = "2s"
+    }
+
+    respond {
+      condition = steps.user.row == null
+      body      = problem(404, "User not found", "There is no user ${ctx.request.path.id}.")
+    }
+
+    respond {
+      status = 200
+      body   = steps.user.row
+    }
+  }
+}
