@@ -180,8 +180,8 @@ function loadAssert(root: string): Map<string, Value> {
       if (current) current.problems.push(`${current.file}: assertion: ${decodeUTF8(msg)}`);
       return null;
     }),
-    catch: new Builtin('catch', (args) => {
-      try { callValue(args[0]!, [], null); } catch (e) {
+    catch: new Builtin('catch', (args, _kwargs, _self, th) => {
+      try { callValue(th, args[0]!, [], null); } catch (e) {
         if (e instanceof EvalErr) return e.msg;
         if (e instanceof RangeError) return 'Starlark stack overflow';
         throw e;

@@ -16,9 +16,9 @@ const assertMod = new Module(
     ['contains', nop('contains')],
     [
       'fails',
-      new Builtin('fails', (args) => {
+      new Builtin('fails', (args, _kwargs, _self, th) => {
         try {
-          callValue(args[0]!, [], null);
+          callValue(th, args[0]!, [], null);
         } catch (e) {
           if (!(e instanceof EvalErr)) throw e;
         }

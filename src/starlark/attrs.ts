@@ -4,13 +4,15 @@
 // bound method value.
 
 import { nearest } from './spell.js';
-import { annotate } from './runtime.js';
+import { annotate, callValue } from './runtime.js';
 import { str, typeName } from './values/repr.js';
 import {
   Builtin, Bytes, Dict, EvalErr, List, Module, SSet, Struct, type Kwargs, type RuntimePos, type Value,
 } from './values/types.js';
+import type { Thread } from './thread.js';
 
-export type Method = (recv: any, args: Value[], kwargs: Kwargs, name: string) => Value; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** A method of a built-in type; th is the calling thread, as for built-ins. */
+export type Method = (recv: any, args: Value[], kwargs: Kwargs, name: string, th: Thread) => Value; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const STRING = new Map<string, Method>(), LIST = new Map<string, Method>(), DICT = new Map<string, Method>();
 const SET = new Map<string, Method>(), BYTES = new Map<string, Method>();
@@ -64,7 +66,7 @@ export function getAttr(x: Value, name: string): Value {
   const t = methodTable(x);
   if (t) {
     const m = t.get(name);
-    if (m) return new Builtin(name, (args, kwargs) => m(x, args, kwargs, name), x);
+    if (m) return new Builtin(name, (args, kwargs, _self, th) => m(x, args, kwargs, name, th), x);
     return noAttr(x, name);
   }
   if (x instanceof Module) {
@@ -97,12 +99,10 @@ export function getAttrAt(x: Value, name: string, p: RuntimePos): Value {
   try { return getAttr(x, name); } catch (e) { annotate(e, p); }
 }
 
-import { callValue } from './runtime.js';
-
 /** Call a built-in method found in a method table, recording its frame on error. */
-export function callMethodAt(m: Method, x: Value, name: string, args: Value[], kwargs: Kwargs, p: RuntimePos): Value {
+export function callMethodAt(th: Thread, m: Method, x: Value, name: string, args: Value[], kwargs: Kwargs, p: RuntimePos): Value {
   try {
-    return m(x, args, kwargs, name);
+    return m(x, args, kwargs, name, th);
   } catch (e) {
     if (e instanceof EvalErr) e.frames.push({ name, pos: null });
     annotate(e, p);
@@ -110,13 +110,13 @@ export function callMethodAt(m: Method, x: Value, name: string, args: Value[], k
 }
 
 /** x.name(args...) */
-export function invokeAt(x: Value, name: string, args: Value[], kwargs: Kwargs, p: RuntimePos, dotPos: RuntimePos): Value {
+export function invokeAt(th: Thread, x: Value, name: string, args: Value[], kwargs: Kwargs, p: RuntimePos, dotPos: RuntimePos): Value {
   const t = methodTable(x);
   if (t) {
     const m = t.get(name);
     if (m) {
       try {
-        return m(x, args, kwargs, name);
+        return m(x, args, kwargs, name, th);
       } catch (e) {
         if (e instanceof EvalErr) e.frames.push({ name, pos: null });
         annotate(e, p);
@@ -124,7 +124,7 @@ export function invokeAt(x: Value, name: string, args: Value[], kwargs: Kwargs, 
     }
   }
   const f = getAttrAt(x, name, dotPos);
-  try { return callValue(f, args, kwargs); } catch (e) { annotate(e, p); }
+  try { return callValue(th, f, args, kwargs); } catch (e) { annotate(e, p); }
 }
 
 export function setField(x: Value, name: string, v: Value): void {

@@ -13,10 +13,10 @@ import {
   type FuncCode, type Kwargs, type RuntimePos, type Value,
 } from './values/types.js';
 import * as ops from './values/ops.js';
-import { RT, annotate, callAt, tickAt } from './runtime.js';
+import { annotate, callAt, tickAt } from './runtime.js';
 import { callMethodAt, getAttrAt, invokeAt, methodTable, setField, type Method } from './attrs.js';
-import { chargeAlloc, checkElems, checkStrLen } from './values/limits.js';
 import { repr, typeName } from './values/repr.js';
+import type { Thread } from './thread.js';
 import { nearest } from './spell.js';
 import { decodeUTF8 } from './values/utf8.js';
 
@@ -49,8 +49,8 @@ const cmpOps: Partial<Record<T, ops.CmpOp>> = {
   [T.EQL]: '==', [T.NEQ]: '!=', [T.LT]: '<', [T.LE]: '<=', [T.GT]: '>', [T.GE]: '>=',
 };
 
-function binaryAt(op: ops.BinOp, x: Value, y: Value, p: RuntimePos): Value {
-  try { return ops.binary(op, x, y); } catch (e) { annotate(e, p); }
+function binaryAt(th: Thread, op: ops.BinOp, x: Value, y: Value, p: RuntimePos): Value {
+  try { return ops.binary(op, x, y, th); } catch (e) { annotate(e, p); }
 }
 function compareAt(op: ops.CmpOp, x: Value, y: Value, p: RuntimePos): boolean {
   try { return ops.compare(op, x, y); } catch (e) { annotate(e, p); }
@@ -119,8 +119,9 @@ export class Compiler {
         const cond = this.cond(s.cond), body = this.block(s.body);
         const p = this.pos(s.pos);
         return (fr) => {
+          const th = fr.th;
           while (cond(fr)) {
-            if (++RT.steps > RT.checkAt) tickAt(p);
+            if (++th.steps > th.checkAt) tickAt(th, p);
             const c = body(fr);
             if (c === BREAK) break;
             if (c === RETURN) return RETURN;
@@ -145,10 +146,11 @@ export class Compiler {
     const modName = decodeUTF8(s.module.value as string);
     const sets = s.to.map((id, i) => ({ set: this.assignTo(id), from: s.from[i]!.name, p: this.pos(s.from[i]!.pos) }));
     return (fr) => {
+      const load = fr.th.load;
       let mod: Map<string, Value>;
       try {
-        if (RT.load === null) throw new EvalErr('load not implemented by this application');
-        mod = RT.load(modName);
+        if (load === null) throw new EvalErr('load not implemented by this application');
+        mod = load(modName);
       } catch (e) {
         const err = e instanceof EvalErr && e.msg === 'load not implemented by this application' ? e
           : new EvalErr(`cannot load ${modName}: ${e instanceof EvalErr ? e.msg : (e as Error).message}`);
@@ -176,12 +178,13 @@ export class Compiler {
     const p = this.pos(s.pos);
     return (fr) => {
       const it = x(fr);
+      const th = fr.th;
       if (it instanceof List) {
         it.itercount++;
         try {
           const e = it.elems;
           for (let i = 0; i < e.length; i++) {
-            if (++RT.steps > RT.checkAt) tickAt(p);
+            if (++th.steps > th.checkAt) tickAt(th, p);
             set(fr, e[i]!);
             const c = body(fr);
             if (c === BREAK) break;
@@ -193,7 +196,7 @@ export class Compiler {
       if (it instanceof RangeValue) {
         const { start, step, len } = it;
         for (let i = 0; i < len; i++) {
-          if (++RT.steps > RT.checkAt) tickAt(p);
+          if (++th.steps > th.checkAt) tickAt(th, p);
           set(fr, start + i * step);
           const c = body(fr);
           if (c === BREAK) break;
@@ -208,7 +211,7 @@ export class Compiler {
       }
       let ret = NORMAL;
       ops.forEach(it, (v) => {
-        if (++RT.steps > RT.checkAt) tickAt(p);
+        if (++th.steps > th.checkAt) tickAt(th, p);
         set(fr, v);
         const c = body(fr);
         if (c === BREAK) return true;
@@ -236,29 +239,33 @@ export class Compiler {
     const op = binOps[augOps[s.op]!]!;
     const p = this.pos(s.pos);
     const rhs = this.expr(s.rhs);
-    const inplace = (x: Value, y: Value): Value => {
-      if (op === '+' && x instanceof List && ops.isIterable(y)) {
+    // x op= y: lists are extended and dicts updated in place; small ints first (the common case)
+    const inplace = (fr: Frame, x: Value, y: Value): Value => {
+      if (typeof x === 'number' && typeof y === 'number') {
+        if (op === '+') {
+          const r = x + y;
+          if (r <= MAX && r >= -MAX) return r;
+        } else if (op === '-') {
+          const r = x - y;
+          if (r <= MAX && r >= -MAX) return r;
+        }
+      } else if (op === '+' && x instanceof List && ops.isIterable(y)) {
         try {
           x.checkMutable('apply += to');
-          const add = ops.toArray(y);
-          checkElems(x.elems.length + add.length);
-          chargeAlloc(8 * add.length);
+          const add = ops.toArray(y, fr.th);
+          fr.th.checkElems(x.elems.length + add.length);
+          fr.th.chargeAlloc(8 * add.length);
           for (const v of add) x.elems.push(v);
         } catch (e) { annotate(e, p); }
         return x;
-      }
-      if (op === '|' && x instanceof Dict && y instanceof Dict) {
+      } else if (op === '|' && x instanceof Dict && y instanceof Dict) {
         try {
           x.ht.checkMutable('apply |= to');
-          for (const [hk, v] of y.ht.vals) ops.dictSet(x, y.ht.keyOf(hk), v);
+          for (const [hk, v] of y.ht.vals) ops.dictSet(x, y.ht.keyOf(hk), v, fr.th);
         } catch (e) { annotate(e, p); }
         return x;
       }
-      if (op === '+' && typeof x === 'number' && typeof y === 'number') {
-        const r = x + y;
-        if (r <= MAX && r >= -MAX) return r;
-      }
-      return binaryAt(op, x, y, p);
+      return binaryAt(fr.th, op, x, y, p);
     };
     const lhs = s.lhs;
     switch (lhs.kind) {
@@ -267,9 +274,9 @@ export class Compiler {
         const b = lhs.binding!;
         if (b.scope === 'local') {
           const i = b.index;
-          return (fr) => { const x = get(fr); fr.l[i] = inplace(x, rhs(fr)); return NORMAL; };
+          return (fr) => { const x = get(fr); fr.l[i] = inplace(fr, x, rhs(fr)); return NORMAL; };
         }
-        return (fr) => { set(fr, inplace(get(fr), rhs(fr))); return NORMAL; };
+        return (fr) => { set(fr, inplace(fr, get(fr), rhs(fr))); return NORMAL; };
       }
       case 'Index': {
         const xe = this.expr(lhs.x), ie = this.expr(lhs.y);
@@ -277,8 +284,8 @@ export class Compiler {
         return (fr) => {
           const x = xe(fr), i = ie(fr);
           const old = indexAt(x, i, ip);
-          const v = inplace(old, rhs(fr));
-          try { ops.setIndex(x, i, v); } catch (e) { annotate(e, ip); }
+          const v = inplace(fr, old, rhs(fr));
+          try { ops.setIndex(x, i, v, fr.th); } catch (e) { annotate(e, ip); }
           return NORMAL;
         };
       }
@@ -288,7 +295,7 @@ export class Compiler {
         const name = lhs.name;
         return (fr) => {
           const x = xe(fr);
-          const v = inplace(getAttrAt(x, name, dp), rhs(fr));
+          const v = inplace(fr, getAttrAt(x, name, dp), rhs(fr));
           try { setField(x, name, v); } catch (e) { annotate(e, dp); }
           return NORMAL;
         };
@@ -317,7 +324,7 @@ export class Compiler {
         const p = this.pos(lhs.pos);
         return (fr, v) => {
           const x = xe(fr), i = ie(fr);
-          try { ops.setIndex(x, i, v); } catch (e) { annotate(e, p); }
+          try { ops.setIndex(x, i, v, fr.th); } catch (e) { annotate(e, p); }
         };
       }
       case 'Dot': {
@@ -340,7 +347,7 @@ export class Compiler {
           else {
             try {
               if (!ops.isIterable(v)) throw new EvalErr(`got ${typeName(v)} in sequence assignment`);
-              elems = ops.toArray(v);
+              elems = ops.toArray(v, fr.th);
             } catch (e) { annotate(e, p); }
           }
           if (elems.length !== n) {
@@ -460,8 +467,8 @@ export class Compiler {
             const k = en.k(fr), v = en.v(fr);
             try {
               const old = d.ht.size;
-              ops.dictSet(d, k, v);
-              if (d.ht.size === old) throw new EvalErr(`duplicate key: ${repr(k)}`);
+              ops.dictSet(d, k, v, fr.th);
+              if (d.ht.size === old) throw new EvalErr(`duplicate key: ${repr(k, fr.th)}`);
             } catch (err) { annotate(err, en.p); }
           }
           return d;
@@ -523,12 +530,12 @@ export class Compiler {
       return (fr) => {
         const v = x(fr);
         if (typeof v === 'number' && v !== 0) return -v;
-        try { return ops.unary(op, v); } catch (err) { annotate(err, p); }
+        try { return ops.unary(op, v, fr.th); } catch (err) { annotate(err, p); }
       };
     }
     return (fr) => {
       const v = x(fr);
-      try { return ops.unary(op, v); } catch (err) { annotate(err, p); }
+      try { return ops.unary(op, v, fr.th); } catch (err) { annotate(err, p); }
     };
   }
 
@@ -556,10 +563,10 @@ export class Compiler {
             const r = a + b;
             if (r <= MAX && r >= -MAX) return r;
           } else if (typeof a === 'string' && typeof b === 'string') {
-            if (a.length + b.length > 4096) checkStrLenAt(a.length + b.length, b.length, p);
+            if (a.length + b.length > 4096) checkStrLenAt(fr.th, a.length + b.length, b.length, p);
             return a + b;
           }
-          return binaryAt(op, a, b, p);
+          return binaryAt(fr.th, op, a, b, p);
         };
       case '-':
         return (fr) => {
@@ -568,7 +575,7 @@ export class Compiler {
             const r = a - b;
             if (r <= MAX && r >= -MAX) return r;
           }
-          return binaryAt(op, a, b, p);
+          return binaryAt(fr.th, op, a, b, p);
         };
       case '*':
         return (fr) => {
@@ -577,13 +584,13 @@ export class Compiler {
             const r = a * b;
             if (r <= MAX && r >= -MAX) return r + 0;
           }
-          return binaryAt(op, a, b, p);
+          return binaryAt(fr.th, op, a, b, p);
         };
       case '%':
         return (fr) => {
           const a = x(fr), b = y(fr);
           if (typeof a === 'number' && typeof b === 'number' && b > 0 && a >= 0) return a % b;
-          return binaryAt(op, a, b, p);
+          return binaryAt(fr.th, op, a, b, p);
         };
       case '//':
         return (fr) => {
@@ -593,20 +600,37 @@ export class Compiler {
             const r = a - q * b; // float division may round up near huge quotients: verify
             if (r >= 0 && r < b) return q;
           }
-          return binaryAt(op, a, b, p);
+          return binaryAt(fr.th, op, a, b, p);
         };
       case 'in':
         return (fr) => {
           const a = x(fr), b = y(fr);
           if (b instanceof Dict && typeof a === 'string' && !b.ci) return b.ht.vals.has(a);
-          return binaryAt(op, a, b, p);
+          return binaryAt(fr.th, op, a, b, p);
         };
     }
-    return (fr) => binaryAt(op, x(fr), y(fr), p);
+    return (fr) => binaryAt(fr.th, op, x(fr), y(fr), p);
   }
 
   call(e: A.CallExpr): Ex {
     const p = this.pos(e.pos);
+    const a = this.callArgs(e, p);
+    if (e.fn.kind === 'Dot') return this.methodCall(e.fn, a, p);
+    const fn = this.expr(e.fn);
+    if (a.simple && a.pos.length === 1) {
+      const a0 = a.pos[0]!;
+      return (fr) => { const f = fn(fr); return callAt(fr.th, f, [a0(fr)], null, p); };
+    }
+    const args = a.eval;
+    return (fr) => {
+      const f = fn(fr);
+      const [x, k] = args(fr);
+      return callAt(fr.th, f, x, k, p);
+    };
+  }
+
+  /** The arguments of a call: the positional ones compiled one by one (for specialised call sites), and all of them together. */
+  callArgs(e: A.CallExpr, p: RuntimePos): CallArgs {
     const pos: Ex[] = [];
     const kw: { name: string; v: Ex }[] = [];
     let star: Ex | null = null, starstar: Ex | null = null;
@@ -616,89 +640,66 @@ export class Compiler {
       else if (a.kind === 'Binary' && a.op === T.EQ) kw.push({ name: (a.x as A.Ident).name, v: this.expr(a.y) });
       else pos.push(this.expr(a));
     }
-    const simple = kw.length === 0 && star === null && starstar === null;
     const n = pos.length;
-    let args: (fr: Frame) => [Value[], Kwargs];
-    if (simple) {
-      args = (fr) => {
-        const a = new Array<Value>(n);
-        for (let i = 0; i < n; i++) a[i] = pos[i]!(fr);
-        return [a, null];
-      };
-    } else {
-      args = (fr) => {
-        const a: Value[] = pos.map((x) => x(fr));
-        let k: [string, Value][] | null = kw.length > 0 ? kw.map(({ name, v }) => [name, v(fr)] as [string, Value]) : null;
-        if (star !== null) {
-          const s = star(fr);
-          if (!ops.isIterable(s)) {
-            const err = new EvalErr(`argument after * must be iterable, not ${typeName(s)}`);
-            err.pos = p;
-            throw err;
-          }
-          for (const v of ops.toArray(s)) a.push(v);
-        }
-        if (starstar !== null) {
-          const s = starstar(fr);
-          if (!(s instanceof Dict)) {
-            const err = new EvalErr(`argument after ** must be a mapping, not ${typeName(s)}`);
-            err.pos = p;
-            throw err;
-          }
-          k = k ?? [];
-          for (const [hk, v] of s.ht.vals) {
-            const key = s.ht.keyOf(hk);
-            if (typeof key !== 'string') {
-              const err = new EvalErr(`keywords must be strings, not ${typeName(key)}`);
-              err.pos = p;
-              throw err;
-            }
-            k.push([decodeUTF8(key), v]); // Starlark string -> identifier text
-          }
-        }
-        return [a, k];
+    if (kw.length === 0 && star === null && starstar === null) {
+      return {
+        pos,
+        simple: true,
+        eval: (fr) => {
+          const a = new Array<Value>(n);
+          for (let i = 0; i < n; i++) a[i] = pos[i]!(fr);
+          return [a, null];
+        },
       };
     }
-    // Method call: x.name(args) without allocating a bound method. Each call
-    // site caches the method found for the last receiver's method table.
-    if (e.fn.kind === 'Dot') {
-      const recv = this.expr(e.fn.x);
-      const name = e.fn.name;
-      const dp = this.pos(e.fn.pos);
-      let cacheT: Map<string, Method> | undefined, cacheM: Method | undefined;
-      const lookup = (r: Value): Method | undefined => {
-        const t = methodTable(r);
-        if (t === undefined) return undefined;
-        if (t !== cacheT) { cacheT = t; cacheM = t.get(name); }
-        return cacheM;
-      };
-      if (simple && n <= 2) {
-        const a0 = pos[0], a1 = pos[1];
-        return (fr) => {
-          const r = recv(fr);
-          const a: Value[] = n === 0 ? NO_ARGS : n === 1 ? [a0!(fr)] : [a0!(fr), a1!(fr)];
-          const m = lookup(r);
-          if (m !== undefined) return callMethodAt(m, r, name, a, null, p);
-          return invokeAt(r, name, a, null, p, dp);
-        };
-      }
+    return {
+      pos,
+      simple: false,
+      eval: (fr) => {
+        const a: Value[] = pos.map((x) => x(fr));
+        const k: [string, Value][] | null = kw.length > 0 ? kw.map(({ name, v }) => [name, v(fr)] as [string, Value]) : null;
+        if (star !== null) spreadArgs(fr.th, star(fr), a, p);
+        if (starstar !== null) return [a, spreadKwargs(starstar(fr), k ?? [], p)];
+        return [a, k];
+      },
+    };
+  }
+
+  /**
+   * x.name(args) without allocating a bound method. Each call site caches the
+   * method found for the last receiver's method table: the answer depends only
+   * on the table, fixed once methods/*.ts are loaded, so the cache is the same
+   * for every thread and holds no run state.
+   */
+  methodCall(dot: A.DotExpr, a: CallArgs, p: RuntimePos): Ex {
+    const recv = this.expr(dot.x);
+    const name = dot.name;
+    const dp = this.pos(dot.pos);
+    let cacheT: Map<string, Method> | undefined, cacheM: Method | undefined;
+    const lookup = (r: Value): Method | undefined => {
+      const t = methodTable(r);
+      if (t === undefined) return undefined;
+      if (t !== cacheT) { cacheT = t; cacheM = t.get(name); }
+      return cacheM;
+    };
+    const n = a.pos.length;
+    if (a.simple && n <= 2) {
+      const a0 = a.pos[0], a1 = a.pos[1];
       return (fr) => {
         const r = recv(fr);
-        const [a, k] = args(fr);
+        const x: Value[] = n === 0 ? NO_ARGS : n === 1 ? [a0!(fr)] : [a0!(fr), a1!(fr)];
         const m = lookup(r);
-        if (m !== undefined) return callMethodAt(m, r, name, a, k, p);
-        return invokeAt(r, name, a, k, p, dp);
+        if (m !== undefined) return callMethodAt(fr.th, m, r, name, x, null, p);
+        return invokeAt(fr.th, r, name, x, null, p, dp);
       };
     }
-    const fn = this.expr(e.fn);
-    if (simple && n === 1) {
-      const a0 = pos[0]!;
-      return (fr) => { const f = fn(fr); return callAt(f, [a0(fr)], null, p); };
-    }
+    const args = a.eval;
     return (fr) => {
-      const f = fn(fr);
-      const [a, k] = args(fr);
-      return callAt(f, a, k, p);
+      const r = recv(fr);
+      const [x, k] = args(fr);
+      const m = lookup(r);
+      if (m !== undefined) return callMethodAt(fr.th, m, r, name, x, k, p);
+      return invokeAt(fr.th, r, name, x, k, p, dp);
     };
   }
 
@@ -716,7 +717,6 @@ export class Compiler {
       simpleParams: false,
       paramNames: [],
       cellLocals: [],
-      active: 0,
       body: () => null,
     };
     let nparams = 0;
@@ -768,13 +768,13 @@ export class Compiler {
       const p = this.pos(en.colon);
       inner = (fr, acc) => {
         const kv = k(fr), vv = v(fr);
-        try { ops.dictSet(acc as Dict, kv, vv); } catch (err) { annotate(err, p); }
+        try { ops.dictSet(acc as Dict, kv, vv, fr.th); } catch (err) { annotate(err, p); }
       };
     } else {
       const b = this.expr(e.body as A.Expr);
       inner = (fr, acc) => {
         const el = (acc as List).elems;
-        if (el.length >= 65536 && (el.length & 0xffff) === 0) checkElems(el.length);
+        if (el.length >= 65536 && (el.length & 0xffff) === 0) fr.th.checkElems(el.length);
         el.push(b(fr));
       };
     }
@@ -790,12 +790,13 @@ export class Compiler {
         const p = this.pos(c.pos);
         inner = (fr, acc) => {
           const it = x(fr);
+          const th = fr.th;
           if (it instanceof List) {
             it.itercount++;
             try {
               const el = it.elems;
               for (let j = 0; j < el.length; j++) {
-                if (++RT.steps > RT.checkAt) tickAt(p);
+                if (++th.steps > th.checkAt) tickAt(th, p);
                 set(fr, el[j]!);
                 next(fr, acc);
               }
@@ -808,7 +809,7 @@ export class Compiler {
             throw err;
           }
           ops.forEach(it, (v) => {
-            if (++RT.steps > RT.checkAt) tickAt(p);
+            if (++th.steps > th.checkAt) tickAt(th, p);
             set(fr, v);
             next(fr, acc);
           });
@@ -821,7 +822,38 @@ export class Compiler {
   }
 }
 
-function checkStrLenAt(n: number, added: number, p: RuntimePos): void {
-  try { checkStrLen(n); chargeAlloc(added); } catch (e) { annotate(e, p); }
+function checkStrLenAt(th: Thread, n: number, added: number, p: RuntimePos): void {
+  try { th.checkStrLen(n); th.chargeAlloc(added); } catch (e) { annotate(e, p); }
 }
 
+/** Compiled arguments of a call site. */
+interface CallArgs {
+  /** the positional arguments, in order */
+  pos: Ex[];
+  /** only positional arguments (no keywords, *args or **kwargs) */
+  simple: boolean;
+  eval: (fr: Frame) => [Value[], Kwargs];
+}
+
+function argError(msg: string, p: RuntimePos): never {
+  const err = new EvalErr(msg);
+  err.pos = p;
+  throw err;
+}
+
+/** f(*s): append the elements of s to the positional arguments. */
+function spreadArgs(th: Thread, s: Value, args: Value[], p: RuntimePos): void {
+  if (!ops.isIterable(s)) argError(`argument after * must be iterable, not ${typeName(s)}`, p);
+  for (const v of ops.toArray(s, th)) args.push(v);
+}
+
+/** f(**s): append the entries of s to the keyword arguments. */
+function spreadKwargs(s: Value, kwargs: [string, Value][], p: RuntimePos): [string, Value][] {
+  if (!(s instanceof Dict)) argError(`argument after ** must be a mapping, not ${typeName(s)}`, p);
+  for (const [hk, v] of s.ht.vals) {
+    const key = s.ht.keyOf(hk);
+    if (typeof key !== 'string') argError(`keywords must be strings, not ${typeName(key)}`, p);
+    kwargs.push([decodeUTF8(key), v]); // Starlark string -> identifier text
+  }
+  return kwargs;
+}

@@ -16,10 +16,10 @@ import { StarlarkError } from './program.js';
 import { StringIterable } from './methods/str.js';
 
 export {
-  compileModule, callFunction, compileError, Program, StarlarkModule, StarlarkError,
-  DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_DEPTH, DEFAULT_FILE_OPTIONS,
-  type CompileOptions, type InitOptions, type RunOptions, type StarlarkDiagnostic,
+  compileModule, callFunction, compileError, Program, StarlarkModule, StarlarkError, DEFAULT_FILE_OPTIONS,
+  type CompileOptions, type InitOptions, type StarlarkDiagnostic,
 } from './program.js';
+export { DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_DEPTH, type RunOptions, type Thread } from './thread.js';
 export { DEFAULT_SIZE_LIMITS, type SizeLimits } from './values/limits.js';
 export type { FileOptions } from './resolve.js';
 export {
@@ -43,25 +43,142 @@ export interface ConvertLimits {
 }
 export const DEFAULT_CONVERT_LIMITS: ConvertLimits = { maxDepth: 1000, maxNodes: 16_000_000 };
 
-let cdepth = 0, cnodes = 0, climits = DEFAULT_CONVERT_LIMITS;
+/**
+ * One conversion (fromJS or toJS): its limits, and the depth and nodes
+ * visited so far. A fresh one per call, so that nested or interleaved
+ * conversions (a host function converting inside a run) keep separate counts.
+ */
+class Converter {
+  depth = 0;
+  nodes = 0;
+  constructor(readonly limits: ConvertLimits) {}
 
-function convertEntry<T, R>(f: (x: T) => R, x: T, limits: ConvertLimits): R {
-  const saved = [cdepth, cnodes, climits] as const;
-  cdepth = 0; cnodes = 0; climits = limits;
-  try {
-    return f(x);
-  } catch (e) {
-    if (e instanceof RangeError) throw new StarlarkError('convert', `value too deeply nested to convert (${e.message})`);
-    throw e;
-  } finally {
-    [cdepth, cnodes, climits] = saved;
+  /** Enter a container of n nodes (the caller leaves it with depth--). */
+  enter(n: number): void {
+    this.nodes += n;
+    if (this.nodes > this.limits.maxNodes) throw new StarlarkError('convert', `value too large to convert (more than ${this.limits.maxNodes} nodes)`);
+    if (++this.depth > this.limits.maxDepth) throw new StarlarkError('convert', `value nested more than ${this.limits.maxDepth} levels deep (or cyclic) cannot be converted`);
   }
-}
 
-function enter(n: number): void {
-  cnodes += n;
-  if (cnodes > climits.maxNodes) throw new StarlarkError('convert', `value too large to convert (more than ${climits.maxNodes} nodes)`);
-  if (++cdepth > climits.maxDepth) throw new StarlarkError('convert', `value nested more than ${climits.maxDepth} levels deep (or cyclic) cannot be converted`);
+  fromJS(v: unknown): Value {
+    if (v === null || v === undefined) return null;
+    switch (typeof v) {
+      case 'boolean': return v;
+      case 'number':
+        if (Number.isInteger(v)) return Number.isSafeInteger(v) ? v + 0 : I.norm(BigInt(v));
+        return new Float(v);
+      case 'bigint': return I.norm(v);
+      case 'string': return encodeUTF8(v);
+      case 'object': break;
+      default: throw new StarlarkError('convert', `cannot convert JS ${typeof v} to a Starlark value`);
+    }
+    if (v instanceof SValue) return v;
+    let out: Value;
+    if (Array.isArray(v)) {
+      this.enter(v.length + 1);
+      const a = new Array<Value>(v.length);
+      for (let i = 0; i < v.length; i++) a[i] = this.fromJS(v[i]);
+      out = new List(a);
+    } else if (Object.getPrototypeOf(v) === Object.prototype || !(v instanceof Map || v instanceof Set || v instanceof Uint8Array || v instanceof Date)) {
+      this.enter(1);
+      out = this.objectToDict(v as Record<string, unknown>);
+    } else if (v instanceof Uint8Array) {
+      return new Bytes(Buffer.from(v).toString('latin1'));
+    } else if (v instanceof Date) {
+      return encodeUTF8(v.toISOString());
+    } else if (v instanceof Map) {
+      this.enter(v.size + 1);
+      const d = new Dict();
+      // outside a run: the conversion limits bound the size, not a thread's
+      for (const [k, x] of v) dictSet(d, this.fromJS(k), this.fromJS(x), null);
+      out = d;
+    } else {
+      this.enter((v as Set<unknown>).size + 1);
+      const s = new SSet();
+      for (const x of v as Set<unknown>) setAdd(s, this.fromJS(x), null);
+      out = s;
+    }
+    this.depth--;
+    return out;
+  }
+
+  objectToDict(o: Record<string, unknown>): Dict {
+    // string keys map to themselves in the hash table (see HashTable)
+    const d = new Dict();
+    const vals = d.ht.vals;
+    for (const k in o) if (Object.hasOwn(o, k)) { this.nodes++; vals.set(encodeUTF8(k), this.fromJS(o[k])); }
+    return d;
+  }
+
+  toJS(v: Value): unknown {
+    if (v === null) return null;
+    switch (typeof v) {
+      case 'boolean': case 'number': case 'bigint': return v;
+      case 'string':
+        if (v.length > 64) { this.nodes += v.length >> 6; if (this.nodes > this.limits.maxNodes) this.enter(0); }
+        return decodeUTF8(v);
+    }
+    if (v instanceof Float) {
+      if (this.limits.finiteOnly === true && !Number.isFinite(v.v)) throw new StarlarkError('convert', `cannot convert float ${repr(v)} to JSON data`);
+      return v.v;
+    }
+    let out: unknown;
+    if (v instanceof List || v instanceof Tuple) {
+      const e = v.elems;
+      this.enter(e.length + 1);
+      const a = new Array<unknown>(e.length);
+      for (let i = 0; i < e.length; i++) a[i] = this.toJS(e[i]!);
+      out = a;
+    } else if (v instanceof Dict) {
+      this.enter(v.ht.vals.size + 1);
+      out = this.dictToObject(v);
+    } else if (v instanceof SSet) {
+      const keys = v.ht.keyList();
+      this.enter(keys.length + 1);
+      out = keys.map((k) => this.toJS(k));
+    } else if (v instanceof Bytes) {
+      return new Uint8Array(Buffer.from(v.s, 'latin1'));
+    } else if (v instanceof Struct) {
+      const o: Record<string, unknown> = {};
+      this.enter(v.fields.size + 1);
+      for (const [k, x] of v.fields) setKey(o, k, this.toJS(x), true);
+      out = o;
+    } else if (v instanceof StringIterable) {
+      const a: unknown[] = [];
+      this.enter(1);
+      forEach(v, (x) => { this.nodes++; a.push(this.toJS(x)); });
+      if (this.nodes > this.limits.maxNodes) this.enter(0);
+      out = a;
+    } else {
+      throw new StarlarkError('convert', `cannot convert ${typeName(v)} to a JS value`);
+    }
+    this.depth--;
+    return out;
+  }
+
+  dictToObject(v: Dict): Record<string, unknown> {
+    const o: Record<string, unknown> = {};
+    const ht = v.ht;
+    if (ht.keys === null) {
+      // every key is its own hash key: a string, int, bool or None
+      let mixed = false; // a non-string key may share its JS spelling with a string key
+      for (const [k, x] of ht.vals) {
+        if (typeof k === 'string') {
+          const s = decodeUTF8(k);
+          setKey(o, s, this.toJS(x), s === k && !mixed);
+        } else {
+          mixed = true;
+          setKey(o, String(k), this.toJS(x), false);
+        }
+      }
+    } else {
+      for (const [hk, x] of ht.vals) {
+        const k = ht.keyOf(hk);
+        setKey(o, typeof k === 'string' ? decodeUTF8(k) : decodeUTF8(typeof k === 'object' && k !== null ? repr(k) : String(k)), this.toJS(x), false);
+      }
+    }
+    return o;
+  }
 }
 
 /**
@@ -73,57 +190,11 @@ function enter(n: number): void {
  * input is refused with a StarlarkError of kind 'convert' (see ConvertLimits).
  */
 export function fromJS(v: unknown, limits: ConvertLimits = DEFAULT_CONVERT_LIMITS): Value {
-  if (typeof v !== 'object' || v === null) return fromJS1(v);
-  return convertEntry(fromJS1, v, limits);
-}
-
-function fromJS1(v: unknown): Value {
-  if (v === null || v === undefined) return null;
-  switch (typeof v) {
-    case 'boolean': return v;
-    case 'number':
-      if (Number.isInteger(v)) return Number.isSafeInteger(v) ? v + 0 : I.norm(BigInt(v));
-      return new Float(v);
-    case 'bigint': return I.norm(v);
-    case 'string': return encodeUTF8(v);
-    case 'object': break;
-    default: throw new StarlarkError('convert', `cannot convert JS ${typeof v} to a Starlark value`);
+  try {
+    return new Converter(limits).fromJS(v);
+  } catch (e) {
+    throw convertError(e);
   }
-  if (v instanceof SValue) return v;
-  let out: Value;
-  if (Array.isArray(v)) {
-    enter(v.length + 1);
-    const a = new Array<Value>(v.length);
-    for (let i = 0; i < v.length; i++) a[i] = fromJS1(v[i]);
-    out = new List(a);
-  } else if (Object.getPrototypeOf(v) === Object.prototype || !(v instanceof Map || v instanceof Set || v instanceof Uint8Array || v instanceof Date)) {
-    enter(1);
-    out = objectToDict(v as Record<string, unknown>);
-  } else if (v instanceof Uint8Array) {
-    return new Bytes(Buffer.from(v).toString('latin1'));
-  } else if (v instanceof Date) {
-    return encodeUTF8(v.toISOString());
-  } else if (v instanceof Map) {
-    enter(v.size + 1);
-    const d = new Dict();
-    for (const [k, x] of v) dictSet(d, fromJS1(k), fromJS1(x));
-    out = d;
-  } else {
-    enter((v as Set<unknown>).size + 1);
-    const s = new SSet();
-    for (const x of v as Set<unknown>) setAdd(s, fromJS1(x));
-    out = s;
-  }
-  cdepth--;
-  return out;
-}
-
-function objectToDict(o: Record<string, unknown>): Dict {
-  // string keys map to themselves in the hash table (see HashTable)
-  const d = new Dict();
-  const vals = d.ht.vals;
-  for (const k in o) if (Object.hasOwn(o, k)) { cnodes++; vals.set(encodeUTF8(k), fromJS1(o[k])); }
-  return d;
 }
 
 /**
@@ -136,80 +207,22 @@ function objectToDict(o: Record<string, unknown>): Dict {
  * values (see ConvertLimits) raise a StarlarkError of kind 'convert'.
  */
 export function toJS(v: Value, limits: ConvertLimits = DEFAULT_CONVERT_LIMITS): unknown {
-  if (v === null || typeof v !== 'object') return toJS1(v);
-  return convertEntry(toJS1, v, limits);
+  try {
+    return new Converter(limits).toJS(v);
+  } catch (e) {
+    throw convertError(e);
+  }
+}
+
+/** A JS stack overflow while converting is a conversion error, like a too deep value. */
+function convertError(e: unknown): unknown {
+  return e instanceof RangeError ? new StarlarkError('convert', `value too deeply nested to convert (${e.message})`) : e;
 }
 
 function setKey(o: Record<string, unknown>, k: string, x: unknown, exact: boolean): void {
   if (!exact && Object.hasOwn(o, k)) throw new StarlarkError('convert', `cannot convert dict: two keys are both ${JSON.stringify(k)} in JS`);
   if (k === '__proto__') Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
   else o[k] = x;
-}
-
-function toJS1(v: Value): unknown {
-  if (v === null) return null;
-  switch (typeof v) {
-    case 'boolean': case 'number': case 'bigint': return v;
-    case 'string':
-      if (v.length > 64) { cnodes += v.length >> 6; if (cnodes > climits.maxNodes) enter(0); }
-      return decodeUTF8(v);
-  }
-  if (v instanceof Float) {
-    if (climits.finiteOnly === true && !Number.isFinite(v.v)) throw new StarlarkError('convert', `cannot convert float ${repr(v)} to JSON data`);
-    return v.v;
-  }
-  let out: unknown;
-  if (v instanceof List || v instanceof Tuple) {
-    const e = v.elems;
-    enter(e.length + 1);
-    const a = new Array<unknown>(e.length);
-    for (let i = 0; i < e.length; i++) a[i] = toJS1(e[i]!);
-    out = a;
-  } else if (v instanceof Dict) {
-    const o: Record<string, unknown> = {};
-    const ht = v.ht;
-    enter(ht.vals.size + 1);
-    if (ht.keys === null) {
-      // every key is its own hash key: a string, int, bool or None
-      let mixed = false; // a non-string key may share its JS spelling with a string key
-      for (const [k, x] of ht.vals) {
-        if (typeof k === 'string') {
-          const s = decodeUTF8(k);
-          setKey(o, s, toJS1(x), s === k && !mixed);
-        } else {
-          mixed = true;
-          setKey(o, String(k), toJS1(x), false);
-        }
-      }
-    } else {
-      for (const [hk, x] of ht.vals) {
-        const k = ht.keyOf(hk);
-        setKey(o, typeof k === 'string' ? decodeUTF8(k) : decodeUTF8(typeof k === 'object' && k !== null ? repr(k) : String(k)), toJS1(x), false);
-      }
-    }
-    out = o;
-  } else if (v instanceof SSet) {
-    const keys = v.ht.keyList();
-    enter(keys.length + 1);
-    out = keys.map(toJS1);
-  } else if (v instanceof Bytes) {
-    return new Uint8Array(Buffer.from(v.s, 'latin1'));
-  } else if (v instanceof Struct) {
-    const o: Record<string, unknown> = {};
-    enter(v.fields.size + 1);
-    for (const [k, x] of v.fields) setKey(o, k, toJS1(x), true);
-    out = o;
-  } else if (v instanceof StringIterable) {
-    const a: unknown[] = [];
-    enter(1);
-    forEach(v, (x) => { cnodes++; a.push(toJS1(x)); });
-    if (cnodes > climits.maxNodes) enter(0);
-    out = a;
-  } else {
-    throw new StarlarkError('convert', `cannot convert ${typeName(v)} to a JS value`);
-  }
-  cdepth--;
-  return out;
 }
 
 /**
@@ -228,7 +241,7 @@ export function headersFromJS(h: Record<string, string | string[] | undefined> |
       const key = encodeUTF8(k);
       const value = typeof x === 'string' ? encodeUTF8(x) : new List(x.map((s) => encodeUTF8(s)));
       if (key === key.toLowerCase() && !vals.has(key)) vals.set(key, value);
-      else dictSet(d, key, value);
+      else dictSet(d, key, value, null);
     }
     return d;
   }
@@ -237,7 +250,7 @@ export function headersFromJS(h: Record<string, string | string[] | undefined> |
     : Object.entries(h as Record<string, string | string[] | undefined>);
   for (const [k, x] of entries) {
     if (x === undefined) continue;
-    dictSet(d, encodeUTF8(k), Array.isArray(x) ? new List(x.map((s) => encodeUTF8(s))) : encodeUTF8(x));
+    dictSet(d, encodeUTF8(k), Array.isArray(x) ? new List(x.map((s) => encodeUTF8(s))) : encodeUTF8(x), null);
   }
   return d;
 }

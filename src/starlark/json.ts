@@ -8,10 +8,11 @@ import * as I from './values/int.js';
 import { forEach, isIterable, dictSet } from './values/ops.js';
 import { quote as starQuote, typeName } from './values/repr.js';
 import { decodeUTF8, encodeUTF8 } from './values/utf8.js';
-import { checkStrLen } from './values/limits.js';
+import { DEFAULT_SIZE_LIMITS } from './values/limits.js';
 import {
   Builtin, Dict, EvalErr, Float, List, Module, Struct, type Kwargs, type SValue, type Value,
 } from './values/types.js';
+import type { Thread } from './thread.js';
 
 /** JSON string literal of a binary string (Go's strconv.Quote / json.Marshal style). */
 function quote(s: string): string {
@@ -20,9 +21,14 @@ function quote(s: string): string {
   return encodeUTF8(t);
 }
 
-export function encodeJSON(x: Value): string {
+/**
+ * JSON text of x, capped at the thread's string size limit (the default limit
+ * when the host calls it outside a run).
+ */
+export function encodeJSON(x: Value, th: Thread | null = null): string {
   const path: SValue[] = [];
   const parts: string[] = [];
+  const maxBytes = th === null ? DEFAULT_SIZE_LIMITS.maxStringBytes : th.maxStringBytes;
   let size = 0;
   const emit = (v: Value): void => {
     if (v !== null && typeof v === 'object') {
@@ -34,7 +40,11 @@ export function encodeJSON(x: Value): string {
       else if (v === true) parts.push('true');
       else if (v === false) parts.push('false');
       else if (typeof v === 'number' || typeof v === 'bigint') parts.push(String(v));
-      else if (typeof v === 'string') { parts.push(quote(v)); size += v.length; if (size > 65536) checkStrLen(size); }
+      else if (typeof v === 'string') {
+        parts.push(quote(v));
+        size += v.length;
+        if (size > 65536 && size > maxBytes) throw new EvalErr(`string size limit exceeded (${size} > ${maxBytes} bytes)`, 'size');
+      }
       else if (v instanceof Float) {
         if (!Number.isFinite(v.v)) throw new EvalErr(`cannot encode non-finite float ${floatStr(v.v)}`);
         parts.push(floatStr(v.v));
@@ -100,118 +110,147 @@ function goQuoteByte(c: string): string {
   return `'${c}'`;
 }
 
-export function decodeJSON(s: string): Value {
-  let i = 0;
-  const fail = (msg: string): never => { throw new Failure(msg); };
-  const skipSpace = (): boolean => {
-    for (; i < s.length; i++) {
-      const c = s[i];
-      if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') return true;
-    }
-    return false;
-  };
-  const next = (): string => (skipSpace() ? s[i]! : fail('unexpected end of file'));
-  const isdigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
-  const parse = (): Value => {
-    const b = next();
-    switch (b) {
-      case '"': {
-        let safe = true, closed = false;
-        let j = i + 1;
-        for (; j < s.length; j++) {
-          const c = s.charCodeAt(j);
-          if (c === 92) { safe = false; j++; }
-          else if (c === 34) { closed = true; j++; break; }
-          else if (c >= 0x80 || c < 0x20) safe = false;
-        }
-        if (!closed) fail('unclosed string literal');
-        const r = s.slice(i, j);
-        i = j;
-        if (safe) return r.slice(1, -1);
-        try {
-          return encodeUTF8(JSON.parse(decodeUTF8(r)) as string);
-        } catch (e) {
-          const m = /Bad escaped character|escape/i.test((e as Error).message) ? 'invalid escape sequence in string' : (e as Error).message;
-          return fail(m);
-        }
-      }
-      case 'n': if (s.startsWith('null', i)) { i += 4; return null; } break;
-      case 't': if (s.startsWith('true', i)) { i += 4; return true; } break;
-      case 'f': if (s.startsWith('false', i)) { i += 5; return false; } break;
-      case '[': {
-        const elems: Value[] = [];
-        i++;
-        if (next() !== ']') {
-          for (;;) {
-            elems.push(parse());
-            const c = next();
-            if (c !== ',') {
-              if (c !== ']') fail(`got ${goQuoteByte(c)}, want ',' or ']'`);
-              break;
-            }
-            i++;
-          }
-        }
-        i++;
-        return new List(elems);
-      }
-      case '{': {
-        const d = new Dict();
-        i++;
-        if (next() !== '}') {
-          for (;;) {
-            const key = parse();
-            if (typeof key !== 'string') fail(`got ${typeName(key)} for object key, want string`);
-            let c = next();
-            if (c !== ':') fail(`after object key, got ${goQuoteByte(c)}, want ':' `);
-            i++;
-            const value = parse();
-            dictSet(d, key, value);
-            c = next();
-            if (c !== ',') {
-              if (c !== '}') fail(`in object, got ${goQuoteByte(c)}, want ',' or '}'`);
-              break;
-            }
-            i++;
-          }
-        }
-        i++;
-        return d;
-      }
-      default:
-        if (isdigit(b) || b === '-') {
-          let isFloat = false;
-          let j: number;
-          for (j = i + 1; j < s.length; j++) {
-            const c = s[j]!;
-            if (isdigit(c)) continue;
-            if (c === '.' || c === 'e' || c === 'E' || c === '+' || c === '-') isFloat = true;
-            else break;
-          }
-          const num = s.slice(i, j);
-          i = j;
-          const digits = num[0] === '-' ? num.slice(1) : num;
-          if (digits === '' || (digits[0] === '0' && digits.length > 1 && isdigit(digits[1]))) fail(`invalid number: ${num}`);
-          if (isFloat) {
-            if (!/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(num)) fail(`invalid number: ${num}`);
-            return new Float(Number(num));
-          }
-          if (!/^-?\d+$/.test(num)) fail(`invalid number: ${num}`);
-          I.checkDigits(num.length);
-          return I.norm(BigInt(num));
-        }
-    }
-    return fail(`unexpected character ${goQuoteByte(b)}`);
-  };
+/**
+ * The value of JSON text s. In a run, objects grow and large ints are charged
+ * under th's limits; the host (th null) relies on the int size cap alone.
+ */
+export function decodeJSON(s: string, th: Thread | null = null): Value {
+  const d = new JSONDecoder(s, th);
   try {
-    const v = parse();
-    if (skipSpace()) fail(`unexpected character ${goQuoteByte(s[i]!)} after value`);
+    const v = d.value();
+    if (d.skipSpace()) d.fail(`unexpected character ${goQuoteByte(s[d.i]!)} after value`);
     return v;
   } catch (e) {
-    if (e instanceof Failure) throw new EvalErr(`json.decode: at offset ${i}, ${e.msg}`);
+    if (e instanceof Failure) throw new EvalErr(`json.decode: at offset ${d.i}, ${e.msg}`);
     throw e;
   }
 }
+
+/** A recursive-descent JSON decoder over a binary string; i is the offset reached (for messages). */
+class JSONDecoder {
+  i = 0;
+  constructor(readonly s: string, readonly th: Thread | null) {}
+
+  fail(msg: string): never { throw new Failure(msg); }
+
+  /** Skip white space; false at the end of the input. */
+  skipSpace(): boolean {
+    const s = this.s;
+    for (; this.i < s.length; this.i++) {
+      const c = s[this.i];
+      if (c !== ' ' && c !== '\t' && c !== '\n' && c !== '\r') return true;
+    }
+    return false;
+  }
+
+  /** The next non-space character (not consumed). */
+  next(): string { return this.skipSpace() ? this.s[this.i]! : this.fail('unexpected end of file'); }
+
+  value(): Value {
+    const s = this.s;
+    const b = this.next();
+    switch (b) {
+      case '"': return this.string();
+      case 'n': if (s.startsWith('null', this.i)) { this.i += 4; return null; } break;
+      case 't': if (s.startsWith('true', this.i)) { this.i += 4; return true; } break;
+      case 'f': if (s.startsWith('false', this.i)) { this.i += 5; return false; } break;
+      case '[': return this.array();
+      case '{': return this.object();
+      default: if (isdigit(b) || b === '-') return this.number();
+    }
+    return this.fail(`unexpected character ${goQuoteByte(b)}`);
+  }
+
+  string(): string {
+    const s = this.s;
+    let safe = true, closed = false;
+    let j = this.i + 1;
+    for (; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c === 92) { safe = false; j++; }
+      else if (c === 34) { closed = true; j++; break; }
+      else if (c >= 0x80 || c < 0x20) safe = false;
+    }
+    if (!closed) this.fail('unclosed string literal');
+    const r = s.slice(this.i, j);
+    this.i = j;
+    if (safe) return r.slice(1, -1);
+    try {
+      return encodeUTF8(JSON.parse(decodeUTF8(r)) as string);
+    } catch (e) {
+      const m = /Bad escaped character|escape/i.test((e as Error).message) ? 'invalid escape sequence in string' : (e as Error).message;
+      return this.fail(m);
+    }
+  }
+
+  array(): List {
+    const elems: Value[] = [];
+    this.i++;
+    if (this.next() !== ']') {
+      for (;;) {
+        elems.push(this.value());
+        const c = this.next();
+        if (c !== ',') {
+          if (c !== ']') this.fail(`got ${goQuoteByte(c)}, want ',' or ']'`);
+          break;
+        }
+        this.i++;
+      }
+    }
+    this.i++;
+    return new List(elems);
+  }
+
+  object(): Dict {
+    const d = new Dict();
+    this.i++;
+    if (this.next() !== '}') {
+      for (;;) {
+        const key = this.value();
+        if (typeof key !== 'string') this.fail(`got ${typeName(key)} for object key, want string`);
+        let c = this.next();
+        if (c !== ':') this.fail(`after object key, got ${goQuoteByte(c)}, want ':' `);
+        this.i++;
+        const value = this.value();
+        dictSet(d, key, value, this.th);
+        c = this.next();
+        if (c !== ',') {
+          if (c !== '}') this.fail(`in object, got ${goQuoteByte(c)}, want ',' or '}'`);
+          break;
+        }
+        this.i++;
+      }
+    }
+    this.i++;
+    return d;
+  }
+
+  number(): Value {
+    const s = this.s;
+    let isFloat = false;
+    let j: number;
+    for (j = this.i + 1; j < s.length; j++) {
+      const c = s[j]!;
+      if (isdigit(c)) continue;
+      if (c === '.' || c === 'e' || c === 'E' || c === '+' || c === '-') isFloat = true;
+      else break;
+    }
+    const num = s.slice(this.i, j);
+    this.i = j;
+    const digits = num[0] === '-' ? num.slice(1) : num;
+    if (digits === '' || (digits[0] === '0' && digits.length > 1 && isdigit(digits[1]))) this.fail(`invalid number: ${num}`);
+    if (isFloat) {
+      if (!/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(num)) this.fail(`invalid number: ${num}`);
+      return new Float(Number(num));
+    }
+    if (!/^-?\d+$/.test(num)) this.fail(`invalid number: ${num}`);
+    I.checkDigits(num.length);
+    const n = I.norm(BigInt(num));
+    return this.th === null ? n : I.charged(n, this.th);
+  }
+}
+
+function isdigit(c: string | undefined): boolean { return c !== undefined && c >= '0' && c <= '9'; }
 
 /** Re-indent JSON text like Go's json.Indent (tokens untouched, whitespace replaced). */
 export function indentJSON(src: string, prefix: string, indent: string): string {
@@ -262,8 +301,8 @@ export function indentJSON(src: string, prefix: string, indent: string): string 
   return out;
 }
 
-function mk(name: string, fn: (args: Value[], kwargs: Kwargs) => Value): Builtin {
-  return new Builtin(name, (args, kwargs) => fn(args, kwargs));
+function mk(name: string, fn: (args: Value[], kwargs: Kwargs, th: Thread) => Value): Builtin {
+  return new Builtin(name, (args, kwargs, _self, th) => fn(args, kwargs, th));
 }
 
 function wrap<T>(name: string, f: () => T): T {
@@ -275,22 +314,22 @@ function wrap<T>(name: string, f: () => T): T {
 
 export function makeJSONModule(): Module {
   const m = new Map<string, Value>();
-  m.set('encode', mk('json.encode', (args, kwargs) => {
+  m.set('encode', mk('json.encode', (args, kwargs, th) => {
     const [x] = positional('json.encode', args, kwargs, 1, 1);
-    return wrap('json.encode', () => encodeJSON(x!));
+    return wrap('json.encode', () => encodeJSON(x!, th));
   }));
-  m.set('encode_indent', mk('json.encode_indent', (args, kwargs) => {
+  m.set('encode_indent', mk('json.encode_indent', (args, kwargs, th) => {
     const [prefix, indent] = unpack('json.encode_indent', [], kwargs, ['prefix?', 'indent?']);
     const [x] = positional('json.encode_indent', args, null, 1, 1);
     const p = prefix === undefined ? '' : wantStr('json.encode_indent', 'prefix', prefix);
     const ind = indent === undefined ? '\t' : wantStr('json.encode_indent', 'indent', indent);
-    return wrap('json.encode_indent', () => indentJSON(encodeJSON(x!), p, ind));
+    return wrap('json.encode_indent', () => indentJSON(encodeJSON(x!, th), p, ind));
   }));
-  m.set('decode', mk('json.decode', (args, kwargs) => {
+  m.set('decode', mk('json.decode', (args, kwargs, th) => {
     const [x, dflt] = unpack('json.decode', args, kwargs, ['x', 'default?']);
     if (args.length < 1) throw new EvalErr('json.decode: unexpected keyword argument x');
     const s = wantStr('json.decode', 'x', x!);
-    try { return decodeJSON(s); } catch (e) {
+    try { return decodeJSON(s, th); } catch (e) {
       if (e instanceof EvalErr && dflt !== undefined) return dflt;
       throw e;
     }

@@ -1,6 +1,7 @@
 // Programs and modules: parse + resolve + compile once (compileModule), then
 // run the module's top level (Program.init) and call its functions
-// (callFunction) as many times as needed, each run under its own budget.
+// (callFunction) as many times as needed, each run on a fresh Thread with its
+// own budget. A Program is immutable; a module's globals are frozen after init.
 
 import { parseFile } from './syntax/parser.js';
 import { SyntaxError_ } from './syntax/scanner.js';
@@ -10,8 +11,8 @@ import { displayText } from './values/utf8.js';
 import { makeUniverse } from './builtins/universe.js';
 import { makeJSONModule } from './json.js';
 import { makeMathModule } from './math.js';
-import { CLOCK_EVERY, RT, callValue, fromRangeError } from './runtime.js';
-import { DEFAULT_SIZE_LIMITS, LIM, type SizeLimits } from './values/limits.js';
+import { callValue, fromRangeError } from './runtime.js';
+import { Thread, type RunOptions } from './thread.js';
 import { freezeValue, EvalErr, Frame, Func, type ModuleEnv, type RuntimePos, type Value } from './values/types.js';
 import './methods/str.js';
 import './methods/collections.js';
@@ -31,30 +32,10 @@ export const DEFAULT_FILE_OPTIONS: FileOptions = {
   set: true, while: true, recursion: true, topLevelControl: false, globalReassign: false, loadBindsGlobally: false,
 };
 
-/** Limits of one run (init or call). */
-export interface RunOptions {
-  /** execution-step budget (loop iterations + calls); default 1,000,000 */
-  maxSteps?: number;
-  /** wall-clock budget in ms; default 1000 */
-  timeoutMs?: number;
-  /** max Starlark call depth; default 400 */
-  maxDepth?: number;
-  /** size limits on strings and collections built by the script */
-  limits?: Partial<SizeLimits>;
-  /** print() output; default: discarded */
-  print?: (line: string) => void;
-  /** loader for load(); default: load is refused */
-  load?: (module: string) => Map<string, Value>;
-}
-
 export interface InitOptions extends RunOptions {
   /** values of the predeclared names declared at compile time */
   predeclared?: Record<string, Value> | Map<string, Value>;
 }
-
-export const DEFAULT_MAX_STEPS = 1_000_000;
-export const DEFAULT_TIMEOUT_MS = 1000;
-export const DEFAULT_MAX_DEPTH = 400;
 
 /** A Starlark error surfaced to the host: message, kind, position and call stack. */
 export class StarlarkError extends Error {
@@ -109,43 +90,19 @@ function toStarlarkError(e: unknown): StarlarkError {
   throw e;
 }
 
-/** Run f with fresh run state (budget, clock, limits, print, load), restoring the previous state after. */
-function withRun<T>(opts: RunOptions, f: () => T): T {
-  // save the enclosing run's state field by field (cheaper than copying objects on every call)
-  const sSteps = RT.steps, sCheckAt = RT.checkAt, sMaxSteps = RT.maxSteps, sDeadline = RT.deadline, sDepth = RT.depth;
-  const sMaxDepth = RT.maxDepth, sRecursion = RT.recursion, sPrint = RT.print, sAborted = RT.aborted;
-  const sTimeout = RT.timeoutMs, sLoad = RT.load;
-  const sStr = LIM.maxStringBytes, sElems = LIM.maxElements, sAllocMax = LIM.maxAllocBytes, sAlloc = LIM.allocated;
-  const maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const lim = opts.limits;
-  LIM.maxStringBytes = lim?.maxStringBytes ?? DEFAULT_SIZE_LIMITS.maxStringBytes;
-  LIM.maxElements = lim?.maxElements ?? DEFAULT_SIZE_LIMITS.maxElements;
-  LIM.maxAllocBytes = lim?.maxAllocBytes ?? DEFAULT_SIZE_LIMITS.maxAllocBytes;
-  LIM.allocated = 0;
-  RT.steps = 0;
-  RT.maxSteps = maxSteps;
-  RT.checkAt = Math.min(CLOCK_EVERY, maxSteps);
-  RT.timeoutMs = timeoutMs;
-  RT.deadline = performance.now() + timeoutMs;
-  RT.depth = 0;
-  RT.maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
-  RT.print = opts.print ?? noPrint;
-  RT.load = opts.load ?? null;
-  RT.aborted = null;
+/**
+ * Run f on a fresh thread (budget, clock, limits, print, load). Nothing is
+ * saved or restored: a host function that starts another run from inside a
+ * built-in gets its own thread and leaves the caller's untouched.
+ */
+function onThread<T>(opts: RunOptions, recursion: boolean, f: (th: Thread) => T): T {
+  const th = new Thread(opts, recursion);
   try {
-    return f();
+    return f(th);
   } catch (e) {
     throw toStarlarkError(e);
-  } finally {
-    RT.steps = sSteps; RT.checkAt = sCheckAt; RT.maxSteps = sMaxSteps; RT.deadline = sDeadline; RT.depth = sDepth;
-    RT.maxDepth = sMaxDepth; RT.recursion = sRecursion; RT.print = sPrint; RT.aborted = sAborted;
-    RT.timeoutMs = sTimeout; RT.load = sLoad;
-    LIM.maxStringBytes = sStr; LIM.maxElements = sElems; LIM.maxAllocBytes = sAllocMax; LIM.allocated = sAlloc;
   }
 }
-
-function noPrint(): void {}
 
 /** The globals of an initialised module (frozen after init). */
 export class StarlarkModule {
@@ -212,11 +169,10 @@ export class Program {
       globals[ng + i] = pre.has(n) ? pre.get(n)! : this.builtinModules.get(n);
     });
     const env: ModuleEnv = { globals, globalNames: this.globalNames, predeclared: pre };
-    withRun(opts, () => {
-      RT.recursion = this.recursion;
+    onThread(opts, this.recursion, (th) => {
       const l = new Array(this.nlocals);
       for (const i of this.cellLocals) l[i] = { v: undefined };
-      const fr = new Frame(l, env, [], null);
+      const fr = new Frame(l, env, [], null, th);
       try {
         this.toplevel(fr);
       } catch (e) {
@@ -273,10 +229,9 @@ export function compileModule(source: string, filename: string, options: Compile
 export function callFunction(module: StarlarkModule, name: string, args: Value[], opts: RunOptions & { kwargs?: [string, Value][] } = {}): Value {
   const fn = module.get(name);
   if (fn === undefined) throw new StarlarkError('eval', `module ${module.program.filename} has no global ${name}`);
-  return withRun(opts, () => {
-    RT.recursion = module.program.recursion;
+  return onThread(opts, module.program.recursion, (th) => {
     try {
-      return callValue(fn, args, opts.kwargs ?? null);
+      return callValue(th, fn, args, opts.kwargs ?? null);
     } catch (e) {
       if (e instanceof EvalErr && e.pos !== null) {
         e.frames.push({ name: '<host>', pos: e.pos });

@@ -45,11 +45,17 @@ class Resolver {
   errors: ResolveError[] = [];
 
   constructor(
+    /** the file's name, for positions quoted in messages */
+    public path: string,
     public opts: FileOptions, public isPredeclared: (n: string) => boolean, public isUniversal: (n: string) => boolean,
     public knownNames: Iterable<string> = [],
   ) {}
 
   errorf(pos: Pos, msg: string): void { this.errors.push({ pos, msg }); }
+
+  fmtPos(p: Pos): string {
+    return `${this.path}:${p.line}:${p.col}`;
+  }
 
   container(): Block {
     for (let b: Block = this.env; ; b = b.parent!) if (b.fn !== null || b === this.file) return b;
@@ -77,7 +83,7 @@ class Resolver {
         }
       }
       if (ok && !this.opts.globalReassign) {
-        this.errorf(id.pos, `cannot reassign ${b.scope} ${id.name} declared at ${fmtPos(b.first.pos)}`);
+        this.errorf(id.pos, `cannot reassign ${b.scope} ${id.name} declared at ${this.fmtPos(b.first.pos)}`);
       }
       id.binding = b;
       return ok;
@@ -398,11 +404,6 @@ function lookupLocal(u: Use): A.Binding | null {
   return null;
 }
 
-function fmtPos(p: Pos): string {
-  return `${currentFile}:${p.line}:${p.col}`;
-}
-let currentFile = '';
-
 export interface ResolvedModule {
   locals: A.Binding[]; // file-local bindings (loads, toplevel comprehension variables)
   globals: A.Binding[];
@@ -414,8 +415,7 @@ export function resolveFile(
   file: A.File, opts: FileOptions, isPredeclared: (n: string) => boolean, isUniversal: (n: string) => boolean,
   knownNames: Iterable<string> = [],
 ): ResolvedModule {
-  currentFile = file.path;
-  const r = new Resolver(opts, isPredeclared, isUniversal, knownNames);
+  const r = new Resolver(file.path, opts, isPredeclared, isUniversal, knownNames);
   r.stmts(file.stmts);
   r.resolveLocalUses(r.env);
   r.resolveNonLocalUses(r.env);

@@ -1,7 +1,8 @@
 // The calling convention shared by compiled code and built-ins: calling
-// functions, binding arguments to parameters (setArgs), recording frames and
-// positions on errors as they unwind, converting JS stack overflows. The run
-// state itself (RT: steps, clock, depth, print, load) lives in budget.ts.
+// functions on a thread, binding arguments to parameters (setArgs), recording
+// frames and positions on errors as they unwind, converting JS stack
+// overflows. The run state (steps, clock, depth, limits, print, load) is the
+// Thread (thread.ts) passed to every call.
 
 import { nearest } from './spell.js';
 import { quote, typeName } from './values/repr.js';
@@ -10,9 +11,7 @@ import { encodeUTF8 } from './values/utf8.js';
 import {
   Builtin, Cell, Dict, EvalErr, Frame, Func, MANDATORY, Tuple, type Callable, type Kwargs, type RuntimePos, type Value,
 } from './values/types.js';
-
-export { RT, tick, CLOCK_EVERY, type RunState } from './budget.js';
-import { RT, tick } from './budget.js';
+import type { Thread } from './thread.js';
 
 /** Annotate an error passing through an operation at position p, converting JS stack overflows. */
 export function annotate(e: unknown, p: RuntimePos): never {
@@ -40,16 +39,17 @@ export function fromRangeError(e: unknown): EvalErr | null {
   return new EvalErr('Starlark stack overflow', 'stack');
 }
 
-/** tick() at a loop: errors get the loop's position. */
-export function tickAt(p: RuntimePos): void {
-  try { tick(); } catch (e) { annotate(e, p); }
+/** th.tick() at a loop: errors get the loop's position. */
+export function tickAt(th: Thread, p: RuntimePos): void {
+  try { th.tick(); } catch (e) { annotate(e, p); }
 }
 
-export function callValue(fn: Value, args: Value[], kwargs: Kwargs): Value {
-  if (fn instanceof Func) return callFunc(fn, args, kwargs);
+/** Call fn on thread th (starlark-go's Call). */
+export function callValue(th: Thread, fn: Value, args: Value[], kwargs: Kwargs): Value {
+  if (fn instanceof Func) return callFunc(th, fn, args, kwargs);
   if (fn instanceof Builtin) {
     try {
-      return fn.fn(args, kwargs, fn);
+      return fn.fn(args, kwargs, fn, th);
     } catch (e) {
       if (e instanceof EvalErr) {
         e.frames.push({ name: fn.name, pos: null });
@@ -60,7 +60,7 @@ export function callValue(fn: Value, args: Value[], kwargs: Kwargs): Value {
   if (fn !== null && typeof fn === 'object' && typeof (fn as unknown as Callable).callStar === 'function') {
     const c = fn as unknown as Callable;
     try {
-      return c.callStar(args, kwargs);
+      return c.callStar(args, kwargs, th);
     } catch (e) {
       if (e instanceof EvalErr) e.frames.push({ name: c.name, pos: null });
       throw e;
@@ -70,36 +70,37 @@ export function callValue(fn: Value, args: Value[], kwargs: Kwargs): Value {
 }
 
 /** Call from compiled code at position p. */
-export function callAt(fn: Value, args: Value[], kwargs: Kwargs, p: RuntimePos): Value {
+export function callAt(th: Thread, fn: Value, args: Value[], kwargs: Kwargs, p: RuntimePos): Value {
   try {
-    return callValue(fn, args, kwargs);
+    return callValue(th, fn, args, kwargs);
   } catch (e) {
     annotate(e, p);
   }
 }
 
-export function callFunc(fn: Func, args: Value[], kwargs: Kwargs): Value {
+export function callFunc(th: Thread, fn: Func, args: Value[], kwargs: Kwargs): Value {
   const code = fn.code;
-  if (++RT.steps > RT.checkAt) tick();
-  if (RT.depth >= RT.maxDepth) {
+  if (++th.steps > th.checkAt) th.tick();
+  if (th.depth >= th.maxDepth) {
     const e = new EvalErr('Starlark stack overflow', 'stack');
     e.frames.push({ name: code.name, pos: code.pos });
     throw e;
   }
-  // activations are only tracked in the no-recursion dialect
-  const guard = !RT.recursion;
-  if (guard) {
-    if (code.active > 0) throw new EvalErr(`function ${code.name} called recursively`);
-    code.active++;
+  // activations are only tracked in the no-recursion dialect (active is null otherwise);
+  // by code, not function value, so that a Y combinator cannot defeat the check
+  const active = th.active;
+  if (active !== null) {
+    if (active.has(code)) throw new EvalErr(`function ${code.name} called recursively`);
+    active.add(code);
   }
   const l: (Value | undefined | Cell)[] = new Array(code.nlocals);
-  const fr = new Frame(l, fn.env, fn.freevars, fn);
-  RT.depth++;
+  const fr = new Frame(l, fn.env, fn.freevars, fn, th);
+  th.depth++;
   try {
     if (kwargs === null && args.length === code.nparams && code.simpleParams) {
       for (let i = 0; i < args.length; i++) l[i] = args[i];
     } else {
-      setArgs(l, fn, args, kwargs);
+      setArgs(th, l, fn, args, kwargs);
     }
     const cells = code.cellLocals;
     for (let i = 0; i < cells.length; i++) l[cells[i]!] = new Cell(l[cells[i]!] as Value | undefined);
@@ -115,15 +116,15 @@ export function callFunc(fn: Func, args: Value[], kwargs: Kwargs): Value {
     ee.pos = null;
     throw ee;
   } finally {
-    RT.depth--;
-    if (guard) code.active--;
+    th.depth--;
+    if (active !== null) active.delete(code);
   }
 }
 
 function plural(n: number): string { return n === 1 ? '' : 's'; }
 
 /** Bind arguments to parameters: a port of starlark-go's setArgs. */
-export function setArgs(l: (Value | undefined | Cell)[], fn: Func, args: Value[], kwargs: Kwargs): void {
+export function setArgs(th: Thread, l: (Value | undefined | Cell)[], fn: Func, args: Value[], kwargs: Kwargs): void {
   const code = fn.code;
   const name = code.name;
   let nparams = code.nparams;
@@ -164,7 +165,7 @@ export function setArgs(l: (Value | undefined | Cell)[], fn: Func, args: Value[]
         throw new EvalErr(msg);
       }
       const old = kwdict.ht.size;
-      dictSet(kwdict, encodeUTF8(k), v); // keyword names are identifiers (JS text); dict keys are Starlark strings
+      dictSet(kwdict, encodeUTF8(k), v, th); // keyword names are identifiers (JS text); dict keys are Starlark strings
       if (kwdict.ht.size === old) throw new EvalErr(`function ${name} got multiple values for parameter ${quote(k)}`);
     }
   }

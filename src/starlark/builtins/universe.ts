@@ -1,20 +1,19 @@
 // The universal built-in functions of Starlark (spec: "Built-in constants and
 // functions"), with starlark-go's behaviour and error messages.
 
-import { callValue, RT } from '../runtime.js';
-import { chargeSteps } from '../budget.js';
+import { callValue } from '../runtime.js';
 import { attrNames, getAttr, hasAttr } from '../attrs.js';
 import * as ops from '../values/ops.js';
 import * as I from '../values/int.js';
 import { repr, str, typeName } from '../values/repr.js';
 import { decodeRune, decodeUTF8, encodeUTF8, runeToUTF8 } from '../values/utf8.js';
-import { checkElems } from '../values/limits.js';
 import {
   Builtin, Bytes, Dict, EvalErr, Float, Func, List, RangeValue, SSet, Tuple, type Kwargs, type Value,
 } from '../values/types.js';
+import type { Thread } from '../thread.js';
 import { positional, unpack, wantInt, wantStr } from './args.js';
 
-type Fn = (args: Value[], kwargs: Kwargs, self: Builtin) => Value;
+type Fn = (args: Value[], kwargs: Kwargs, self: Builtin, th: Thread) => Value;
 
 function noKw(name: string, kwargs: Kwargs): void {
   if (kwargs && kwargs.length > 0) throw new EvalErr(`${name} does not accept keyword arguments`);
@@ -93,11 +92,11 @@ export function floatFromString(s: string): number {
   return f;
 }
 
-function updateDict(d: Dict, args: Value[], kwargs: Kwargs): void {
+function updateDict(d: Dict, args: Value[], kwargs: Kwargs, th: Thread): void {
   if (args.length === 1) {
     const u = args[0]!;
     if (u instanceof Dict) {
-      for (const [hk, v] of u.ht.vals) ops.dictSet(d, u.ht.keyOf(hk), v);
+      for (const [hk, v] of u.ht.vals) ops.dictSet(d, u.ht.keyOf(hk), v, th);
     } else {
       if (!ops.isIterable(u)) throw new EvalErr(`got ${typeName(u)}, want iterable`);
       let i = 0;
@@ -106,8 +105,8 @@ function updateDict(d: Dict, args: Value[], kwargs: Kwargs): void {
         const n = ops.length(pair);
         if (n < 0) throw new EvalErr(`dictionary update sequence element #${i} has unknown length (${typeName(pair)})`);
         if (n !== 2) throw new EvalErr(`dictionary update sequence element #${i} has length ${n}, want 2`);
-        const [k, v] = ops.toArray(pair) as [Value, Value];
-        ops.dictSet(d, k, v);
+        const [k, v] = ops.toArray(pair, th) as [Value, Value];
+        ops.dictSet(d, k, v, th);
         i++;
       });
     }
@@ -117,13 +116,13 @@ function updateDict(d: Dict, args: Value[], kwargs: Kwargs): void {
     for (const [k, v] of kwargs) {
       if (seen.has(k)) throw new EvalErr(`duplicate keyword arg: ${repr(k)}`);
       seen.add(k);
-      ops.dictSet(d, encodeUTF8(k), v);
+      ops.dictSet(d, encodeUTF8(k), v, th);
     }
   }
 }
 export { updateDict };
 
-function minmax(args: Value[], kwargs: Kwargs, self: Builtin): Value {
+function minmax(args: Value[], kwargs: Kwargs, self: Builtin, th: Thread): Value {
   const name = self.name;
   if (args.length === 0) throw new EvalErr(`${name} requires at least one positional argument`);
   const [key] = unpack(name, [], kwargs, ['key?']);
@@ -131,13 +130,13 @@ function minmax(args: Value[], kwargs: Kwargs, self: Builtin): Value {
   const op = name === 'max' ? '>' : '<';
   const it = args.length === 1 ? args[0]! : new Tuple(args);
   if (!ops.isIterable(it)) throw new EvalErr(`${name}: ${typeName(it)} value is not iterable`);
-  const xs = ops.toArray(it);
+  const xs = ops.toArray(it, th);
   if (xs.length === 0) throw nameErr(name, 'argument is an empty sequence');
   let ext = xs[0]!;
-  let extKey = key !== undefined && key !== null ? callValue(key, [ext], null) : ext;
+  let extKey = key !== undefined && key !== null ? callValue(th, key, [ext], null) : ext;
   for (let i = 1; i < xs.length; i++) {
     const x = xs[i]!;
-    const k = key !== undefined && key !== null ? callValue(key, [x], null) : x;
+    const k = key !== undefined && key !== null ? callValue(th, key, [x], null) : x;
     let better: boolean;
     try { better = ops.compare(op, k, extKey); } catch (e) { throw nameErr(name, (e as EvalErr).msg); }
     if (better) { ext = x; extKey = k; }
@@ -155,8 +154,8 @@ function rangeLen(start: number, stop: number, step: number): number {
   return start > stop ? Math.floor((start - 1 - stop) / -step) + 1 : 0;
 }
 
-export function sortValues(values: Value[], keys: Value[] | null, reverse: boolean): Value[] {
-  if (values.length > 64) chargeSteps(values.length * Math.ceil(Math.log2(values.length)));
+export function sortValues(values: Value[], keys: Value[] | null, reverse: boolean, th: Thread): Value[] {
+  if (values.length > 64) th.chargeSteps(values.length * Math.ceil(Math.log2(values.length)));
   const idx = values.map((_, i) => i);
   const k = keys ?? values;
   const cmp = (a: number, b: number): number => {
@@ -248,10 +247,10 @@ export const universeFns: Record<string, Fn> = {
     if (x > 0x10ffff) throw new EvalErr(`chr: Unicode code point U+${x.toString(16).toUpperCase()} out of range (>0x10FFFF)`);
     return runeToUTF8(x);
   },
-  dict(args, kwargs) {
+  dict(args, kwargs, _self, th) {
     if (args.length > 1) throw new EvalErr(`dict: got ${args.length} arguments, want at most 1`);
     const d = new Dict();
-    try { updateDict(d, args, kwargs); } catch (e) { if (e instanceof EvalErr) throw new EvalErr(`dict: ${e.msg}`); throw e; }
+    try { updateDict(d, args, kwargs, th); } catch (e) { if (e instanceof EvalErr) throw new EvalErr(`dict: ${e.msg}`); throw e; }
     return d;
   },
   dir(args, kwargs) {
@@ -259,16 +258,16 @@ export const universeFns: Record<string, Fn> = {
     if (args.length !== 1) throw new EvalErr(`dir: got ${args.length} arguments, want 1`);
     return new List(attrNames(args[0]!).map(encodeUTF8)); // names are identifier text
   },
-  enumerate(args, kwargs) {
+  enumerate(args, kwargs, _self, th) {
     const [it, start] = positional('enumerate', args, kwargs, 1, 2);
     if (!ops.isIterable(it!)) throw new EvalErr(`enumerate: for parameter 1: got ${typeName(it!)}, want iterable`);
     const s = start === undefined ? 0 : wantInt('enumerate', 2, start);
-    return new List(ops.toArray(it!).map((x, i) => new Tuple([s + i, x])));
+    return new List(ops.toArray(it!, th).map((x, i) => new Tuple([s + i, x])));
   },
-  fail(args, kwargs) {
+  fail(args, kwargs, _self, th) {
     const [sepv] = unpack('fail', [], kwargs, ['sep?']);
     const sep = sepv === undefined ? ' ' : wantStr('fail', 'sep', sepv);
-    const e = new EvalErr('fail: ' + args.map((v) => str(v)).join(sep), 'fail');
+    const e = new EvalErr('fail: ' + args.map((v) => str(v, th)).join(sep), 'fail');
     throw e;
   },
   float(args, kwargs) {
@@ -304,7 +303,7 @@ export const universeFns: Record<string, Fn> = {
     if (x instanceof Bytes) return softHashString(x.s);
     throw new EvalErr(`hash: got ${typeName(x)}, want string or bytes`);
   },
-  int(args, kwargs) {
+  int(args, kwargs, _self, th) {
     const [xv, base] = unpack('int', args, kwargs, ['x', 'base?']);
     const x = xv === undefined ? 0 : xv;
     if (typeof x === 'string') {
@@ -316,7 +315,7 @@ export const universeFns: Record<string, Fn> = {
       }
       const r = parseIntStr(x, b);
       if (r === null) throw new EvalErr(`int: invalid literal with base ${b}: ${x}`);
-      return r;
+      return I.charged(r, th);
     }
     if (base !== undefined) throw new EvalErr("int: can't convert non-string with explicit base");
     if (typeof x === 'boolean') return x ? 1 : 0;
@@ -333,11 +332,11 @@ export const universeFns: Record<string, Fn> = {
     if (n < 0) throw new EvalErr(`len: value of type ${typeName(x)} has no len`);
     return n;
   },
-  list(args, kwargs) {
+  list(args, kwargs, _self, th) {
     const [x] = positional('list', args, kwargs, 0, 1);
     if (x === undefined) return new List([]);
     iterOrErr('list', x);
-    return new List(ops.toArray(x));
+    return new List(ops.toArray(x, th));
   },
   max: minmax,
   min: minmax,
@@ -361,11 +360,11 @@ export const universeFns: Record<string, Fn> = {
     }
     throw new EvalErr(`ord: got ${typeName(x)}, want string or bytes`);
   },
-  print(args, kwargs) {
+  print(args, kwargs, _self, th) {
     const [sepv] = unpack('print', [], kwargs, ['sep?']);
     const sep = sepv === undefined ? ' ' : wantStr('print', 'sep', sepv);
-    const s = args.map((v) => (v instanceof Bytes ? v.s : str(v))).join(sep);
-    RT.print(decodeUTF8(s));
+    const s = args.map((v) => (v instanceof Bytes ? v.s : str(v, th))).join(sep);
+    th.print(decodeUTF8(s));
     return null;
   },
   range(args, kwargs) {
@@ -380,69 +379,69 @@ export const universeFns: Record<string, Fn> = {
     if (step === 0) throw nameErr('range', 'step argument must not be zero');
     return new RangeValue(start, stop, step, rangeLen(start, stop, step));
   },
-  repr(args, kwargs) {
+  repr(args, kwargs, _self, th) {
     const [x] = positional('repr', args, kwargs, 1, 1) as [Value];
-    return repr(x);
+    return repr(x, th);
   },
-  reversed(args, kwargs) {
+  reversed(args, kwargs, _self, th) {
     const [x] = positional('reversed', args, kwargs, 1, 1) as [Value];
     iterOrErr('reversed', x);
-    return new List(ops.toArray(x).reverse());
+    return new List(ops.toArray(x, th).reverse());
   },
-  set(args, kwargs) {
+  set(args, kwargs, _self, th) {
     const [x] = positional('set', args, kwargs, 0, 1);
     const s = new SSet();
     if (x === undefined) return s;
     iterOrErr('set', x);
     try {
-      ops.forEach(x, (v) => { ops.setAdd(s, v); });
+      ops.forEach(x, (v) => { ops.setAdd(s, v, th); });
     } catch (e) { if (e instanceof EvalErr) throw new EvalErr(`set: ${e.msg}`); throw e; }
     return s;
   },
-  sorted(args, kwargs) {
+  sorted(args, kwargs, _self, th) {
     const [it, key, reverse] = unpack('sorted', args, kwargs, ['iterable', 'key?', 'reverse?']);
     if (!ops.isIterable(it!)) throw new EvalErr(`sorted: for parameter iterable: got ${typeName(it!)}, want iterable`);
-    const values = ops.toArray(it!);
+    const values = ops.toArray(it!, th);
     let keys: Value[] | null = null;
     if (key !== undefined) {
       if (!isCallable(key)) throw new EvalErr(`sorted: for parameter key: got ${typeName(key)}, want callable`);
-      keys = values.map((v) => callValue(key, [v], null));
+      keys = values.map((v) => callValue(th, key, [v], null));
     }
     let rev = false;
     if (reverse !== undefined) {
       if (typeof reverse !== 'boolean') throw new EvalErr(`sorted: for parameter reverse: got ${typeName(reverse)}, want bool`);
       rev = reverse;
     }
-    return new List(sortValues(values, keys, rev));
+    return new List(sortValues(values, keys, rev, th));
   },
-  str(args, kwargs) {
+  str(args, kwargs, _self, th) {
     noKw('str', kwargs);
     if (args.length !== 1) throw new EvalErr(`str: got ${args.length} arguments, want exactly 1`);
     const x = args[0]!;
     if (x instanceof Bytes) return utf8Transcode(x.s);
-    return str(x);
+    return str(x, th);
   },
-  tuple(args, kwargs) {
+  tuple(args, kwargs, _self, th) {
     const [x] = positional('tuple', args, kwargs, 0, 1);
     if (x === undefined) return new Tuple([]);
     if (x instanceof Tuple) return x;
     iterOrErr('tuple', x);
-    return new Tuple(ops.toArray(x));
+    return new Tuple(ops.toArray(x, th));
   },
   type(args, kwargs) {
     noKw('type', kwargs);
     if (args.length !== 1) throw new EvalErr(`type: got ${args.length} arguments, want exactly 1`);
     return typeName(args[0]!);
   },
-  zip(args, kwargs) {
+  zip(args, kwargs, _self, th) {
     noKw('zip', kwargs);
     const cols = args.map((a, i) => {
       if (!ops.isIterable(a)) throw new EvalErr(`zip: argument #${i + 1} is not iterable: ${typeName(a)}`);
-      return ops.toArray(a);
+      return ops.toArray(a, th);
     });
     if (cols.length === 0) return new List([]);
     const rows = Math.min(...cols.map((c) => c.length));
-    checkElems(rows);
+    th.checkElems(rows);
     const out: Value[] = [];
     for (let i = 0; i < rows; i++) out.push(new Tuple(cols.map((c) => c[i]!)));
     return new List(out);

@@ -6,9 +6,9 @@ import { registerMethods, type Method } from '../attrs.js';
 import { positional, paramErr, wantInt } from '../builtins/args.js';
 import { updateDict } from '../builtins/universe.js';
 import * as ops from '../values/ops.js';
-import { chargeAlloc, checkElems } from '../values/limits.js';
 import { typeName } from '../values/repr.js';
 import { Dict, EvalErr, List, SSet, Tuple, type Kwargs, type Value } from '../values/types.js';
+import type { Thread } from '../thread.js';
 
 function named<T>(name: string, f: () => T): T {
   try { return f(); } catch (e) {
@@ -30,10 +30,10 @@ function clampIndices(name: string, st: Value | undefined, en: Value | undefined
 }
 
 const listMethods: Record<string, Method> = {
-  append(l: List, args, kwargs, name) {
+  append(l: List, args, kwargs, name, th) {
     if (args.length !== 1 || kwargs !== null) positional(name, args, kwargs, 1, 1);
     if (l.frozen || l.itercount > 0) named(name, () => l.checkMutable('append to'));
-    if (l.elems.length >= 65536 && (l.elems.length & 0xfff) === 0) checkElems(l.elems.length + 4096);
+    if (l.elems.length >= 65536 && (l.elems.length & 0xfff) === 0) th.checkElems(l.elems.length + 4096);
     l.elems.push(args[0]!);
     return null;
   },
@@ -43,13 +43,13 @@ const listMethods: Record<string, Method> = {
     l.elems.length = 0;
     return null;
   },
-  extend(l: List, args, kwargs, name) {
+  extend(l: List, args, kwargs, name, th) {
     const [x] = positional(name, args, kwargs, 1, 1);
     if (l.frozen || l.itercount > 0) named(name, () => l.checkMutable('extend'));
     if (!ops.isIterable(x!)) throw paramErr(name, 1, `got ${typeName(x!)}, want iterable`);
-    const add = ops.toArray(x!);
-    checkElems(l.elems.length + add.length);
-    chargeAlloc(8 * add.length);
+    const add = ops.toArray(x!, th);
+    th.checkElems(l.elems.length + add.length);
+    th.chargeAlloc(8 * add.length);
     for (const v of add) l.elems.push(v);
     return null;
   },
@@ -131,17 +131,17 @@ const dictMethods: Record<string, Method> = {
     const v = named(name, () => ops.dictDelete(d, k))!;
     return new Tuple([k, v]);
   },
-  setdefault(d: Dict, args, kwargs, name) {
+  setdefault(d: Dict, args, kwargs, name, th) {
     const [k, dflt] = positional(name, args, kwargs, 1, 2);
     const v = named(name, () => ops.dictGet(d, k!));
     if (v !== undefined) return v;
     const dv = dflt === undefined ? null : dflt;
-    named(name, () => ops.dictSet(d, k!, dv));
+    named(name, () => ops.dictSet(d, k!, dv, th));
     return dv;
   },
-  update(d: Dict, args, kwargs, name) {
+  update(d: Dict, args, kwargs, name, th) {
     if (args.length > 1) throw new EvalErr(`update: got ${args.length} arguments, want at most 1`);
-    named(name, () => updateDict(d, args, kwargs));
+    named(name, () => updateDict(d, args, kwargs, th));
     return null;
   },
   values(d: Dict, args, kwargs, name) {
@@ -150,9 +150,9 @@ const dictMethods: Record<string, Method> = {
   },
 };
 
-function iterArg(name: string, i: number, v: Value): Value[] {
+function iterArg(name: string, i: number, v: Value, th: Thread): Value[] {
   if (!ops.isIterable(v)) throw new EvalErr(`${name}: argument #${i} is not iterable: ${typeName(v)}`);
-  return ops.toArray(v);
+  return ops.toArray(v, th);
 }
 
 function noKwargs(name: string, kwargs: Kwargs): void {
@@ -166,10 +166,10 @@ function cloneSet(s: SSet): SSet {
 }
 
 const setMethods: Record<string, Method> = {
-  add(s: SSet, args, kwargs, name) {
+  add(s: SSet, args, kwargs, name, th) {
     const [x] = positional(name, args, kwargs, 1, 1);
     named(name, () => s.ht.checkMutable('insert into'));
-    named(name, () => ops.setAdd(s, x!));
+    named(name, () => ops.setAdd(s, x!, th));
     return null;
   },
   clear(s: SSet, args, kwargs, name) {
@@ -180,11 +180,11 @@ const setMethods: Record<string, Method> = {
     s.ht.keys = null;
     return null;
   },
-  difference(s: SSet, args, kwargs, name) {
+  difference(s: SSet, args, kwargs, name, th) {
     noKwargs(name, kwargs);
     const r = cloneSet(s);
     for (let i = 0; i < args.length; i++) {
-      for (const x of iterArg(name, i + 1, args[i]!)) {
+      for (const x of iterArg(name, i + 1, args[i]!, th)) {
         const hk = named(name, () => ops.hashKey(x));
         r.ht.vals.delete(hk);
         r.ht.keys?.delete(hk);
@@ -201,31 +201,31 @@ const setMethods: Record<string, Method> = {
     s.ht.keys?.delete(hk);
     return null;
   },
-  intersection(s: SSet, args, kwargs, name) {
+  intersection(s: SSet, args, kwargs, name, th) {
     noKwargs(name, kwargs);
     let r = cloneSet(s);
     for (let i = 0; i < args.length; i++) {
-      const other = ops.newSet(iterArg(name, i + 1, args[i]!));
+      const other = ops.newSet(iterArg(name, i + 1, args[i]!, th), th);
       const next = new SSet();
-      for (const [hk, k] of r.ht.vals) if (other.ht.vals.has(hk)) ops.setAdd(next, k);
+      for (const [hk, k] of r.ht.vals) if (other.ht.vals.has(hk)) ops.setAdd(next, k, th);
       r = next;
     }
     return r;
   },
-  isdisjoint(s: SSet, args, kwargs, name) {
+  isdisjoint(s: SSet, args, kwargs, name, th) {
     const [x] = positional(name, args, kwargs, 1, 1);
-    for (const e of iterArg(name, 1, x!)) if (named(name, () => ops.setHas(s, e))) return false;
+    for (const e of iterArg(name, 1, x!, th)) if (named(name, () => ops.setHas(s, e))) return false;
     return true;
   },
-  issubset(s: SSet, args, kwargs, name) {
+  issubset(s: SSet, args, kwargs, name, th) {
     const [x] = positional(name, args, kwargs, 1, 1);
-    const other = named(name, () => ops.newSet(iterArg(name, 1, x!)));
+    const other = named(name, () => ops.newSet(iterArg(name, 1, x!, th), th));
     for (const hk of s.ht.vals.keys()) if (!other.ht.vals.has(hk)) return false;
     return true;
   },
-  issuperset(s: SSet, args, kwargs, name) {
+  issuperset(s: SSet, args, kwargs, name, th) {
     const [x] = positional(name, args, kwargs, 1, 1);
-    for (const e of iterArg(name, 1, x!)) if (!named(name, () => ops.setHas(s, e))) return false;
+    for (const e of iterArg(name, 1, x!, th)) if (!named(name, () => ops.setHas(s, e))) return false;
     return true;
   },
   pop(s: SSet, args, kwargs, name) {
@@ -247,24 +247,24 @@ const setMethods: Record<string, Method> = {
     s.ht.keys?.delete(hk);
     return null;
   },
-  symmetric_difference(s: SSet, args, kwargs, name) {
+  symmetric_difference(s: SSet, args, kwargs, name, th) {
     const [x] = positional(name, args, kwargs, 1, 1);
-    const other = named(name, () => ops.newSet(iterArg(name, 1, x!)));
+    const other = named(name, () => ops.newSet(iterArg(name, 1, x!, th), th));
     const r = new SSet();
-    for (const [hk, k] of s.ht.vals) if (!other.ht.vals.has(hk)) ops.setAdd(r, k);
-    for (const [hk, k] of other.ht.vals) if (!s.ht.vals.has(hk)) ops.setAdd(r, k);
+    for (const [hk, k] of s.ht.vals) if (!other.ht.vals.has(hk)) ops.setAdd(r, k, th);
+    for (const [hk, k] of other.ht.vals) if (!s.ht.vals.has(hk)) ops.setAdd(r, k, th);
     return r;
   },
-  union(s: SSet, args, kwargs, name) {
+  union(s: SSet, args, kwargs, name, th) {
     noKwargs(name, kwargs);
     const r = cloneSet(s);
-    for (let i = 0; i < args.length; i++) for (const x of iterArg(name, i + 1, args[i]!)) named(name, () => ops.setAdd(r, x));
+    for (let i = 0; i < args.length; i++) for (const x of iterArg(name, i + 1, args[i]!, th)) named(name, () => ops.setAdd(r, x, th));
     return r;
   },
-  update(s: SSet, args, kwargs, name) {
+  update(s: SSet, args, kwargs, name, th) {
     noKwargs(name, kwargs);
     named(name, () => s.ht.checkMutable('insert into'));
-    for (let i = 0; i < args.length; i++) for (const x of iterArg(name, i + 1, args[i]!)) named(name, () => ops.setAdd(s, x));
+    for (let i = 0; i < args.length; i++) for (const x of iterArg(name, i + 1, args[i]!, th)) named(name, () => ops.setAdd(s, x, th));
     return null;
   },
 };

@@ -4,13 +4,12 @@
 
 import { registerMethods, type Method } from '../attrs.js';
 import { positional, paramErr, wantInt, wantStr } from '../builtins/args.js';
-import { format } from '../format.js';
+import { format } from '../values/format.js';
 import * as ops from '../values/ops.js';
-import { chargeAlloc, checkElems, checkStrLen } from '../values/limits.js';
-import { chargeSteps } from '../budget.js';
 import { quote, typeName } from '../values/repr.js';
 import { decodeRune, decodeUTF8, encodeUTF8, isASCII, runeToUTF8 } from '../values/utf8.js';
 import { Bytes, EvalErr, List, SValue, Tuple, type Kwargs, type Value } from '../values/types.js';
+import type { Thread } from '../thread.js';
 
 /** The iterable views returned by elems(), codepoints(), ... */
 export class StringIterable extends SValue {
@@ -129,7 +128,7 @@ function fields(s: string): string[] {
   return out;
 }
 
-function splitImpl(s: string, name: string, args: Value[], kwargs: Kwargs): Value {
+function splitImpl(s: string, name: string, args: Value[], kwargs: Kwargs, th: Thread): Value {
   const [sepv, maxv] = positional(name, args, kwargs, 0, 2);
   const maxsplit = maxv === undefined ? -1 : wantInt(name, 2, maxv);
   let res: string[];
@@ -166,7 +165,7 @@ function splitImpl(s: string, name: string, args: Value[], kwargs: Kwargs): Valu
     }
   } else if (typeof sepv === 'string') {
     if (sepv === '') throw new EvalErr('split: empty separator');
-    if (s.length > 1024) chargeSteps(s.length >> 4);
+    if (s.length > 1024) th.chargeSteps(s.length >> 4);
     res = s.split(sepv);
     if (maxsplit >= 0 && res.length > maxsplit + 1) {
       if (name === 'split') res = [...res.slice(0, maxsplit), res.slice(maxsplit).join(sepv)];
@@ -178,7 +177,7 @@ function splitImpl(s: string, name: string, args: Value[], kwargs: Kwargs): Valu
   } else {
     throw new EvalErr(`split: got ${typeName(sepv)} for separator, want string`);
   }
-  if (res.length > 1024) checkElems(res.length);
+  if (res.length > 1024) th.checkElems(res.length);
   return new List(res);
 }
 
@@ -242,7 +241,7 @@ const strMethods: Record<string, Method> = {
   elems(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return new StringIterable(s, 'elems'); },
   endswith(s: string, args, kwargs, name) { return startsWith(s, name, args, kwargs); },
   find(s: string, args, kwargs, name) { return find(s, name, args, kwargs, true, false); },
-  format(s: string, args, kwargs) { return format(s, args, kwargs); },
+  format(s: string, args, kwargs, _name, th) { return format(s, args, kwargs, th); },
   index(s: string, args, kwargs, name) { return find(s, name, args, kwargs, false, false); },
   isalnum(s: string, args, kwargs, name) { return isPred(s, name, args, kwargs, (c) => /[\p{L}\p{N}]/u.test(c)); },
   isalpha(s: string, args, kwargs, name) { return isPred(s, name, args, kwargs, (c) => /\p{L}/u.test(c)); },
@@ -274,7 +273,7 @@ const strMethods: Record<string, Method> = {
     const t = decodeUTF8(s);
     return t.toUpperCase() === t && [...t].some(isCased);
   },
-  join(s: string, args, kwargs, name) {
+  join(s: string, args, kwargs, name, th) {
     const [it] = positional(name, args, kwargs, 1, 1);
     if (!ops.isIterable(it!)) throw paramErr(name, 1, `got ${typeName(it!)}, want iterable`);
     const parts: string[] = [];
@@ -284,8 +283,8 @@ const strMethods: Record<string, Method> = {
       parts.push(x);
       n += x.length + s.length;
     });
-    checkStrLen(n);
-    if (n > 4096) { chargeAlloc(n); chargeSteps(parts.length + (n >> 4)); }
+    th.checkStrLen(n);
+    if (n > 4096) { th.chargeAlloc(n); th.chargeSteps(parts.length + (n >> 4)); }
     return parts.join(s);
   },
   lower(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return viaText(s, (t) => t.toLowerCase()); },
@@ -308,7 +307,7 @@ const strMethods: Record<string, Method> = {
     const p = strArg(name, 1, x!);
     return p !== '' && s.endsWith(p) ? s.slice(0, s.length - p.length) : s;
   },
-  replace(s: string, args, kwargs, name) {
+  replace(s: string, args, kwargs, name, th) {
     const [ov, nv, cv] = positional(name, args, kwargs, 2, 3);
     const old = strArg(name, 1, ov!), neu = strArg(name, 2, nv!);
     let count = cv === undefined ? -1 : wantInt(name, 3, cv);
@@ -325,7 +324,7 @@ const strMethods: Record<string, Method> = {
       }
       r = parts.join('');
     } else if (count === Infinity && s.length > 256) {
-      chargeSteps(s.length >> 4);
+      th.chargeSteps(s.length >> 4);
       r = s.split(old).join(neu); // native and fast for large inputs
     } else {
       let i = s.indexOf(old);
@@ -340,15 +339,15 @@ const strMethods: Record<string, Method> = {
       }
       r += s.slice(from);
     }
-    if (r.length > 4096) { checkStrLen(r.length); chargeAlloc(r.length); }
+    if (r.length > 4096) { th.checkStrLen(r.length); th.chargeAlloc(r.length); }
     return r;
   },
   rfind(s: string, args, kwargs, name) { return find(s, name, args, kwargs, true, true); },
   rindex(s: string, args, kwargs, name) { return find(s, name, args, kwargs, false, true); },
-  rpartition(s: string, args, kwargs, name) { return strMethods.partition!(s, args, kwargs, name); },
-  rsplit(s: string, args, kwargs, name) { return splitImpl(s, name, args, kwargs); },
+  rpartition(s: string, args, kwargs, name, th) { return strMethods.partition!(s, args, kwargs, name, th); },
+  rsplit(s: string, args, kwargs, name, th) { return splitImpl(s, name, args, kwargs, th); },
   rstrip(s: string, args, kwargs, name) { return stripImpl(s, name, args, kwargs); },
-  split(s: string, args, kwargs, name) { return splitImpl(s, name, args, kwargs); },
+  split(s: string, args, kwargs, name, th) { return splitImpl(s, name, args, kwargs, th); },
   splitlines(s: string, args, kwargs, name) {
     const [kv] = positional(name, args, kwargs, 0, 1);
     const keepends = kv === undefined ? false : ops.truth(kv);

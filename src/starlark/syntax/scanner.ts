@@ -100,35 +100,8 @@ export class Scanner {
 
   next(val: TokenValue): T {
     for (;;) {
-      let c: number;
-      let blank = false;
       const savedLineStart = this.lineStart;
-      if (this.lineStart) {
-        this.lineStart = false;
-        let col = 0;
-        for (;;) {
-          c = this.peek();
-          if (c === 32) { col++; this.read(); }
-          else if (c === 9) { col += 8 - ((this.col - 1) % 8); this.read(); }
-          else break;
-        }
-        if (c === 35 || c === 10 || c === 0) blank = true;
-        if (!blank && this.depth === 0) {
-          const cur = this.indentstk[this.indentstk.length - 1]!;
-          if (col > cur) {
-            this.dents++;
-            this.indentstk.push(col);
-          } else if (col < cur) {
-            while (this.indentstk.length > 0 && col < this.indentstk[this.indentstk.length - 1]!) {
-              this.dents--;
-              this.indentstk.pop();
-            }
-            if (col !== this.indentstk[this.indentstk.length - 1]) {
-              this.error(this.pos, 'unindent does not match any outer indentation level');
-            }
-          }
-        }
-      }
+      const blank = this.lineStart ? this.indentation() : false;
       if (this.dents !== 0) {
         this.start(val);
         this.end(val);
@@ -136,7 +109,7 @@ export class Scanner {
         this.dents--;
         return T.INDENT;
       }
-      c = this.peek();
+      let c = this.peek();
       while (c === 32 || c === 9) { this.read(); c = this.peek(); }
       if (c === 35) {
         while (c !== 0 && c !== 10) { this.read(); c = this.peek(); }
@@ -171,40 +144,81 @@ export class Scanner {
         this.read();
         continue;
       }
-      this.start(val);
-      if (c === 44) { this.read(); this.end(val); return T.COMMA; }
-      if (c === 34 || c === 39) return this.scanString(val, c);
-      if (isIdentStart(c)) {
-        const n1 = this.src.charCodeAt(this.i + 1), n2 = this.src.charCodeAt(this.i + 2);
-        if ((c === 114 || c === 98) && (n1 === 34 || n1 === 39)) {
-          this.read();
-          return this.scanString(val, this.peek());
-        } else if (c === 114 && n1 === 98 && (n2 === 34 || n2 === 39)) {
-          this.read(); this.read();
-          return this.scanString(val, this.peek());
-        }
-        while (isIdent(c)) { this.read(); c = this.peek(); }
-        this.end(val);
-        return keywords.get(val.raw) ?? T.IDENT;
-      }
-      switch (c) {
-        case 91: case 40: case 123:
-          this.depth++;
-          this.read();
-          this.end(val);
-          return c === 91 ? T.LBRACK : c === 40 ? T.LPAREN : T.LBRACE;
-        case 93: case 41: case 125:
-          if (this.depth === 0) this.error(this.pos, `unexpected ${JSON.stringify(String.fromCharCode(c))}`.replace(/"/g, "'"));
-          this.depth--;
-          this.read();
-          this.end(val);
-          return c === 93 ? T.RBRACK : c === 41 ? T.RPAREN : T.RBRACE;
-      }
-      if (isDigit(c) || c === 46) return this.scanNumber(val, c);
-      const tok = this.punct(c);
-      this.end(val);
-      return tok;
+      return this.token(val, c);
     }
+  }
+
+  /**
+   * At the start of a line: skip and measure its indentation and, outside
+   * brackets, record the INDENT or OUTDENTs to emit. Returns true if the line
+   * is blank (only a comment, or nothing).
+   */
+  private indentation(): boolean {
+    this.lineStart = false;
+    let col = 0;
+    let c: number;
+    for (;;) {
+      c = this.peek();
+      if (c === 32) { col++; this.read(); }
+      else if (c === 9) { col += 8 - ((this.col - 1) % 8); this.read(); }
+      else break;
+    }
+    const blank = c === 35 || c === 10 || c === 0;
+    if (blank || this.depth > 0) return blank;
+    const cur = this.indentstk[this.indentstk.length - 1]!;
+    if (col > cur) {
+      this.dents++;
+      this.indentstk.push(col);
+    } else if (col < cur) {
+      while (this.indentstk.length > 0 && col < this.indentstk[this.indentstk.length - 1]!) {
+        this.dents--;
+        this.indentstk.pop();
+      }
+      if (col !== this.indentstk[this.indentstk.length - 1]) {
+        this.error(this.pos, 'unindent does not match any outer indentation level');
+      }
+    }
+    return false;
+  }
+
+  /** The token that starts with c (not a newline, the end of input or a line continuation). */
+  private token(val: TokenValue, c: number): T {
+    this.start(val);
+    if (c === 44) { this.read(); this.end(val); return T.COMMA; }
+    if (c === 34 || c === 39) return this.scanString(val, c);
+    if (isIdentStart(c)) return this.scanWord(val, c);
+    switch (c) {
+      case 91: case 40: case 123:
+        this.depth++;
+        this.read();
+        this.end(val);
+        return c === 91 ? T.LBRACK : c === 40 ? T.LPAREN : T.LBRACE;
+      case 93: case 41: case 125:
+        if (this.depth === 0) this.error(this.pos, `unexpected ${JSON.stringify(String.fromCharCode(c))}`.replace(/"/g, "'"));
+        this.depth--;
+        this.read();
+        this.end(val);
+        return c === 93 ? T.RBRACK : c === 41 ? T.RPAREN : T.RBRACE;
+    }
+    if (isDigit(c) || c === 46) return this.scanNumber(val, c);
+    const tok = this.punct(c);
+    this.end(val);
+    return tok;
+  }
+
+  /** An identifier or keyword, or a string with an r, b or rb prefix. */
+  private scanWord(val: TokenValue, c: number): T {
+    const n1 = this.src.charCodeAt(this.i + 1), n2 = this.src.charCodeAt(this.i + 2);
+    if ((c === 114 || c === 98) && (n1 === 34 || n1 === 39)) {
+      this.read();
+      return this.scanString(val, this.peek());
+    } else if (c === 114 && n1 === 98 && (n2 === 34 || n2 === 39)) {
+      this.read(); this.read();
+      return this.scanString(val, this.peek());
+    }
+    while (isIdent(c)) { this.read(); c = this.peek(); }
+    this.end(val);
+    return keywords.get(val.raw) ?? T.IDENT;
   }
 
   private punct(c: number): T {

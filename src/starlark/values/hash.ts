@@ -1,14 +1,17 @@
 // Hashing of values and the dict/set hash-table operations built on it.
 
 import * as I from './int.js';
-import { checkElems } from './limits.js';
 import { typeName } from './repr.js';
+import type { Thread } from '../thread.js';
 import {
   Builtin, Bytes, Dict, EvalErr, Float, Func, HashTable, SSet, Struct, Tuple, type HashKey, type Value,
 } from './types.js';
 
 // ---------------------------------------------------------------- hashing
 
+// Identity of functions and host values, like an address: shared by every
+// thread (a function kept in a frozen global dict must hash the same in every
+// later call), so it is process state, not run state.
 const ids = new WeakMap<object, number>();
 let nextId = 1;
 function identity(o: object): number {
@@ -80,7 +83,11 @@ export function dictGet(d: Dict, k: Value): Value | undefined {
   return d.ht.vals.get(hk);
 }
 
-export function dictSet(d: Dict, k: Value, v: Value): void {
+/**
+ * d[k] = v. The thread enforces the element limit on growth; the host passes
+ * null when it builds data outside a run (conversion has its own limits).
+ */
+export function dictSet(d: Dict, k: Value, v: Value, th: Thread | null): void {
   const ht = d.ht;
   if (ht.frozen || ht.itercount > 0) ht.checkMutable('insert into');
   const hk = typeof k === 'string' && !d.ci ? k : htKey(d, k);
@@ -88,7 +95,7 @@ export function dictSet(d: Dict, k: Value, v: Value): void {
     if (ht.keys === null) ht.keys = new Map();
     ht.keys.set(hk, k);
   }
-  if (ht.vals.size >= 1024 && !ht.vals.has(hk)) checkElems(ht.vals.size + 1);
+  if (ht.vals.size >= 1024 && th !== null && !ht.vals.has(hk)) th.checkElems(ht.vals.size + 1);
   ht.vals.set(hk, v);
 }
 
@@ -104,7 +111,8 @@ export function dictDelete(d: Dict, k: Value): Value | undefined {
   return v;
 }
 
-export function setAdd(s: SSet, k: Value): void {
+/** Add k to s; th enforces the element limit as in dictSet. */
+export function setAdd(s: SSet, k: Value, th: Thread | null): void {
   const ht = s.ht;
   ht.checkMutable('insert into');
   const hk = hashKey(k);
@@ -113,7 +121,7 @@ export function setAdd(s: SSet, k: Value): void {
       if (ht.keys === null) ht.keys = new Map();
       ht.keys.set(hk, k);
     }
-    if (ht.vals.size >= 1024) checkElems(ht.vals.size + 1);
+    if (ht.vals.size >= 1024 && th !== null) th.checkElems(ht.vals.size + 1);
     ht.vals.set(hk, k);
   }
 }
@@ -122,9 +130,9 @@ export function setHas(s: SSet, k: Value): boolean {
   return s.ht.vals.has(hashKey(k));
 }
 
-export function newSet(elems: Iterable<Value>): SSet {
+export function newSet(elems: Iterable<Value>, th: Thread): SSet {
   const s = new SSet();
-  for (const e of elems) setAdd(s, e);
+  for (const e of elems) setAdd(s, e, th);
   return s;
 }
 

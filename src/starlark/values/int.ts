@@ -2,8 +2,8 @@
 // range (fast path, no allocation) or a BigInt outside it. Every result is
 // normalised back so that each int value has exactly one representation.
 
-import { chargeSteps } from '../budget.js';
-import { EvalErr } from './types.js';
+import { EvalErr } from './value.js';
+import type { Thread } from '../thread.js';
 
 export type Int = number | bigint;
 
@@ -23,9 +23,17 @@ const BLARGE = 1n << 4096n;
 export function norm(b: bigint): Int {
   if (b >= BMIN && b <= BMAX) return Number(b);
   if (b >= BLIMIT || b <= -BLIMIT) tooBig();
-  // large ints cost time out of proportion to a step: make the clock be consulted
-  if (b >= BLARGE || b <= -BLARGE) chargeSteps(1 << 16);
   return b;
+}
+
+/**
+ * Large ints cost time out of proportion to a step: charge a result beyond
+ * 4096 bits to the thread, so that the budget reflects the work and the clock
+ * is consulted. Returns r.
+ */
+export function charged(r: Int, th: Thread): Int {
+  if (typeof r === 'bigint' && (r >= BLARGE || r <= -BLARGE)) th.chargeSteps(1 << 16);
+  return r;
 }
 
 function tooBig(): never {

@@ -1,14 +1,13 @@
 // Binary and unary operators (starlark-go's Binary and Unary).
 
 import * as I from './int.js';
-import { chargeAlloc, checkElems, checkStrLen } from './limits.js';
-import { chargeSteps } from '../budget.js';
 import { repr as reprOf, str, typeName } from './repr.js';
-import { interpolate } from '../format.js';
+import { interpolate } from './format.js';
 import { copyHT, dictGet, dictSet, setAdd, setHas } from './hash.js';
 import { equals } from './compare.js';
 import { asInt32 } from './sequence.js';
 import { Bytes, Dict, EvalErr, Float, List, RangeValue, SSet, Struct, Tuple, type SValue, type Value } from './types.js';
+import type { Thread } from '../thread.js';
 
 export function truth(v: Value): boolean {
   if (v === null || v === false) return false;
@@ -56,14 +55,14 @@ function repeat(n: Value, make: (k: number) => Value, unit: number): Value {
   return make(i);
 }
 
-function strRepeat(s: string, n: Value): string {
-  return repeat(n, (k) => { if (k > 0) { checkStrLen(s.length * k); chargeAlloc(s.length * k); chargeSteps((s.length * k) >> 4); } return k > 0 ? s.repeat(k) : ''; }, s.length) as string;
+function strRepeat(s: string, n: Value, th: Thread): string {
+  return repeat(n, (k) => { if (k > 0) { th.checkStrLen(s.length * k); th.chargeAlloc(s.length * k); th.chargeSteps((s.length * k) >> 4); } return k > 0 ? s.repeat(k) : ''; }, s.length) as string;
 }
 
-function elemsRepeat(e: Value[], n: Value): Value[] {
+function elemsRepeat(e: Value[], n: Value, th: Thread): Value[] {
   let out: Value[] = [];
   repeat(n, (k) => {
-    if (k > 0) { checkElems(e.length * k); chargeAlloc(8 * e.length * k); chargeSteps(e.length * k); }
+    if (k > 0) { th.checkElems(e.length * k); th.chargeAlloc(8 * e.length * k); th.chargeSteps(e.length * k); }
     out = new Array(e.length * k);
     for (let j = 0; j < k; j++) for (let i = 0; i < e.length; i++) out[j * e.length + i] = e[i]!;
     return null;
@@ -107,146 +106,155 @@ export function contains(y: Value, x: Value): boolean {
   throw new EvalErr(`unknown binary op: ${typeName(x)} in ${typeName(y)}`);
 }
 
-export function binary(op: BinOp, x: Value, y: Value): Value {
+/** x op y (starlark-go's Binary); work and allocation are charged to th. */
+export function binary(op: BinOp, x: Value, y: Value, th: Thread): Value {
+  let r: Value | undefined;
   switch (op) {
-    case '+':
-      if (typeof x === 'string') {
-        if (typeof y === 'string') {
-          const n = x.length + y.length;
-          if (n > 4096) { checkStrLen(n); chargeAlloc(y.length); }
-          return x + y;
-        }
-        break;
-      }
-      if (isIntV(x) && isIntV(y)) return I.add(x, y);
-      { const f = floats(x, y); if (f) return new Float(f[0] + f[1]); }
-      if (x instanceof List && y instanceof List) { checkElems(x.elems.length + y.elems.length); chargeAlloc(8 * (x.elems.length + y.elems.length)); chargeSteps(x.elems.length + y.elems.length); return new List(x.elems.concat(y.elems)); }
-      if (x instanceof Tuple && y instanceof Tuple) { checkElems(x.elems.length + y.elems.length); chargeAlloc(8 * (x.elems.length + y.elems.length)); return new Tuple(x.elems.concat(y.elems)); }
-      break;
-    case '-':
-      if (isIntV(x) && isIntV(y)) return I.sub(x, y);
-      { const f = floats(x, y); if (f) return new Float(f[0] - f[1]); }
-      if (x instanceof SSet && y instanceof SSet) {
-        const r = new SSet();
-        for (const [hk, k] of x.ht.vals) if (!y.ht.vals.has(hk)) setAdd(r, k);
-        return r;
-      }
-      break;
-    case '*':
-      if (isIntV(x)) {
-        if (isIntV(y)) return I.mul(x, y);
-        if (y instanceof Float) return new Float(finiteFloat(x) * y.v);
-        if (typeof y === 'string') return strRepeat(y, x);
-        if (y instanceof Bytes) return new Bytes(strRepeat(y.s, x));
-        if (y instanceof List) return new List(elemsRepeat(y.elems, x));
-        if (y instanceof Tuple) return new Tuple(elemsRepeat(y.elems, x));
-        break;
-      }
-      if (x instanceof Float) { const f = floats(x, y); if (f) return new Float(f[0] * f[1]); break; }
-      if (isIntV(y)) {
-        if (typeof x === 'string') return strRepeat(x, y);
-        if (x instanceof Bytes) return new Bytes(strRepeat(x.s, y));
-        if (x instanceof List) return new List(elemsRepeat(x.elems, y));
-        if (x instanceof Tuple) return new Tuple(elemsRepeat(x.elems, y));
-      }
-      break;
-    case '/': {
-      let f: [number, number] | null;
-      if (isIntV(x) && isIntV(y)) f = [finiteFloat(x), finiteFloat(y)];
-      else f = floats(x, y);
-      if (f) {
-        if (f[1] === 0) throw new EvalErr('floating-point division by zero');
-        return new Float(f[0] / f[1]);
-      }
-      break;
-    }
-    case '//':
-      if (isIntV(x) && isIntV(y)) {
-        if (y === 0) throw new EvalErr('floored division by zero');
-        return I.floorDiv(x, y);
-      }
-      { const f = floats(x, y); if (f) { if (f[1] === 0) throw new EvalErr('floored division by zero'); return new Float(Math.floor(f[0] / f[1])); } }
-      break;
-    case '%':
-      if (isIntV(x) && isIntV(y)) {
-        if (y === 0) throw new EvalErr('integer modulo by zero');
-        return I.mod(x, y);
-      }
-      if (typeof x === 'string') return interpolate(x, y);
-      { const f = floats(x, y); if (f) { if (f[1] === 0) throw new EvalErr('floating-point modulo by zero'); return new Float(floatMod(f[0], f[1])); } }
-      break;
+    case '+': r = plus(x, y, th); break;
+    case '-': r = minus(x, y, th); break;
+    case '*': r = times(x, y, th); break;
+    case '/': case '//': case '%': r = divide(op, x, y, th); break;
     case 'in': return contains(y, x);
     case 'not in': return !contains(y, x);
-    case '|':
-      if (isIntV(x) && isIntV(y)) return I.bitOr(x, y);
-      if (x instanceof Dict && y instanceof Dict) {
-        const r = new Dict();
-        copyHT(x.ht, r.ht);
-        for (const [hk, v] of y.ht.vals) dictSet(r, y.ht.keyOf(hk), v);
-        return r;
-      }
-      if (x instanceof SSet && y instanceof SSet) {
-        const r = new SSet();
-        copyHT(x.ht, r.ht);
-        for (const k of y.ht.keyList()) setAdd(r, k);
-        return r;
-      }
-      break;
-    case '&':
-      if (isIntV(x) && isIntV(y)) return I.bitAnd(x, y);
-      if (x instanceof SSet && y instanceof SSet) {
-        const r = new SSet();
-        for (const [hk, k] of x.ht.vals) if (y.ht.vals.has(hk)) setAdd(r, k);
-        return r;
-      }
-      break;
-    case '^':
-      if (isIntV(x) && isIntV(y)) return I.bitXor(x, y);
-      if (x instanceof SSet && y instanceof SSet) {
-        const r = new SSet();
-        for (const [hk, k] of x.ht.vals) if (!y.ht.vals.has(hk)) setAdd(r, k);
-        for (const [hk, k] of y.ht.vals) if (!x.ht.vals.has(hk)) setAdd(r, k);
-        return r;
-      }
-      break;
-    case '<<': case '>>':
-      if (isIntV(x)) {
-        const n = asInt32(y);
-        if (n < 0) throw new EvalErr(`negative shift count: ${n}`);
-        if (op === '<<') {
-          if (n >= 512) throw new EvalErr(`shift count too large: ${n}`);
-          return I.lsh(x, n);
-        }
-        return I.rsh(x, n);
-      }
-      break;
+    case '|': case '&': case '^': r = bitwise(op, x, y, th); break;
+    case '<<': case '>>': r = shift(op, x, y, th); break;
   }
-  if (op === '+' && x instanceof Struct && y instanceof Struct) {
-    if (!equals(x.ctor, y.ctor)) throw new EvalErr(`cannot add structs of different constructors: ${str(x.ctor)} + ${str(y.ctor)}`);
-    const fields = new Map(x.fields);
-    for (const [k, v] of y.fields) fields.set(k, v);
-    return new Struct(new Map([...fields].sort((a, b) => (a[0] < b[0] ? -1 : 1))), x.ctor);
-  }
+  if (r !== undefined) return r;
   if (x !== null && typeof x === 'object' && typeof (x as unknown as HasBinary).binary === 'function') {
-    const r = (x as unknown as HasBinary).binary(op, y, 'left');
+    r = (x as unknown as HasBinary).binary(op, y, 'left');
     if (r !== undefined) return r;
   }
   if (y !== null && typeof y === 'object' && typeof (y as unknown as HasBinary).binary === 'function') {
-    const r = (y as unknown as HasBinary).binary(op, x, 'right');
+    r = (y as unknown as HasBinary).binary(op, x, 'right');
     if (r !== undefined) return r;
   }
   throw new EvalErr(`unknown binary op: ${typeName(x)} ${op} ${typeName(y)}`);
 }
 
+// Each operator below returns undefined for operand types it does not handle,
+// leaving them to host types (HasBinary) and then to the "unknown binary op" error.
+
+function plus(x: Value, y: Value, th: Thread): Value | undefined {
+  if (typeof x === 'string') {
+    if (typeof y !== 'string') return undefined;
+    const n = x.length + y.length;
+    if (n > 4096) { th.checkStrLen(n); th.chargeAlloc(y.length); }
+    return x + y;
+  }
+  if (isIntV(x) && isIntV(y)) return I.charged(I.add(x, y), th);
+  const f = floats(x, y);
+  if (f) return new Float(f[0] + f[1]);
+  if ((x instanceof List && y instanceof List) || (x instanceof Tuple && y instanceof Tuple)) {
+    const n = x.elems.length + y.elems.length;
+    th.checkElems(n);
+    th.chargeAlloc(8 * n);
+    if (x instanceof List) { th.chargeSteps(n); return new List(x.elems.concat(y.elems)); }
+    return new Tuple(x.elems.concat(y.elems));
+  }
+  if (x instanceof Struct && y instanceof Struct) {
+    if (!equals(x.ctor, y.ctor)) throw new EvalErr(`cannot add structs of different constructors: ${str(x.ctor, th)} + ${str(y.ctor, th)}`);
+    const fields = new Map(x.fields);
+    for (const [k, v] of y.fields) fields.set(k, v);
+    return new Struct(new Map([...fields].sort((a, b) => (a[0] < b[0] ? -1 : 1))), x.ctor);
+  }
+  return undefined;
+}
+
+function minus(x: Value, y: Value, th: Thread): Value | undefined {
+  if (isIntV(x) && isIntV(y)) return I.charged(I.sub(x, y), th);
+  const f = floats(x, y);
+  if (f) return new Float(f[0] - f[1]);
+  if (x instanceof SSet && y instanceof SSet) {
+    const r = new SSet();
+    for (const [hk, k] of x.ht.vals) if (!y.ht.vals.has(hk)) setAdd(r, k, th);
+    return r;
+  }
+  return undefined;
+}
+
+function times(x: Value, y: Value, th: Thread): Value | undefined {
+  if (isIntV(x)) {
+    if (isIntV(y)) return I.charged(I.mul(x, y), th);
+    if (y instanceof Float) return new Float(finiteFloat(x) * y.v);
+    return repeated(y, x, th);
+  }
+  if (x instanceof Float) {
+    const f = floats(x, y);
+    return f ? new Float(f[0] * f[1]) : undefined;
+  }
+  return isIntV(y) ? repeated(x, y, th) : undefined;
+}
+
+/** seq * n for strings, bytes, lists and tuples */
+function repeated(seq: Value, n: I.Int, th: Thread): Value | undefined {
+  if (typeof seq === 'string') return strRepeat(seq, n, th);
+  if (seq instanceof Bytes) return new Bytes(strRepeat(seq.s, n, th));
+  if (seq instanceof List) return new List(elemsRepeat(seq.elems, n, th));
+  if (seq instanceof Tuple) return new Tuple(elemsRepeat(seq.elems, n, th));
+  return undefined;
+}
+
+/** / (true division), // (floored) and % (modulo, or string interpolation) */
+function divide(op: '/' | '//' | '%', x: Value, y: Value, th: Thread): Value | undefined {
+  if (isIntV(x) && isIntV(y)) {
+    if (op === '/') {
+      const fy = finiteFloat(y), fx = finiteFloat(x);
+      if (fy === 0) throw new EvalErr('floating-point division by zero');
+      return new Float(fx / fy);
+    }
+    if (y === 0) throw new EvalErr(op === '//' ? 'floored division by zero' : 'integer modulo by zero');
+    return I.charged(op === '//' ? I.floorDiv(x, y) : I.mod(x, y), th);
+  }
+  if (op === '%' && typeof x === 'string') return interpolate(x, y, th);
+  const f = floats(x, y);
+  if (!f) return undefined;
+  if (f[1] === 0) throw new EvalErr(op === '/' ? 'floating-point division by zero' : op === '//' ? 'floored division by zero' : 'floating-point modulo by zero');
+  if (op === '/') return new Float(f[0] / f[1]);
+  return new Float(op === '//' ? Math.floor(f[0] / f[1]) : floatMod(f[0], f[1]));
+}
+
+/** |, & and ^ on ints and sets; | also merges dicts */
+function bitwise(op: '|' | '&' | '^', x: Value, y: Value, th: Thread): Value | undefined {
+  if (isIntV(x) && isIntV(y)) return I.charged(op === '|' ? I.bitOr(x, y) : op === '&' ? I.bitAnd(x, y) : I.bitXor(x, y), th);
+  if (op === '|' && x instanceof Dict && y instanceof Dict) {
+    const r = new Dict();
+    copyHT(x.ht, r.ht);
+    for (const [hk, v] of y.ht.vals) dictSet(r, y.ht.keyOf(hk), v, th);
+    return r;
+  }
+  if (!(x instanceof SSet && y instanceof SSet)) return undefined;
+  const r = new SSet();
+  if (op === '|') {
+    copyHT(x.ht, r.ht);
+    for (const k of y.ht.keyList()) setAdd(r, k, th);
+  } else if (op === '&') {
+    for (const [hk, k] of x.ht.vals) if (y.ht.vals.has(hk)) setAdd(r, k, th);
+  } else {
+    for (const [hk, k] of x.ht.vals) if (!y.ht.vals.has(hk)) setAdd(r, k, th);
+    for (const [hk, k] of y.ht.vals) if (!x.ht.vals.has(hk)) setAdd(r, k, th);
+  }
+  return r;
+}
+
+function shift(op: '<<' | '>>', x: Value, y: Value, th: Thread): Value | undefined {
+  if (!isIntV(x)) return undefined;
+  const n = asInt32(y);
+  if (n < 0) throw new EvalErr(`negative shift count: ${n}`);
+  if (op === '>>') return I.charged(I.rsh(x, n), th);
+  if (n >= 512) throw new EvalErr(`shift count too large: ${n}`);
+  return I.charged(I.lsh(x, n), th);
+}
+
 /** Host types may implement binary operators (like starlark.HasBinary). */
 export interface HasBinary { binary(op: BinOp, y: Value, side: 'left' | 'right'): Value | undefined }
 
-export function unary(op: '-' | '+' | '~' | 'not', x: Value): Value {
+/** op x (starlark-go's Unary); large int results are charged to th. */
+export function unary(op: '-' | '+' | '~' | 'not', x: Value, th: Thread): Value {
   if (op === 'not') return !truth(x);
   if (isIntV(x)) {
-    if (op === '-') return I.neg(x);
+    if (op === '-') return I.charged(I.neg(x), th);
     if (op === '+') return x;
-    return I.bitNot(x);
+    return I.charged(I.bitNot(x), th);
   }
   if (x instanceof Float) {
     if (op === '-') return new Float(-x.v);

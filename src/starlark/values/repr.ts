@@ -5,8 +5,8 @@ import { floatStr } from './float.js';
 import {
   Builtin, Bytes, Dict, EvalErr, Float, Func, List, Module, RangeValue, SSet, Struct, Tuple, type SValue, type Value,
 } from './types.js';
-import { LIM } from './limits.js';
-import { chargeSteps } from '../budget.js';
+import { DEFAULT_SIZE_LIMITS } from './limits.js';
+import type { Thread } from '../thread.js';
 
 const HEX = '0123456789abcdef';
 const printRe = /[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
@@ -14,10 +14,11 @@ const printRe = /[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
 /** Go's syntax.Quote over a binary string: a double-quoted literal. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
-export function quote(s: string, isBytes = false): string {
+/** Quote s; escaping a long string is charged to th, if any. */
+export function quote(s: string, isBytes = false, th: Thread | null = null): string {
   if (s.length > 16) {
     if (PLAIN.test(s)) return (isBytes ? 'b"' : '"') + s + '"';
-    chargeSteps(s.length);
+    if (th !== null) th.chargeSteps(s.length);
   }
   let out = isBytes ? 'b"' : '"';
   for (let i = 0; i < s.length;) {
@@ -64,52 +65,73 @@ export function typeName(v: Value): string {
   }
 }
 
-/** str(x): strings unquoted, everything else as repr. */
-export function str(v: Value): string {
+/**
+ * str(x): strings unquoted, everything else as repr. With a thread, the
+ * output is capped at its string size limit and long escapes are charged to
+ * it; without one (host code, error messages), at the default limit.
+ */
+export function str(v: Value, th: Thread | null = null): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return String(v);
-  return repr(v);
+  return repr(v, th);
 }
 
-export function repr(v: Value): string {
+/** repr(x), capped and charged like str. */
+export function repr(v: Value, th: Thread | null = null): string {
   if (typeof v === 'number') return String(v);
-  if (typeof v === 'string') return quote(v);
-  const parts: string[] = [];
-  writeValue(parts, v, []);
-  return parts.join('');
+  if (typeof v === 'string') return quote(v, false, th);
+  const p = new Printer(th);
+  writeValue(p, v);
+  return p.out.join('');
 }
 
-// Output is capped at the string size limit: a list holding many references
-// to one big list would otherwise print (and allocate) without bound.
-let written = 0, counted = 0;
-function writeValue(out: string[], x: Value, path: SValue[]): void {
-  if (out.length === 0) { written = 0; counted = 0; }
-  if (out.length - counted >= 1024) {
-    for (let i = counted; i < out.length; i++) { const n = out[i]!.length; if (n <= 64) written += n; } // longer ones counted when pushed
-    counted = out.length;
-    if (written > LIM.maxStringBytes) tooLong();
+/**
+ * One repr traversal: the output parts, the containers being printed (to
+ * print cycles as ...), and the bytes written so far. Output is capped at the
+ * string size limit: a list holding many references to one big list would
+ * otherwise print (and allocate) without bound.
+ */
+class Printer {
+  readonly out: string[] = [];
+  readonly path: SValue[] = [];
+  readonly max: number;
+  /** bytes in out[0 .. counted), plus long parts counted when pushed */
+  written = 0;
+  counted = 0;
+  constructor(readonly th: Thread | null) {
+    this.max = th === null ? DEFAULT_SIZE_LIMITS.maxStringBytes : th.maxStringBytes;
   }
-  writeValue1(out, x, path);
+  tooLong(): never {
+    throw new EvalErr(`string size limit exceeded (printing a value longer than ${this.max} bytes)`, 'size');
+  }
+  /** push a quoted string or bytes value, counting it at once when long */
+  pushQuoted(s: string, isBytes: boolean): void {
+    // 1000 references to one 1 MB string must not print 1 GB first
+    if (s.length > 64 && this.written + s.length > this.max) this.tooLong();
+    const q = quote(s, isBytes, this.th);
+    this.out.push(q);
+    if (q.length > 64 && (this.written += q.length) > this.max) this.tooLong();
+  }
 }
 
-function tooLong(): never {
-  throw new EvalErr(`string size limit exceeded (printing a value longer than ${LIM.maxStringBytes} bytes)`, 'size');
+function writeValue(p: Printer, x: Value): void {
+  const out = p.out;
+  if (out.length - p.counted >= 1024) {
+    for (let i = p.counted; i < out.length; i++) { const n = out[i]!.length; if (n <= 64) p.written += n; } // longer ones counted when pushed
+    p.counted = out.length;
+    if (p.written > p.max) p.tooLong();
+  }
+  writeValue1(p, x);
 }
 
-function writeValue1(out: string[], x: Value, path: SValue[]): void {
+function writeValue1(p: Printer, x: Value): void {
+  const { out, path } = p;
   if (x === null) { out.push('None'); return; }
   switch (typeof x) {
     case 'boolean': out.push(x ? 'True' : 'False'); return;
     case 'number': out.push(String(x)); return;
     case 'bigint': out.push(x.toString()); return;
-    case 'string': {
-      // a long string counts at once: 1000 references to one 1 MB string must not print 1 GB first
-      if (x.length > 64 && written + x.length > LIM.maxStringBytes) tooLong();
-      const q = quote(x);
-      out.push(q);
-      if (q.length > 64 && (written += q.length) > LIM.maxStringBytes) tooLong();
-      return;
-    }
+    case 'string': p.pushQuoted(x, false); return;
   }
   if (x instanceof List) {
     out.push('[');
@@ -118,7 +140,7 @@ function writeValue1(out: string[], x: Value, path: SValue[]): void {
       path.push(x);
       for (let i = 0; i < x.elems.length; i++) {
         if (i > 0) out.push(', ');
-        writeValue(out, x.elems[i]!, path);
+        writeValue(p, x.elems[i]!);
       }
       path.pop();
     }
@@ -127,7 +149,7 @@ function writeValue1(out: string[], x: Value, path: SValue[]): void {
     out.push('(');
     for (let i = 0; i < x.elems.length; i++) {
       if (i > 0) out.push(', ');
-      writeValue(out, x.elems[i]!, path);
+      writeValue(p, x.elems[i]!);
     }
     if (x.elems.length === 1) out.push(',');
     out.push(')');
@@ -138,10 +160,10 @@ function writeValue1(out: string[], x: Value, path: SValue[]): void {
       let sep = '';
       for (const [hk, v] of x.ht.vals) {
         out.push(sep);
-        writeValue(out, x.ht.keyOf(hk), path);
+        writeValue(p, x.ht.keyOf(hk));
         out.push(': ');
         path.push(x);
-        writeValue(out, v, path);
+        writeValue(p, v);
         path.pop();
         sep = ', ';
       }
@@ -152,16 +174,14 @@ function writeValue1(out: string[], x: Value, path: SValue[]): void {
     let sep = '';
     for (const hk of x.ht.vals.keys()) {
       out.push(sep);
-      writeValue(out, x.ht.keyOf(hk), path);
+      writeValue(p, x.ht.keyOf(hk));
       sep = ', ';
     }
     out.push('])');
   } else if (x instanceof Float) {
     out.push(floatStr(x.v));
   } else if (x instanceof Bytes) {
-    const q = quote(x.s, true);
-    out.push(q);
-    if (q.length > 64 && (written += q.length) > LIM.maxStringBytes) tooLong();
+    p.pushQuoted(x.s, true);
   } else if (x instanceof Func) {
     out.push(`<function ${x.name}>`);
   } else if (x instanceof Builtin) {
@@ -170,11 +190,14 @@ function writeValue1(out: string[], x: Value, path: SValue[]): void {
   } else if (x instanceof Module) {
     out.push(`<module ${quote(x.name)}>`);
   } else if (x instanceof Struct) {
-    out.push(typeof x.ctor === 'string' ? x.ctor : str(x.ctor), '(');
+    // str(ctor), within this traversal's budget
+    if (typeof x.ctor === 'string') out.push(x.ctor);
+    else writeValue(p, x.ctor);
+    out.push('(');
     let sep = '';
     for (const k of [...x.fields.keys()].sort()) {
       out.push(sep, k, ' = ');
-      writeValue(out, x.fields.get(k)!, path);
+      writeValue(p, x.fields.get(k)!);
       sep = ', ';
     }
     out.push(')');

@@ -1,8 +1,7 @@
 // Length, iteration (with mutation protection), indexing and slicing.
 
-import { checkElems } from './limits.js';
-import { chargeSteps } from '../budget.js';
 import { repr as reprOf, typeName } from './repr.js';
+import type { Thread } from '../thread.js';
 import { dictGet, dictSet } from './hash.js';
 import { Bytes, Dict, EvalErr, List, RangeValue, SSet, Tuple, type Value } from './types.js';
 
@@ -71,17 +70,17 @@ export function forEach(v: Value, f: (x: Value) => boolean | void): void {
   throw new EvalErr(`${typeName(v)} value is not iterable`);
 }
 
-/** A snapshot array of the elements of an iterable. */
-export function toArray(v: Value): Value[] {
-  if (v instanceof RangeValue) checkElems(v.len);
+/** A snapshot array of the elements of an iterable, charged to th. */
+export function toArray(v: Value, th: Thread): Value[] {
+  if (v instanceof RangeValue) th.checkElems(v.len);
   const n = length(v);
-  if (n > 64) chargeSteps(n);
+  if (n > 64) th.chargeSteps(n);
   if (v instanceof List || v instanceof Tuple) return v.elems.slice();
   if ((v instanceof Dict || v instanceof SSet)) return v.ht.keyList();
   const out: Value[] = [];
   forEach(v, (x) => {
     // host iterables may be long or endless
-    if ((out.length & 0xffff) === 0xffff) checkElems(out.length + 1);
+    if ((out.length & 0xffff) === 0xffff) th.checkElems(out.length + 1);
     out.push(x);
   });
   return out;
@@ -128,8 +127,8 @@ export function getIndex(x: Value, y: Value): Value {
   return (x as List).elems[i]!;
 }
 
-export function setIndex(x: Value, y: Value, z: Value): void {
-  if (x instanceof Dict) { dictSet(x, y, z); return; }
+export function setIndex(x: Value, y: Value, z: Value, th: Thread): void {
+  if (x instanceof Dict) { dictSet(x, y, z, th); return; }
   if (x instanceof List) {
     x.checkMutable('assign to element of');
     const n = x.elems.length;

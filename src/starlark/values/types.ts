@@ -10,36 +10,9 @@
 //
 // Every non-primitive value extends SValue, which carries its Starlark type name.
 
-import type { Pos } from '../syntax/scanner.js';
-
-export type Value = null | boolean | number | bigint | string | SValue;
-
-export abstract class SValue {
-  abstract get type(): string;
-  /** Freeze this value and everything reachable from it. */
-  freeze(): void {}
-  truth(): boolean { return true; }
-}
-
-/** A Starlark runtime error. Positions and frames are filled in while it unwinds. */
-export class EvalErr extends Error {
-  /** innermost-first frames recorded while unwinding */
-  frames: { name: string; pos: RuntimePos | null }[] = [];
-  /** position in the frame currently unwinding, not yet recorded */
-  pos: RuntimePos | null = null;
-  /** the kind of error, for hosts: 'eval' | 'steps' | 'timeout' | 'size' | 'stack' | 'fail' */
-  kind: string;
-  constructor(public msg: string, kind = 'eval') {
-    super(msg);
-    this.kind = kind;
-  }
-}
-
-export interface RuntimePos { file: string; line: number; col: number }
-
-export function rpos(file: string, p: Pos): RuntimePos {
-  return { file, line: p.line, col: p.col };
-}
+export { EvalErr, SValue, type RuntimePos, type Value } from './value.js';
+import { EvalErr, SValue, type RuntimePos, type Value } from './value.js';
+import type { Thread } from '../thread.js';
 
 export class Float extends SValue {
   constructor(public readonly v: number) { super(); }
@@ -162,7 +135,6 @@ export interface FuncCode {
   simpleParams: boolean;
   paramNames: string[];
   cellLocals: number[]; // indices of locals that live in Cells
-  active: number; // activations of this body, for the no-recursion dialect
   body: (fr: Frame) => Value;
 }
 
@@ -172,11 +144,19 @@ export interface ModuleEnv {
   predeclared: Map<string, Value>;
 }
 
-/** One activation: locals (some in Cells), the module's globals, captured cells, return value. */
+/**
+ * One activation: locals (some in Cells), the module's globals, captured
+ * cells, return value, and the thread it runs on. Compiled code reaches the
+ * thread (step budget, limits, print, load) through its frame, so no run state
+ * lives in module variables and a compiled program is never written to.
+ */
 export class Frame {
   ret: Value = null;
   readonly g: (Value | undefined)[];
-  constructor(public l: (Value | undefined | Cell)[], public readonly env: ModuleEnv, public fv: Cell[], public fn: Func | null) {
+  constructor(
+    public l: (Value | undefined | Cell)[], public readonly env: ModuleEnv, public fv: Cell[], public fn: Func | null,
+    public readonly th: Thread,
+  ) {
     this.g = env.globals;
   }
 }
@@ -192,7 +172,13 @@ export class Func extends SValue {
 }
 
 export type Kwargs = [string, Value][] | null;
-export type BuiltinFn = (args: Value[], kwargs: Kwargs, self: Builtin) => Value;
+/**
+ * A built-in's implementation. `th` is the calling thread: a built-in that
+ * calls back into Starlark (sorted's key=, ...) passes it on, so the callback
+ * runs under the same budget, depth and hooks. It comes last so that host
+ * functions which need none of it can leave it out.
+ */
+export type BuiltinFn = (args: Value[], kwargs: Kwargs, self: Builtin, th: Thread) => Value;
 
 export class Builtin extends SValue {
   constructor(public readonly name: string, public readonly fn: BuiltinFn, public readonly recv: Value | undefined = undefined) { super(); }
@@ -224,7 +210,7 @@ export class Struct extends SValue {
 }
 
 /** Host values callable from Starlark (e.g. constructors) implement this. */
-export interface Callable { readonly name: string; callStar(args: Value[], kwargs: Kwargs): Value }
+export interface Callable { readonly name: string; callStar(args: Value[], kwargs: Kwargs, th: Thread): Value }
 
 export class RangeValue extends SValue {
   constructor(public readonly start: number, public readonly stop: number, public readonly step: number, public readonly len: number) { super(); }

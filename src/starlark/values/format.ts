@@ -1,13 +1,13 @@
 // String formatting: the % operator (interpolate) and str.format, ported from
 // starlark-go's eval.go interpolate and library.go string_format.
 
-import * as I from './values/int.js';
-import { formatFloat } from './values/float.js';
-import { repr, typeName } from './values/repr.js';
-import { decodeRune, decodeUTF8, runeToUTF8 } from './values/utf8.js';
-import { chargeAlloc, checkStrLen } from './values/limits.js';
-import { Dict, EvalErr, Float, Tuple, type Kwargs, type Value } from './values/types.js';
-import { dictGet } from './values/ops.js';
+import * as I from './int.js';
+import { formatFloat } from './float.js';
+import { repr, typeName } from './repr.js';
+import { decodeRune, decodeUTF8, runeToUTF8 } from './utf8.js';
+import { dictGet } from './hash.js';
+import { Dict, EvalErr, Float, Tuple, type Kwargs, type Value } from './types.js';
+import type { Thread } from '../thread.js';
 
 function numberToInt(v: Value): I.Int {
   if (typeof v === 'number' || typeof v === 'bigint') return v;
@@ -19,8 +19,8 @@ function numberToInt(v: Value): I.Int {
   throw new EvalErr(`cannot convert ${typeName(v)} to int`);
 }
 
-/** format % x */
-export function interpolate(format: string, x: Value): string {
+/** format % x, built under th's size limits */
+export function interpolate(format: string, x: Value, th: Thread): string {
   // fast path: a single %s or %d with a scalar operand
   const j0 = format.indexOf('%');
   if (j0 >= 0 && format.indexOf('%', j0 + 1) < 0 && !(x instanceof Tuple) && !(x instanceof Dict)) {
@@ -59,7 +59,7 @@ export function interpolate(format: string, x: Value): string {
     let s: string;
     switch (c) {
       case 's': case 'r':
-        s = typeof arg === 'string' && c === 's' ? arg : repr(arg);
+        s = typeof arg === 'string' && c === 's' ? arg : repr(arg, th);
         break;
       case 'd': case 'i': case 'o': case 'x': case 'X': {
         let n: I.Int;
@@ -93,7 +93,7 @@ export function interpolate(format: string, x: Value): string {
         throw new EvalErr(`unknown conversion %${c}`);
     }
     size += s.length;
-    if (size > 65536) { checkStrLen(size); chargeAlloc(s.length); }
+    if (size > 65536) { th.checkStrLen(size); th.chargeAlloc(s.length); }
     out += s;
     i++;
     index++;
@@ -102,8 +102,8 @@ export function interpolate(format: string, x: Value): string {
   return out;
 }
 
-/** str.format(*args, **kwargs) */
-export function format(fmt: string, args: Value[], kwargs: Kwargs): string {
+/** str.format(*args, **kwargs), built under th's size limits */
+export function format(fmt: string, args: Value[], kwargs: Kwargs, th: Thread): string {
   let auto = false, manual = false;
   const out: string[] = [];
   let index = 0;
@@ -162,11 +162,11 @@ export function format(fmt: string, args: Value[], kwargs: Kwargs): string {
       }
     }
     if (spec !== '') throw new EvalErr(`format spec features not supported in replacement fields: ${spec}`);
-    if (conv === 's') out.push(typeof arg === 'string' ? arg : repr(arg!));
-    else if (conv === 'r') out.push(repr(arg!));
+    if (conv === 's') out.push(typeof arg === 'string' ? arg : repr(arg!, th));
+    else if (conv === 'r') out.push(repr(arg!, th));
     else throw new EvalErr(`format: unknown conversion ${JSON.stringify(conv)}`);
   }
   const r = out.join('');
-  if (r.length > 65536) { checkStrLen(r.length); chargeAlloc(r.length); }
+  if (r.length > 65536) { th.checkStrLen(r.length); th.chargeAlloc(r.length); }
   return r;
 }
