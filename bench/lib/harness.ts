@@ -43,12 +43,30 @@ export interface BenchConfig {
   readonly manifest: string;
   /** The baseline script without extension, relative to the root: `bench/search/baseline`. */
   readonly baseline: string;
-  /** Goal of the median svc/Fastify ratio of the main scenario. */
-  readonly goal: number;
+  /** Goal of the median svc/Fastify ratio of the main scenario; absent: informational. */
+  readonly goal?: number;
   /** The measured scenario; its ratio is the result. */
   readonly main: Scenario;
   /** Informational scenarios, measured after the main rounds and reported separately. */
   readonly extra?: readonly Scenario[];
+  /** Environment variables for both servers (DATABASE_URL for bench/users). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Extra command-line arguments of the baseline (`--log` is added by the logging rounds). */
+  readonly baselineArgs?: readonly string[];
+  /** Rounds against the logging baseline when `--logging-rounds` is not given (default 5). */
+  readonly loggingRounds?: number;
+}
+
+/** The medians of one series of alternating rounds. */
+export interface BenchSummary {
+  readonly svcRps: number;
+  readonly fastifyRps: number;
+  /** Median of the per-round ratios svc/Fastify of req/s. */
+  readonly ratio: number;
+  readonly svcP99: number;
+  readonly fastifyP99: number;
+  /** Median p99 of svc over median p99 of Fastify. */
+  readonly p99Ratio: number;
 }
 
 interface Load {
@@ -76,7 +94,7 @@ const { values } = parseArgs({
     // Rounds of each informational scenario (0: skip them).
     'extra-rounds': { type: 'string', default: '3' },
     // Rounds of the main scenario against the baseline that also logs one line per request (0: skip).
-    'logging-rounds': { type: 'string', default: '5' },
+    'logging-rounds': { type: 'string' },
     tsx: { type: 'boolean', default: false },
     // Pin servers to the last CPU and the load generator to the others (taskset). Helps on a quiet
     // machine; hurts on a shared one, where a pinned server cannot move away from a busy neighbour.
@@ -91,7 +109,7 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const warmup = Number(values.warmup);
 const extraRounds = Number(values['extra-rounds']);
-const loggingRounds = Number(values['logging-rounds']);
+const loggingRoundsFlag = values['logging-rounds'] === undefined ? undefined : Number(values['logging-rounds']);
 const cpuProf = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);
 
 /**
@@ -149,18 +167,30 @@ function hasTaskset(): boolean {
 const cpus = availableParallelism();
 const pin = values.pin && cpus >= 2 && hasTaskset() ? { server: [String(cpus - 1)], load: [`0-${cpus - 2}`] } : undefined;
 
-function launch(role: 'server' | 'load', argv: string[], stdout: 'ignore' | 'pipe'): ChildProcess {
+function launch(role: 'server' | 'load', argv: string[], stdout: 'ignore' | 'pipe', env?: Readonly<Record<string, string>>): ChildProcess {
   const [command, args] = pin ? ['taskset', ['-c', ...pin[role], process.execPath, ...argv]] : [process.execPath, argv];
-  return spawn(command, args, { cwd: root, stdio: ['ignore', stdout, 'inherit'] });
+  return spawn(command, args, { cwd: root, stdio: ['ignore', stdout, 'inherit'], ...(env ? { env: { ...process.env, ...env } } : {}) });
 }
 
 /** A benchmark script (`bench/lib/load`, a baseline) as a child process, compiled or from sources. */
-function script(role: 'server' | 'load', name: string, args: string[], stdout: 'ignore' | 'pipe' = 'ignore', node: string[] = []): ChildProcess {
+function script(
+  role: 'server' | 'load',
+  name: string,
+  args: string[],
+  stdout: 'ignore' | 'pipe' = 'ignore',
+  node: string[] = [],
+  env?: Readonly<Record<string, string>>,
+): ChildProcess {
   const argv = values.tsx ? [...node, '--import', 'tsx', join(root, `${name}.ts`), ...args] : [...node, join(root, 'dist', `${name}.js`), ...args];
-  return launch(role, argv, stdout);
+  return launch(role, argv, stdout, env);
 }
 
+/** Built once per process, however many benchmarks it runs. */
+let built = false;
+
 function build(config: BenchConfig): void {
+  if (built) return;
+  built = true;
   process.stdout.write('building (npm run build)...\n');
   try {
     execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
@@ -172,13 +202,13 @@ function build(config: BenchConfig): void {
   }
 }
 
-async function startSvc(manifest: string): Promise<Server> {
+async function startSvc(manifest: string, env?: Readonly<Record<string, string>>): Promise<Server> {
   const port = await freePort();
   const args = ['serve', '-c', manifest, '--port', String(port)];
   const prof = profArgs('svc');
   const child = values.tsx
-    ? launch('server', [...prof, '--import', 'tsx', join(root, 'bench/lib/svc.ts'), ...args], 'ignore')
-    : launch('server', [...prof, join(root, 'bin/svc.js'), ...args], 'ignore');
+    ? launch('server', [...prof, '--import', 'tsx', join(root, 'bench/lib/svc.ts'), ...args], 'ignore', env)
+    : launch('server', [...prof, join(root, 'bin/svc.js'), ...args], 'ignore', env);
   await waitForPort(port, child, 'svc');
   return { name: 'svc', child, port };
 }
@@ -188,8 +218,8 @@ function profArgs(server: 'svc' | 'fastify'): string[] {
   return cpuProf === undefined ? [] : ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', join(cpuProf, server)];
 }
 
-async function startBaseline(name: string, args: string[] = []): Promise<Server> {
-  const child = script('server', name, args, 'pipe', profArgs('fastify'));
+async function startBaseline(name: string, args: string[] = [], env?: Readonly<Record<string, string>>): Promise<Server> {
+  const child = script('server', name, args, 'pipe', profArgs('fastify'), env);
   const port = await new Promise<number>((resolvePort, reject) => {
     let text = '';
     const onData = (chunk: Buffer): void => {
@@ -286,7 +316,7 @@ async function measure(svc: Server, baseline: Server, scenario: Scenario, count:
   return rows;
 }
 
-function summarize(rows: Row[], goal: number | undefined): void {
+function summarize(rows: Row[], goal: number | undefined): BenchSummary {
   const m = (pick: (r: Row) => number) => median(rows.map(pick));
   console.log('');
   console.log(`median req/s: svc ${m((r) => r.svc.rps).toFixed(0)}, fastify ${m((r) => r.fastify.rps).toFixed(0)}`);
@@ -307,14 +337,22 @@ function summarize(rows: Row[], goal: number | undefined): void {
   );
   const ratio = m((r) => r.svc.rps / r.fastify.rps);
   console.log(`median ratio svc/fastify: ${ratio.toFixed(3)}${goal === undefined ? ' (informational)' : ` (goal >= ${goal.toFixed(2)})`}`);
+  const svcP99 = m((r) => r.svc.p99);
+  const fastifyP99 = m((r) => r.fastify.p99);
+  console.log(`p99 ratio svc/fastify (of the medians): ${(svcP99 / fastifyP99).toFixed(3)}`);
+  return { svcRps: m((r) => r.svc.rps), fastifyRps: m((r) => r.fastify.rps), ratio, svcP99, fastifyP99, p99Ratio: svcP99 / fastifyP99 };
 }
 
-export async function runBench(config: BenchConfig): Promise<void> {
+/** Runs one benchmark; answers the summary of its main scenario (and of the logging series, if run). */
+export async function runBench(config: BenchConfig): Promise<{ main: BenchSummary; logging?: BenchSummary }> {
   if (!values.tsx) build(config);
-  const svc = await startSvc(config.manifest);
+  const loggingRounds = loggingRoundsFlag ?? config.loggingRounds ?? 5;
+  const baselineArgs = [...(config.baselineArgs ?? [])];
+  const svc = await startSvc(config.manifest, config.env);
   let baseline: Server | undefined;
+  let result: { main: BenchSummary; logging?: BenchSummary };
   try {
-    baseline = await startBaseline(config.baseline);
+    baseline = await startBaseline(config.baseline, baselineArgs, config.env);
     const extra = extraRounds > 0 ? (config.extra ?? []) : [];
     for (const scenario of [config.main, ...extra]) {
       await check(svc, scenario);
@@ -328,16 +366,16 @@ export async function runBench(config: BenchConfig): Promise<void> {
     console.log(`\n== ${config.main.name}: ${config.main.path}`);
     await load(svc, config.main, warmup);
     await load(baseline, config.main, warmup);
-    summarize(await measure(svc, baseline, config.main, rounds), config.goal);
+    result = { main: summarize(await measure(svc, baseline, config.main, rounds), config.goal) };
 
     if (loggingRounds > 0) {
       // The same work: svc writes one log line per request, so here the baseline does too.
       console.log(`\n== ${config.main.name}, against Fastify that also logs one pino line per request: ${config.main.path}`);
-      const logged = await startBaseline(config.baseline, ['--log']);
+      const logged = await startBaseline(config.baseline, [...baselineArgs, '--log'], config.env);
       try {
         await check(logged, config.main);
         await load(logged, config.main, warmup);
-        summarize(await measure(svc, logged, config.main, loggingRounds), config.goal);
+        result.logging = summarize(await measure(svc, logged, config.main, loggingRounds), config.goal);
       } finally {
         await stop(logged.child);
       }
@@ -357,6 +395,7 @@ export async function runBench(config: BenchConfig): Promise<void> {
     console.log(`\nprofiles in ${cpuProf}/{svc,fastify}; requests served: svc ${served.svc}, fastify ${served.fastify}`);
     console.log(`summarize: node --import tsx bench/lib/profile.ts ${cpuProf}/svc/*.cpuprofile --requests ${served.svc}`);
   }
+  return result;
 }
 
 /** SIGTERM and wait for the exit (svc writes its CPU profile, if any, on the way out). */

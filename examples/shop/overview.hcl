@@ -36,6 +36,8 @@ endpoint "GET /api/v1/accounts/{id}/overview" {
         args = {
           id = ctx.request.path.id
         }
+        # Past it: a 504 problem, the query cancelled on the server, its siblings cancelled too.
+        timeout = "2s"
       }
     }
 

@@ -18,7 +18,6 @@ endpoint "GET /api/v1/users/{id}" {
       args = {
         id = ctx.request.path.id
       }
-      timeout = "2s"
     }
 
     respond {
