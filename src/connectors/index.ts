@@ -13,3 +13,4 @@ export { DEFAULT_RETRY } from './retry.js';
 export { redactUrl } from './redact.js';
 export type { ConnectorLogger, RetryPolicy } from './types.js';
 export { MIGRATIONS_TABLE, type PostgresHandle, type PostgresSession, type SqlResult } from './postgres/index.js';
+export type { RedisHandle, RedisSubscription } from './redis/index.js';

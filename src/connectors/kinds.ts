@@ -1,10 +1,11 @@
 /**
- * Every connector kind, listed once. Adding a kind (redis next) is its folder with an `index.ts`
+ * Every connector kind, listed once. Adding a kind is its folder with an `index.ts`
  * exporting one ConnectorDefinition, plus one entry here.
  */
 import { postgresConnector } from './postgres/index.js';
+import { redisConnector } from './redis/index.js';
 
-export const CONNECTOR_KINDS = [postgresConnector] as const;
+export const CONNECTOR_KINDS = [postgresConnector, redisConnector] as const;
 
 /** The handle of any kind; narrow it on `kind`. */
 export type ConnectorHandle = ReturnType<(typeof CONNECTOR_KINDS)[number]['handle']>;

@@ -1,0 +1,74 @@
+/**
+ * The redis handle step compilers bind to at boot. It holds no connection itself: each call reads
+ * the open store (so a call before `openAll` or after `closeAll` fails clearly), races the command
+ * against the caller's signal and time-out (ioredis takes no AbortSignal: an interrupted command is
+ * abandoned, its reply ignored), and turns failures into ConnectorErrors naming the connection.
+ */
+import { watchInterrupt } from '../interrupt.js';
+import type { HandleIdentity, ResourceAccess } from '../types.js';
+import { toConnectorError } from './errors.js';
+import type { RedisTarget } from './target.js';
+import type { CommandOptions, RedisHandle, RedisStore, RedisSubscription } from './types.js';
+
+/** What an open redis connection holds: its store, and who it is, for errors. */
+export interface RedisResource {
+  readonly store: RedisStore;
+  readonly key: string;
+  readonly label: string;
+}
+
+export function redisHandle(target: RedisTarget, access: ResourceAccess<RedisResource>, identity: HandleIdentity): RedisHandle {
+  /** One command on the open store, interruptible. */
+  async function run<T>(what: string, options: CommandOptions | undefined, command: (store: RedisStore) => Promise<T>): Promise<T> {
+    const { store, key, label } = access.get();
+    const interrupt = options === undefined ? undefined : watchInterrupt(options, key, label, what);
+    try {
+      if (interrupt === undefined) return await command(store);
+      const work = command(store);
+      // The reply may come after the interrupt won: it is then nobody's.
+      work.catch(() => {});
+      return await Promise.race([work, interrupt.promise]);
+    } catch (error) {
+      throw toConnectorError(error, key, label);
+    } finally {
+      interrupt?.dispose();
+    }
+  }
+
+  return {
+    key: identity.key,
+    kind: 'redis',
+    name: identity.name,
+    url: identity.url,
+    get state() {
+      return access.state;
+    },
+    embedded: target.type === 'memory',
+    get: (key, options) => run('GET', options, (s) => s.get(key)),
+    set: (key, value, options) => run('SET', options, (s) => s.set(key, value, options?.ttlMs)),
+    del: (key, options) => run('DEL', options, (s) => s.del(key)),
+    exists: (key, options) => run('EXISTS', options, (s) => s.exists(key)),
+    incr: (key, options) => run('INCR', options, (s) => s.incr(key)),
+    expire: (key, ttlMs, options) => run('EXPIRE', options, (s) => s.expire(key, ttlMs)),
+    publish: (channel, message, options) => run('PUBLISH', options, (s) => s.publish(channel, message)),
+    async subscribe(channel, listener, options): Promise<RedisSubscription> {
+      const { store, key, label } = access.get();
+      const interrupt = options === undefined ? undefined : watchInterrupt(options, key, label, 'SUBSCRIBE');
+      const work = store.subscribe(channel, listener);
+      try {
+        return interrupt === undefined ? await work : await Promise.race([work, interrupt.promise]);
+      } catch (error) {
+        // Interrupted while the SUBSCRIBE was under way: it may still succeed, and must then be left.
+        if (interrupt?.reason !== undefined && error === interrupt.reason) {
+          work.then(
+            (subscription) => subscription.unsubscribe(),
+            () => {},
+          );
+        }
+        throw toConnectorError(error, key, label);
+      } finally {
+        interrupt?.dispose();
+      }
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * `url = "memory:"`: the embedded in-process store (DECISIONS.md §1), for development and tests
+ * without a Redis server. Same operations and answers as Redis, error texts included:
+ * test/redis/behaviour.test.ts runs one suite against both. What it is not: shared between
+ * processes, persistent, or bounded in memory (no eviction).
+ *
+ * Messages are delivered on a microtask after PUBLISH answers, as a server delivers them after its
+ * reply: a listener never runs inside the publisher's call.
+ */
+import { ChannelRegistry } from '../channels.js';
+import { StoreReplyError } from '../errors.js';
+import { INT64_MAX, integerReply, parseRedisInteger } from '../integer.js';
+import type { IntegerReply, MessageListener, RedisStore, RedisSubscription } from '../types.js';
+import { Keyspace } from './keyspace.js';
+
+export class MemoryStore implements RedisStore {
+  private readonly keys = new Keyspace();
+  private readonly channels = new ChannelRegistry();
+
+  async get(key: string): Promise<string | null> {
+    return this.keys.get(key) ?? null;
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    if (ttlMs !== undefined && (!Number.isInteger(ttlMs) || ttlMs <= 0)) throw new StoreReplyError("ERR invalid expire time in 'set' command");
+    this.keys.set(key, value, ttlMs);
+  }
+
+  async del(key: string): Promise<IntegerReply> {
+    return this.keys.delete(key) ? 1 : 0;
+  }
+
+  async exists(key: string): Promise<IntegerReply> {
+    return this.keys.has(key) ? 1 : 0;
+  }
+
+  async incr(key: string): Promise<IntegerReply> {
+    const current = this.keys.get(key);
+    if (current === undefined) {
+      this.keys.set(key, '1');
+      return 1;
+    }
+    const n = parseRedisInteger(current);
+    if (n === undefined) throw new StoreReplyError('ERR value is not an integer or out of range');
+    if (n === INT64_MAX) throw new StoreReplyError('ERR increment or decrement would overflow');
+    const next = (n + 1n).toString();
+    this.keys.update(key, next);
+    return integerReply(next);
+  }
+
+  async expire(key: string, ttlMs: number): Promise<IntegerReply> {
+    return this.keys.expire(key, ttlMs) ? 1 : 0;
+  }
+
+  /**
+   * Redis counts the subscriber connections that received the message. svc listens through one
+   * subscriber connection per Redis connection, so a server answers 1 per svc process listening; an
+   * in-process store has exactly that one process.
+   */
+  async publish(channel: string, message: string): Promise<IntegerReply> {
+    if (!this.channels.has(channel)) return 0;
+    queueMicrotask(() => this.channels.dispatch(channel, message));
+    return 1;
+  }
+
+  async subscribe(channel: string, listener: MessageListener): Promise<RedisSubscription> {
+    // A listener object of its own: the same function may listen twice and leave twice.
+    const own: MessageListener = (message) => listener(message);
+    this.channels.add(channel, own);
+    let active = true;
+    return {
+      unsubscribe: () => {
+        if (!active) return;
+        active = false;
+        this.channels.remove(channel, own);
+      },
+    };
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.keys.stop();
+    this.channels.clear();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The RedisStore of a `redis://` / `rediss://` connection: one ioredis connection for commands
+ * (pipelined by ioredis: concurrent requests share it, no pool needed) and a shared subscriber
+ * connection opened on the first subscription. Integer replies arrive as text and leave as exact
+ * numbers (../integer.ts).
+ */
+import { watchInterrupt } from '../../interrupt.js';
+import type { ConnectorLogger } from '../../types.js';
+import { integerReply } from '../integer.js';
+import type { IntegerReply, MessageListener, RedisStore, RedisSubscription } from '../types.js';
+import { ServerConnection } from './connection.js';
+import { SharedSubscriber } from './subscriber.js';
+
+export interface ServerStoreOptions {
+  readonly url: string;
+  readonly key: string;
+  readonly label: string;
+  readonly connectTimeoutMs: number;
+  readonly logger: ConnectorLogger | undefined;
+}
+
+/** ioredis types integer replies as numbers; with `stringNumbers` they are text. */
+type Reply = Promise<string | number>;
+
+export class ServerStore implements RedisStore {
+  private readonly commands: ServerConnection;
+  private readonly subscriber: SharedSubscriber;
+
+  constructor(private readonly options: ServerStoreOptions) {
+    this.commands = new ServerConnection({ ...options, name: 'svc' });
+    this.subscriber = new SharedSubscriber(() => new ServerConnection({ ...options, name: 'svc-subscriber' }));
+  }
+
+  get(key: string): Promise<string | null> {
+    return this.commands.send((c) => c.get(key));
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    await this.commands.send((c) => (ttlMs === undefined ? c.set(key, value) : c.set(key, value, 'PX', ttlMs)));
+  }
+
+  del(key: string): Promise<IntegerReply> {
+    return integer(this.commands.send((c) => c.del(key)));
+  }
+
+  exists(key: string): Promise<IntegerReply> {
+    return integer(this.commands.send((c) => c.exists(key)));
+  }
+
+  incr(key: string): Promise<IntegerReply> {
+    return integer(this.commands.send((c) => c.incr(key)));
+  }
+
+  expire(key: string, ttlMs: number): Promise<IntegerReply> {
+    return integer(this.commands.send((c) => c.pexpire(key, ttlMs)));
+  }
+
+  publish(channel: string, message: string): Promise<IntegerReply> {
+    return integer(this.commands.send((c) => c.publish(channel, message)));
+  }
+
+  subscribe(channel: string, listener: MessageListener): Promise<RedisSubscription> {
+    // A server that is known to be down refuses at once, before a subscriber connection is tried.
+    const refusal = this.commands.refusal();
+    if (refusal !== undefined) return Promise.reject(refusal);
+    return this.subscriber.subscribe(channel, listener);
+  }
+
+  /** Waits for the connection (the boot ping: a refused or failed connection rejects), then PING. */
+  async ping(timeoutMs: number): Promise<void> {
+    const started = performance.now();
+    await this.commands.ready(timeoutMs);
+    const left = Math.max(1, timeoutMs - (performance.now() - started));
+    const interrupt = watchInterrupt({ timeoutMs: left }, this.options.key, this.options.label, 'PING');
+    try {
+      await Promise.race([this.commands.send((c) => c.ping()), interrupt!.promise]);
+    } finally {
+      interrupt?.dispose();
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.subscriber.close(), this.commands.close()]);
+  }
+}
+
+function integer(reply: Reply): Promise<IntegerReply> {
+  return reply.then(integerReply);
+}

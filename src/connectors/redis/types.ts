@@ -1,0 +1,79 @@
+/**
+ * What the redis connector offers step compilers, in driver-free types: src/steps never sees
+ * `ioredis`. Two stores stand behind one handle (DECISIONS.md §1): a Redis server (`redis://`,
+ * `rediss://`) and the embedded in-process store (`memory:`), with the same operations and the same
+ * answers, held together by one behaviour test suite (test/redis/behaviour.test.ts).
+ */
+import type { HandleBase } from '../types.js';
+
+/**
+ * How long a command may take and who may stop it. A command already sent cannot be taken back:
+ * an interrupted one is abandoned (its answer ignored), not undone.
+ */
+export interface CommandOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs?: number | undefined;
+}
+
+/**
+ * An integer reply: a number while it is a safe integer, else a BigInt (INCR past 2^53), which the
+ * HTTP layer writes as the exact JSON number it is (as the postgres connector does for int8).
+ */
+export type IntegerReply = number | bigint;
+
+/** A live subscription to one channel; `unsubscribe` is idempotent. */
+export interface RedisSubscription {
+  unsubscribe(): void;
+}
+
+/** Hears one channel's messages, as the text that was published. */
+export type MessageListener = (message: string) => void;
+
+/**
+ * The operations both stores implement, with Redis' own semantics (the memory store copies them,
+ * error texts included). Values are text: encoding JSON is the step's business.
+ */
+export interface RedisStore {
+  get(key: string): Promise<string | null>;
+  /** SET, with PX when `ttlMs` is given (a SET without it clears any time-to-live, as in Redis). */
+  set(key: string, value: string, ttlMs?: number): Promise<void>;
+  /** Keys removed: 0 or 1. */
+  del(key: string): Promise<IntegerReply>;
+  /** 1 when the key exists. */
+  exists(key: string): Promise<IntegerReply>;
+  /** The new value; fails with `ERR value is not an integer or out of range` on anything else. */
+  incr(key: string): Promise<IntegerReply>;
+  /** PEXPIRE: 1 when the key exists (and now expires), 0 when it does not. */
+  expire(key: string, ttlMs: number): Promise<IntegerReply>;
+  /** The number of subscriber connections that received it (see README "Redis": one per svc process). */
+  publish(channel: string, message: string): Promise<IntegerReply>;
+  /** Resolves once the subscription is live, so a message published after it is heard. */
+  subscribe(channel: string, listener: MessageListener): Promise<RedisSubscription>;
+  /** One round trip, bounded by `timeoutMs`. */
+  ping(timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SetOptions extends CommandOptions {
+  readonly ttlMs?: number | undefined;
+}
+
+export interface RedisHandle extends HandleBase {
+  readonly kind: 'redis';
+  /** True for `memory:`: the embedded in-process store. */
+  readonly embedded: boolean;
+  /** Rejects with a ConnectorError (see ../errors.ts), as every call does. */
+  get(key: string, options?: CommandOptions): Promise<string | null>;
+  set(key: string, value: string, options?: SetOptions): Promise<void>;
+  del(key: string, options?: CommandOptions): Promise<IntegerReply>;
+  exists(key: string, options?: CommandOptions): Promise<IntegerReply>;
+  incr(key: string, options?: CommandOptions): Promise<IntegerReply>;
+  expire(key: string, ttlMs: number, options?: CommandOptions): Promise<IntegerReply>;
+  publish(channel: string, message: string, options?: CommandOptions): Promise<IntegerReply>;
+  /**
+   * Listens to a channel over the connection's one shared subscriber connection. Resolves once the
+   * channel is subscribed; the channel is unsubscribed when its last listener leaves. `options`
+   * bound the wait for the subscription, not its life.
+   */
+  subscribe(channel: string, listener: MessageListener, options?: CommandOptions): Promise<RedisSubscription>;
+}
