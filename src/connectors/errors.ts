@@ -2,9 +2,10 @@
  * Connector failures as values: which connection, which category, which database code.
  *
  * Categories are the strings graph/ and src/http agree on (graph/errors.ts `Category`, src/http
- * failure.ts): an unreachable dependency or an exhausted pool is a 503, a time-out a 504, a
- * cancellation is the engine's own. A failure without a category (an SQL error) keeps its SQLSTATE in
- * `code` so a `catch "<SQLSTATE>"` block can match it, and is a 500 otherwise.
+ * failure.ts): an unreachable dependency or an exhausted pool is a 503, a time-out a 504, a failed
+ * upstream HTTP exchange a 502, a cancellation is the engine's own. A failure without a category (an
+ * SQL error) keeps its SQLSTATE in `code` so a `catch "<SQLSTATE>"` block can match it, and is a 500
+ * otherwise.
  */
 import { messageOf } from '../../graph/index.js';
 
@@ -15,6 +16,12 @@ export const ConnectorCategory = {
   timeout: 'timeout',
   /** The caller's AbortSignal fired (client gone, sibling failed). */
   cancelled: 'cancelled',
+  /**
+   * An upstream HTTP server refused, reset or could not be resolved, or answered something the http
+   * step cannot accept (a malformed response, a body over its size limit): 502. Its own 4xx/5xx
+   * answers are data, never this.
+   */
+  badGateway: 'bad-gateway',
 } as const;
 
 export type ConnectorCategoryName = (typeof ConnectorCategory)[keyof typeof ConnectorCategory];

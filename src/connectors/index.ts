@@ -8,9 +8,10 @@
 export { createConnectors, type ConnectorSet } from './set.js';
 export type { ConnectorHandle, HandleOfKind } from './kinds.js';
 export { classifyConnectorError } from './classify.js';
-export { ConnectorError, ConnectorOpenError } from './errors.js';
+export { ConnectorCategory, ConnectorError, ConnectorOpenError } from './errors.js';
 export { DEFAULT_RETRY } from './retry.js';
 export { redactUrl } from './redact.js';
 export type { ConnectorLogger, RetryPolicy } from './types.js';
 export { MIGRATIONS_TABLE, type PostgresHandle, type PostgresSession, type SqlResult } from './postgres/index.js';
+export { DEFAULT_MAX_BODY_BYTES, type HeaderValue, type OutboundClient, type OutboundHttp, type OutboundResponse } from './http/index.js';
 export type { RedisHandle, RedisSubscription } from './redis/index.js';

@@ -8,11 +8,16 @@
  *                            any failure closes what did open and rejects naming the connection
  *   health()                 one ping per connection: ok, latency, error
  *   closeAll()               drains pools, stops embedded engines; idempotent and final
+ *
+ * The outbound HTTP client (./http) is one more resource of the set, on the same lifecycle: it
+ * exists from creation (http steps bind to it at boot), opens with `openAll` and closes with
+ * `closeAll`. It has no ping: an upstream that is down fails its requests (502), not the boot.
  */
 import type { ConnectionModel, ServiceModel } from '../model/index.js';
 import { ConnectorCategory, ConnectorError, ConnectorOpenError, describeCause, type ConnectorCategoryName } from './errors.js';
 import { CONNECTOR_KINDS, type ConnectorHandle, type HandleOfKind } from './kinds.js';
 import { scrubSecret } from './redact.js';
+import { createOutboundHttp, type OutboundHttp } from './http/index.js';
 import { DEFAULT_RETRY, retry, RetryExhausted } from './retry.js';
 import type { ConnectorDefinition, ConnectorLogger, ConnectorState, HandleIdentity, OpenContext, RetryPolicy } from './types.js';
 
@@ -46,6 +51,8 @@ export interface ConnectorSet {
   readonly handles: readonly ConnectorHandle[];
   /** Keys (`<kind>.<name>`) of declared connections whose kind has no connector yet; never opened. */
   readonly unsupported: readonly string[];
+  /** The outbound HTTP client http steps bind to; opened and closed with the connections. */
+  readonly outbound: OutboundHttp;
   /** By the model's key `<kind>.<name>`. */
   get(key: string): ConnectorHandle | undefined;
   /** The handle of `connection "<kind>" "<name>"`, typed by kind; throws when none is declared. */
@@ -97,12 +104,14 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
     entries.push(entryOf(key, connection, definition));
   }
   const byKey = new Map(entries.map((e) => [e.base.key, e]));
+  const outbound = createOutboundHttp();
   let logger: ConnectorLogger | undefined;
   let opening: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
 
   async function openEverything(options: OpenAllOptions): Promise<void> {
     for (const key of unsupported) logger?.warn({ connection: key }, 'no connector for this kind yet: the connection is not opened');
+    outbound.open();
     const results = await Promise.allSettled(entries.map((e) => openEntry(e, options)));
     const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as Error);
     if (failures.length === 0) return;
@@ -156,6 +165,7 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
   }
 
   async function closeEntries(): Promise<void> {
+    const outboundClosed = outbound.close();
     await Promise.all(
       entries.map(async (entry) => {
         const { resource } = entry;
@@ -169,10 +179,12 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
         }
       }),
     );
+    await outboundClosed;
   }
 
   return {
     handles: entries.map((e) => e.handle),
+    outbound,
     unsupported,
     get: (key) => byKey.get(key)?.handle,
     handle<K extends ConnectorHandle['kind']>(kind: K, name: string): HandleOfKind<K> {

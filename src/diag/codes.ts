@@ -426,6 +426,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     summary: 'Starlark: {message...}',
     description: 'A Starlark program that does not compile (syntax or name resolution).',
   },
+  {
+    code: 'SVC_STEP_INVALID_HTTP_URL',
+    summary: 'Invalid http step url',
+    description: 'An http step whose url, known at boot, is not an absolute http: or https: URL.',
+  },
 
   // ------------------------------------------------------------------ AUTH
   { code: 'SVC_AUTH_DUPLICATE_GUARD', summary: 'Duplicate guard', description: 'Two guards share a name.' },
@@ -468,6 +473,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     code: 'SVC_UNSUPPORTED_SQL_STREAM',
     summary: 'sql steps with stream = true are not supported yet',
     description: 'A sql step that streams its rows, which this release cannot feed to a stream step yet.',
+  },
+  {
+    code: 'SVC_UNSUPPORTED_HTTP_STREAM',
+    summary: 'http steps with stream = true are not supported yet',
+    description: 'An http step that streams the upstream body, which this release cannot feed to a stream step yet.',
   },
   {
     code: 'SVC_UNSUPPORTED_AUTH_GUARDS',

@@ -1,18 +1,22 @@
 /**
  * A failed run's category (graph/errors.ts `Category`, or a connector classifier's) -> the status of
  * its problem answer, in one place (DECISIONS.md §3): a time-out is a 504 `gateway-timeout`, an
- * unreachable or exhausted dependency a 503 `service-unavailable`, everything else a 500.
+ * unreachable or exhausted dependency a 503 `service-unavailable`, an upstream HTTP server that
+ * refused, reset or sent what cannot be accepted a 502 `bad-gateway`, everything else a 500.
  */
 import { Category } from '../../graph/index.js';
 
 /** The category a connector's classifier gives an outage (refused connection, exhausted pool). */
 const DEPENDENCY_UNAVAILABLE = 'dependency-unavailable';
+/** The category of a failed outbound HTTP exchange (src/connectors/http). */
+const BAD_GATEWAY = 'bad-gateway';
 
-const STATUS_OF_CATEGORY: Readonly<Record<string, 503 | 504>> = {
+const STATUS_OF_CATEGORY: Readonly<Record<string, 502 | 503 | 504>> = {
   [Category.timeout]: 504,
   [DEPENDENCY_UNAVAILABLE]: 503,
+  [BAD_GATEWAY]: 502,
 };
 
-export function failureStatus(category: string): 500 | 503 | 504 {
+export function failureStatus(category: string): 500 | 502 | 503 | 504 {
   return Object.hasOwn(STATUS_OF_CATEGORY, category) ? STATUS_OF_CATEGORY[category]! : 500;
 }

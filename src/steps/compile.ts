@@ -39,6 +39,7 @@ export function compileEndpoint(endpoint: PipelineEndpointModel<StepSpec>, model
     connection(ref) {
       return connectors.handle(ref.kind, ref.name);
     },
+    outbound: connectors.outbound,
     idOf(spec) {
       const known = bySpec.get(spec);
       if (known !== undefined) return known;

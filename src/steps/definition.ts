@@ -5,7 +5,7 @@
  * children, outputs, whether it answers, statuses), and this layer its compiler to graph nodes.
  */
 import type { Range } from '../diag/index.js';
-import type { ConnectorHandle, HandleOfKind } from '../connectors/index.js';
+import type { ConnectorHandle, HandleOfKind, OutboundHttp } from '../connectors/index.js';
 import type { Expr, ServiceModel, StepKindModel, StepSpecBase } from '../model/index.js';
 import type { EndpointNode } from './contract.js';
 
@@ -19,6 +19,8 @@ export interface CompileEnv {
   readonly forDrawing: boolean;
   /** The handle of a declared connection (not open at compile time: bind to it, use it per request). */
   connection<K extends ConnectorHandle['kind']>(ref: { readonly kind: K; readonly name: string }): HandleOfKind<K>;
+  /** The outbound HTTP client http steps bind to (opened and closed with the connections). */
+  readonly outbound: OutboundHttp;
   /** The node id: the step's name, else `<kind>#<n>` counted per kind in the endpoint. */
   idOf(spec: StepSpecBase): string;
   /** Step names the expressions read (`steps.<name>`): the graph's data edges. */

@@ -1,7 +1,7 @@
 /** `http "<name>"`: an outbound HTTP call. */
 import { defineStepKind, NAMED_STEP } from '../definition.js';
-import { notSupportedYet } from '../unsupported.js';
 import { lower } from './lower.js';
+import { compileHttp } from './node.js';
 import type { HttpStepSpec } from './spec.js';
 
 export type { HttpStepSpec } from './spec.js';
@@ -12,5 +12,5 @@ export const httpStep = defineStepKind<HttpStepSpec>({
   lower,
   outputs: (spec) => (spec.stream ? ['status', 'headers', 'stream'] : ['status', 'headers', 'body']),
   outputsHint: (spec) => (spec.stream ? 'it streams: stream = true' : undefined),
-  compile: notSupportedYet({ node: 'step' }),
+  compile: compileHttp,
 });

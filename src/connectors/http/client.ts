@@ -1,0 +1,103 @@
+/**
+ * The outbound HTTP client as a boot-time resource, on the lifecycle of the connections (../set.ts):
+ * created with the set (no I/O, so `svc check` and `svc graph` compile http steps too), opened by
+ * `openAll` before the server listens, closed by `closeAll` after its requests have drained.
+ *
+ * An http step whose URL is known at boot registers its origin: `open` gives that origin a keep-alive
+ * Pool of its own, bound to the step, so a request does no lookup. URLs computed per request go
+ * through one shared Agent, which keeps a pool per origin it meets. Upstreams are not pinged at boot:
+ * one that is down is the 502 of the requests that need it, not a reason to refuse to start.
+ */
+import { Agent, Pool, type Dispatcher } from 'undici';
+import { ConnectorCategory, ConnectorError } from '../errors.js';
+import { exchange, exchangeStream, targetOf, type OutboundRequest, type OutboundResponse, type OutboundStreamResponse } from './exchange.js';
+
+/** The requests of one binding: an origin known at boot, or any. */
+export interface OutboundClient {
+  /** The whole exchange, its body read into memory up to `maxBodyBytes`. */
+  request(request: OutboundRequest): Promise<OutboundResponse>;
+  /** Up to the response headers; the body is a pullable source to read or dispose. */
+  stream(request: OutboundRequest): Promise<OutboundStreamResponse>;
+}
+
+export interface OutboundHttp {
+  /**
+   * A client for URLs of `origin` (`http://host:port`), known at boot: its pool is created by
+   * `open`. No I/O. A URL of another origin is sent through the shared agent.
+   */
+  forOrigin(origin: string): OutboundClient;
+  /** A client for URLs known only per request (the shared agent). */
+  readonly any: OutboundClient;
+  /** Creates the pools and the agent (no connection is made until a request needs one). */
+  open(): void;
+  /** Closes every pool and the agent, waiting up to `graceMs` for requests still under way. Final. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** How long an idle upstream connection is kept for the next request (undici's default is 4 s). */
+const KEEP_ALIVE_MS = 10_000;
+const CLOSE_GRACE_MS = 5_000;
+
+const DISPATCHER_OPTIONS = { keepAliveTimeout: KEEP_ALIVE_MS } as const;
+
+export function createOutboundHttp(): OutboundHttp {
+  let state: 'created' | 'open' | 'closed' = 'created';
+  /** Origins registered at boot; their pools exist while the client is open. */
+  const origins = new Set<string>();
+  const pools = new Map<string, Pool>();
+  let agent: Agent | undefined;
+
+  const dispatcherFor = (origin: string | undefined, target: URL): Dispatcher => {
+    if (state !== 'open') {
+      const why = state === 'created' ? 'is not open: it opens with the connections, before the server listens' : 'is closed';
+      throw new ConnectorError(`the outbound HTTP client ${why}`, { connection: 'http', category: ConnectorCategory.unavailable });
+    }
+    return (origin === target.origin ? pools.get(origin) : undefined) ?? agent!;
+  };
+
+  const clientOf = (origin: string | undefined): OutboundClient => ({
+    async request(request) {
+      const target = targetOf(request.url);
+      return exchange(dispatcherFor(origin, target), target, request);
+    },
+    async stream(request) {
+      const target = targetOf(request.url);
+      return exchangeStream(dispatcherFor(origin, target), target, request);
+    },
+  });
+
+  return {
+    forOrigin(origin) {
+      origins.add(origin);
+      if (state === 'open' && !pools.has(origin)) pools.set(origin, new Pool(origin, DISPATCHER_OPTIONS));
+      return clientOf(origin);
+    },
+    any: clientOf(undefined),
+    open() {
+      if (state !== 'created') return;
+      state = 'open';
+      for (const origin of origins) pools.set(origin, new Pool(origin, DISPATCHER_OPTIONS));
+      agent = new Agent(DISPATCHER_OPTIONS);
+    },
+    async close(graceMs = CLOSE_GRACE_MS) {
+      const previous = state;
+      state = 'closed';
+      if (previous !== 'open') return;
+      const dispatchers: Dispatcher[] = [...pools.values(), agent!];
+      await Promise.all(dispatchers.map((d) => closeWithin(d, graceMs)));
+    },
+  };
+}
+
+/** `close()` lets requests under way finish; one that outlives the grace (an unread stream) is destroyed. */
+async function closeWithin(dispatcher: Dispatcher, graceMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), graceMs);
+  });
+  try {
+    if ((await Promise.race([dispatcher.close(), late])) === 'late') await dispatcher.destroy();
+  } finally {
+    clearTimeout(timer);
+  }
+}

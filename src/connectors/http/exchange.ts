@@ -1,0 +1,175 @@
+/**
+ * One outbound HTTP exchange on an undici dispatcher, driver-free at its edges: a plain request in,
+ * status, end-to-end headers and a bounded body (or a pullable body) out.
+ *
+ * - Cancellation: the caller's AbortSignal (client gone, step time-out, sibling failed) and the
+ *   exchange's own `timeoutMs` abort the request; undici then destroys the socket, so the upstream
+ *   sees the connection close at once.
+ * - Hop-by-hop fields are dropped both ways; `host` and `content-length` are the client's to compute.
+ * - An upstream's 4xx/5xx is a response like any other; only a failed exchange is an error.
+ */
+import type { Dispatcher } from 'undici';
+import { ConnectorCategory, ConnectorError, describeCause } from '../errors.js';
+import { BodyTooLargeError, readBounded } from './body.js';
+import { endToEnd, type HeaderValue } from './hop-by-hop.js';
+import { badResponse, upstreamError, upstreamKey } from './errors.js';
+import { UpstreamBody } from './stream.js';
+
+/** What a non-streaming exchange may read into memory unless told otherwise. */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Computed by the client from the URL and the body: a caller's value could only be wrong. */
+const COMPUTED: ReadonlySet<string> = new Set(['host', 'content-length']);
+
+export interface OutboundRequest {
+  /** Upper-case (`GET`). */
+  readonly method: string;
+  /** Absolute `http:` or `https:` URL. */
+  readonly url: string | URL;
+  /** Any casing; hop-by-hop fields, `host` and `content-length` are dropped. */
+  readonly headers?: Readonly<Record<string, HeaderValue | undefined>> | undefined;
+  readonly body?: string | Uint8Array | null | undefined;
+  /** Aborts the exchange (and destroys its connection). */
+  readonly signal?: AbortSignal | undefined;
+  /** Bound of the whole exchange, body included; for a stream, until the response headers. */
+  readonly timeoutMs?: number | undefined;
+  /** Bound of a buffered body; default DEFAULT_MAX_BODY_BYTES. Ignored by streams. */
+  readonly maxBodyBytes?: number | undefined;
+}
+
+export interface OutboundResponse {
+  readonly status: number;
+  /** Lower-case names, hop-by-hop fields removed; repeated fields as lists. */
+  readonly headers: Readonly<Record<string, HeaderValue>>;
+  readonly body: Buffer;
+}
+
+export interface OutboundStreamResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, HeaderValue>>;
+  /** Read it, or `dispose()` it: an unread body holds its connection until then. */
+  readonly body: UpstreamBody;
+}
+
+/** Parses and checks the URL (a bad one is the caller's bug: a ConnectorError without category, a 500). */
+export function targetOf(url: string | URL): URL {
+  let parsed: URL;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : url;
+  } catch {
+    throw new ConnectorError(`invalid upstream URL ${JSON.stringify(String(url))}`, { connection: 'http' });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConnectorError(`upstream URL ${JSON.stringify(parsed.href)} is not http: or https:`, { connection: 'http' });
+  }
+  return parsed;
+}
+
+/** The exchange with its body read into memory (at most `maxBodyBytes`). */
+export async function exchange(dispatcher: Dispatcher, target: URL, request: OutboundRequest): Promise<OutboundResponse> {
+  const what = `${request.method} ${target.href}`;
+  const abort = watch(request, target.origin, what);
+  try {
+    const response = await dispatcher.request(optionsOf(target, request, abort.signal, true));
+    const contentLength = lengthOf(response.headers['content-length']);
+    const body = await readBounded(response.body, request.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, contentLength);
+    return { status: response.statusCode, headers: endToEnd(response.headers), body };
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw badResponse(target.origin, what, error.message);
+    throw abort.reason() ?? upstreamError(error, target.origin, what);
+  } finally {
+    abort.dispose();
+  }
+}
+
+/**
+ * The exchange up to its response headers; the body is handed over unread, as a pullable source.
+ * The time-out stops at the headers (a stream lives as long as its consumer wants); the caller's
+ * signal keeps watching until the body is disposed.
+ */
+export async function exchangeStream(dispatcher: Dispatcher, target: URL, request: OutboundRequest): Promise<OutboundStreamResponse> {
+  const what = `${request.method} ${target.href}`;
+  const abort = watch(request, target.origin, what);
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await dispatcher.request(optionsOf(target, request, abort.signal, false));
+  } catch (error) {
+    abort.dispose();
+    throw abort.reason() ?? upstreamError(error, target.origin, what);
+  }
+  abort.stopTimer();
+  const body = new UpstreamBody(response.body, abort.dispose, (error) => abort.reason() ?? upstreamError(error, target.origin, what));
+  return { status: response.statusCode, headers: endToEnd(response.headers), body };
+}
+
+function optionsOf(target: URL, request: OutboundRequest, signal: AbortSignal, buffered: boolean): Dispatcher.RequestOptions {
+  return {
+    origin: target.origin,
+    path: target.pathname + target.search,
+    method: request.method as Dispatcher.HttpMethod,
+    headers: endToEnd(request.headers ?? {}, COMPUTED) as Record<string, string | string[]>,
+    body: request.body ?? null,
+    signal,
+    // A stream may be quiet for long (a feed between events); its consumer decides when it ends.
+    ...(buffered ? {} : { bodyTimeout: 0 }),
+  };
+}
+
+function lengthOf(value: HeaderValue | undefined): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+interface Watch {
+  readonly signal: AbortSignal;
+  /** Why the exchange was aborted (time-out, cancellation), once it was. */
+  reason(): ConnectorError | undefined;
+  stopTimer(): void;
+  dispose(): void;
+}
+
+/**
+ * The caller's signal and the time-out as the one signal undici gets. Throws at once when the
+ * caller's signal is already aborted, so no request is sent.
+ */
+function watch(request: OutboundRequest, origin: string, what: string): Watch {
+  const { signal, timeoutMs } = request;
+  const connection = upstreamKey(origin);
+  const cancelled = (): ConnectorError =>
+    new ConnectorError(`upstream ${what} cancelled (${describeCause(signal!.reason)})`, {
+      connection,
+      category: ConnectorCategory.cancelled,
+      cause: signal!.reason,
+    });
+  if (signal?.aborted) throw cancelled();
+  const controller = new AbortController();
+  let reason: ConnectorError | undefined;
+  const fire = (error: ConnectorError): void => {
+    if (reason !== undefined) return;
+    reason = error;
+    controller.abort(error);
+  };
+  const onAbort = (): void => fire(cancelled());
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let timer =
+    timeoutMs !== undefined && Number.isFinite(timeoutMs)
+      ? setTimeout(
+          () => fire(new ConnectorError(`upstream ${what} timed out after ${timeoutMs} ms`, { connection, category: ConnectorCategory.timeout })),
+          Math.max(0, timeoutMs),
+        )
+      : undefined;
+  const stopTimer = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
+  return {
+    signal: controller.signal,
+    reason: () => reason,
+    stopTimer,
+    dispose() {
+      stopTimer();
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}

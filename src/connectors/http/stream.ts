@@ -1,0 +1,60 @@
+/**
+ * An upstream body as a pullable stream source (ARCHITECTURE.md "Shapes the engine needs for I/O"):
+ * bytes are read from the socket only as the consumer asks for them (undici pauses the socket once
+ * its 64 KiB buffer is full), and `dispose()` destroys the body, and so the upstream connection,
+ * whatever happened: consumer gone, stream failed, or never read at all. The stream step plugs
+ * this in as the source of `stream "raw"`.
+ */
+import type { Readable } from 'node:stream';
+
+export class UpstreamBody implements AsyncIterable<Buffer> {
+  #readable: Readable;
+  #cleanup: () => void;
+  #mapError: (cause: unknown) => unknown;
+  #iterated = false;
+  #disposed = false;
+  #bytes = 0;
+
+  constructor(readable: Readable, cleanup: () => void, mapError: (cause: unknown) => unknown) {
+    this.#readable = readable;
+    this.#cleanup = cleanup;
+    this.#mapError = mapError;
+    // Until someone reads, an error (the caller's signal, a reset) has no listener to reach: keep it
+    // from becoming an uncaught exception; iteration reports it.
+    readable.on('error', () => {});
+  }
+
+  /** Bytes handed to the consumer so far. */
+  get bytesRead(): number {
+    return this.#bytes;
+  }
+
+  /** Releases everything (idempotent): an unfinished body is destroyed with its connection. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    if (!this.#readable.readableEnded) this.#readable.destroy();
+    this.#cleanup();
+  }
+
+  /** One pass only: a body cannot be read twice. Leaving the loop early (`break`) disposes. */
+  [Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    if (this.#iterated) throw new Error('an upstream body can be read only once');
+    this.#iterated = true;
+    return this.#chunks();
+  }
+
+  async *#chunks(): AsyncGenerator<Buffer> {
+    try {
+      if (this.#disposed) return;
+      for await (const chunk of this.#readable as AsyncIterable<Buffer>) {
+        this.#bytes += chunk.length;
+        yield chunk;
+      }
+    } catch (error) {
+      throw this.#mapError(error);
+    } finally {
+      this.dispose();
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * `http` as a graph step (DECISIONS.md §1): the request is built from the step's expressions per
+ * request and sent on the outbound client the connector set opens at boot. A URL known at boot is
+ * checked then (a bad one is a boot error) and its origin gets a keep-alive pool of its own; a URL
+ * computed per request goes through the shared agent.
+ *
+ * The step's signal (aborted on its time-out, on teardown and when the client goes away) aborts the
+ * outbound call, and undici destroys its connection: the upstream sees the socket close at once.
+ * Failures of the exchange are 502 (refused, reset, unresolvable, a body over the size limit) or 504
+ * (time-out); the upstream's own 4xx/5xx is the step's output, for `respond` to use.
+ *
+ * Outputs: `status`, `headers`, `body` (./response.ts).
+ */
+import type { StepNodeDef } from '../../../graph/index.js';
+import { ConnectorCategory, DEFAULT_MAX_BODY_BYTES, type OutboundClient } from '../../connectors/index.js';
+import type { EndpointScope } from '../contract.js';
+import type { CompileEnv, NodeCompiler } from '../definition.js';
+import { bodyOf, headersOf, HttpStepError, urlOf } from './request.js';
+import { outputOf, UpstreamBodyError } from './response.js';
+import type { HttpStepSpec } from './spec.js';
+
+export const compileHttp: NodeCompiler<HttpStepSpec> = (spec, env) => {
+  if (spec.stream && !env.forDrawing) {
+    env.error(
+      spec,
+      'http steps with stream = true are not supported yet',
+      'This version of svc cannot pipe an upstream body to a stream step yet; the endpoint is refused at boot rather than served without its stream.',
+    );
+    return undefined;
+  }
+  const bound = bindUrl(spec, env);
+  if (bound === undefined) return undefined;
+  const { client, url: fixedUrl } = bound;
+  const { method, url, headers, body, timeoutMs } = spec;
+  const node: StepNodeDef<EndpointScope> = {
+    type: 'step',
+    kind: 'http',
+    id: env.idOf(spec),
+    name: spec.name,
+    label: `${method} ${fixedUrl?.href ?? '(computed URL)'}`,
+    reads: env.readsOf([url, headers, body]),
+    meta: spec,
+    // The graph's time-out aborts ctx.signal, which cancels the exchange: no second timer is needed.
+    timeout: timeoutMs,
+    // An upstream body that is not what it says (invalid JSON) is the gateway's failure, like a reset.
+    classify: (cause) => (cause instanceof UpstreamBodyError ? ConnectorCategory.badGateway : undefined),
+    run(scope, ctx) {
+      const target = fixedUrl ?? urlOf(url.evaluate(scope));
+      const sent = headersOf(headers?.evaluate(scope));
+      const payload = bodyOf(body?.evaluate(scope), sent);
+      return client.request({ method, url: target, headers: sent, body: payload, signal: ctx.signal, maxBodyBytes: DEFAULT_MAX_BODY_BYTES }).then(outputOf);
+    },
+  };
+  return node;
+};
+
+/** The client the step sends on: its own origin's pool when the URL is known at boot. */
+function bindUrl(spec: HttpStepSpec, env: CompileEnv): { client: OutboundClient; url?: URL } | undefined {
+  if (!spec.url.constant) return { client: env.outbound.any };
+  let url: URL;
+  try {
+    url = urlOf(spec.url.value);
+  } catch (error) {
+    if (!(error instanceof HttpStepError)) throw error;
+    env.error(spec, 'Invalid http step url', error.message, spec.url.range);
+    return undefined;
+  }
+  return { client: env.outbound.forOrigin(url.origin), url };
+}

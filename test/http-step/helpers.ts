@@ -1,0 +1,139 @@
+/**
+ * Real upstream servers for the http step (node:http on 127.0.0.1, port 0), each recording what it
+ * received and when its sockets close; and a manifest served in-process on the outbound client the
+ * connector set opens, as `svc serve` does (Fastify's inject, or a real listening port for tests
+ * that need a client to go away).
+ */
+import assert from 'node:assert/strict';
+import { EventEmitter, once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { createConnectors, type ConnectorSet } from '../../src/connectors/index.js';
+import type { Diagnostic } from '../../src/diag/index.js';
+import { buildServer, createLogger } from '../../src/http/index.js';
+import { buildServiceModel, compileService } from '../../src/steps/index.js';
+import { LogCapture } from '../http/helpers.js';
+
+export interface Received {
+  readonly method: string;
+  readonly url: string;
+  /** As node:http reports them: lower-case names. */
+  readonly headers: IncomingMessage['headers'];
+  readonly rawHeaders: readonly string[];
+  readonly body: string;
+}
+
+export interface Upstream {
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  readonly received: Received[];
+  /** Emits `close` (with the socket) whenever a connection closes, and `connection` when one opens. */
+  readonly events: EventEmitter;
+  /** Connections still open. */
+  readonly open: Set<Socket>;
+  close(): Promise<void>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+/** An upstream whose `handler` sees every request once its body has been read. */
+export async function upstream(handler: Handler): Promise<Upstream> {
+  const received: Received[] = [];
+  const events = new EventEmitter();
+  const open = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      received.push({ method: req.method!, url: req.url!, headers: req.headers, rawHeaders: req.rawHeaders, body });
+      handler(req, res, body);
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    events.emit('connection', socket);
+    socket.on('close', () => {
+      open.delete(socket);
+      events.emit('close', socket);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    server,
+    received,
+    events,
+    open,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * Resolves on `event`, or fails the test after `ms` (the bound the test promises, not a measurement).
+ * An `error` on the way (a socket reset) is not a failure: the event is what is awaited.
+ */
+export function within<T extends unknown[]>(emitter: EventEmitter, event: string, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onEvent = (...args: unknown[]): void => {
+      clearTimeout(timer);
+      resolve(args as T);
+    };
+    const timer = setTimeout(() => {
+      emitter.off(event, onEvent);
+      reject(new assert.AssertionError({ message: `${what}: no ${event} event within ${ms} ms` }));
+    }, ms);
+    emitter.once(event, onEvent);
+  });
+}
+
+export interface Served {
+  readonly app: FastifyInstance;
+  readonly connectors: ConnectorSet;
+  readonly log: LogCapture;
+  close(): Promise<void>;
+}
+
+/** The diagnostics of building and compiling `manifest` (nothing is opened). */
+export function bootErrors(manifest: string): Diagnostic[] {
+  const built = buildServiceModel([{ filename: 'api.hcl', source: manifest }], { dir: '.' });
+  const errors = built.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0 || !built.model) return errors;
+  return [...compileService(built.model).diagnostics];
+}
+
+/** `{{UPSTREAM}}` in the manifest is replaced by `upstreamUrl`. */
+export async function serve(manifest: string, upstreamUrl: string, options: { requestTimeoutMs?: number } = {}): Promise<Served> {
+  const built = buildServiceModel([{ filename: 'api.hcl', source: manifest.replaceAll('{{UPSTREAM}}', upstreamUrl) }], { dir: '.' });
+  const summaries = (ds: readonly Diagnostic[]): string[] => ds.map((d) => `${d.subject?.start.line}: ${d.summary}: ${d.detail ?? ''}`);
+  assert.deepEqual(summaries(built.diagnostics.filter((d) => d.severity === 'error')), []);
+  const model = built.model!;
+  const connectors = createConnectors(model);
+  const service = compileService(model, { connectors });
+  assert.deepEqual(summaries(service.diagnostics), []);
+  await connectors.openAll();
+  const log = new LogCapture();
+  const app = await buildServer({
+    endpoints: service.endpoints,
+    bodyLimit: 1024 * 1024,
+    requestTimeoutMs: options.requestTimeoutMs ?? model.server.requestTimeoutMs,
+    logger: createLogger({ stream: log }),
+  });
+  return {
+    app,
+    connectors,
+    log,
+    async close() {
+      await app.close();
+      await connectors.closeAll();
+    },
+  };
+}
