@@ -6,32 +6,6 @@ import { compileEndpoint, expr, pipeline, RANGE, respond } from './helpers.js';
 const base = { range: RANGE };
 
 const UNSUPPORTED: [string, StepSpec][] = [
-  [
-    'redis',
-    {
-      ...base,
-      kind: 'redis',
-      name: 'c',
-      blockType: 'redis',
-      blockPath: ['x'],
-      connection: { kind: 'redis', name: 'r', range: RANGE },
-      op: 'GET',
-      key: expr('"k"'),
-    },
-  ],
-  [
-    'kv',
-    {
-      ...base,
-      kind: 'redis',
-      name: 'c',
-      blockType: 'kv',
-      blockPath: ['x'],
-      connection: { kind: 'redis', name: 'r', range: RANGE },
-      op: 'GET',
-      key: expr('"k"'),
-    },
-  ],
   ['http', { ...base, kind: 'http', name: 'h', blockPath: ['x'], url: expr('"http://x"'), method: 'GET', timeoutMs: 1000, stream: false }],
   ['stream', { ...base, kind: 'stream', blockPath: ['x'], format: 'sse', source: expr('[]'), flushEvery: 1, contentType: 'text/event-stream' }],
 ];
@@ -48,11 +22,31 @@ for (const [kind, spec] of UNSUPPORTED) {
   });
 }
 
+const SUBSCRIBE: StepSpec = {
+  ...base,
+  kind: 'redis',
+  name: 'feed',
+  blockType: 'kv',
+  blockPath: ['x'],
+  connection: { kind: 'redis', name: 'r', range: RANGE },
+  op: 'SUBSCRIBE',
+  channel: expr('"events"'),
+};
+
+test('a redis SUBSCRIBE is refused at boot while stream steps cannot run', () => {
+  const result = compileEndpoint(pipeline([SUBSCRIBE, respond({})]));
+  assert.equal(result.endpoint, undefined);
+  assert.deepEqual(
+    result.diagnostics.map((d) => [d.summary, d.subject]),
+    [['SUBSCRIBE needs a stream step, which is not supported yet', RANGE]],
+  );
+});
+
 test('every unsupported step is reported at once', () => {
-  const result = compileEndpoint(pipeline([UNSUPPORTED[0]![1], UNSUPPORTED[2]![1], respond({})]));
+  const result = compileEndpoint(pipeline([SUBSCRIBE, ...UNSUPPORTED.map(([, spec]) => spec), respond({})]));
   assert.deepEqual(
     result.diagnostics.map((d) => d.summary),
-    ['redis steps are not supported yet', 'http steps are not supported yet'],
+    ['SUBSCRIBE needs a stream step, which is not supported yet', ...UNSUPPORTED.map(([kind]) => `${kind} steps are not supported yet`)],
   );
 });
 

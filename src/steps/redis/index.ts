@@ -1,7 +1,7 @@
-/** `redis "<name>"` (alias `kv`): one command on a redis connection. */
+/** `redis "<name>"` (alias `kv`): one command on a redis connection (a server or the memory store). */
 import { defineStepKind, NAMED_STEP } from '../definition.js';
-import { notSupportedYet } from '../unsupported.js';
 import { lower } from './lower.js';
+import { compileRedis } from './node.js';
 import type { RedisStepSpec } from './spec.js';
 
 export type { RedisOp, RedisStepSpec } from './spec.js';
@@ -11,5 +11,5 @@ export const redisStep = defineStepKind<RedisStepSpec>({
   blocks: { redis: NAMED_STEP, kv: NAMED_STEP },
   lower,
   outputs: (spec) => (spec.op === 'SUBSCRIBE' ? ['stream'] : ['value']),
-  compile: notSupportedYet({ node: 'step', label: (spec) => spec.blockType }),
+  compile: compileRedis,
 });

@@ -29,7 +29,9 @@ export function lower(block: Block, cx: LowerContext): RedisStepSpec | undefined
   const opAttr = d.attrs.get('op');
   if (command && opAttr) s.error('Conflicting arguments', opAttr.nameRange, { detail: '`op` is the route-dialect spelling of `command`; set only one.' });
   if (!command && !opAttr) {
-    s.error('Missing required argument', blockHeader(block), { detail: `The operation is required: command = "GET" (or op = "GET"); one of ${REDIS_OPS.join(', ')}.` });
+    s.error('Missing required argument', blockHeader(block), {
+      detail: `The operation is required: command = "GET" (or op = "GET"); one of ${REDIS_OPS.join(', ')}.`,
+    });
     return undefined;
   }
   const op = readChoice(command ?? opAttr, s, REDIS_OPS, true);

@@ -1,0 +1,98 @@
+/**
+ * `redis` / `kv` as a graph step: the `key`, `value` and `channel` expressions are evaluated per
+ * request, the command runs on the connection's handle (a Redis server or the memory store, alike),
+ * and its reply becomes the output `value` (SPEC.md §2.5, README "Redis"):
+ *
+ *   GET      the value (JSON decoded, ./values.ts), null on a miss
+ *   SET      "OK"                        DEL      keys removed (0 or 1)
+ *   EXISTS   true / false                INCR     the new count
+ *   EXPIRE   true when the key exists    PUBLISH  subscriber connections reached
+ *   SUBSCRIBE  output `stream` instead: the channel's messages (./source.ts)
+ *
+ * The step's `timeout` is the node's (a 504 when it passes); the step's signal, aborted on that
+ * time-out, on the request's and when the client goes away, abandons the command (a command already
+ * sent cannot be taken back).
+ */
+import type { RunContext, StepNodeDef } from '../../../graph/index.js';
+import type { RedisHandle } from '../../connectors/index.js';
+import type { Expr } from '../../model/index.js';
+import type { EndpointScope } from '../contract.js';
+import type { NodeCompiler } from '../definition.js';
+import { channelMessages } from './source.js';
+import type { RedisStepSpec } from './spec.js';
+import { decodeValue, encodeValue, textOperand } from './values.js';
+
+type Command = (scope: EndpointScope, ctx: RunContext) => unknown;
+
+export const compileRedis: NodeCompiler<RedisStepSpec> = (spec, env) => {
+  if (spec.op === 'SUBSCRIBE' && !env.forDrawing) {
+    env.error(
+      spec,
+      'SUBSCRIBE needs a stream step, which is not supported yet',
+      `The output \`stream\` of a SUBSCRIBE is read by a \`stream "sse"\` step, and this version of svc cannot run stream steps yet; the endpoint is refused at boot rather than served without its stream.`,
+    );
+    return undefined;
+  }
+  // The decoder accepts only redis connections for redis steps.
+  const handle = env.connection({ kind: 'redis', name: spec.connection.name });
+  const node: StepNodeDef<EndpointScope> = {
+    type: 'step',
+    kind: spec.blockType,
+    id: env.idOf(spec),
+    name: spec.name,
+    label: `${spec.op} on ${spec.connection.name}`,
+    reads: env.readsOf([spec.key, spec.value, spec.channel]),
+    meta: spec,
+    ...(spec.timeoutMs !== undefined ? { timeout: spec.timeoutMs } : {}),
+    run: commandOf(spec, handle),
+  };
+  return node;
+};
+
+/** SET's reply: one frozen object for every request (outputs are read, never written). */
+const OK = Object.freeze({ value: 'OK' });
+
+function commandOf(spec: RedisStepSpec, handle: RedisHandle): Command {
+  const step = `${spec.blockType} "${spec.name}"`;
+  const text = (expr: Expr | undefined, what: 'key' | 'channel') => (scope: EndpointScope) => textOperand(expr!.evaluate(scope), what, step);
+  const key = text(spec.key, 'key');
+  const channel = text(spec.channel, 'channel');
+  const value = (scope: EndpointScope): string => encodeValue(spec.value!.evaluate(scope));
+  switch (spec.op) {
+    case 'GET':
+      return (scope, ctx) => handle.get(key(scope), { signal: ctx.signal }).then(fromText);
+    case 'SET': {
+      const ttlMs = spec.ttlMs;
+      return (scope, ctx) => handle.set(key(scope), value(scope), { ttlMs, signal: ctx.signal }).then(() => OK);
+    }
+    case 'DEL':
+      return (scope, ctx) => handle.del(key(scope), { signal: ctx.signal }).then(asValue);
+    case 'EXISTS':
+      return (scope, ctx) => handle.exists(key(scope), { signal: ctx.signal }).then(asTruth);
+    case 'INCR':
+      return (scope, ctx) => handle.incr(key(scope), { signal: ctx.signal }).then(asValue);
+    case 'EXPIRE': {
+      // The decoder requires ttl for EXPIRE.
+      const ttlMs = spec.ttlMs!;
+      return (scope, ctx) => handle.expire(key(scope), ttlMs, { signal: ctx.signal }).then(asTruth);
+    }
+    case 'PUBLISH':
+      return (scope, ctx) => handle.publish(channel(scope), value(scope), { signal: ctx.signal }).then(asValue);
+    case 'SUBSCRIBE':
+      // Nothing is subscribed until the stream step subscribes to the Observable.
+      return (scope) => ({ stream: channelMessages(handle, channel(scope)) });
+  }
+}
+
+function fromText(text: string | null): { value: unknown } {
+  return { value: text === null ? null : decodeValue(text) };
+}
+
+function asValue(value: unknown): { value: unknown } {
+  return { value };
+}
+
+/** EXISTS and EXPIRE answer 1 or 0: a boolean reads better in a `condition`. */
+function asTruth(n: number | bigint): { value: boolean } {
+  return { value: n !== 0 && n !== 0n };
+}
