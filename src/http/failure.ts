@@ -1,8 +1,9 @@
 /**
  * A failed run's category (graph/errors.ts `Category`, or a connector classifier's) -> the status of
- * its problem answer, in one place (DECISIONS.md §3): a time-out is a 504 `gateway-timeout`, an
- * unreachable or exhausted dependency a 503 `service-unavailable`, an upstream HTTP server that
- * refused, reset or sent what cannot be accepted a 502 `bad-gateway`, everything else a 500.
+ * its problem answer, in one place (DECISIONS.md §3): a time-out is a 504 (problem type
+ * `urn:svc:error:timeout`), an unreachable or exhausted dependency a 503 (`dependency-unavailable`),
+ * an upstream HTTP server that refused, reset or sent what cannot be accepted a 502 (`bad-gateway`,
+ * the project's own addition), everything else a 500 (`internal`). src/problem names the types.
  */
 import { Category } from '../../graph/index.js';
 
