@@ -47,7 +47,15 @@ export const compileTransaction: NodeCompiler<TransactionStepSpec> = (spec, env)
       async leave(scope, ending) {
         const session = scope.session!;
         if (ending.kind === 'done') {
-          await finish(session, 'COMMIT');
+          try {
+            await finish(session, 'COMMIT');
+          } catch (error) {
+            // A constraint checked at COMMIT (DEFERRABLE INITIALLY DEFERRED) fails here, after the
+            // server rolled the transaction back: the transaction's catch takes it like any other.
+            const exit = caughtExit(spec.catches, error, scope);
+            if (exit) return exit;
+            throw error;
+          }
           return Object.fromEntries(inner.map((name) => [name, scope.steps[name]]));
         }
         if (ending.kind === 'cancel' || (ending.kind === 'stream' && ending.end !== 'complete')) {
