@@ -25,17 +25,35 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 npm run --silent build
 
+# What this run starts is stopped and removed on exit, last started first.
+on_exit=()
+trap 'for ((i = ${#on_exit[@]} - 1; i >= 0; i--)); do eval "${on_exit[i]}" || true; done' EXIT
+
 # A throw-away PostgreSQL on a free loopback port for this run (scripts/pg-test-server.sh), stopped and
 # removed on exit. A server given in SVC_TEST_POSTGRES_URL is used instead.
 if [ -z "${SVC_TEST_POSTGRES_URL:-}" ]; then
   pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/svc-pg-test.XXXXXX")
   pg_err=$(mktemp)
-  trap 'scripts/pg-test-server.sh stop "$pg_dir" || true; rm -f "$pg_err"' EXIT
+  on_exit+=("scripts/pg-test-server.sh stop $(printf %q "$pg_dir"); rm -f $(printf %q "$pg_err")")
   if SVC_TEST_POSTGRES_URL=$(scripts/pg-test-server.sh start "$pg_dir" 2>"$pg_err"); then
     export SVC_TEST_POSTGRES_URL
   else
     unset SVC_TEST_POSTGRES_URL
     echo "note: could not start a PostgreSQL server; tests against it will be skipped: $(tail -n 3 "$pg_err")"
+  fi
+fi
+
+# A throw-away Redis on a free loopback port for this run (scripts/redis-test-server.sh: persistence
+# off), stopped and removed on exit. A server given in SVC_TEST_REDIS_URL is used instead.
+if [ -z "${SVC_TEST_REDIS_URL:-}" ]; then
+  redis_dir=$(mktemp -d "${TMPDIR:-/tmp}/svc-redis-test.XXXXXX")
+  redis_err=$(mktemp)
+  on_exit+=("scripts/redis-test-server.sh stop $(printf %q "$redis_dir"); rm -f $(printf %q "$redis_err")")
+  if SVC_TEST_REDIS_URL=$(scripts/redis-test-server.sh start "$redis_dir" 2>"$redis_err"); then
+    export SVC_TEST_REDIS_URL
+  else
+    unset SVC_TEST_REDIS_URL
+    echo "note: could not start a Redis server; tests against it will be skipped: $(tail -n 3 "$redis_err")"
   fi
 fi
 
