@@ -83,18 +83,18 @@ test('a manifest error exits 1 with every diagnostic, HCL-style; no stack trace'
 
 test('step kinds without a runtime are refused by serve, pointing at the step block', async () => {
   const dir = manifest(
-    'endpoint "GET /a" {\n  pipeline {\n    http "q" {\n      url = "http://127.0.0.1:9/x"\n    }\n    respond {\n      status = 200\n      body   = steps.q.body\n    }\n  }\n}\n',
+    'connection "redis" "c" {\n  url = "memory:"\n}\nendpoint "GET /a" {\n  pipeline {\n    kv "q" {\n      op  = "GET"\n      key = "k"\n    }\n    stream "ndjson" {\n      source = steps.q.value\n    }\n  }\n}\n',
   );
   const r = await svc(['serve', '-c', dir, '--port', '0']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /Error: http steps are not supported yet/);
-  assert.match(r.stderr, /line 3, in endpoint "GET \/a" > pipeline > http "q"/);
+  assert.match(r.stderr, /Error: stream steps are not supported yet/);
+  assert.match(r.stderr, /line 10, in endpoint "GET \/a" > pipeline > stream "ndjson"/);
   const json = await svc(['serve', '-c', dir, '--diagnostics=json']);
   assert.equal(json.code, 1);
   const parsed = JSON.parse(json.stderr) as { diagnostics: { summary: string }[] };
   assert.deepEqual(
     parsed.diagnostics.map((d) => d.summary),
-    ['http steps are not supported yet'],
+    ['stream steps are not supported yet'],
   );
 });
 
@@ -115,12 +115,12 @@ test('graph prints DOT for every endpoint, or one with --endpoint', async () => 
 
 test('graph draws steps that cannot run yet', async () => {
   const dir = manifest(
-    'endpoint "GET /a" {\n  pipeline {\n    http "q" {\n      url = "http://127.0.0.1:9/x"\n    }\n    respond {\n      status = 200\n      body   = steps.q.body\n    }\n  }\n}\n',
+    'connection "redis" "c" {\n  url = "memory:"\n}\nendpoint "GET /a" {\n  pipeline {\n    kv "q" {\n      op  = "GET"\n      key = "k"\n    }\n    stream "ndjson" {\n      source = steps.q.value\n    }\n  }\n}\n',
   );
   const r = await svc(['graph', '-c', dir]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /http\\nq\\nnot supported yet/);
-  assert.match(r.stdout, /style=dashed/, 'the respond reads steps.q: a data edge');
+  assert.match(r.stdout, /label="stream\\nnot supported yet"/);
+  assert.match(r.stdout, /style=dashed/, 'the stream reads steps.q: a data edge');
 });
 
 test('graph output is accepted by Graphviz dot', { skip: hasDot() ? false : 'Graphviz `dot` is not installed (apt-get install graphviz)' }, async () => {
