@@ -176,6 +176,24 @@ endpoint "GET /huge/{mode}" {
   }
 }
 
+endpoint "GET /guarded/{what...}" {
+  request {
+    path {
+      field "what" {
+        type = string
+      }
+    }
+  }
+  pipeline {
+    http "up" {
+      url = "{{UPSTREAM}}/\${ctx.request.path.what}"
+    }
+    respond {
+      body = steps.up.body
+    }
+  }
+}
+
 endpoint "GET /bad-json" {
   pipeline {
     http "up" {
@@ -248,6 +266,12 @@ function route(req: IncomingMessage, res: ServerResponse, body: string): void {
       if (!res.destroyed) res.end();
     };
     pump();
+  } else if (url === '/proto/plain' || url === '/proto/escaped') {
+    res.setHeader('content-type', 'application/json');
+    res.end(url.endsWith('plain') ? '{"a": {"__proto__": {"admin": true}}}' : '{"a": {"\\u005f_proto__": {"admin": true}}}');
+  } else if (url === '/constructor') {
+    res.setHeader('content-type', 'application/json');
+    res.end('{"constructor": "Ford", "note": "caf\\u00e9"}');
   } else if (url === '/bad-json') {
     res.setHeader('content-type', 'application/json');
     res.end('{"oops": ');
@@ -332,6 +356,16 @@ describe('data', () => {
       assert.equal(res.statusCode, 200, `upstream ${code}`);
       assert.deepEqual(res.json(), { upstream: code, said: { title: `upstream says ${code}` } });
     }
+  });
+
+  test('JSON with a __proto__ key, plain or escaped, is refused (502); ordinary keys and escapes are data', async () => {
+    for (const what of ['proto/plain', 'proto/escaped']) {
+      const res = await svc.app.inject({ method: 'GET', url: `/guarded/${what}` });
+      assert.equal(res.statusCode, 502, what);
+    }
+    const res = await svc.app.inject({ method: 'GET', url: '/guarded/constructor' });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { constructor: 'Ford', note: 'café' });
   });
 
   test('an upstream body that says JSON and is not: 502', async () => {

@@ -102,14 +102,14 @@ export async function exchangeStream(dispatcher: Dispatcher, target: URL, reques
   return { status: response.statusCode, headers: endToEnd(response.headers), body };
 }
 
-function optionsOf(target: URL, request: OutboundRequest, signal: AbortSignal, buffered: boolean): Dispatcher.RequestOptions {
+function optionsOf(target: URL, request: OutboundRequest, signal: AbortSignal | undefined, buffered: boolean): Dispatcher.RequestOptions {
   return {
     origin: target.origin,
     path: target.pathname + target.search,
     method: request.method as Dispatcher.HttpMethod,
     headers: endToEnd(request.headers ?? {}, COMPUTED) as Record<string, string | string[]>,
     body: request.body ?? null,
-    signal,
+    ...(signal ? { signal } : {}),
     // A stream may be quiet for long (a feed between events); its consumer decides when it ends.
     ...(buffered ? {} : { bodyTimeout: 0 }),
   };
@@ -122,7 +122,8 @@ function lengthOf(value: HeaderValue | undefined): number | undefined {
 }
 
 interface Watch {
-  readonly signal: AbortSignal;
+  /** What undici gets; none when nobody can cancel the exchange. */
+  readonly signal: AbortSignal | undefined;
   /** Why the exchange was aborted (time-out, cancellation), once it was. */
   reason(): ConnectorError | undefined;
   stopTimer(): void;
@@ -143,6 +144,12 @@ function watch(request: OutboundRequest, origin: string, what: string): Watch {
       cause: signal!.reason,
     });
   if (signal?.aborted) throw cancelled();
+  if (timeoutMs === undefined || !Number.isFinite(timeoutMs)) {
+    // Nothing to add to the caller's signal: undici gets it as it is (no controller, no listener per
+    // exchange: the http step's time-out is the graph's, which aborts that very signal).
+    const none = (): void => {};
+    return { signal, reason: () => (signal?.aborted ? cancelled() : undefined), stopTimer: none, dispose: none };
+  }
   const controller = new AbortController();
   let reason: ConnectorError | undefined;
   const fire = (error: ConnectorError): void => {
@@ -152,13 +159,10 @@ function watch(request: OutboundRequest, origin: string, what: string): Watch {
   };
   const onAbort = (): void => fire(cancelled());
   signal?.addEventListener('abort', onAbort, { once: true });
-  let timer =
-    timeoutMs !== undefined && Number.isFinite(timeoutMs)
-      ? setTimeout(
-          () => fire(new ConnectorError(`upstream ${what} timed out after ${timeoutMs} ms`, { connection, category: ConnectorCategory.timeout })),
-          Math.max(0, timeoutMs),
-        )
-      : undefined;
+  let timer: NodeJS.Timeout | undefined = setTimeout(
+    () => fire(new ConnectorError(`upstream ${what} timed out after ${timeoutMs} ms`, { connection, category: ConnectorCategory.timeout })),
+    Math.max(0, timeoutMs),
+  );
   const stopTimer = (): void => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
