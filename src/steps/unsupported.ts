@@ -3,7 +3,7 @@
  * block, never silently skipped: a manifest that declares a `sql` step must not serve responses
  * without it. For `svc graph` they are drawn as placeholders of the right shape instead.
  */
-import type { StepSpecBase } from '../model/index.js';
+import type { Expr, StepSpecBase } from '../model/index.js';
 import type { EndpointNode } from './contract.js';
 import type { CompileEnv, NodeCompiler } from './definition.js';
 
@@ -14,6 +14,8 @@ export interface PlaceholderShape<S extends StepSpecBase> {
   label?(spec: S): string;
   /** A container's body (transaction). */
   body?(spec: S): readonly StepSpecBase[];
+  /** The expressions the step reads, so `svc graph` draws its data edges. */
+  reads?(spec: S): readonly (Expr | undefined)[];
 }
 
 /** A compiler that refuses the kind at boot, or draws it for `svc graph`. */
@@ -31,7 +33,8 @@ export function notSupportedYet<S extends StepSpecBase>(shape: PlaceholderShape<
 }
 
 function placeholder<S extends StepSpecBase>(spec: S, kind: string, shape: PlaceholderShape<S>, env: CompileEnv): EndpointNode | undefined {
-  const common = { id: env.idOf(spec), kind, label: 'not supported yet', meta: spec };
+  const reads = shape.reads ? env.readsOf(shape.reads(spec)) : [];
+  const common = { id: env.idOf(spec), kind, label: 'not supported yet', meta: spec, ...(reads.length > 0 ? { reads } : {}) };
   const refuse = (): never => {
     throw new Error(`${kind} steps are not supported yet`);
   };

@@ -12,5 +12,5 @@ export const streamStep = defineStepKind<StreamStepSpec>({
   notIn: ANSWERS_NOT_IN,
   lower,
   answers: (spec) => (spec.when ? 'when' : true),
-  compile: notSupportedYet({ node: 'sink' }),
+  compile: notSupportedYet({ node: 'sink', reads: (spec) => [spec.source, spec.headers, spec.when] }),
 });
