@@ -6,7 +6,6 @@ import { compileEndpoint, expr, pipeline, RANGE, respond } from './helpers.js';
 const base = { range: RANGE };
 
 const UNSUPPORTED: [string, StepSpec][] = [
-  ['http', { ...base, kind: 'http', name: 'h', blockPath: ['x'], url: expr('"http://x"'), method: 'GET', timeoutMs: 1000, stream: false }],
   ['stream', { ...base, kind: 'stream', blockPath: ['x'], format: 'sse', source: expr('[]'), flushEvery: 1, contentType: 'text/event-stream' }],
 ];
 
