@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
 import { after, before, test } from 'node:test';
 import { serve, upstream, within, type Served, type Upstream } from './helpers.js';
 
@@ -18,6 +19,23 @@ endpoint "GET /slow" {
     }
     respond {
       body = steps.up
+    }
+  }
+}
+
+endpoint "GET /both" {
+  pipeline {
+    parallel {
+      http "slow" {
+        url     = "{{UPSTREAM}}/slow"
+        timeout = "30s"
+      }
+      http "broken" {
+        url = "http://127.0.0.1:{{CLOSED_PORT}}/"
+      }
+    }
+    respond {
+      body = steps.slow
     }
   }
 }
@@ -34,7 +52,12 @@ before(async () => {
     arrived.push(req);
     up.events.emit('request', req);
   });
-  svc = await serve(MANIFEST, up.url);
+  // A port nobody listens on any more: connecting to it is refused.
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const closedPort = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  svc = await serve(MANIFEST.replaceAll('{{CLOSED_PORT}}', String(closedPort)), up.url);
   await svc.app.listen({ host: '127.0.0.1', port: 0 });
   port = (svc.app.server.address() as AddressInfo).port;
 });
@@ -74,4 +97,19 @@ test('several clients leaving at once each close their own upstream connection',
   for (const client of clients) client.destroy();
   await closed;
   assert.equal(up.open.size, 0);
+});
+
+test('a parallel sibling that fails (refused: 502) cancels the other branch, whose upstream socket closes', async () => {
+  // The slow branch may or may not reach its upstream before the refusal cancels it; if it does,
+  // its socket's close is watched from the moment the request arrives.
+  let closed: Promise<unknown> | undefined;
+  const onRequest = (req: IncomingMessage): void => {
+    closed = within(req.socket, 'close', 1_000, 'the slow branch upstream socket');
+  };
+  up.events.once('request', onRequest);
+  const res = await svc.app.inject({ method: 'GET', url: '/both' });
+  assert.equal(res.statusCode, 502);
+  assert.equal(res.json().step, 'broken');
+  up.events.off('request', onRequest);
+  await closed;
 });
