@@ -388,12 +388,13 @@ describe('hop-by-hop header fields', () => {
         'proxy-authorization': 'Basic eA==',
         'x-forward-me': 'end-to-end',
         'accept-encoding': 'gzip',
+        expect: '100-continue',
       },
     });
     assert.equal(res.statusCode, 200);
     const sent = up.received.at(-1)!;
     assert.equal(sent.headers['x-forward-me'], 'end-to-end');
-    for (const name of ['x-drop-me', 'keep-alive', 'te', 'proxy-authorization', 'accept-encoding']) {
+    for (const name of ['x-drop-me', 'keep-alive', 'te', 'proxy-authorization', 'accept-encoding', 'expect']) {
       assert.equal(sent.headers[name], undefined, `${name} was forwarded`);
     }
     // The upstream connection's own Connection header is the client's (keep-alive), not svc's client's.

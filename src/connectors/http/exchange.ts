@@ -5,7 +5,7 @@
  * - Cancellation: the caller's AbortSignal (client gone, step time-out, sibling failed) and the
  *   exchange's own `timeoutMs` abort the request; undici then destroys the socket, so the upstream
  *   sees the connection close at once.
- * - Hop-by-hop fields are dropped both ways; `host` and `content-length` are the client's to compute.
+ * - Hop-by-hop fields are dropped both ways; `host`, `content-length` and `expect` are not passed on.
  * - An upstream's 4xx/5xx is a response like any other; only a failed exchange is an error.
  */
 import type { Dispatcher } from 'undici';
@@ -18,8 +18,12 @@ import { UpstreamBody } from './stream.js';
 /** What a non-streaming exchange may read into memory unless told otherwise. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-/** Computed by the client from the URL and the body: a caller's value could only be wrong. */
-const COMPUTED: ReadonlySet<string> = new Set(['host', 'content-length']);
+/**
+ * Not passed on: `host` and `content-length` are computed from the URL and the body (a caller's value
+ * could only be wrong); `expect` belongs to the exchange with the client (curl sends
+ * `Expect: 100-continue` with larger bodies, which svc has already read) and undici refuses it.
+ */
+const COMPUTED: ReadonlySet<string> = new Set(['host', 'content-length', 'expect']);
 
 export interface OutboundRequest {
   /** Upper-case (`GET`). */
