@@ -5,14 +5,18 @@
  * and the real server the test command starts).
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { createConnectors, type ConnectorSet, type PostgresHandle } from '../../src/connectors/index.js';
 import { buildServer, createLogger } from '../../src/http/index.js';
 import { buildServiceModel, compileService } from '../../src/steps/index.js';
 import { LogCapture } from '../http/helpers.js';
-import { eventually } from '../connectors/helpers.js';
+import { eventually, tempDir } from '../connectors/helpers.js';
 
-export { closeTargets, eventually, TARGETS, type Target } from '../connectors/helpers.js';
+export { closeTargets, eventually, NO_REAL_POSTGRES, REAL_POSTGRES_URL, TARGETS, type Target } from '../connectors/helpers.js';
 
 export interface ServedManifest {
   readonly app: FastifyInstance;
@@ -92,4 +96,50 @@ export async function activeQueries(s: ServedManifest, marker: string, ms = 5000
       })
     ).rows.map((r) => r.query);
   return eventually(probe, (running) => running.length === 0, ms);
+}
+
+const PG_TEST_SERVER = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'scripts/pg-test-server.sh');
+const run = promisify(execFile);
+
+/** A PostgreSQL server of the test's own, which it may stop and restart (never the shared one). */
+export interface OwnPostgres {
+  readonly url: string;
+  /** Stops the server at once (`pg_ctl -m immediate`), keeping its data. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port. */
+  restart(): Promise<void>;
+  /** Stops it and removes its directory; idempotent. */
+  remove(): Promise<void>;
+}
+
+/**
+ * Starts a throw-away server with scripts/pg-test-server.sh in a temporary directory (as
+ * test/connectors/outage.test.ts does), asynchronously so the event loop keeps serving meanwhile.
+ * Rejects with the script's reason (e.g. no PostgreSQL installed).
+ */
+export async function ownPostgres(prefix = 'svc-pg-own-'): Promise<OwnPostgres> {
+  // The directory itself: as root the script hands it to the postgres user, who could not enter a
+  // directory below one of ours (mkdtemp makes them private).
+  const dir = await tempDir(prefix);
+  const script = async (...args: string[]): Promise<string> => {
+    try {
+      return (await run('bash', [PG_TEST_SERVER, ...args], { encoding: 'utf8' })).stdout.trim();
+    } catch (error) {
+      const stderr = (error as { stderr?: string }).stderr?.trim();
+      throw new Error(`pg-test-server.sh ${args[0]} failed: ${stderr || String(error)}`, { cause: error });
+    }
+  };
+  const url = await script('start', dir);
+  const port = new URL(url).port;
+  let removed = false;
+  return {
+    url,
+    halt: async () => void (await script('halt', dir)),
+    restart: async () => void (await script('start', dir, port)),
+    async remove() {
+      if (removed) return;
+      removed = true;
+      await script('stop', dir);
+    },
+  };
 }

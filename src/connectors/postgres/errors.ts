@@ -29,9 +29,13 @@ const UNAVAILABLE_MESSAGES = [
   'Client was closed and is not queryable',
 ];
 
-/** A SQLSTATE: five characters, digits and upper-case letters. */
+/**
+ * A SQLSTATE: five characters, digits and upper-case letters. Node's socket errors carry an errno
+ * name in `code` too, and EPIPE has that shape: an error with a `syscall` is never a SQLSTATE.
+ */
 export function sqlstateOf(cause: unknown): string | undefined {
-  const code = (cause as { code?: unknown } | null)?.code;
+  if (typeof cause !== 'object' || cause === null || 'syscall' in cause) return undefined;
+  const code = (cause as { code?: unknown }).code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 

@@ -17,7 +17,8 @@ export function sqlStateOf(error: unknown): string | undefined {
   let current = error;
   for (let depth = 0; depth < MAX_DEPTH && typeof current === 'object' && current !== null; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    // A Node socket error's errno name (`syscall` set) is no SQLSTATE, even when shaped like one (EPIPE).
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !('syscall' in current)) return code;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
