@@ -60,9 +60,9 @@ export function upstreamKey(origin: string): string {
 }
 
 /** A failure of the exchange `what` (`GET http://host/path`) as a ConnectorError with its category. */
-export function upstreamError(cause: unknown, origin: string, what: string): ConnectorError {
+export function upstreamError(cause: unknown, origin: string, what: () => string): ConnectorError {
   if (cause instanceof ConnectorError) return cause;
-  return new ConnectorError(`upstream ${what} failed: ${describeCause(cause)}`, {
+  return new ConnectorError(`upstream ${what()} failed: ${describeCause(cause)}`, {
     connection: upstreamKey(origin),
     category: classifyUpstream(cause),
     cause,
@@ -70,6 +70,6 @@ export function upstreamError(cause: unknown, origin: string, what: string): Con
 }
 
 /** A response the step cannot accept (a body over its limit, invalid JSON): 502. */
-export function badResponse(origin: string, what: string, message: string, cause?: unknown): ConnectorError {
-  return new ConnectorError(`upstream ${what}: ${message}`, { connection: upstreamKey(origin), category: ConnectorCategory.badGateway, cause });
+export function badResponse(origin: string, what: () => string, message: string, cause?: unknown): ConnectorError {
+  return new ConnectorError(`upstream ${what()}: ${message}`, { connection: upstreamKey(origin), category: ConnectorCategory.badGateway, cause });
 }

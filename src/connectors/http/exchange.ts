@@ -71,7 +71,7 @@ export function targetOf(url: string | URL): URL {
 
 /** The exchange with its body read into memory (at most `maxBodyBytes`). */
 export async function exchange(dispatcher: Dispatcher, target: URL, request: OutboundRequest): Promise<OutboundResponse> {
-  const what = `${request.method} ${target.href}`;
+  const what = describe(request.method, target);
   const abort = watch(request, target.origin, what);
   try {
     const response = await dispatcher.request(optionsOf(target, request, abort.signal, true));
@@ -92,7 +92,7 @@ export async function exchange(dispatcher: Dispatcher, target: URL, request: Out
  * signal keeps watching until the body is disposed.
  */
 export async function exchangeStream(dispatcher: Dispatcher, target: URL, request: OutboundRequest): Promise<OutboundStreamResponse> {
-  const what = `${request.method} ${target.href}`;
+  const what = describe(request.method, target);
   const abort = watch(request, target.origin, what);
   let response: Dispatcher.ResponseData;
   try {
@@ -104,6 +104,14 @@ export async function exchangeStream(dispatcher: Dispatcher, target: URL, reques
   abort.stopTimer();
   const body = new UpstreamBody(response.body, abort.dispose, (error) => abort.reason() ?? upstreamError(error, target.origin, what));
   return { status: response.statusCode, headers: endToEnd(response.headers), body };
+}
+
+/**
+ * The exchange as error messages name it, built only when one is: method, origin and path, without
+ * the query string or userinfo, where API keys and passwords travel.
+ */
+function describe(method: string, target: URL): () => string {
+  return () => `${method} ${target.origin}${target.pathname}`;
 }
 
 function optionsOf(target: URL, request: OutboundRequest, signal: AbortSignal | undefined, buffered: boolean): Dispatcher.RequestOptions {
@@ -138,11 +146,11 @@ interface Watch {
  * The caller's signal and the time-out as the one signal undici gets. Throws at once when the
  * caller's signal is already aborted, so no request is sent.
  */
-function watch(request: OutboundRequest, origin: string, what: string): Watch {
+function watch(request: OutboundRequest, origin: string, what: () => string): Watch {
   const { signal, timeoutMs } = request;
   const connection = upstreamKey(origin);
   const cancelled = (): ConnectorError =>
-    new ConnectorError(`upstream ${what} cancelled (${describeCause(signal!.reason)})`, {
+    new ConnectorError(`upstream ${what()} cancelled (${describeCause(signal!.reason)})`, {
       connection,
       category: ConnectorCategory.cancelled,
       cause: signal!.reason,
@@ -164,7 +172,7 @@ function watch(request: OutboundRequest, origin: string, what: string): Watch {
   const onAbort = (): void => fire(cancelled());
   signal?.addEventListener('abort', onAbort, { once: true });
   let timer: NodeJS.Timeout | undefined = setTimeout(
-    () => fire(new ConnectorError(`upstream ${what} timed out after ${timeoutMs} ms`, { connection, category: ConnectorCategory.timeout })),
+    () => fire(new ConnectorError(`upstream ${what()} timed out after ${timeoutMs} ms`, { connection, category: ConnectorCategory.timeout })),
     Math.max(0, timeoutMs),
   );
   const stopTimer = (): void => {
