@@ -32,6 +32,14 @@ function route(req: IncomingMessage, res: ServerResponse): void {
     res.end('{"ok":true}');
     return;
   }
+  if (req.url === '/trickle') {
+    // A few bytes every 20 ms, for as long as anyone listens.
+    res.setHeader('content-type', 'text/plain');
+    const timer = setInterval(() => res.write('tick\n'), 20);
+    res.on('close', () => clearInterval(timer));
+    up.events.emit('request', req);
+    return;
+  }
   if (req.url === '/hang') {
     up.events.emit('request', req);
     return;
@@ -180,6 +188,25 @@ describe('the streamed body (stream = true)', () => {
         for await (const _ of response.body) controller.abort(new Error('client gone'));
       })(),
       (e: unknown) => e instanceof ConnectorError && e.category === 'cancelled',
+    );
+    await closed;
+  });
+
+  test('a trickling body: the caller aborting while a read waits closes the upstream socket', async () => {
+    const controller = new AbortController();
+    const arrived = within<[IncomingMessage]>(up.events, 'request', 5_000, 'the upstream request');
+    const response = await set.outbound.any.stream({ method: 'GET', url: `${up.url}/trickle`, signal: controller.signal });
+    const [req] = await arrived;
+    const closed = within(req.socket, 'close', 1_000, 'the trickling upstream socket after the abort');
+    let chunks = 0;
+    await assert.rejects(
+      (async () => {
+        for await (const _ of response.body) {
+          // The third chunk: abort while the loop goes back to wait for the fourth.
+          if (++chunks === 3) setTimeout(() => controller.abort(new Error('client gone')), 5);
+        }
+      })(),
+      { category: 'cancelled' },
     );
     await closed;
   });
