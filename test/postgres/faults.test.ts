@@ -99,6 +99,40 @@ endpoint "POST /marks" {
   }
 }
 
+endpoint "POST /doomed" {
+  pipeline {
+    transaction "doomed" {
+      connection = connection.postgres.db
+
+      sql "insert" {
+        query = "INSERT INTO doomed (id) VALUES (1)"
+      }
+    }
+    respond {
+      status = 201
+    }
+  }
+}
+
+endpoint "POST /killed" {
+  pipeline {
+    transaction "killed" {
+      connection = connection.postgres.db
+
+      sql "insert" {
+        query = "INSERT INTO marks (note) VALUES ('killed') RETURNING id"
+      }
+
+      sql "kill" {
+        query = "SELECT pg_terminate_backend(pg_backend_pid()) AS killed"
+      }
+    }
+    respond {
+      status = 201
+    }
+  }
+}
+
 endpoint "GET /runaway" {
   pipeline {
     sql "runaway" {
@@ -262,6 +296,33 @@ describe('faults on a real PostgreSQL server', { skip: REAL_POSTGRES_URL === und
     assert.equal(gone, 20, 'each hang-up is logged as 499 (client closed)');
     assert.ok(s.db.stats().total <= max);
     assert.deepEqual((await probe.query('SELECT note FROM marks')).rows, [], 'no transaction committed');
+    assert.equal((await s.app.inject({ method: 'GET', url: '/one' })).statusCode, 200);
+  });
+
+  test('a connection that dies mid-transaction or in its COMMIT is a 503; nothing commits and the pool is whole', async () => {
+    const s = await serve(manifest({ max: 2 }), await real.fresh());
+    cleanups.push(() => s.close());
+    await s.db.query(`
+      CREATE TABLE marks (id serial PRIMARY KEY, note text NOT NULL);
+      CREATE TABLE doomed (id int);
+      CREATE FUNCTION die_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_terminate_backend(pg_backend_pid());
+        RETURN NULL;
+      END $$;
+      -- Deferred: it fires in COMMIT, which the server then answers by closing the connection.
+      CREATE CONSTRAINT TRIGGER doomed_at_commit AFTER INSERT ON doomed DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION die_at_commit();
+    `);
+    const killed = await s.app.inject({ method: 'POST', url: '/killed' });
+    assertProblem(killed, 503, 'dependency-unavailable');
+    assert.equal(killed.json().step, 'kill');
+    const doomed = await s.app.inject({ method: 'POST', url: '/doomed' });
+    assertProblem(doomed, 503, 'dependency-unavailable');
+    assert.equal(doomed.json().step, 'doomed');
+    await poolWhole(s);
+    assert.deepEqual((await s.db.query('SELECT (SELECT count(*) FROM marks)::int AS marks, (SELECT count(*) FROM doomed)::int AS doomed')).rows, [
+      { marks: 0, doomed: 0 },
+    ]);
     assert.equal((await s.app.inject({ method: 'GET', url: '/one' })).statusCode, 200);
   });
 

@@ -74,9 +74,12 @@ export const compileTransaction: NodeCompiler<TransactionStepSpec> = (spec, env)
   return node;
 };
 
-/** COMMIT, then the client goes back to the pool; a failed COMMIT destroys it and fails the step. */
+/**
+ * COMMIT, then the client goes back to the pool; a failed COMMIT destroys it and fails the step. A
+ * session whose connection failed after the last statement refuses the COMMIT with the connector's
+ * error, which says why (an outage: a 503, not an anonymous 500).
+ */
 async function finish(session: PostgresSession, statement: 'COMMIT'): Promise<void> {
-  if (session.released) throw new Error('the transaction lost its connection before it could commit');
   try {
     await session.query(statement, { timeoutMs: CONTROL_TIMEOUT_MS });
   } catch (error) {
