@@ -2,9 +2,9 @@
  * The dataflow engine: an endpoint's steps compiled once into a DAG, run per request on RxJS.
  * Knows nothing of HCL, HTTP or databases. See README.md for the contract.
  */
-export { compileGraph, compileGraphOrThrow, GraphCompileError } from './compile.js';
-export { ExitSignal, exitWith, asValue, Value } from './result.js';
-export { Category, GRAPH_STEP_ID, RunAbortedError, StepError, StepTimeoutError, messageOf } from './errors.js';
+export { compileGraph, compileGraphOrThrow } from './compile.js';
+export { ExitSignal, exitWith, asValue } from './result.js';
+export { Category, GRAPH_STEP_ID, StepError, messageOf } from './errors.js';
 export { toDot, type DotGraph } from './dot.js';
 export type { Classifier, StepInfo } from './info.js';
 export type {

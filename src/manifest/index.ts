@@ -12,7 +12,7 @@ export { discoverManifestFiles } from './discover.js';
 export type { FileAccess } from './files.js';
 export { resolveFile } from './files.js';
 export { DecodeScope } from './scope.js';
-export { connectionKey, type ConnectionKind } from './connection-kind.js';
+export type { ConnectionKind } from './connection-kind.js';
 export type { CatchSpec, ConnectionRef, Expr, StepSpecBase } from './step-types.js';
 export * from './types.js';
 

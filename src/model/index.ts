@@ -6,5 +6,4 @@
 export { loadManifest, type LoadOptions, type LoadResult } from './load.js';
 export { buildModel, type BuildOptions, type BuildResult, type SourceFile } from './build.js';
 export type { AnyStepKindModel, StepChildren, StepKindModel, StepKindModels } from './step-kind.js';
-export { connectionKey } from '../manifest/index.js';
 export type * from './types.js';
