@@ -1,8 +1,9 @@
 /**
  * A whole service from manifest text, served in-process on real connections: the manifest is built
  * and compiled as `svc serve` does, its connections opened, and requests sent through Fastify's
- * `inject`. Used by the sql/transaction tests, which run on every postgres target (embedded PGlite
- * and the real server the test command starts).
+ * `inject`. Used by the sql, transaction, parallel and fault tests, which run on every postgres
+ * target (embedded PGlite and the real server the test command starts). Also: probes of the served
+ * pool (rows, its stats made whole, statements still running) and a server of a test's own to stop.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
