@@ -37,7 +37,8 @@ export const compileHttp: NodeCompiler<HttpStepSpec> = (spec, env) => {
     kind: 'http',
     id: env.idOf(spec),
     name: spec.name,
-    label: `${method} ${fixedUrl?.href ?? '(computed URL)'}`,
+    // Without query string or userinfo: `svc graph` output is shared, keys must not be.
+    label: `${method} ${fixedUrl ? fixedUrl.origin + fixedUrl.pathname : '(computed URL)'}`,
     reads: env.readsOf([url, headers, body]),
     meta: spec,
     // The graph's time-out aborts ctx.signal, which cancels the exchange: no second timer is needed.
