@@ -447,8 +447,9 @@ describe('faults', () => {
       assert.equal(res.statusCode, 502);
       assert.equal(res.json().type, 'urn:svc:error:bad-gateway');
       await closed;
-      // Read no further than the limit (plus what socket buffers held): never to the end.
-      assert.ok(written() < LIMIT + 8 * 1024 * 1024, `the upstream wrote ${written()} bytes`);
+      // Read no further than the limit, plus what the kernel's socket buffers on both sides held
+      // (several MiB each with loopback autotuning): never anywhere near the end.
+      assert.ok(written() < LIMIT + 32 * 1024 * 1024, `the upstream wrote ${written()} bytes`);
       // The log line says why, in words.
       const line = svc.log.requests().find((l) => l.url === `/huge/${mode}`) as { status: number; err: { message: string } };
       assert.equal(line.status, 502);
