@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { serve, upstream, within, type Served, type Upstream } from './helpers.js';
+import { serve, upstream, type Served, type Upstream } from './helpers.js';
 
 const GiB = 1024 * 1024 * 1024;
 const LIMIT = 10 * 1024 * 1024;
@@ -207,7 +207,25 @@ endpoint "GET /bad-json" {
 `;
 
 /** Per request of the fault routes: the request and response, for tests to watch their socket. */
-const seen: { req: IncomingMessage; res: ServerResponse; written: () => number }[] = [];
+const seen: { req: IncomingMessage; res: ServerResponse; written: () => number; closed: Promise<void> }[] = [];
+
+/** Resolves when the request's connection closes; watched from its arrival, so no close is missed. */
+function closeOf(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => req.socket.once('close', () => resolve()));
+}
+
+/** `promise`, or a failure naming `what` after `ms` (the bound the test promises). */
+async function bounded(promise: Promise<void>, ms: number, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new assert.AssertionError({ message: `${what}: not closed within ${ms} ms` })), ms);
+  });
+  try {
+    await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function route(req: IncomingMessage, res: ServerResponse, body: string): void {
   const url = req.url!;
@@ -247,10 +265,10 @@ function route(req: IncomingMessage, res: ServerResponse, body: string): void {
     res.write('{"partial":');
     setTimeout(() => req.socket.destroy(), 20);
   } else if (url === '/hang') {
-    seen.push({ req, res, written: () => 0 });
+    seen.push({ req, res, written: () => 0, closed: closeOf(req) });
   } else if (url.startsWith('/huge/')) {
     let written = 0;
-    seen.push({ req, res, written: () => written });
+    seen.push({ req, res, written: () => written, closed: closeOf(req) });
     res.setHeader('content-type', 'application/octet-stream');
     if (url.endsWith('/declared')) res.setHeader('content-length', String(GiB));
     const chunk = Buffer.alloc(64 * 1024, 0x61);
@@ -429,24 +447,22 @@ describe('faults', () => {
   test('an upstream that hangs: 504 at the step time-out, and its socket is closed', async () => {
     const count = seen.length + 1;
     const pending = svc.app.inject({ method: 'GET', url: '/hang' });
-    const { req } = await nextSeen(count);
-    const closed = within(req.socket, 'close', 5_000, 'the hanging upstream socket');
+    const { closed } = await nextSeen(count);
     const res = await pending;
     assert.equal(res.statusCode, 504);
     assert.equal(res.json().type, 'urn:svc:error:timeout');
-    await closed;
+    await bounded(closed, 5_000, 'the hanging upstream socket');
   });
 
   for (const mode of ['chunked', 'declared']) {
     test(`a 1 GB body (${mode}) to a buffered step: 502 within the size limit, upstream socket closed`, async () => {
       const count = seen.length + 1;
       const pending = svc.app.inject({ method: 'GET', url: `/huge/${mode}` });
-      const { req, written } = await nextSeen(count);
-      const closed = within(req.socket, 'close', 10_000, 'the upstream socket of the 1 GB body');
+      const { written, closed } = await nextSeen(count);
       const res = await pending;
       assert.equal(res.statusCode, 502);
       assert.equal(res.json().type, 'urn:svc:error:bad-gateway');
-      await closed;
+      await bounded(closed, 10_000, 'the upstream socket of the 1 GB body');
       // Read no further than the limit, plus what the kernel's socket buffers on both sides held
       // (several MiB each with loopback autotuning): never anywhere near the end.
       assert.ok(written() < LIMIT + 32 * 1024 * 1024, `the upstream wrote ${written()} bytes`);
