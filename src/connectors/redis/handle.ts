@@ -4,7 +4,7 @@
  * against the caller's signal and time-out (ioredis takes no AbortSignal: an interrupted command is
  * abandoned, its reply ignored), and turns failures into ConnectorErrors naming the connection.
  */
-import { watchInterrupt } from '../interrupt.js';
+import { type Interrupt, watchInterrupt } from '../interrupt.js';
 import type { HandleIdentity, ResourceAccess } from '../types.js';
 import { toConnectorError } from './errors.js';
 import type { RedisTarget } from './target.js';
@@ -18,21 +18,34 @@ export interface RedisResource {
 }
 
 export function redisHandle(target: RedisTarget, access: ResourceAccess<RedisResource>, identity: HandleIdentity): RedisHandle {
-  /** One command on the open store, interruptible. */
-  async function run<T>(what: string, options: CommandOptions | undefined, command: (store: RedisStore) => Promise<T>): Promise<T> {
-    const { store, key, label } = access.get();
-    const interrupt = options === undefined ? undefined : watchInterrupt(options, key, label, what);
+  /**
+   * One command on the open store, interruptible. Without a signal or a time-out (a step's case: the
+   * graph does its own waiting) it is the store's promise with one `.catch`, nothing more per call.
+   */
+  function run<T>(what: string, options: CommandOptions | undefined, command: (store: RedisStore) => Promise<T>): Promise<T> {
+    let resource: RedisResource;
     try {
-      if (interrupt === undefined) return await command(store);
-      const work = command(store);
-      // The reply may come after the interrupt won: it is then nobody's.
-      work.catch(() => {});
-      return await Promise.race([work, interrupt.promise]);
+      resource = access.get();
     } catch (error) {
-      throw toConnectorError(error, key, label);
-    } finally {
-      interrupt?.dispose();
+      return Promise.reject(error);
     }
+    const { store, key, label } = resource;
+    const convert = (error: unknown): never => {
+      throw toConnectorError(error, key, label);
+    };
+    if (options?.signal === undefined && options?.timeoutMs === undefined) return command(store).catch(convert);
+    let interrupt: Interrupt | undefined;
+    try {
+      interrupt = watchInterrupt(options, key, label, what);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const work = command(store);
+    // The reply may come after the interrupt won: it is then nobody's.
+    work.catch(() => {});
+    return Promise.race([work, interrupt!.promise])
+      .catch(convert)
+      .finally(() => interrupt!.dispose());
   }
 
   return {

@@ -9,11 +9,13 @@
  *   EXPIRE   true when the key exists    PUBLISH  subscriber connections reached
  *   SUBSCRIBE  output `stream` instead: the channel's messages (./source.ts)
  *
- * The step's `timeout` is the node's (a 504 when it passes); the step's signal, aborted on that
- * time-out, on the request's and when the client goes away, abandons the command (a command already
- * sent cannot be taken back).
+ * Time-outs and cancellation: the step's `timeout` is the node's, so the graph stops waiting when it
+ * passes (a 504), as it does when the request times out or the client goes away; the command is
+ * then abandoned, its reply ignored. That is all a signal could do here, since Redis cannot take a
+ * command back once it is sent, so the step does not read `ctx.signal`: creating and aborting that
+ * AbortController per request halved the throughput of a cache hit (bench/cache/README.md).
  */
-import type { RunContext, StepNodeDef } from '../../../graph/index.js';
+import type { StepNodeDef } from '../../../graph/index.js';
 import type { RedisHandle } from '../../connectors/index.js';
 import type { Expr } from '../../model/index.js';
 import type { EndpointScope } from '../contract.js';
@@ -22,7 +24,7 @@ import { channelMessages } from './source.js';
 import type { RedisStepSpec } from './spec.js';
 import { decodeValue, encodeValue, textOperand } from './values.js';
 
-type Command = (scope: EndpointScope, ctx: RunContext) => unknown;
+type Command = (scope: EndpointScope) => unknown;
 
 export const compileRedis: NodeCompiler<RedisStepSpec> = (spec, env) => {
   if (spec.op === 'SUBSCRIBE' && !env.forDrawing) {
@@ -60,24 +62,24 @@ function commandOf(spec: RedisStepSpec, handle: RedisHandle): Command {
   const value = (scope: EndpointScope): string => encodeValue(spec.value!.evaluate(scope));
   switch (spec.op) {
     case 'GET':
-      return (scope, ctx) => handle.get(key(scope), { signal: ctx.signal }).then(fromText);
+      return (scope) => handle.get(key(scope)).then(fromText);
     case 'SET': {
       const ttlMs = spec.ttlMs;
-      return (scope, ctx) => handle.set(key(scope), value(scope), { ttlMs, signal: ctx.signal }).then(() => OK);
+      return (scope) => handle.set(key(scope), value(scope), { ttlMs }).then(() => OK);
     }
     case 'DEL':
-      return (scope, ctx) => handle.del(key(scope), { signal: ctx.signal }).then(asValue);
+      return (scope) => handle.del(key(scope)).then(asValue);
     case 'EXISTS':
-      return (scope, ctx) => handle.exists(key(scope), { signal: ctx.signal }).then(asTruth);
+      return (scope) => handle.exists(key(scope)).then(asTruth);
     case 'INCR':
-      return (scope, ctx) => handle.incr(key(scope), { signal: ctx.signal }).then(asValue);
+      return (scope) => handle.incr(key(scope)).then(asValue);
     case 'EXPIRE': {
       // The decoder requires ttl for EXPIRE.
       const ttlMs = spec.ttlMs!;
-      return (scope, ctx) => handle.expire(key(scope), ttlMs, { signal: ctx.signal }).then(asTruth);
+      return (scope) => handle.expire(key(scope), ttlMs).then(asTruth);
     }
     case 'PUBLISH':
-      return (scope, ctx) => handle.publish(channel(scope), value(scope), { signal: ctx.signal }).then(asValue);
+      return (scope) => handle.publish(channel(scope), value(scope)).then(asValue);
     case 'SUBSCRIBE':
       // Nothing is subscribed until the stream step subscribes to the Observable.
       return (scope) => ({ stream: channelMessages(handle, channel(scope)) });
