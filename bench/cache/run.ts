@@ -1,0 +1,67 @@
+/**
+ * Cache hit throughput: `GET /api/v1/products/{sku}` served by svc on bench/cache/manifest (the
+ * cache-aside endpoint of SPEC.md §4.4) against a hand-written Fastify + ioredis route
+ * (baseline.ts), both on the same real Redis, measured in the same run by the shared runner
+ * (bench/lib/harness.ts: alternating rounds, child processes, compiled code). The product is put in
+ * the cache first, so every request is a hit: one Redis GET per request on both sides.
+ *
+ *     npm run bench:cache [-- --rounds 5 --seconds 3 --connections 16 --logging-rounds 5]
+ *
+ * The server: SVC_TEST_REDIS_URL when set, otherwise a throw-away one started here with
+ * scripts/redis-test-server.sh (and stopped at the end). svc answers misses from DATABASE_URL,
+ * in-memory PGlite by default (never reached here).
+ *
+ * Main result: the median ratio svc/Fastify of req/s, goal >= 0.95.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { root, runBench } from '../lib/harness.js';
+
+const PRODUCT = { sku: 'W-1', name: 'Widget', price: '9.90', stock: 12, tags: ['blue', 'small'] };
+
+/** The server to measure on, and how to let it go. */
+function server(): { url: string; stop(): void } {
+  const given = process.env.SVC_TEST_REDIS_URL;
+  if (given) return { url: given, stop: () => {} };
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-redis-'));
+  const script = join(root, 'scripts/redis-test-server.sh');
+  let url: string;
+  try {
+    url = execFileSync(script, ['start', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`could not start a Redis server (scripts/redis-test-server.sh); set SVC_TEST_REDIS_URL instead: ${(error as Error).message}`);
+  }
+  console.log(`started a Redis server for this run: ${url}`);
+  return { url, stop: () => execFileSync(script, ['stop', dir], { stdio: 'ignore' }) };
+}
+
+const redisServer = server();
+try {
+  const seed = new Redis(redisServer.url);
+  const version = /redis_version:(\S+)/.exec(await seed.info('server'))?.[1];
+  await seed.set(`product:${PRODUCT.sku}`, JSON.stringify(PRODUCT));
+  seed.disconnect();
+  console.log(`\n#### Redis ${version} (a real server on loopback); every request a cache hit\n`);
+  // Both servers are the runner's children and inherit this environment.
+  process.env.REDIS_URL = redisServer.url;
+  await runBench({
+    title: `GET /api/v1/products/${PRODUCT.sku} (cache hit)`,
+    manifest: 'bench/cache/manifest',
+    baseline: 'bench/cache/baseline',
+    goal: 0.95,
+    main: {
+      name: 'cache hit (200)',
+      path: `/api/v1/products/${PRODUCT.sku}`,
+      status: 200,
+      check(_server, _status, body) {
+        if (JSON.stringify(body) !== JSON.stringify(PRODUCT)) throw new Error(`expected ${JSON.stringify(PRODUCT)}`);
+      },
+    },
+  });
+} finally {
+  redisServer.stop();
+}
