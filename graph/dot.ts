@@ -70,7 +70,9 @@ export function toDot(graphs: readonly DotGraph[]): string {
     '  node [fontname="Helvetica", fontsize=11];',
     '  edge [fontname="Helvetica", fontsize=9];',
   ];
-  graphs.forEach((entry, index) => new EndpointRenderer(out, index).render(entry));
+  graphs.forEach((entry, index) => {
+    new EndpointRenderer(out, index).render(entry);
+  });
   out.push('}');
   return out.join('\n') + '\n';
 }

@@ -2,11 +2,21 @@ import type { StepInfo } from './info.js';
 import type { Branch, NodeDef } from './types.js';
 
 /**
+ * A node of any scope type: the tree only reads identities and structure, never runs a node, so the
+ * scope its functions take does not matter here (a graph's nodes share one, checked where the graph
+ * is compiled). `any`, because node types are invariant in their scope.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type AnyNode = NodeDef<any>;
+// biome-ignore lint/suspicious/noExplicitAny: as AnyNode
+type AnyBranch = Branch<any>;
+
+/**
  * The definition with identities resolved: one TreeNode per NodeDef occurrence, in execution order.
  * Validation, compilation, the plan and DOT all walk this one tree, so they agree on ids.
  */
 export interface TreeNode {
-  readonly def: NodeDef<any>;
+  readonly def: AnyNode;
   readonly info: StepInfo;
   /** parallel: its branches, each a sub-sequence. */
   readonly branches?: readonly (readonly TreeNode[])[];
@@ -22,31 +32,31 @@ const DEFAULT_KIND: Record<NodeDef['type'], string> = {
   container: 'container',
 };
 
-export function kindOf(def: NodeDef<any>): string {
+export function kindOf(def: AnyNode): string {
   return def.kind ?? DEFAULT_KIND[def.type];
 }
 
-function toSequence(branch: Branch<any>): readonly NodeDef<any>[] {
-  return Array.isArray(branch) ? (branch as readonly NodeDef<any>[]) : [branch as NodeDef<any>];
+function toSequence(branch: AnyBranch): readonly AnyNode[] {
+  return Array.isArray(branch) ? (branch as readonly AnyNode[]) : [branch as AnyNode];
 }
 
 /**
  * Generated ids are `<kind>#<n>`, numbered per kind across the graph in execution order, skipping
  * numbers an explicit id or name already uses (so mixing both never collides).
  */
-export function buildTree(nodes: readonly NodeDef<any>[]): TreeNode[] {
+export function buildTree(nodes: readonly AnyNode[]): TreeNode[] {
   const counters = new Map<string, number>();
   const taken = new Set<string>();
-  const collect = (defs: readonly NodeDef<any>[]): void => {
+  const collect = (defs: readonly AnyNode[]): void => {
     for (const def of defs) {
       const explicit = def.id ?? (def.name === '' ? undefined : def.name);
       if (explicit !== undefined) taken.add(explicit);
-      if (def.type === 'parallel') def.branches.forEach((b) => collect(toSequence(b)));
+      if (def.type === 'parallel') for (const b of def.branches) collect(toSequence(b));
       if (def.type === 'container') collect(def.body);
     }
   };
   collect(nodes);
-  const visit = (defs: readonly NodeDef<any>[]): TreeNode[] =>
+  const visit = (defs: readonly AnyNode[]): TreeNode[] =>
     defs.map((def) => {
       const kind = kindOf(def);
       const name = def.name === undefined || def.name === '' ? undefined : def.name;

@@ -49,7 +49,9 @@ function indexTree(tree: readonly TreeNode[]): Index {
         if (node.branches.length === 0 || node.branches.some((b) => b.length === 0)) {
           index.errors.push({ code: 'empty-parallel', message: `"${id}" has an empty branch or no branches`, ids: [id] });
         }
-        node.branches.forEach((branch, i) => visit(branch, [...lanes, { group: id, branch: i }]));
+        node.branches.forEach((branch, i) => {
+          visit(branch, [...lanes, { group: id, branch: i }]);
+        });
       }
       if (node.body !== undefined) visit(node.body, lanes);
       checkTerminalPlacement(node, lanes, index.errors);
@@ -116,7 +118,9 @@ function findCycles(index: Index): Set<string> {
       const s = state.get(target);
       if (s === 1) {
         const cycle = stack.slice(stack.indexOf(target));
-        cycle.forEach((from, i) => cyclic.add(`${from}\0${cycle[(i + 1) % cycle.length]}`));
+        cycle.forEach((from, i) => {
+          cyclic.add(`${from}\0${cycle[(i + 1) % cycle.length]}`);
+        });
         const ids = cycle.map((n) => byName.get(n)!.node.info.id);
         errors.push({ code: 'cycle', message: `data cycle: ${[...cycle, target].join(' -> ')}`, ids, target });
       } else if (s === undefined) dfs(target);

@@ -73,7 +73,7 @@ test('the signal is aborted before the StepTimeoutError travels on, with the err
   const outcome = await g.runPromise(scope());
   assert.equal(outcome.kind === 'error' && outcome.error.category, 'timeout');
   assert.equal(seenByLeave, true);
-  assert.equal((signal?.reason as StepError).name, 'StepTimeoutError');
+  assert.equal((signal!.reason as StepError).name, 'StepTimeoutError');
 });
 
 test('each node has its own signal: one step ending does not abort another', async () => {

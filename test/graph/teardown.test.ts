@@ -48,7 +48,13 @@ test('teardown invariants hold for random pipelines and random cancellation time
             });
           }
           return new Observable((subscriber) => {
-            const timer = setTimeout(() => (mode < 0.12 ? subscriber.error(new Error('late failure')) : (subscriber.next(name), subscriber.complete())), delay);
+            const timer = setTimeout(() => {
+              if (mode < 0.12) subscriber.error(new Error('late failure'));
+              else {
+                subscriber.next(name);
+                subscriber.complete();
+              }
+            }, delay);
             return () => clearTimeout(timer);
           });
         },
