@@ -2,10 +2,11 @@
  * The hand-written baseline of the cache hit of GET /api/v1/products/{sku} (SPEC.md §4.4,
  * bench/cache/manifest) as one would write it directly with Fastify and ioredis: one ioredis client
  * (its defaults: one pipelined connection), a route schema for the path parameter, GET of
- * `product:<sku>`, and on a hit the cached JSON text sent as it is with `X-Cache: HIT` (the fastest
- * form: no parse, no re-serialization; svc decodes the value and writes it again). The miss path is
- * not measured and not written: a miss answers 404. No logging, or with `--log` one pino line per
- * request (bench/lib/baseline-logging.ts).
+ * `product:<sku>`, and on a hit the cached product with `X-Cache: HIT`. With `--parse` the cached
+ * JSON is parsed and the object sent (Fastify serializes it again): the same work as svc, which
+ * decodes JSON values (DECISIONS.md §1). Without it the cached text is sent as it is, the fastest
+ * form. The miss path is not measured and not written: a miss answers 404. No logging, or with
+ * `--log` one pino line per request (bench/lib/baseline-logging.ts).
  *
  * REDIS_URL names the server (the one svc serves from). Prints `listening <port>` once bound.
  */
@@ -13,6 +14,7 @@ import { fastify } from 'fastify';
 import { Redis } from 'ioredis';
 import { announce, installRequestLog, loggerOptions } from '../lib/baseline-logging.js';
 
+const parse = process.argv.includes('--parse');
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 await redis.ping();
 
@@ -29,6 +31,7 @@ app.get<BySku>(
   async (request, reply) => {
     const cached = await redis.get(`product:${request.params.sku}`);
     if (cached === null) return reply.code(404).send({ title: 'not cached' });
+    if (parse) return reply.header('x-cache', 'HIT').send(JSON.parse(cached));
     return reply.header('x-cache', 'HIT').type('application/json').send(cached);
   },
 );

@@ -7,18 +7,23 @@
  *
  *     npm run bench:cache [-- --rounds 5 --seconds 3 --connections 16 --logging-rounds 5]
  *
- * The server: SVC_TEST_REDIS_URL when set, otherwise a throw-away one started here with
- * scripts/redis-test-server.sh (and stopped at the end). svc answers misses from DATABASE_URL,
- * in-memory PGlite by default (never reached here).
+ * Two series: against the baseline doing the same work as svc (`--parse`: the cached JSON decoded,
+ * then serialized again), strict and then logging one line per request as svc does; then,
+ * informational, against the baseline that sends the cached text untouched.
  *
- * Main result: the median ratio svc/Fastify of req/s, goal >= 0.95.
+ * The Redis server: SVC_TEST_REDIS_URL when set, otherwise a throw-away one started here with
+ * scripts/redis-test-server.sh (and stopped at the end). svc answers misses (never reached here) from
+ * SVC_TEST_POSTGRES_URL when set, else from in-memory PGlite, whose engine in the same process costs
+ * svc a few microseconds per request even idle (bench/cache/README.md).
+ *
+ * Main result: the median ratio svc/Fastify of req/s against the same-work baseline, goal >= 0.95.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { root, runBench } from '../lib/harness.js';
+import { root, runBench, type Scenario } from '../lib/harness.js';
 
 const PRODUCT = { sku: 'W-1', name: 'Widget', price: '9.90', stock: 12, tags: ['blue', 'small'] };
 
@@ -46,22 +51,25 @@ try {
   await seed.set(`product:${PRODUCT.sku}`, JSON.stringify(PRODUCT));
   seed.disconnect();
   console.log(`\n#### Redis ${version} (a real server on loopback); every request a cache hit\n`);
-  // Both servers are the runner's children and inherit this environment.
-  process.env.REDIS_URL = redisServer.url;
-  await runBench({
-    title: `GET /api/v1/products/${PRODUCT.sku} (cache hit)`,
-    manifest: 'bench/cache/manifest',
-    baseline: 'bench/cache/baseline',
-    goal: 0.95,
-    main: {
-      name: 'cache hit (200)',
-      path: `/api/v1/products/${PRODUCT.sku}`,
-      status: 200,
-      check(_server, _status, body) {
-        if (JSON.stringify(body) !== JSON.stringify(PRODUCT)) throw new Error(`expected ${JSON.stringify(PRODUCT)}`);
-      },
+  const env = { REDIS_URL: redisServer.url, DATABASE_URL: process.env.SVC_TEST_POSTGRES_URL || 'pglite:' };
+  console.log(`svc's database for misses: ${env.DATABASE_URL.startsWith('pglite:') ? 'PGlite in memory' : 'the PostgreSQL server of SVC_TEST_POSTGRES_URL'}`);
+  const hit: Scenario = {
+    name: 'cache hit (200)',
+    path: `/api/v1/products/${PRODUCT.sku}`,
+    status: 200,
+    check(_server, _status, body) {
+      if (JSON.stringify(body) !== JSON.stringify(PRODUCT)) throw new Error(`expected ${JSON.stringify(PRODUCT)}`);
     },
-  });
+  };
+  const common = { manifest: 'bench/cache/manifest', baseline: 'bench/cache/baseline', env, main: hit } as const;
+  console.log('\n### against Fastify + ioredis decoding the cached JSON and sending the object (the same work as svc)');
+  const same = await runBench({ ...common, title: `GET /api/v1/products/${PRODUCT.sku} (cache hit)`, goal: 0.95, baselineArgs: ['--parse'] });
+  console.log('\n### informational: against Fastify + ioredis sending the cached text untouched');
+  const raw = await runBench({ ...common, title: `GET /api/v1/products/${PRODUCT.sku} (cache hit, raw pass-through)`, loggingRounds: 0 });
+  console.log(
+    `\nsummary: svc/Fastify req/s ${same.main.ratio.toFixed(3)} (same work), ${same.logging?.ratio.toFixed(3) ?? '-'} (same work, both logging), ` +
+      `${raw.main.ratio.toFixed(3)} (raw pass-through baseline)`,
+  );
 } finally {
   redisServer.stop();
 }
