@@ -95,11 +95,9 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
     const key = connectionKey(kind, name);
     const previous = connectionBlocks.get(key);
     if (previous) {
-      scope
-        .enter(block)
-        .error('Duplicate connection', block.labelRanges[1], {
-          detail: `connection "${kind}" "${name}" was already declared at ${where(previous.labelRanges[1]!)}.`,
-        });
+      scope.enter(block).error('Duplicate connection', block.labelRanges[1], {
+        detail: `connection "${kind}" "${name}" was already declared at ${where(previous.labelRanges[1]!)}.`,
+      });
       continue;
     }
     connectionBlocks.set(key, block);

@@ -12,9 +12,7 @@ import { STEP_KINDS, type StepSpec } from './kinds.js';
 import { runGraph } from './run.js';
 
 /** Each kind's compiler by its `kind`. */
-const COMPILERS: ReadonlyMap<string, NodeCompiler<StepSpec>> = new Map(
-  STEP_KINDS.map((k) => [k.kind, k.compile as NodeCompiler<StepSpec>]),
-);
+const COMPILERS: ReadonlyMap<string, NodeCompiler<StepSpec>> = new Map(STEP_KINDS.map((k) => [k.kind, k.compile as NodeCompiler<StepSpec>]));
 
 function compileStep(spec: StepSpec, env: CompileEnv): EndpointNode | undefined {
   return COMPILERS.get(spec.kind)!(spec, env);
@@ -24,7 +22,11 @@ function compileStep(spec: StepSpec, env: CompileEnv): EndpointNode | undefined 
  * Compiles an endpoint's step tree into a graph once, at boot. Problems (a step kind without a runtime,
  * a graph error) come back as diagnostics on the step blocks, all at once.
  */
-export function compileEndpoint(endpoint: PipelineEndpointModel<StepSpec>, model: ServiceModel<StepSpec>, options: CompileServiceOptions = {}): EndpointCompilation {
+export function compileEndpoint(
+  endpoint: PipelineEndpointModel<StepSpec>,
+  model: ServiceModel<StepSpec>,
+  options: CompileServiceOptions = {},
+): EndpointCompilation {
   const diagnostics: Diagnostic[] = [];
   const bySpec = new Map<StepSpecBase, string>();
   const byId = new Map<string, StepSpecBase>();

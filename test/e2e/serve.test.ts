@@ -130,7 +130,11 @@ test('SIGTERM stops the server cleanly (exit 0) and every request was logged', a
   const { code, signal } = await quickstart.exited;
   assert.equal(signal, null);
   assert.equal(code, 0);
-  const lines = quickstart.output().stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = quickstart
+    .output()
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const requests = lines.filter((l) => l.msg === 'request');
   assert.ok(requests.length >= 8, `one line per request (got ${requests.length})`);
   assert.ok(requests.some((l) => l.reqId === 'e2e-health' && l.status === 200 && l.url === '/api/v1/health'));

@@ -185,7 +185,17 @@ for (const target of TARGETS) {
         assert.match(r.body, /"big":9007199254740993[,}]/);
         assert.deepEqual(
           { ...(r.json() as Record<string, unknown>), big: undefined },
-          { big: undefined, small: 42, price: '12.50', raw: 'AQL/', list: [1, 2, 3], doc: { a: [1, true] }, at: '2024-05-06T07:08:09.123Z', day: '2024-05-06', flag: true },
+          {
+            big: undefined,
+            small: 42,
+            price: '12.50',
+            raw: 'AQL/',
+            list: [1, 2, 3],
+            doc: { a: [1, true] },
+            at: '2024-05-06T07:08:09.123Z',
+            day: '2024-05-06',
+            flag: true,
+          },
         );
       } finally {
         await s.close();

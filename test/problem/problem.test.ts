@@ -17,7 +17,10 @@ test('problem types follow the reason phrase in kebab case, with the decided ove
 
 test('problem() fills the title from the status when none is given, and marks survive JSON', () => {
   assert.deepEqual(problem(404, 'User not found', undefined, '/u/1'), {
-    type: 'urn:svc:error:not-found', title: 'User not found', status: 404, instance: '/u/1',
+    type: 'urn:svc:error:not-found',
+    title: 'User not found',
+    status: 404,
+    instance: '/u/1',
   });
   assert.equal(problem(401).title, 'Unauthorized');
   const p = markProblem(problem(404));

@@ -7,7 +7,8 @@ import type { ParallelStepSpec } from './spec.js';
 export function lower(block: Block, cx: LowerContext): ParallelStepSpec | undefined {
   const s = cx.scope;
   for (const item of block.body.items) {
-    if (item.kind === 'Attribute') s.error('Unsupported argument', item.nameRange, { detail: `A parallel block holds only steps; an argument named "${item.name}" is not expected here.` });
+    if (item.kind === 'Attribute')
+      s.error('Unsupported argument', item.nameRange, { detail: `A parallel block holds only steps; an argument named "${item.name}" is not expected here.` });
   }
   const blocks = block.body.items.filter((i): i is Block => i.kind === 'Block');
   if (blocks.length === 0) s.warning('Empty parallel', block.typeRange, { detail: 'This parallel block contains no step.' });

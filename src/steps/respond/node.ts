@@ -68,9 +68,7 @@ export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
   return node;
 };
 
-type Part<T> =
-  | { readonly constant: true; readonly value: T }
-  | { readonly constant: false; readonly get: (scope: EndpointScope) => T };
+type Part<T> = { readonly constant: true; readonly value: T } | { readonly constant: false; readonly get: (scope: EndpointScope) => T };
 
 function constant<T>(value: T): Part<T> {
   return { constant: true, value };

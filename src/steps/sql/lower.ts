@@ -1,5 +1,20 @@
 /** `sql` blocks -> SqlStepSpec: the decoder of the kind's definition. */
-import { type BodySchema, CATCH_RULE, type ConnectionRef, type Expr, type LowerContext, blocksOf, decodeBody, decodeCatches, readBool, readConnection, readDuration, readExpr, readString, staticKey } from '../../manifest/index.js';
+import {
+  type BodySchema,
+  CATCH_RULE,
+  type ConnectionRef,
+  type Expr,
+  type LowerContext,
+  blocksOf,
+  decodeBody,
+  decodeCatches,
+  readBool,
+  readConnection,
+  readDuration,
+  readExpr,
+  readString,
+  staticKey,
+} from '../../manifest/index.js';
 import type { Block } from '../../hcl/index.js';
 import { didYouMean } from '../../diag/index.js';
 import { sqlParameters } from './parameters.js';
@@ -16,7 +31,10 @@ export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
   const connAttr = d.attrs.get('connection');
   let connection: ConnectionRef | undefined;
   if (cx.place === 'transaction') {
-    if (connAttr) s.error('Unsupported argument', connAttr.nameRange, { detail: 'A step inside a transaction runs on the transaction\'s connection; remove "connection".' });
+    if (connAttr)
+      s.error('Unsupported argument', connAttr.nameRange, {
+        detail: 'A step inside a transaction runs on the transaction\'s connection; remove "connection".',
+      });
   } else {
     connection = readConnection(connAttr, 'postgres', s, cx.env.connections, block.typeRange);
   }
@@ -28,7 +46,9 @@ export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
   const argsAttr = d.attrs.get('args');
   if (argsAttr) {
     if (argsAttr.expr.kind !== 'ObjectCons') {
-      s.error('Incorrect attribute value type', argsAttr.expr.range, { detail: 'Inappropriate value for attribute "args": an object of name = expression is required.' });
+      s.error('Incorrect attribute value type', argsAttr.expr.range, {
+        detail: 'Inappropriate value for attribute "args": an object of name = expression is required.',
+      });
     } else {
       for (const item of argsAttr.expr.items) {
         const name = staticKey(item.key);

@@ -28,7 +28,7 @@ export function lower(block: Block, cx: LowerContext): StarlarkStepSpec | undefi
     const source = readString(sourceAttr, s);
     if (source === undefined) return undefined;
     if (!/\bdef\s+execute\s*\(/.test(source)) {
-      s.error('Missing execute function', sourceAttr.expr.range, { detail: 'A starlark step\'s program defines `def execute(ctx):` and returns its result.' });
+      s.error('Missing execute function', sourceAttr.expr.range, { detail: "A starlark step's program defines `def execute(ctx):` and returns its result." });
     }
     return { ...common, source, sourceName: block.range.filename, sourceRange: sourceAttr.expr.range };
   }

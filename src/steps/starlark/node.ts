@@ -11,7 +11,19 @@
  */
 import { messageOf } from '../../../graph/index.js';
 import type { Range } from '../../diag/index.js';
-import { callFunction, compileModule, DEFAULT_CONVERT_LIMITS, DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, fromJS, headersFromJS, StarlarkError, toJS, type StarlarkDiagnostic, type StarlarkModule } from '../../starlark/index.js';
+import {
+  callFunction,
+  compileModule,
+  DEFAULT_CONVERT_LIMITS,
+  DEFAULT_MAX_STEPS,
+  DEFAULT_TIMEOUT_MS,
+  fromJS,
+  headersFromJS,
+  StarlarkError,
+  toJS,
+  type StarlarkDiagnostic,
+  type StarlarkModule,
+} from '../../starlark/index.js';
 import type { EndpointNode, EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import type { StarlarkStepSpec } from './spec.js';
@@ -34,7 +46,11 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
     return undefined;
   }
   if (module.get('execute') === undefined) {
-    env.error(spec, 'Starlark: the program defines no execute(ctx) function', 'A starlark step calls `execute(ctx)` for every request and stores what it returns as steps.<name>.result.');
+    env.error(
+      spec,
+      'Starlark: the program defines no execute(ctx) function',
+      'A starlark step calls `execute(ctx)` for every request and stores what it returns as steps.<name>.result.',
+    );
     return undefined;
   }
 

@@ -1,7 +1,17 @@
 /** `stream` blocks -> StreamStepSpec: the decoder of the kind's definition. */
 import type { Block } from '../../hcl/index.js';
 import { didYouMean } from '../../diag/index.js';
-import { type BodySchema, type LowerContext, decodeBody, decodeType, readDuration, readExpr, readInt, readString, readStringList } from '../../manifest/index.js';
+import {
+  type BodySchema,
+  type LowerContext,
+  decodeBody,
+  decodeType,
+  readDuration,
+  readExpr,
+  readInt,
+  readString,
+  readStringList,
+} from '../../manifest/index.js';
 import type { StreamFormat, StreamStepSpec } from './spec.js';
 
 export const STREAM_FORMATS: readonly StreamFormat[] = ['sse', 'ndjson', 'csv', 'raw'];

@@ -20,7 +20,8 @@ export function lower(block: Block, cx: LowerContext): TransactionStepSpec | und
       detail: 'A transaction runs its sql steps on one client, which runs one query at a time; put the parallel block outside the transaction.',
     });
   }
-  if (sqlBlocks.length === 0 && blocksOf(d, 'parallel').length === 0) s.error('Empty transaction', block.labelRanges[0] ?? block.typeRange, { detail: 'A transaction contains at least one sql step.' });
+  if (sqlBlocks.length === 0 && blocksOf(d, 'parallel').length === 0)
+    s.error('Empty transaction', block.labelRanges[0] ?? block.typeRange, { detail: 'A transaction contains at least one sql step.' });
   const steps = cx.lowerNested(sqlBlocks, 'transaction') as SqlStepSpec[];
   const catches = decodeCatches(blocksOf(d, 'catch'), s);
   if (!connection) return undefined;
