@@ -3,7 +3,7 @@
 
 import { nearest } from '../spell.js';
 import { quote, typeName } from '../values/repr.js';
-import { EvalErr, Float, type Kwargs, type Value } from '../values/types.js';
+import { EvalErr, type Kwargs, type Value } from '../values/types.js';
 
 /**
  * Unpack args by parameter names. A name ending in '?' is optional; '??' is
@@ -68,16 +68,4 @@ export function wantInt(fname: string, param: string | number, v: Value): number
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') throw paramErr(fname, param, `${v} out of range`);
   throw paramErr(fname, param, `got ${typeName(v)}, want int`);
-}
-
-export function wantBool(fname: string, param: string | number, v: Value): boolean {
-  if (typeof v !== 'boolean') throw paramErr(fname, param, `got ${typeName(v)}, want bool`);
-  return v;
-}
-
-export function wantFloat(fname: string, param: string | number, v: Value): number {
-  if (v instanceof Float) return v.v;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  throw paramErr(fname, param, `got ${typeName(v)}, want float`);
 }

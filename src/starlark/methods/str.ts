@@ -3,7 +3,7 @@
 // decode to JS text first, but only when the string is not pure ASCII.
 
 import { registerMethods, type Method } from '../attrs.js';
-import { positional, paramErr, wantInt, wantStr } from '../builtins/args.js';
+import { positional, paramErr, wantInt } from '../builtins/args.js';
 import { format } from '../values/format.js';
 import * as ops from '../values/ops.js';
 import { quote, typeName } from '../values/repr.js';
@@ -383,4 +383,3 @@ registerMethods('bytes', {
   elems(b: Bytes, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return new StringIterable(b.s, 'elems', true); },
 });
 
-export { wantStr };

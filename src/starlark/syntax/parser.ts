@@ -486,13 +486,3 @@ export function parseFile(filename: string, src: string): A.File {
   p.next();
   return { path: filename, stmts: p.parseFile() };
 }
-
-/** Parse a single expression (used by eval-style helpers and tests). */
-export function parseExpr(filename: string, src: string): A.Expr {
-  const p = new Parser(new Scanner(filename, src));
-  p.next();
-  const e = p.parseExpr(false);
-  if (p.cur() === T.NEWLINE) p.next();
-  if (p.cur() !== T.EOF) p.err(p.sc.pos, `got ${tokenGoString(p.cur())} after expression, want EOF`);
-  return e;
-}

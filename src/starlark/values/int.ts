@@ -49,10 +49,6 @@ export function big(x: Int): bigint {
   return typeof x === 'bigint' ? x : BigInt(x);
 }
 
-export function isInt(x: unknown): x is Int {
-  return typeof x === 'number' || typeof x === 'bigint';
-}
-
 export function add(x: Int, y: Int): Int {
   if (typeof x === 'number' && typeof y === 'number') {
     const r = x + y;
@@ -154,8 +150,4 @@ export function floatToInt(f: number): Int {
   const t = Math.trunc(f);
   if (Number.isSafeInteger(t)) return t + 0;
   return norm(BigInt(t));
-}
-
-export function intToString(x: Int, radix = 10): string {
-  return x.toString(radix);
 }

@@ -2,10 +2,6 @@
 // the built-ins: truth, hashing and hash tables (hash.ts), equality and
 // ordering (compare.ts), iteration, indexing and slicing (sequence.ts), and
 // operators (operators.ts). Messages mirror starlark-go.
-
-import { typeName } from './repr.js';
-
-export { typeName };
 export * from './hash.js';
 export * from './compare.js';
 export * from './sequence.js';

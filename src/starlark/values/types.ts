@@ -33,8 +33,6 @@ export class Tuple extends SValue {
   override freeze() { for (const e of this.elems) freezeValue(e); }
 }
 
-export const EMPTY_TUPLE = new Tuple([]);
-
 export class List extends SValue {
   frozen = false;
   itercount = 0;
