@@ -393,8 +393,10 @@ function decodeValue(body: Body, spec: Spec, ctx: DecodeContext): unknown {
     case 'block_list':
     case 'block_set': {
       const found = blocks(body).filter((b) => b.type === spec.blockType);
-      if (found.length < spec.min) error(ctx, `Insufficient ${spec.blockType} blocks`, `At least ${spec.min} "${spec.blockType}" blocks are required.`, body.range);
-      if (spec.max > 0 && found.length > spec.max) error(ctx, `Too many ${spec.blockType} blocks`, `No more than ${spec.max} "${spec.blockType}" blocks are allowed.`, found[spec.max]!.typeRange);
+      if (found.length < spec.min)
+        error(ctx, `Insufficient ${spec.blockType} blocks`, `At least ${spec.min} "${spec.blockType}" blocks are required.`, body.range);
+      if (spec.max > 0 && found.length > spec.max)
+        error(ctx, `Too many ${spec.blockType} blocks`, `No more than ${spec.max} "${spec.blockType}" blocks are allowed.`, found[spec.max]!.typeRange);
       return found.map((b) => {
         if (b.labels.length > 0) error(ctx, `Extraneous label for ${spec.blockType}`, 'No labels are expected for this block.', b.labelRanges[0]);
         return decodeBody(b.body, spec.nested, ctx);
@@ -405,13 +407,19 @@ function decodeValue(body: Body, spec: Spec, ctx: DecodeContext): unknown {
       for (const b of blocks(body).filter((x) => x.type === spec.blockType)) {
         if (b.labels.length !== spec.labels.length) {
           const detail = `Blocks of type "${spec.blockType}" need ${spec.labels.length} label(s): ${spec.labels.join(', ')}.`;
-          error(ctx, b.labels.length < spec.labels.length ? `Missing ${spec.labels[b.labels.length]} for ${spec.blockType}` : `Extraneous label for ${spec.blockType}`, detail, b.typeRange);
+          error(
+            ctx,
+            b.labels.length < spec.labels.length ? `Missing ${spec.labels[b.labels.length]} for ${spec.blockType}` : `Extraneous label for ${spec.blockType}`,
+            detail,
+            b.typeRange,
+          );
           continue;
         }
         let level = out;
         b.labels.forEach((label, i) => {
           if (i === b.labels.length - 1) {
-            if (Object.hasOwn(level, label)) error(ctx, `Duplicate ${spec.blockType} block`, `A block for ${b.labels.join(' ')} was already defined.`, b.typeRange);
+            if (Object.hasOwn(level, label))
+              error(ctx, `Duplicate ${spec.blockType} block`, `A block for ${b.labels.join(' ')} was already defined.`, b.typeRange);
             level[label] = decodeBody(b.body, spec.nested, ctx);
           } else {
             level = (level[label] ??= {}) as Record<string, unknown>;
@@ -467,7 +475,10 @@ function loadTest(file: string): TestFile {
     if (t.resultType) t.result = convert(t.result, t.resultType);
   }
   for (const b of blocks(f.body)) {
-    if (b.type === 'diagnostics') t.diagnostics = blocks(b.body).filter((x) => x.type === 'error').map(rangeBlock);
+    if (b.type === 'diagnostics')
+      t.diagnostics = blocks(b.body)
+        .filter((x) => x.type === 'error')
+        .map(rangeBlock);
     if (b.type === 'traversals') {
       t.traversals = blocks(b.body)
         .filter((x) => x.type === 'traversal')
@@ -500,7 +511,9 @@ function loadSpec(file: string): { spec: Spec; vars: Record<string, unknown> } {
 
 function findTests(dir: string): string[] {
   // hclspecsuite's order: the directory's tests, then its subdirectories, each sorted by name.
-  const names = readdirSync(dir).filter((n) => !n.startsWith('.')).sort();
+  const names = readdirSync(dir)
+    .filter((n) => !n.startsWith('.'))
+    .sort();
   const tests = names.filter((n) => n.endsWith('.t')).map((n) => join(dir, n));
   const subdirs = names.filter((n) => statSync(join(dir, n)).isDirectory());
   return [...tests, ...subdirs.flatMap((d) => findTests(join(dir, d)))];
@@ -530,19 +543,24 @@ function runTest(tFile: string): string[] {
     for (const want of test.diagnostics) {
       const i = unmatched.findIndex((g) => g.r && fmtRange(g.r) === fmtRange(want));
       if (i >= 0) unmatched.splice(i, 1);
-      else problems.push(`expected an error at ${fmtRange(want)}; got ${got.map((g) => (g.r ? fmtRange(g.r) : 'no range') + ' ' + g.d.summary).join('; ') || 'none'}`);
+      else
+        problems.push(
+          `expected an error at ${fmtRange(want)}; got ${got.map((g) => (g.r ? fmtRange(g.r) : 'no range') + ' ' + g.d.summary).join('; ') || 'none'}`,
+        );
     }
     for (const g of unmatched) problems.push(`unexpected error ${g.r ? fmtRange(g.r) : ''} ${g.d.summary}: ${g.d.detail ?? ''}`);
     return problems;
   }
-  for (const d of errors) problems.push(`unexpected error ${d.subject ? fmtRange({ from: d.subject.start, to: d.subject.end }) : ''} ${d.summary}: ${d.detail ?? ''}`);
+  for (const d of errors)
+    problems.push(`unexpected error ${d.subject ? fmtRange({ from: d.subject.start, to: d.subject.end }) : ''} ${d.summary}: ${d.detail ?? ''}`);
   if (problems.length > 0) return problems;
   if (test.hasResult && !same(value, test.result)) problems.push(`result ${show(value)}\n      expected ${show(test.result)}`);
   if (test.resultType && !conforms(value, test.resultType)) problems.push(`result ${show(value)} does not have type ${typeString(test.resultType)}`);
   if (test.traversals) {
     const got = ctx.references.map((r) => r.root + r.path.map((p) => (typeof p === 'string' ? `.${p}` : `[${JSON.stringify(p)}]`)).join(''));
     const want = test.traversals.map((t) => t.ref);
-    if (JSON.stringify([...got].sort()) !== JSON.stringify([...want].sort())) problems.push(`traversals ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+    if (JSON.stringify([...got].sort()) !== JSON.stringify([...want].sort()))
+      problems.push(`traversals ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
   }
   return problems;
 }

@@ -21,9 +21,7 @@ import { repr } from '../src/starlark/values/repr.js';
 import { makeJSONModule } from '../src/starlark/json.js';
 import { nearest } from '../src/starlark/spell.js';
 import { makeMathModule } from '../src/starlark/math.js';
-import {
-  Builtin, EvalErr, Float, List, Module, SValue, Struct, freezeValue, type Value,
-} from '../src/starlark/values/types.js';
+import { Builtin, EvalErr, Float, List, Module, SValue, Struct, freezeValue, type Value } from '../src/starlark/values/types.js';
 import { decodeUTF8 } from '../src/starlark/values/utf8.js';
 
 /** Chunks that need Go-only extensions, with the reason. Keyed by "file:firstLineOfChunk". */
@@ -32,21 +30,35 @@ const SKIP: Record<string, string> = {
   'starlark/testdata/time.star': 'needs lib/time (Go time module)',
 };
 
-interface Chunk { source: string; startLine: number; want: Map<number, RegExp>; text: string }
+interface Chunk {
+  source: string;
+  startLine: number;
+  want: Map<number, RegExp>;
+  text: string;
+}
 
 function goUnquote(s: string): string {
   if (s.startsWith('`') && s.endsWith('`')) return s.slice(1, -1);
   if (s.startsWith('"') && s.endsWith('"')) {
     return s.slice(1, -1).replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)/g, (_, e: string) => {
       switch (e[0]) {
-        case 'n': return '\n';
-        case 't': return '\t';
-        case 'r': return '\r';
-        case '\\': return '\\';
-        case '"': return '"';
-        case "'": return "'";
-        case 'x': case 'u': return String.fromCharCode(parseInt(e.slice(1), 16));
-        default: return '\\' + e;
+        case 'n':
+          return '\n';
+        case 't':
+          return '\t';
+        case 'r':
+          return '\r';
+        case '\\':
+          return '\\';
+        case '"':
+          return '"';
+        case "'":
+          return "'";
+        case 'x':
+        case 'u':
+          return String.fromCharCode(parseInt(e.slice(1), 16));
+        default:
+          return '\\' + e;
       }
     });
   }
@@ -57,8 +69,16 @@ function goUnquote(s: string): string {
 export function goRegExp(p: string): RegExp {
   let flags = 'u';
   const m = /^\(\?([a-z]+)\)/.exec(p);
-  if (m) { if (m[1]!.includes('i')) flags += 'i'; if (m[1]!.includes('s')) flags += 's'; p = p.slice(m[0].length); }
-  try { return new RegExp(p, flags); } catch { return new RegExp(p, flags.replace('u', '')); }
+  if (m) {
+    if (m[1]!.includes('i')) flags += 'i';
+    if (m[1]!.includes('s')) flags += 's';
+    p = p.slice(m[0].length);
+  }
+  try {
+    return new RegExp(p, flags);
+  } catch {
+    return new RegExp(p, flags.replace('u', ''));
+  }
 }
 
 function readChunks(path: string): Chunk[] {
@@ -83,14 +103,21 @@ function readChunks(path: string): Chunk[] {
 function optionsOf(text: string): Partial<FileOptions> {
   const has = (n: string) => text.includes('option:' + n);
   return {
-    set: has('set'), while: has('while'), topLevelControl: has('toplevelcontrol'), globalReassign: has('globalreassign'),
-    loadBindsGlobally: has('loadbindsglobally'), recursion: has('recursion'),
+    set: has('set'),
+    while: has('while'),
+    topLevelControl: has('toplevelcontrol'),
+    globalReassign: has('globalreassign'),
+    loadBindsGlobally: has('loadbindsglobally'),
+    recursion: has('recursion'),
   };
 }
 
 class ChunkResult {
   problems: string[] = [];
-  constructor(public chunk: Chunk, public file: string) {}
+  constructor(
+    public chunk: Chunk,
+    public file: string,
+  ) {}
   gotError(line: number, msg: string): void {
     const rx = this.chunk.want.get(line);
     if (rx) {
@@ -114,11 +141,24 @@ class HasFields extends SValue {
   attrs = new Map<string, Value>();
   frozen = false;
   hashable = true;
-  get type() { return 'hasfields'; }
-  override toString() { return 'hasfields'; }
-  override freeze() { if (!this.frozen) { this.frozen = true; for (const v of this.attrs.values()) freezeValue(v); } }
-  attr(name: string): Value | undefined { return this.attrs.get(name); }
-  attrNames(): string[] { return [...this.attrs.keys()].sort(); }
+  get type() {
+    return 'hasfields';
+  }
+  override toString() {
+    return 'hasfields';
+  }
+  override freeze() {
+    if (!this.frozen) {
+      this.frozen = true;
+      for (const v of this.attrs.values()) freezeValue(v);
+    }
+  }
+  attr(name: string): Value | undefined {
+    return this.attrs.get(name);
+  }
+  attrNames(): string[] {
+    return [...this.attrs.keys()].sort();
+  }
   setField(name: string, v: Value): void {
     if (this.frozen) throw new EvalErr('cannot set field on a frozen hasfields');
     if (name.startsWith('no')) {
@@ -134,10 +174,16 @@ class HasFields extends SValue {
 }
 
 /** struct_test.go's gensym symbols: constructors of "branded" structs. */
-class Symbol extends SValue {
-  constructor(public readonly name: string) { super(); }
-  get type() { return 'symbol'; }
-  override toString() { return this.name; }
+class SymbolValue extends SValue {
+  constructor(public readonly name: string) {
+    super();
+  }
+  get type() {
+    return 'symbol';
+  }
+  override toString() {
+    return this.name;
+  }
   callStar(args: Value[], kwargs: [string, Value][] | null): Value {
     if (args.length > 0) throw new EvalErr(`${this.name}: unexpected positional arguments`);
     return new Struct(new Map([...(kwargs ?? [])].sort((a, b) => (a[0] < b[0] ? -1 : 1))), this);
@@ -146,9 +192,20 @@ class Symbol extends SValue {
 
 /** eval_test.go's fib: the infinite Fibonacci sequence. */
 class Fib extends SValue {
-  get type() { return 'fib'; }
-  override toString() { return 'fib'; }
-  *iterate(): Iterator<Value> { let a = 0, b = 1; for (;;) { yield a; [a, b] = [b, a + b]; } }
+  get type() {
+    return 'fib';
+  }
+  override toString() {
+    return 'fib';
+  }
+  *iterate(): Iterator<Value> {
+    let a = 0,
+      b = 1;
+    for (;;) {
+      yield a;
+      [a, b] = [b, a + b];
+    }
+  }
 }
 
 function floateq(x: number, y: number): boolean {
@@ -156,8 +213,10 @@ function floateq(x: number, y: number): boolean {
   if (Number.isNaN(x)) return Number.isNaN(y);
   if (Number.isNaN(y)) return false;
   const b = new DataView(new ArrayBuffer(16));
-  b.setFloat64(0, x); b.setFloat64(8, y);
-  const xb = b.getBigUint64(0), yb = b.getBigUint64(8);
+  b.setFloat64(0, x);
+  b.setFloat64(8, y);
+  const xb = b.getBigUint64(0),
+    yb = b.getBigUint64(8);
   return xb === yb + 1n || yb === xb + 1n;
 }
 
@@ -181,7 +240,9 @@ function loadAssert(root: string): Map<string, Value> {
       return null;
     }),
     catch: new Builtin('catch', (args, _kwargs, _self, th) => {
-      try { callValue(th, args[0]!, [], null); } catch (e) {
+      try {
+        callValue(th, args[0]!, [], null);
+      } catch (e) {
         if (e instanceof EvalErr) return e.msg;
         if (e instanceof RangeError) return 'Starlark stack overflow';
         throw e;
@@ -190,7 +251,10 @@ function loadAssert(root: string): Map<string, Value> {
     }),
     matches: new Builtin('matches', (args) => goRegExp(decodeUTF8(args[0] as string)).test(decodeUTF8(args[1] as string))),
     module: new Builtin('module', (args, kwargs) => new Module(args[0] as string, new Map(kwargs ?? []))),
-    _freeze: new Builtin('freeze', (args) => { freezeValue(args[0]!); return args[0]!; }),
+    _freeze: new Builtin('freeze', (args) => {
+      freezeValue(args[0]!);
+      return args[0]!;
+    }),
     _floateq: new Builtin('floateq', (args) => floateq(num(args[0]!), num(args[1]!))),
   };
   const { program, errors } = compileModule(readFileSync(path, 'utf8'), 'assert.star', { predeclared: Object.keys(pre) });
@@ -208,7 +272,7 @@ function runExecChunk(root: string, file: string, rel: string, chunk: Chunk, res
     gensym: new Builtin('gensym', (args, kwargs) => {
       const name = args[0] ?? (kwargs ?? []).find(([k]) => k === 'name')?.[1];
       if (typeof name !== 'string') throw new EvalErr('gensym: missing argument for name');
-      return new Symbol(name);
+      return new SymbolValue(name);
     }),
     struct: new Builtin('struct', (args, kwargs) => {
       if (args.length > 0) throw new EvalErr(`struct: unexpected positional arguments`);
@@ -238,7 +302,9 @@ function runProgram(program: Program, root: string, pre: Record<string, Value>):
     timeoutMs: 60_000,
     maxDepth: 400,
     limits: { maxStringBytes: 1 << 30, maxElements: 1 << 30 },
-    print: (s) => { if (process.env.STARLARK_CONFORMANCE_PRINT) console.log(s); },
+    print: (s) => {
+      if (process.env.STARLARK_CONFORMANCE_PRINT) console.log(s);
+    },
     load: (m) => {
       if (m === 'assert.star') return loadAssert(root);
       if (m === 'json.star') return new Map([['json', makeJSONModule()]]);
@@ -258,29 +324,44 @@ function runParseChunk(file: string, chunk: Chunk, res: ChunkResult): void {
 }
 
 function runResolveChunk(file: string, rel: string, chunk: Chunk, res: ChunkResult): void {
-  let f;
+  let f: ReturnType<typeof parseFile>;
   try {
     f = parseFile(file, chunk.source);
   } catch (e) {
-    if (e instanceof SyntaxError_) { res.problems.push(`${rel}:${e.pos.line}: parse error: ${e.msg}`); return; }
+    if (e instanceof SyntaxError_) {
+      res.problems.push(`${rel}:${e.pos.line}: parse error: ${e.msg}`);
+      return;
+    }
     throw e;
   }
   const opts = { ...optionsOf(chunk.text) } as FileOptions;
-  const r = resolveFile(f, opts, (n) => n === 'M', (n) => n === 'U' || n === 'float');
+  const r = resolveFile(
+    f,
+    opts,
+    (n) => n === 'M',
+    (n) => n === 'U' || n === 'float',
+  );
   for (const e of r.errors) res.gotError(e.pos.line, e.msg);
 }
 
-interface FileStats { file: string; pass: number; total: number; skipped: number; problems: string[] }
+interface FileStats {
+  file: string;
+  pass: number;
+  total: number;
+  skipped: number;
+  problems: string[];
+}
 
 function runFile(root: string, path: string, mode: 'exec' | 'parse' | 'resolve' | 'parse-whole'): FileStats {
   const rel = relative(root, path);
   const stats: FileStats = { file: rel, pass: 0, total: 0, skipped: 0, problems: [] };
   const skipReason = SKIP[rel];
-  const chunks = mode === 'parse-whole'
-    ? [{ source: readFileSync(path, 'utf8'), startLine: 1, want: new Map(), text: '' }]
-    : readChunks(path);
+  const chunks = mode === 'parse-whole' ? [{ source: readFileSync(path, 'utf8'), startLine: 1, want: new Map(), text: '' }] : readChunks(path);
   for (const chunk of chunks) {
-    if (skipReason || SKIP[`${rel}:${chunk.startLine}`]) { stats.skipped++; continue; }
+    if (skipReason || SKIP[`${rel}:${chunk.startLine}`]) {
+      stats.skipped++;
+      continue;
+    }
     stats.total++;
     const res = new ChunkResult(chunk, rel);
     current = res;
@@ -309,7 +390,11 @@ function main(): void {
   const verbose = process.argv.includes('-v');
   const files: [string, 'exec' | 'parse' | 'resolve' | 'parse-whole'][] = [];
   const td = join(root, 'starlark/testdata');
-  if (existsSync(td)) for (const f of readdirSync(td).filter((f) => f.endsWith('.star')).sort()) files.push([join(td, f), 'exec']);
+  if (existsSync(td))
+    for (const f of readdirSync(td)
+      .filter((f) => f.endsWith('.star'))
+      .sort())
+      files.push([join(td, f), 'exec']);
   const st = join(root, 'starlarkstruct/testdata/struct.star');
   if (existsSync(st)) files.push([st, 'exec']);
   const errs = join(root, 'syntax/testdata/errors.star');
@@ -319,18 +404,26 @@ function main(): void {
   const rs = join(root, 'resolve/testdata/resolve.star');
   if (existsSync(rs)) files.push([rs, 'resolve']);
 
-  let pass = 0, total = 0, skipped = 0;
+  let pass = 0,
+    total = 0,
+    skipped = 0;
   const rows: string[] = [];
   for (const [path, mode] of files) {
     const s = runFile(root, path, mode);
-    pass += s.pass; total += s.total; skipped += s.skipped;
+    pass += s.pass;
+    total += s.total;
+    skipped += s.skipped;
     const pct = s.total === 0 ? '-' : ((100 * s.pass) / s.total).toFixed(1) + '%';
-    rows.push(`${s.file.padEnd(40)} ${String(s.pass).padStart(4)}/${String(s.total).padEnd(4)} ${pct.padStart(7)}${s.skipped ? `  (${s.skipped} skipped: ${SKIP[s.file] ?? 'see skip list'})` : ''}`);
+    rows.push(
+      `${s.file.padEnd(40)} ${String(s.pass).padStart(4)}/${String(s.total).padEnd(4)} ${pct.padStart(7)}${s.skipped ? `  (${s.skipped} skipped: ${SKIP[s.file] ?? 'see skip list'})` : ''}`,
+    );
     if (verbose || process.env.STARLARK_CONFORMANCE_VERBOSE) for (const p of s.problems) console.log('  ' + p.split('\n')[0]);
   }
   console.log(`${'file'.padEnd(40)} pass/total`);
   for (const r of rows) console.log(r);
-  console.log(`${'TOTAL'.padEnd(40)} ${String(pass).padStart(4)}/${String(total).padEnd(4)} ${((100 * pass) / Math.max(total, 1)).toFixed(1).padStart(6)}%  (${skipped} chunks skipped)`);
+  console.log(
+    `${'TOTAL'.padEnd(40)} ${String(pass).padStart(4)}/${String(total).padEnd(4)} ${((100 * pass) / Math.max(total, 1)).toFixed(1).padStart(6)}%  (${skipped} chunks skipped)`,
+  );
   process.exitCode = pass === total ? 0 : 1;
 }
 

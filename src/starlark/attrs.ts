@@ -6,17 +6,25 @@
 import { nearest } from './spell.js';
 import { annotate, callValue } from './runtime.js';
 import { str, typeName } from './values/repr.js';
-import {
-  Builtin, Bytes, Dict, EvalErr, List, Module, SSet, Struct, type Kwargs, type RuntimePos, type Value,
-} from './values/types.js';
+import { Builtin, Bytes, Dict, EvalErr, List, Module, SSet, Struct, type Kwargs, type RuntimePos, type Value } from './values/types.js';
 import type { Thread } from './thread.js';
 
 /** A method of a built-in type; th is the calling thread, as for built-ins. */
-export type Method = (recv: any, args: Value[], kwargs: Kwargs, name: string, th: Thread) => Value; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: each method is registered on its own receiver type
+export type Method = (recv: any, args: Value[], kwargs: Kwargs, name: string, th: Thread) => Value;
 
-const STRING = new Map<string, Method>(), LIST = new Map<string, Method>(), DICT = new Map<string, Method>();
-const SET = new Map<string, Method>(), BYTES = new Map<string, Method>();
-const tables = new Map<string, Map<string, Method>>([['string', STRING], ['list', LIST], ['dict', DICT], ['set', SET], ['bytes', BYTES]]);
+const STRING = new Map<string, Method>(),
+  LIST = new Map<string, Method>(),
+  DICT = new Map<string, Method>();
+const SET = new Map<string, Method>(),
+  BYTES = new Map<string, Method>();
+const tables = new Map<string, Map<string, Method>>([
+  ['string', STRING],
+  ['list', LIST],
+  ['dict', DICT],
+  ['set', SET],
+  ['bytes', BYTES],
+]);
 
 export function registerMethods(type: string, methods: Record<string, Method>): void {
   const t = tables.get(type);
@@ -34,7 +42,10 @@ export function methodTable(x: Value): Map<string, Method> | undefined {
 }
 
 /** Host-defined values with fields implement this (like starlark.HasAttrs). */
-export interface HasAttrs { attr(name: string): Value | undefined; attrNames(): string[] }
+export interface HasAttrs {
+  attr(name: string): Value | undefined;
+  attrNames(): string[];
+}
 
 function hasAttrs(x: Value): x is Value & HasAttrs {
   return x !== null && typeof x === 'object' && typeof (x as unknown as HasAttrs).attr === 'function';
@@ -96,7 +107,11 @@ export function hasAttr(x: Value, name: string): boolean {
 }
 
 export function getAttrAt(x: Value, name: string, p: RuntimePos): Value {
-  try { return getAttr(x, name); } catch (e) { annotate(e, p); }
+  try {
+    return getAttr(x, name);
+  } catch (e) {
+    annotate(e, p);
+  }
 }
 
 /** Call a built-in method found in a method table, recording its frame on error. */
@@ -124,7 +139,11 @@ export function invokeAt(th: Thread, x: Value, name: string, args: Value[], kwar
     }
   }
   const f = getAttrAt(x, name, dotPos);
-  try { return callValue(th, f, args, kwargs); } catch (e) { annotate(e, p); }
+  try {
+    return callValue(th, f, args, kwargs);
+  } catch (e) {
+    annotate(e, p);
+  }
 }
 
 export function setField(x: Value, name: string, v: Value): void {

@@ -9,8 +9,21 @@ import type * as A from './syntax/ast.js';
 import { T } from './syntax/tokens.js';
 import { exprStart } from './syntax/ast.js';
 import {
-  Bytes, Cell, Dict, EvalErr, Float, Frame, Func, List, MANDATORY, RangeValue, Tuple,
-  type FuncCode, type Kwargs, type RuntimePos, type Value,
+  Bytes,
+  type Cell,
+  Dict,
+  EvalErr,
+  Float,
+  type Frame,
+  Func,
+  List,
+  MANDATORY,
+  RangeValue,
+  Tuple,
+  type FuncCode,
+  type Kwargs,
+  type RuntimePos,
+  type Value,
 } from './values/types.js';
 import * as ops from './values/ops.js';
 import { annotate, callAt, tickAt } from './runtime.js';
@@ -24,7 +37,10 @@ type Ex = (fr: Frame) => Value;
 type St = (fr: Frame) => number; // control: 0 normal, 1 break, 2 continue, 3 return
 type Assign = (fr: Frame, v: Value) => void;
 
-const NORMAL = 0, BREAK = 1, CONTINUE = 2, RETURN = 3;
+const NORMAL = 0,
+  BREAK = 1,
+  CONTINUE = 2,
+  RETURN = 3;
 /** shared argument list of zero-argument method calls (built-ins never mutate their args) */
 const NO_ARGS: Value[] = [];
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -37,26 +53,62 @@ export interface CompileContext {
 }
 
 const binOps: Partial<Record<T, ops.BinOp>> = {
-  [T.PLUS]: '+', [T.MINUS]: '-', [T.STAR]: '*', [T.SLASH]: '/', [T.SLASHSLASH]: '//', [T.PERCENT]: '%',
-  [T.AMP]: '&', [T.PIPE]: '|', [T.CIRCUMFLEX]: '^', [T.LTLT]: '<<', [T.GTGT]: '>>', [T.IN]: 'in', [T.NOT_IN]: 'not in',
+  [T.PLUS]: '+',
+  [T.MINUS]: '-',
+  [T.STAR]: '*',
+  [T.SLASH]: '/',
+  [T.SLASHSLASH]: '//',
+  [T.PERCENT]: '%',
+  [T.AMP]: '&',
+  [T.PIPE]: '|',
+  [T.CIRCUMFLEX]: '^',
+  [T.LTLT]: '<<',
+  [T.GTGT]: '>>',
+  [T.IN]: 'in',
+  [T.NOT_IN]: 'not in',
 };
 const augOps: Partial<Record<T, T>> = {
-  [T.PLUS_EQ]: T.PLUS, [T.MINUS_EQ]: T.MINUS, [T.STAR_EQ]: T.STAR, [T.SLASH_EQ]: T.SLASH, [T.SLASHSLASH_EQ]: T.SLASHSLASH,
-  [T.PERCENT_EQ]: T.PERCENT, [T.AMP_EQ]: T.AMP, [T.PIPE_EQ]: T.PIPE, [T.CIRCUMFLEX_EQ]: T.CIRCUMFLEX,
-  [T.LTLT_EQ]: T.LTLT, [T.GTGT_EQ]: T.GTGT,
+  [T.PLUS_EQ]: T.PLUS,
+  [T.MINUS_EQ]: T.MINUS,
+  [T.STAR_EQ]: T.STAR,
+  [T.SLASH_EQ]: T.SLASH,
+  [T.SLASHSLASH_EQ]: T.SLASHSLASH,
+  [T.PERCENT_EQ]: T.PERCENT,
+  [T.AMP_EQ]: T.AMP,
+  [T.PIPE_EQ]: T.PIPE,
+  [T.CIRCUMFLEX_EQ]: T.CIRCUMFLEX,
+  [T.LTLT_EQ]: T.LTLT,
+  [T.GTGT_EQ]: T.GTGT,
 };
 const cmpOps: Partial<Record<T, ops.CmpOp>> = {
-  [T.EQL]: '==', [T.NEQ]: '!=', [T.LT]: '<', [T.LE]: '<=', [T.GT]: '>', [T.GE]: '>=',
+  [T.EQL]: '==',
+  [T.NEQ]: '!=',
+  [T.LT]: '<',
+  [T.LE]: '<=',
+  [T.GT]: '>',
+  [T.GE]: '>=',
 };
 
 function binaryAt(th: Thread, op: ops.BinOp, x: Value, y: Value, p: RuntimePos): Value {
-  try { return ops.binary(op, x, y, th); } catch (e) { annotate(e, p); }
+  try {
+    return ops.binary(op, x, y, th);
+  } catch (e) {
+    annotate(e, p);
+  }
 }
 function compareAt(op: ops.CmpOp, x: Value, y: Value, p: RuntimePos): boolean {
-  try { return ops.compare(op, x, y); } catch (e) { annotate(e, p); }
+  try {
+    return ops.compare(op, x, y);
+  } catch (e) {
+    annotate(e, p);
+  }
 }
 function indexAt(x: Value, y: Value, p: RuntimePos): Value {
-  try { return ops.getIndex(x, y); } catch (e) { annotate(e, p); }
+  try {
+    return ops.getIndex(x, y);
+  } catch (e) {
+    annotate(e, p);
+  }
 }
 
 function refError(kind: 'local' | 'global', name: string, p: RuntimePos): never {
@@ -81,14 +133,27 @@ export class Compiler {
     if (n === 1) return sts[0]!;
     if (n === 2) {
       const [a, b] = sts as [St, St];
-      return (fr) => { const c = a(fr); if (c !== NORMAL) return c; return b(fr); };
+      return (fr) => {
+        const c = a(fr);
+        if (c !== NORMAL) return c;
+        return b(fr);
+      };
     }
     if (n === 3) {
       const [a, b, c3] = sts as [St, St, St];
-      return (fr) => { let c = a(fr); if (c !== NORMAL) return c; c = b(fr); if (c !== NORMAL) return c; return c3(fr); };
+      return (fr) => {
+        let c = a(fr);
+        if (c !== NORMAL) return c;
+        c = b(fr);
+        if (c !== NORMAL) return c;
+        return c3(fr);
+      };
     }
     return (fr) => {
-      for (let i = 0; i < n; i++) { const c = sts[i]!(fr); if (c !== NORMAL) return c; }
+      for (let i = 0; i < n; i++) {
+        const c = sts[i]!(fr);
+        if (c !== NORMAL) return c;
+      }
       return NORMAL;
     };
   }
@@ -97,26 +162,39 @@ export class Compiler {
     switch (s.kind) {
       case 'Expr': {
         const e = this.expr(s.x);
-        return (fr) => { e(fr); return NORMAL; };
+        return (fr) => {
+          e(fr);
+          return NORMAL;
+        };
       }
-      case 'Assign': return s.op === T.EQ ? this.assignStmt(s) : this.augAssign(s);
+      case 'Assign':
+        return s.op === T.EQ ? this.assignStmt(s) : this.augAssign(s);
       case 'If': {
-        const cond = this.cond(s.cond), t = this.block(s.t);
+        const cond = this.cond(s.cond),
+          t = this.block(s.t);
         if (s.f.length === 0) return (fr) => (cond(fr) ? t(fr) : NORMAL);
         const f = this.block(s.f);
         return (fr) => (cond(fr) ? t(fr) : f(fr));
       }
       case 'Return': {
-        if (!s.result) return (fr) => { fr.ret = null; return RETURN; };
+        if (!s.result)
+          return (fr) => {
+            fr.ret = null;
+            return RETURN;
+          };
         const e = this.expr(s.result);
-        return (fr) => { fr.ret = e(fr); return RETURN; };
+        return (fr) => {
+          fr.ret = e(fr);
+          return RETURN;
+        };
       }
       case 'Branch':
         if (s.tok === T.BREAK) return () => BREAK;
         if (s.tok === T.CONTINUE) return () => CONTINUE;
         return () => NORMAL;
       case 'While': {
-        const cond = this.cond(s.cond), body = this.block(s.body);
+        const cond = this.cond(s.cond),
+          body = this.block(s.body);
         const p = this.pos(s.pos);
         return (fr) => {
           const th = fr.th;
@@ -129,13 +207,18 @@ export class Compiler {
           return NORMAL;
         };
       }
-      case 'For': return this.forStmt(s);
+      case 'For':
+        return this.forStmt(s);
       case 'Def': {
         const mk = this.func(s.fn!);
         const set = this.assignTo(s.name);
-        return (fr) => { set(fr, mk(fr)); return NORMAL; };
+        return (fr) => {
+          set(fr, mk(fr));
+          return NORMAL;
+        };
       }
-      case 'Load': return this.loadStmt(s);
+      case 'Load':
+        return this.loadStmt(s);
     }
   }
 
@@ -152,8 +235,10 @@ export class Compiler {
         if (load === null) throw new EvalErr('load not implemented by this application');
         mod = load(modName);
       } catch (e) {
-        const err = e instanceof EvalErr && e.msg === 'load not implemented by this application' ? e
-          : new EvalErr(`cannot load ${modName}: ${e instanceof EvalErr ? e.msg : (e as Error).message}`);
+        const err =
+          e instanceof EvalErr && e.msg === 'load not implemented by this application'
+            ? e
+            : new EvalErr(`cannot load ${modName}: ${e instanceof EvalErr ? e.msg : (e as Error).message}`);
         err.pos = p;
         throw err;
       }
@@ -190,7 +275,9 @@ export class Compiler {
             if (c === BREAK) break;
             if (c === RETURN) return RETURN;
           }
-        } finally { it.itercount--; }
+        } finally {
+          it.itercount--;
+        }
         return NORMAL;
       }
       if (it instanceof RangeValue) {
@@ -215,7 +302,10 @@ export class Compiler {
         set(fr, v);
         const c = body(fr);
         if (c === BREAK) return true;
-        if (c === RETURN) { ret = RETURN; return true; }
+        if (c === RETURN) {
+          ret = RETURN;
+          return true;
+        }
         return false;
       });
       return ret;
@@ -229,10 +319,16 @@ export class Compiler {
       const b = s.lhs.binding!;
       if (b.scope === 'local') {
         const i = b.index;
-        return (fr) => { fr.l[i] = rhs(fr); return NORMAL; };
+        return (fr) => {
+          fr.l[i] = rhs(fr);
+          return NORMAL;
+        };
       }
     }
-    return (fr) => { set(fr, rhs(fr)); return NORMAL; };
+    return (fr) => {
+      set(fr, rhs(fr));
+      return NORMAL;
+    };
   }
 
   augAssign(s: A.AssignStmt): St {
@@ -256,13 +352,17 @@ export class Compiler {
           fr.th.checkElems(x.elems.length + add.length);
           fr.th.chargeAlloc(8 * add.length);
           for (const v of add) x.elems.push(v);
-        } catch (e) { annotate(e, p); }
+        } catch (e) {
+          annotate(e, p);
+        }
         return x;
       } else if (op === '|' && x instanceof Dict && y instanceof Dict) {
         try {
           x.ht.checkMutable('apply |= to');
           for (const [hk, v] of y.ht.vals) ops.dictSet(x, y.ht.keyOf(hk), v, fr.th);
-        } catch (e) { annotate(e, p); }
+        } catch (e) {
+          annotate(e, p);
+        }
         return x;
       }
       return binaryAt(fr.th, op, x, y, p);
@@ -270,22 +370,36 @@ export class Compiler {
     const lhs = s.lhs;
     switch (lhs.kind) {
       case 'Ident': {
-        const get = this.ident(lhs), set = this.assignTo(lhs);
+        const get = this.ident(lhs),
+          set = this.assignTo(lhs);
         const b = lhs.binding!;
         if (b.scope === 'local') {
           const i = b.index;
-          return (fr) => { const x = get(fr); fr.l[i] = inplace(fr, x, rhs(fr)); return NORMAL; };
+          return (fr) => {
+            const x = get(fr);
+            fr.l[i] = inplace(fr, x, rhs(fr));
+            return NORMAL;
+          };
         }
-        return (fr) => { set(fr, inplace(fr, get(fr), rhs(fr))); return NORMAL; };
+        return (fr) => {
+          set(fr, inplace(fr, get(fr), rhs(fr)));
+          return NORMAL;
+        };
       }
       case 'Index': {
-        const xe = this.expr(lhs.x), ie = this.expr(lhs.y);
+        const xe = this.expr(lhs.x),
+          ie = this.expr(lhs.y);
         const ip = this.pos(lhs.pos);
         return (fr) => {
-          const x = xe(fr), i = ie(fr);
+          const x = xe(fr),
+            i = ie(fr);
           const old = indexAt(x, i, ip);
           const v = inplace(fr, old, rhs(fr));
-          try { ops.setIndex(x, i, v, fr.th); } catch (e) { annotate(e, ip); }
+          try {
+            ops.setIndex(x, i, v, fr.th);
+          } catch (e) {
+            annotate(e, ip);
+          }
           return NORMAL;
         };
       }
@@ -296,11 +410,16 @@ export class Compiler {
         return (fr) => {
           const x = xe(fr);
           const v = inplace(fr, getAttrAt(x, name, dp), rhs(fr));
-          try { setField(x, name, v); } catch (e) { annotate(e, dp); }
+          try {
+            setField(x, name, v);
+          } catch (e) {
+            annotate(e, dp);
+          }
           return NORMAL;
         };
       }
-      case 'Paren': return this.augAssign({ ...s, lhs: lhs.x });
+      case 'Paren':
+        return this.augAssign({ ...s, lhs: lhs.x });
     }
     throw new Error('unreachable: bad augmented assignment target');
   }
@@ -312,19 +431,37 @@ export class Compiler {
         const b = lhs.binding!;
         const i = b.index;
         switch (b.scope) {
-          case 'local': return (fr, v) => { fr.l[i] = v; };
-          case 'cell': return (fr, v) => { (fr.l[i] as Cell).v = v; };
-          case 'free': return (fr, v) => { fr.fv[i]!.v = v; };
-          case 'global': return (fr, v) => { fr.g[i] = v; };
+          case 'local':
+            return (fr, v) => {
+              fr.l[i] = v;
+            };
+          case 'cell':
+            return (fr, v) => {
+              (fr.l[i] as Cell).v = v;
+            };
+          case 'free':
+            return (fr, v) => {
+              fr.fv[i]!.v = v;
+            };
+          case 'global':
+            return (fr, v) => {
+              fr.g[i] = v;
+            };
         }
         throw new Error(`internal error: cannot assign to ${b.scope} ${lhs.name}`);
       }
       case 'Index': {
-        const xe = this.expr(lhs.x), ie = this.expr(lhs.y);
+        const xe = this.expr(lhs.x),
+          ie = this.expr(lhs.y);
         const p = this.pos(lhs.pos);
         return (fr, v) => {
-          const x = xe(fr), i = ie(fr);
-          try { ops.setIndex(x, i, v, fr.th); } catch (e) { annotate(e, p); }
+          const x = xe(fr),
+            i = ie(fr);
+          try {
+            ops.setIndex(x, i, v, fr.th);
+          } catch (e) {
+            annotate(e, p);
+          }
         };
       }
       case 'Dot': {
@@ -333,11 +470,17 @@ export class Compiler {
         const name = lhs.name;
         return (fr, v) => {
           const x = xe(fr);
-          try { setField(x, name, v); } catch (e) { annotate(e, p); }
+          try {
+            setField(x, name, v);
+          } catch (e) {
+            annotate(e, p);
+          }
         };
       }
-      case 'Paren': return this.assignTo(lhs.x);
-      case 'Tuple': case 'List': {
+      case 'Paren':
+        return this.assignTo(lhs.x);
+      case 'Tuple':
+      case 'List': {
         const sets = lhs.list.map((e) => this.assignTo(e));
         const n = sets.length;
         const p = this.pos(exprStart(lhs));
@@ -348,12 +491,14 @@ export class Compiler {
             try {
               if (!ops.isIterable(v)) throw new EvalErr(`got ${typeName(v)} in sequence assignment`);
               elems = ops.toArray(v, fr.th);
-            } catch (e) { annotate(e, p); }
+            } catch (e) {
+              annotate(e, p);
+            }
           }
           if (elems.length !== n) {
-            const e = new EvalErr(elems.length > n
-              ? `too many values to unpack (got ${elems.length}, want ${n})`
-              : `too few values to unpack (got ${elems.length}, want ${n})`);
+            const e = new EvalErr(
+              elems.length > n ? `too many values to unpack (got ${elems.length}, want ${n})` : `too few values to unpack (got ${elems.length}, want ${n})`,
+            );
             e.pos = p;
             throw e;
           }
@@ -374,11 +519,13 @@ export class Compiler {
       return (fr) => !c(fr);
     }
     if (e.kind === 'Binary' && e.op === T.AND) {
-      const a = this.cond(e.x), b = this.cond(e.y);
+      const a = this.cond(e.x),
+        b = this.cond(e.y);
       return (fr) => a(fr) && b(fr);
     }
     if (e.kind === 'Binary' && e.op === T.OR) {
-      const a = this.cond(e.x), b = this.cond(e.y);
+      const a = this.cond(e.x),
+        b = this.cond(e.y);
       return (fr) => a(fr) || b(fr);
     }
     if (e.kind === 'Paren') return this.cond(e.x);
@@ -391,15 +538,46 @@ export class Compiler {
 
   comparison(e: A.BinaryExpr): (fr: Frame) => boolean {
     const op = cmpOps[e.op]!;
-    const x = this.expr(e.x), y = this.expr(e.y);
+    const x = this.expr(e.x),
+      y = this.expr(e.y);
     const p = this.pos(e.pos);
     switch (op) {
-      case '==': return (fr) => { const a = x(fr), b = y(fr); return a === b ? typeof a !== 'object' || a === null || ops.equals(a, b) : (typeof a === 'object' || typeof b === 'object') && ops.equals(a, b); };
-      case '!=': return (fr) => { const a = x(fr), b = y(fr); return !(a === b ? typeof a !== 'object' || a === null || ops.equals(a, b) : (typeof a === 'object' || typeof b === 'object') && ops.equals(a, b)); };
-      case '<': return (fr) => { const a = x(fr), b = y(fr); return typeof a === 'number' && typeof b === 'number' ? a < b : compareAt(op, a, b, p); };
-      case '<=': return (fr) => { const a = x(fr), b = y(fr); return typeof a === 'number' && typeof b === 'number' ? a <= b : compareAt(op, a, b, p); };
-      case '>': return (fr) => { const a = x(fr), b = y(fr); return typeof a === 'number' && typeof b === 'number' ? a > b : compareAt(op, a, b, p); };
-      case '>=': return (fr) => { const a = x(fr), b = y(fr); return typeof a === 'number' && typeof b === 'number' ? a >= b : compareAt(op, a, b, p); };
+      case '==':
+        return (fr) => {
+          const a = x(fr),
+            b = y(fr);
+          return a === b ? typeof a !== 'object' || a === null || ops.equals(a, b) : (typeof a === 'object' || typeof b === 'object') && ops.equals(a, b);
+        };
+      case '!=':
+        return (fr) => {
+          const a = x(fr),
+            b = y(fr);
+          return !(a === b ? typeof a !== 'object' || a === null || ops.equals(a, b) : (typeof a === 'object' || typeof b === 'object') && ops.equals(a, b));
+        };
+      case '<':
+        return (fr) => {
+          const a = x(fr),
+            b = y(fr);
+          return typeof a === 'number' && typeof b === 'number' ? a < b : compareAt(op, a, b, p);
+        };
+      case '<=':
+        return (fr) => {
+          const a = x(fr),
+            b = y(fr);
+          return typeof a === 'number' && typeof b === 'number' ? a <= b : compareAt(op, a, b, p);
+        };
+      case '>':
+        return (fr) => {
+          const a = x(fr),
+            b = y(fr);
+          return typeof a === 'number' && typeof b === 'number' ? a > b : compareAt(op, a, b, p);
+        };
+      case '>=':
+        return (fr) => {
+          const a = x(fr),
+            b = y(fr);
+          return typeof a === 'number' && typeof b === 'number' ? a >= b : compareAt(op, a, b, p);
+        };
     }
   }
 
@@ -410,13 +588,25 @@ export class Compiler {
     const p = this.pos(id.pos);
     switch (b.scope) {
       case 'local':
-        return (fr) => { const v = fr.l[i] as Value | undefined; return v !== undefined ? v : refError('local', name, p); };
+        return (fr) => {
+          const v = fr.l[i] as Value | undefined;
+          return v !== undefined ? v : refError('local', name, p);
+        };
       case 'cell':
-        return (fr) => { const v = (fr.l[i] as Cell).v; return v !== undefined ? v : refError('local', name, p); };
+        return (fr) => {
+          const v = (fr.l[i] as Cell).v;
+          return v !== undefined ? v : refError('local', name, p);
+        };
       case 'free':
-        return (fr) => { const v = fr.fv[i]!.v; return v !== undefined ? v : refError('local', name, p); };
+        return (fr) => {
+          const v = fr.fv[i]!.v;
+          return v !== undefined ? v : refError('local', name, p);
+        };
       case 'global':
-        return (fr) => { const v = fr.g[i]; return v !== undefined ? v : refError('global', name, p); };
+        return (fr) => {
+          const v = fr.g[i];
+          return v !== undefined ? v : refError('global', name, p);
+        };
       case 'predeclared': {
         const slot = this.ctx.predeclaredSlot(name);
         return (fr) => {
@@ -440,7 +630,8 @@ export class Compiler {
 
   expr(e: A.Expr): Ex {
     switch (e.kind) {
-      case 'Ident': return this.ident(e);
+      case 'Ident':
+        return this.ident(e);
       case 'Literal': {
         let v: Value;
         if (e.token === T.BYTES) v = new Bytes(e.value as string);
@@ -448,10 +639,14 @@ export class Compiler {
         else v = e.value as Value;
         return () => v;
       }
-      case 'Paren': return this.expr(e.x);
+      case 'Paren':
+        return this.expr(e.x);
       case 'Tuple': {
         const xs = e.list.map((x) => this.expr(x));
-        if (xs.length === 2) { const [a, b] = xs as [Ex, Ex]; return (fr) => new Tuple([a(fr), b(fr)]); }
+        if (xs.length === 2) {
+          const [a, b] = xs as [Ex, Ex];
+          return (fr) => new Tuple([a(fr), b(fr)]);
+        }
         return (fr) => new Tuple(xs.map((x) => x(fr)));
       }
       case 'List': {
@@ -464,27 +659,36 @@ export class Compiler {
         return (fr) => {
           const d = new Dict();
           for (const en of es) {
-            const k = en.k(fr), v = en.v(fr);
+            const k = en.k(fr),
+              v = en.v(fr);
             try {
               const old = d.ht.size;
               ops.dictSet(d, k, v, fr.th);
               if (d.ht.size === old) throw new EvalErr(`duplicate key: ${repr(k, fr.th)}`);
-            } catch (err) { annotate(err, en.p); }
+            } catch (err) {
+              annotate(err, en.p);
+            }
           }
           return d;
         };
       }
-      case 'Unary': return this.unary(e);
-      case 'Binary': return this.binary(e);
+      case 'Unary':
+        return this.unary(e);
+      case 'Binary':
+        return this.binary(e);
       case 'Cond': {
-        const c = this.cond(e.cond), t = this.expr(e.t), f = this.expr(e.f);
+        const c = this.cond(e.cond),
+          t = this.expr(e.t),
+          f = this.expr(e.f);
         return (fr) => (c(fr) ? t(fr) : f(fr));
       }
       case 'Index': {
-        const x = this.expr(e.x), y = this.expr(e.y);
+        const x = this.expr(e.x),
+          y = this.expr(e.y);
         const p = this.pos(e.pos);
         return (fr) => {
-          const a = x(fr), i = y(fr);
+          const a = x(fr),
+            i = y(fr);
           if (a instanceof List && typeof i === 'number') {
             const n = a.elems.length;
             const j = i < 0 ? i + n : i;
@@ -499,11 +703,20 @@ export class Compiler {
       case 'Slice': {
         const x = this.expr(e.x);
         const none: Ex = () => null;
-        const lo = e.lo ? this.expr(e.lo) : none, hi = e.hi ? this.expr(e.hi) : none, st = e.step ? this.expr(e.step) : none;
+        const lo = e.lo ? this.expr(e.lo) : none,
+          hi = e.hi ? this.expr(e.hi) : none,
+          st = e.step ? this.expr(e.step) : none;
         const p = this.pos(e.pos);
         return (fr) => {
-          const a = x(fr), l = lo(fr), h = hi(fr), s = st(fr);
-          try { return ops.slice(a, l, h, s); } catch (err) { annotate(err, p); }
+          const a = x(fr),
+            l = lo(fr),
+            h = hi(fr),
+            s = st(fr);
+          try {
+            return ops.slice(a, l, h, s);
+          } catch (err) {
+            annotate(err, p);
+          }
         };
       }
       case 'Dot': {
@@ -512,9 +725,12 @@ export class Compiler {
         const name = e.name;
         return (fr) => getAttrAt(x(fr), name, p);
       }
-      case 'Call': return this.call(e);
-      case 'Lambda': return this.func(e.fn!);
-      case 'Comp': return this.comprehension(e);
+      case 'Call':
+        return this.call(e);
+      case 'Lambda':
+        return this.func(e.fn!);
+      case 'Comp':
+        return this.comprehension(e);
     }
   }
 
@@ -530,35 +746,53 @@ export class Compiler {
       return (fr) => {
         const v = x(fr);
         if (typeof v === 'number' && v !== 0) return -v;
-        try { return ops.unary(op, v, fr.th); } catch (err) { annotate(err, p); }
+        try {
+          return ops.unary(op, v, fr.th);
+        } catch (err) {
+          annotate(err, p);
+        }
       };
     }
     return (fr) => {
       const v = x(fr);
-      try { return ops.unary(op, v, fr.th); } catch (err) { annotate(err, p); }
+      try {
+        return ops.unary(op, v, fr.th);
+      } catch (err) {
+        annotate(err, p);
+      }
     };
   }
 
   binary(e: A.BinaryExpr): Ex {
     if (e.op === T.AND) {
-      const x = this.expr(e.x), y = this.expr(e.y);
-      return (fr) => { const v = x(fr); return ops.truth(v) ? y(fr) : v; };
+      const x = this.expr(e.x),
+        y = this.expr(e.y);
+      return (fr) => {
+        const v = x(fr);
+        return ops.truth(v) ? y(fr) : v;
+      };
     }
     if (e.op === T.OR) {
-      const x = this.expr(e.x), y = this.expr(e.y);
-      return (fr) => { const v = x(fr); return ops.truth(v) ? v : y(fr); };
+      const x = this.expr(e.x),
+        y = this.expr(e.y);
+      return (fr) => {
+        const v = x(fr);
+        return ops.truth(v) ? v : y(fr);
+      };
     }
     if (cmpOps[e.op]) {
       const c = this.comparison(e);
       return c;
     }
     const op = binOps[e.op]!;
-    const x = this.expr(e.x), y = this.expr(e.y);
+    const x = this.expr(e.x),
+      y = this.expr(e.y);
     const p = this.pos(e.pos);
     switch (op) {
       case '+':
         return (fr) => {
-          const a = x(fr), b = y(fr);
+          const a = x(fr),
+            b = y(fr);
           if (typeof a === 'number' && typeof b === 'number') {
             const r = a + b;
             if (r <= MAX && r >= -MAX) return r;
@@ -570,7 +804,8 @@ export class Compiler {
         };
       case '-':
         return (fr) => {
-          const a = x(fr), b = y(fr);
+          const a = x(fr),
+            b = y(fr);
           if (typeof a === 'number' && typeof b === 'number') {
             const r = a - b;
             if (r <= MAX && r >= -MAX) return r;
@@ -579,7 +814,8 @@ export class Compiler {
         };
       case '*':
         return (fr) => {
-          const a = x(fr), b = y(fr);
+          const a = x(fr),
+            b = y(fr);
           if (typeof a === 'number' && typeof b === 'number') {
             const r = a * b;
             if (r <= MAX && r >= -MAX) return r + 0;
@@ -588,13 +824,15 @@ export class Compiler {
         };
       case '%':
         return (fr) => {
-          const a = x(fr), b = y(fr);
+          const a = x(fr),
+            b = y(fr);
           if (typeof a === 'number' && typeof b === 'number' && b > 0 && a >= 0) return a % b;
           return binaryAt(fr.th, op, a, b, p);
         };
       case '//':
         return (fr) => {
-          const a = x(fr), b = y(fr);
+          const a = x(fr),
+            b = y(fr);
           if (typeof a === 'number' && typeof b === 'number' && b > 0 && a >= 0) {
             const q = Math.floor(a / b);
             const r = a - q * b; // float division may round up near huge quotients: verify
@@ -604,7 +842,8 @@ export class Compiler {
         };
       case 'in':
         return (fr) => {
-          const a = x(fr), b = y(fr);
+          const a = x(fr),
+            b = y(fr);
           if (b instanceof Dict && typeof a === 'string' && !b.ci) return b.ht.vals.has(a);
           return binaryAt(fr.th, op, a, b, p);
         };
@@ -619,7 +858,10 @@ export class Compiler {
     const fn = this.expr(e.fn);
     if (a.simple && a.pos.length === 1) {
       const a0 = a.pos[0]!;
-      return (fr) => { const f = fn(fr); return callAt(fr.th, f, [a0(fr)], null, p); };
+      return (fr) => {
+        const f = fn(fr);
+        return callAt(fr.th, f, [a0(fr)], null, p);
+      };
     }
     const args = a.eval;
     return (fr) => {
@@ -633,7 +875,8 @@ export class Compiler {
   callArgs(e: A.CallExpr, p: RuntimePos): CallArgs {
     const pos: Ex[] = [];
     const kw: { name: string; v: Ex }[] = [];
-    let star: Ex | null = null, starstar: Ex | null = null;
+    let star: Ex | null = null,
+      starstar: Ex | null = null;
     for (const a of e.args) {
       if (a.kind === 'Unary' && a.op === T.STAR) star = this.expr(a.x!);
       else if (a.kind === 'Unary' && a.op === T.STARSTAR) starstar = this.expr(a.x!);
@@ -679,12 +922,16 @@ export class Compiler {
     const lookup = (r: Value): Method | undefined => {
       const t = methodTable(r);
       if (t === undefined) return undefined;
-      if (t !== cacheT) { cacheT = t; cacheM = t.get(name); }
+      if (t !== cacheT) {
+        cacheT = t;
+        cacheM = t.get(name);
+      }
       return cacheM;
     };
     const n = a.pos.length;
     if (a.simple && n <= 2) {
-      const a0 = a.pos[0], a1 = a.pos[1];
+      const a0 = a.pos[0],
+        a1 = a.pos[1];
       return (fr) => {
         const r = recv(fr);
         const x: Value[] = n === 0 ? NO_ARGS : n === 1 ? [a0!(fr)] : [a0!(fr), a1!(fr)];
@@ -764,11 +1011,17 @@ export class Compiler {
     let inner: Lv;
     if (e.curly) {
       const en = e.body as A.DictEntry;
-      const k = this.expr(en.key), v = this.expr(en.value);
+      const k = this.expr(en.key),
+        v = this.expr(en.value);
       const p = this.pos(en.colon);
       inner = (fr, acc) => {
-        const kv = k(fr), vv = v(fr);
-        try { ops.dictSet(acc as Dict, kv, vv, fr.th); } catch (err) { annotate(err, p); }
+        const kv = k(fr),
+          vv = v(fr);
+        try {
+          ops.dictSet(acc as Dict, kv, vv, fr.th);
+        } catch (err) {
+          annotate(err, p);
+        }
       };
     } else {
       const b = this.expr(e.body as A.Expr);
@@ -783,7 +1036,9 @@ export class Compiler {
       const next = inner;
       if (c.kind === 'if') {
         const cond = this.cond(c.cond);
-        inner = (fr, acc) => { if (cond(fr)) next(fr, acc); };
+        inner = (fr, acc) => {
+          if (cond(fr)) next(fr, acc);
+        };
       } else {
         const x = this.expr(c.x);
         const set = this.assignTo(c.vars);
@@ -800,7 +1055,9 @@ export class Compiler {
                 set(fr, el[j]!);
                 next(fr, acc);
               }
-            } finally { it.itercount--; }
+            } finally {
+              it.itercount--;
+            }
             return;
           }
           if (!ops.isIterable(it)) {
@@ -817,13 +1074,27 @@ export class Compiler {
       }
     }
     const run = inner;
-    if (e.curly) return (fr) => { const d = new Dict(); run(fr, d); return d; };
-    return (fr) => { const l = new List([]); run(fr, l); return l; };
+    if (e.curly)
+      return (fr) => {
+        const d = new Dict();
+        run(fr, d);
+        return d;
+      };
+    return (fr) => {
+      const l = new List([]);
+      run(fr, l);
+      return l;
+    };
   }
 }
 
 function checkStrLenAt(th: Thread, n: number, added: number, p: RuntimePos): void {
-  try { th.checkStrLen(n); th.chargeAlloc(added); } catch (e) { annotate(e, p); }
+  try {
+    th.checkStrLen(n);
+    th.chargeAlloc(added);
+  } catch (e) {
+    annotate(e, p);
+  }
 }
 
 /** Compiled arguments of a call site. */

@@ -9,25 +9,29 @@ import * as I from './values/int.js';
 import { decodeUTF8, encodeUTF8 } from './values/utf8.js';
 import { dictSet, setAdd, forEach } from './values/ops.js';
 import { repr, typeName } from './values/repr.js';
-import {
-  Bytes, Dict, Float, HeadersDict, List, SSet, SValue, Struct, Tuple, type Value,
-} from './values/types.js';
+import { Bytes, Dict, Float, HeadersDict, List, SSet, SValue, Struct, Tuple, type Value } from './values/types.js';
 import { StarlarkError } from './program.js';
 import { StringIterable } from './methods/str.js';
 
+// The interpreter's public surface: what the svc step, the CLI and the tests use. Everything else of
+// the folder is private (knip holds this list to what is imported).
 export {
-  compileModule, callFunction, compileError, Program, StarlarkModule, StarlarkError, DEFAULT_FILE_OPTIONS,
-  type CompileOptions, type InitOptions, type StarlarkDiagnostic,
+  compileModule,
+  callFunction,
+  compileError,
+  StarlarkModule,
+  StarlarkError,
+  type CompileOptions,
+  type InitOptions,
+  type StarlarkDiagnostic,
 } from './program.js';
-export { DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_DEPTH, type RunOptions, type Thread } from './thread.js';
-export { DEFAULT_SIZE_LIMITS, type SizeLimits } from './values/limits.js';
+export { DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, type RunOptions, type Thread } from './thread.js';
+export type { SizeLimits } from './values/limits.js';
 export type { FileOptions } from './resolve.js';
-export {
-  Builtin, Bytes, Dict, Float, HeadersDict, List, Module, SSet, SValue, Struct, Tuple, type Value,
-} from './values/types.js';
-export { repr, str, typeName } from './values/repr.js';
-export { decodeJSON, encodeJSON } from './json.js';
-export { encodeUTF8, decodeUTF8 } from './values/utf8.js';
+export { Builtin, Dict, Float, List, Module, Struct, type Value } from './values/types.js';
+export { repr } from './values/repr.js';
+export { decodeJSON } from './json.js';
+export { encodeUTF8 } from './values/utf8.js';
 
 /**
  * How much a conversion (fromJS or toJS) may walk: nesting depth and nodes
@@ -57,20 +61,26 @@ class Converter {
   enter(n: number): void {
     this.nodes += n;
     if (this.nodes > this.limits.maxNodes) throw new StarlarkError('convert', `value too large to convert (more than ${this.limits.maxNodes} nodes)`);
-    if (++this.depth > this.limits.maxDepth) throw new StarlarkError('convert', `value nested more than ${this.limits.maxDepth} levels deep (or cyclic) cannot be converted`);
+    if (++this.depth > this.limits.maxDepth)
+      throw new StarlarkError('convert', `value nested more than ${this.limits.maxDepth} levels deep (or cyclic) cannot be converted`);
   }
 
   fromJS(v: unknown): Value {
     if (v === null || v === undefined) return null;
     switch (typeof v) {
-      case 'boolean': return v;
+      case 'boolean':
+        return v;
       case 'number':
         if (Number.isInteger(v)) return Number.isSafeInteger(v) ? v + 0 : I.norm(BigInt(v));
         return new Float(v);
-      case 'bigint': return I.norm(v);
-      case 'string': return encodeUTF8(v);
-      case 'object': break;
-      default: throw new StarlarkError('convert', `cannot convert JS ${typeof v} to a Starlark value`);
+      case 'bigint':
+        return I.norm(v);
+      case 'string':
+        return encodeUTF8(v);
+      case 'object':
+        break;
+      default:
+        throw new StarlarkError('convert', `cannot convert JS ${typeof v} to a Starlark value`);
     }
     if (v instanceof SValue) return v;
     let out: Value;
@@ -106,16 +116,26 @@ class Converter {
     // string keys map to themselves in the hash table (see HashTable)
     const d = new Dict();
     const vals = d.ht.vals;
-    for (const k in o) if (Object.hasOwn(o, k)) { this.nodes++; vals.set(encodeUTF8(k), this.fromJS(o[k])); }
+    for (const k in o)
+      if (Object.hasOwn(o, k)) {
+        this.nodes++;
+        vals.set(encodeUTF8(k), this.fromJS(o[k]));
+      }
     return d;
   }
 
   toJS(v: Value): unknown {
     if (v === null) return null;
     switch (typeof v) {
-      case 'boolean': case 'number': case 'bigint': return v;
+      case 'boolean':
+      case 'number':
+      case 'bigint':
+        return v;
       case 'string':
-        if (v.length > 64) { this.nodes += v.length >> 6; if (this.nodes > this.limits.maxNodes) this.enter(0); }
+        if (v.length > 64) {
+          this.nodes += v.length >> 6;
+          if (this.nodes > this.limits.maxNodes) this.enter(0);
+        }
         return decodeUTF8(v);
     }
     if (v instanceof Float) {
@@ -146,7 +166,10 @@ class Converter {
     } else if (v instanceof StringIterable) {
       const a: unknown[] = [];
       this.enter(1);
-      forEach(v, (x) => { this.nodes++; a.push(this.toJS(x)); });
+      forEach(v, (x) => {
+        this.nodes++;
+        a.push(this.toJS(x));
+      });
       if (this.nodes > this.limits.maxNodes) this.enter(0);
       out = a;
     } else {
@@ -245,9 +268,8 @@ export function headersFromJS(h: Record<string, string | string[] | undefined> |
     }
     return d;
   }
-  const entries: Iterable<[string, string | string[] | undefined]> = h instanceof Map || Array.isArray(h)
-    ? (h as Iterable<[string, string]>)
-    : Object.entries(h as Record<string, string | string[] | undefined>);
+  const entries: Iterable<[string, string | string[] | undefined]> =
+    h instanceof Map || Array.isArray(h) ? (h as Iterable<[string, string]>) : Object.entries(h as Record<string, string | string[] | undefined>);
   for (const [k, x] of entries) {
     if (x === undefined) continue;
     dictSet(d, encodeUTF8(k), Array.isArray(x) ? new List(x.map((s) => encodeUTF8(s))) : encodeUTF8(x), null);

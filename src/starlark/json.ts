@@ -9,9 +9,7 @@ import { forEach, isIterable, dictSet } from './values/ops.js';
 import { quote as starQuote, typeName } from './values/repr.js';
 import { decodeUTF8, encodeUTF8 } from './values/utf8.js';
 import { DEFAULT_SIZE_LIMITS } from './values/limits.js';
-import {
-  Builtin, Dict, EvalErr, Float, List, Module, Struct, type Kwargs, type SValue, type Value,
-} from './values/types.js';
+import { Builtin, Dict, EvalErr, Float, List, Module, Struct, type Kwargs, type SValue, type Value } from './values/types.js';
 import type { Thread } from './thread.js';
 
 /** JSON string literal of a binary string (Go's strconv.Quote / json.Marshal style). */
@@ -44,8 +42,7 @@ export function encodeJSON(x: Value, th: Thread | null = null): string {
         parts.push(quote(v));
         size += v.length;
         if (size > 65536 && size > maxBytes) throw new EvalErr(`string size limit exceeded (${size} > ${maxBytes} bytes)`, 'size');
-      }
-      else if (v instanceof Float) {
+      } else if (v instanceof Float) {
         if (!Number.isFinite(v.v)) throw new EvalErr(`cannot encode non-finite float ${floatStr(v.v)}`);
         parts.push(floatStr(v.v));
       } else if (v instanceof Dict) {
@@ -60,7 +57,9 @@ export function encodeJSON(x: Value, th: Thread | null = null): string {
         items.forEach(([k, val], i) => {
           if (i > 0) parts.push(',');
           parts.push(quote(k), ':');
-          try { emit(val); } catch (e) {
+          try {
+            emit(val);
+          } catch (e) {
             if (e instanceof EvalErr) throw new EvalErr(`in dict key ${starQuote(k)}: ${e.msg}`);
             throw e;
           }
@@ -71,7 +70,9 @@ export function encodeJSON(x: Value, th: Thread | null = null): string {
         let i = 0;
         forEach(v, (el) => {
           if (i > 0) parts.push(',');
-          try { emit(el); } catch (e) {
+          try {
+            emit(el);
+          } catch (e) {
             if (e instanceof EvalErr) throw new EvalErr(`at ${typeName(v)} index ${i}: ${e.msg}`);
             throw e;
           }
@@ -83,7 +84,9 @@ export function encodeJSON(x: Value, th: Thread | null = null): string {
         attrNames(v).forEach((name, i) => {
           if (i > 0) parts.push(',');
           parts.push(quote(encodeUTF8(name)), ':');
-          try { emit(getAttr(v, name)); } catch (e) {
+          try {
+            emit(getAttr(v, name));
+          } catch (e) {
             if (e instanceof EvalErr) throw new EvalErr(`in field .${name}: ${e.msg}`);
             throw e;
           }
@@ -100,7 +103,9 @@ export function encodeJSON(x: Value, th: Thread | null = null): string {
   return parts.join('');
 }
 
-class Failure { constructor(public msg: string) {} }
+class Failure {
+  constructor(public msg: string) {}
+}
 
 function goQuoteByte(c: string): string {
   if (c === "'") return "'\\''";
@@ -129,9 +134,14 @@ export function decodeJSON(s: string, th: Thread | null = null): Value {
 /** A recursive-descent JSON decoder over a binary string; i is the offset reached (for messages). */
 class JSONDecoder {
   i = 0;
-  constructor(readonly s: string, readonly th: Thread | null) {}
+  constructor(
+    readonly s: string,
+    readonly th: Thread | null,
+  ) {}
 
-  fail(msg: string): never { throw new Failure(msg); }
+  fail(msg: string): never {
+    throw new Failure(msg);
+  }
 
   /** Skip white space; false at the end of the input. */
   skipSpace(): boolean {
@@ -144,32 +154,59 @@ class JSONDecoder {
   }
 
   /** The next non-space character (not consumed). */
-  next(): string { return this.skipSpace() ? this.s[this.i]! : this.fail('unexpected end of file'); }
+  next(): string {
+    return this.skipSpace() ? this.s[this.i]! : this.fail('unexpected end of file');
+  }
 
   value(): Value {
     const s = this.s;
     const b = this.next();
     switch (b) {
-      case '"': return this.string();
-      case 'n': if (s.startsWith('null', this.i)) { this.i += 4; return null; } break;
-      case 't': if (s.startsWith('true', this.i)) { this.i += 4; return true; } break;
-      case 'f': if (s.startsWith('false', this.i)) { this.i += 5; return false; } break;
-      case '[': return this.array();
-      case '{': return this.object();
-      default: if (isdigit(b) || b === '-') return this.number();
+      case '"':
+        return this.string();
+      case 'n':
+        if (s.startsWith('null', this.i)) {
+          this.i += 4;
+          return null;
+        }
+        break;
+      case 't':
+        if (s.startsWith('true', this.i)) {
+          this.i += 4;
+          return true;
+        }
+        break;
+      case 'f':
+        if (s.startsWith('false', this.i)) {
+          this.i += 5;
+          return false;
+        }
+        break;
+      case '[':
+        return this.array();
+      case '{':
+        return this.object();
+      default:
+        if (isdigit(b) || b === '-') return this.number();
     }
     return this.fail(`unexpected character ${goQuoteByte(b)}`);
   }
 
   string(): string {
     const s = this.s;
-    let safe = true, closed = false;
+    let safe = true,
+      closed = false;
     let j = this.i + 1;
     for (; j < s.length; j++) {
       const c = s.charCodeAt(j);
-      if (c === 92) { safe = false; j++; }
-      else if (c === 34) { closed = true; j++; break; }
-      else if (c >= 0x80 || c < 0x20) safe = false;
+      if (c === 92) {
+        safe = false;
+        j++;
+      } else if (c === 34) {
+        closed = true;
+        j++;
+        break;
+      } else if (c >= 0x80 || c < 0x20) safe = false;
     }
     if (!closed) this.fail('unclosed string literal');
     const r = s.slice(this.i, j);
@@ -250,12 +287,16 @@ class JSONDecoder {
   }
 }
 
-function isdigit(c: string | undefined): boolean { return c !== undefined && c >= '0' && c <= '9'; }
+function isdigit(c: string | undefined): boolean {
+  return c !== undefined && c >= '0' && c <= '9';
+}
 
 /** Re-indent JSON text like Go's json.Indent (tokens untouched, whitespace replaced). */
 export function indentJSON(src: string, prefix: string, indent: string): string {
   // validate first
-  try { JSON.parse(decodeUTF8(src)); } catch (e) {
+  try {
+    JSON.parse(decodeUTF8(src));
+  } catch (e) {
     const m = /Unexpected token '?(.)'?|Unexpected token (.)/.exec((e as Error).message);
     if (m) throw new EvalErr(`invalid character '${m[1] ?? m[2]}' looking for beginning of value`);
     throw new EvalErr(`unexpected end of JSON input`);
@@ -263,11 +304,17 @@ export function indentJSON(src: string, prefix: string, indent: string): string 
   let out = '';
   let depth = 0;
   let needIndent = false;
-  const newline = () => { out += '\n' + prefix + indent.repeat(depth); };
+  const newline = () => {
+    out += '\n' + prefix + indent.repeat(depth);
+  };
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!;
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
-    if (needIndent && c !== ']' && c !== '}') { needIndent = false; depth++; newline(); }
+    if (needIndent && c !== ']' && c !== '}') {
+      needIndent = false;
+      depth++;
+      newline();
+    }
     if (c === '"') {
       let j = i + 1;
       for (; j < src.length; j++) {
@@ -279,7 +326,8 @@ export function indentJSON(src: string, prefix: string, indent: string): string 
       continue;
     }
     switch (c) {
-      case '{': case '[':
+      case '{':
+      case '[':
         out += c;
         needIndent = true;
         break;
@@ -290,9 +338,16 @@ export function indentJSON(src: string, prefix: string, indent: string): string 
       case ':':
         out += ': ';
         break;
-      case '}': case ']':
-        if (needIndent) { needIndent = false; out += c; }
-        else { depth--; newline(); out += c; }
+      case '}':
+      case ']':
+        if (needIndent) {
+          needIndent = false;
+          out += c;
+        } else {
+          depth--;
+          newline();
+          out += c;
+        }
         break;
       default:
         out += c;
@@ -306,7 +361,9 @@ function mk(name: string, fn: (args: Value[], kwargs: Kwargs, th: Thread) => Val
 }
 
 function wrap<T>(name: string, f: () => T): T {
-  try { return f(); } catch (e) {
+  try {
+    return f();
+  } catch (e) {
     if (e instanceof EvalErr) throw new EvalErr(`${name}: ${e.msg}`, e.kind);
     throw e;
   }
@@ -314,33 +371,47 @@ function wrap<T>(name: string, f: () => T): T {
 
 export function makeJSONModule(): Module {
   const m = new Map<string, Value>();
-  m.set('encode', mk('json.encode', (args, kwargs, th) => {
-    const [x] = positional('json.encode', args, kwargs, 1, 1);
-    return wrap('json.encode', () => encodeJSON(x!, th));
-  }));
-  m.set('encode_indent', mk('json.encode_indent', (args, kwargs, th) => {
-    const [prefix, indent] = unpack('json.encode_indent', [], kwargs, ['prefix?', 'indent?']);
-    const [x] = positional('json.encode_indent', args, null, 1, 1);
-    const p = prefix === undefined ? '' : wantStr('json.encode_indent', 'prefix', prefix);
-    const ind = indent === undefined ? '\t' : wantStr('json.encode_indent', 'indent', indent);
-    return wrap('json.encode_indent', () => indentJSON(encodeJSON(x!, th), p, ind));
-  }));
-  m.set('decode', mk('json.decode', (args, kwargs, th) => {
-    const [x, dflt] = unpack('json.decode', args, kwargs, ['x', 'default?']);
-    if (args.length < 1) throw new EvalErr('json.decode: unexpected keyword argument x');
-    const s = wantStr('json.decode', 'x', x!);
-    try { return decodeJSON(s, th); } catch (e) {
-      if (e instanceof EvalErr && dflt !== undefined) return dflt;
-      throw e;
-    }
-  }));
-  m.set('indent', mk('json.indent', (args, kwargs) => {
-    const [prefix, indent] = unpack('json.indent', [], kwargs, ['prefix?', 'indent?']);
-    const [x] = positional('json.indent', args, null, 1, 1);
-    const s = wantStr('json.indent', 1, x!);
-    const p = prefix === undefined ? '' : wantStr('json.indent', 'prefix', prefix);
-    const ind = indent === undefined ? '\t' : wantStr('json.indent', 'indent', indent);
-    return wrap('json.indent', () => indentJSON(s, p, ind));
-  }));
+  m.set(
+    'encode',
+    mk('json.encode', (args, kwargs, th) => {
+      const [x] = positional('json.encode', args, kwargs, 1, 1);
+      return wrap('json.encode', () => encodeJSON(x!, th));
+    }),
+  );
+  m.set(
+    'encode_indent',
+    mk('json.encode_indent', (args, kwargs, th) => {
+      const [prefix, indent] = unpack('json.encode_indent', [], kwargs, ['prefix?', 'indent?']);
+      const [x] = positional('json.encode_indent', args, null, 1, 1);
+      const p = prefix === undefined ? '' : wantStr('json.encode_indent', 'prefix', prefix);
+      const ind = indent === undefined ? '\t' : wantStr('json.encode_indent', 'indent', indent);
+      return wrap('json.encode_indent', () => indentJSON(encodeJSON(x!, th), p, ind));
+    }),
+  );
+  m.set(
+    'decode',
+    mk('json.decode', (args, kwargs, th) => {
+      const [x, dflt] = unpack('json.decode', args, kwargs, ['x', 'default?']);
+      if (args.length < 1) throw new EvalErr('json.decode: unexpected keyword argument x');
+      const s = wantStr('json.decode', 'x', x!);
+      try {
+        return decodeJSON(s, th);
+      } catch (e) {
+        if (e instanceof EvalErr && dflt !== undefined) return dflt;
+        throw e;
+      }
+    }),
+  );
+  m.set(
+    'indent',
+    mk('json.indent', (args, kwargs) => {
+      const [prefix, indent] = unpack('json.indent', [], kwargs, ['prefix?', 'indent?']);
+      const [x] = positional('json.indent', args, null, 1, 1);
+      const s = wantStr('json.indent', 1, x!);
+      const p = prefix === undefined ? '' : wantStr('json.indent', 'prefix', prefix);
+      const ind = indent === undefined ? '\t' : wantStr('json.indent', 'indent', indent);
+      return wrap('json.indent', () => indentJSON(s, p, ind));
+    }),
+  );
   return new Module('json', m);
 }

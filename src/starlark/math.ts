@@ -41,13 +41,15 @@ function gamma(x: number): number {
   }
   if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * gamma(1 - x));
   const g = 7;
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
+    9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   x -= 1;
   let a = c[0]!;
   const t = x + g + 0.5;
   for (let i = 1; i < g + 2; i++) a += c[i]! / (x + i);
-  return Math.sqrt(2 * Math.PI) * Math.pow(t, x + 0.5) * Math.exp(-t) * a;
+  return Math.sqrt(2 * Math.PI) * t ** (x + 0.5) * Math.exp(-t) * a;
 }
 
 function goRound(x: number): number {
@@ -59,30 +61,42 @@ function goRound(x: number): number {
 
 export function makeMathModule(): Module {
   const m = new Map<string, Value>();
-  const unary = (name: string, f: (x: number) => number) => m.set(name, new Builtin(name, (args, kwargs) => {
-    const [x] = positional(name, args, kwargs, 1, 1);
-    return new Float(f(num(name, 1, x!)));
-  }));
-  const binary = (name: string, f: (x: number, y: number) => number) => m.set(name, new Builtin(name, (args, kwargs) => {
-    const [x, y] = positional(name, args, kwargs, 2, 2);
-    return new Float(f(num(name, 1, x!), num(name, 2, y!)));
-  }));
-  const rounding = (name: string, f: (x: number) => number) => m.set(name, new Builtin(name, (args, kwargs) => {
-    const [x] = positional(name, args, kwargs, 1, 1);
-    if (typeof x === 'number' || typeof x === 'bigint') return x;
-    if (x instanceof Float) {
-      const r = f(x.v);
-      if (!Number.isFinite(r)) throw new EvalErr(`cannot convert float ${Number.isNaN(r) ? 'NaN' : 'infinity'} to integer`);
-      return I.floatToInt(r);
-    }
-    throw new EvalErr(`got ${typeName(x!)}, want float or int`);
-  }));
+  const unary = (name: string, f: (x: number) => number) =>
+    m.set(
+      name,
+      new Builtin(name, (args, kwargs) => {
+        const [x] = positional(name, args, kwargs, 1, 1);
+        return new Float(f(num(name, 1, x!)));
+      }),
+    );
+  const binary = (name: string, f: (x: number, y: number) => number) =>
+    m.set(
+      name,
+      new Builtin(name, (args, kwargs) => {
+        const [x, y] = positional(name, args, kwargs, 2, 2);
+        return new Float(f(num(name, 1, x!), num(name, 2, y!)));
+      }),
+    );
+  const rounding = (name: string, f: (x: number) => number) =>
+    m.set(
+      name,
+      new Builtin(name, (args, kwargs) => {
+        const [x] = positional(name, args, kwargs, 1, 1);
+        if (typeof x === 'number' || typeof x === 'bigint') return x;
+        if (x instanceof Float) {
+          const r = f(x.v);
+          if (!Number.isFinite(r)) throw new EvalErr(`cannot convert float ${Number.isNaN(r) ? 'NaN' : 'infinity'} to integer`);
+          return I.floatToInt(r);
+        }
+        throw new EvalErr(`got ${typeName(x!)}, want float or int`);
+      }),
+    );
   rounding('ceil', Math.ceil);
   binary('copysign', (x, y) => (y < 0 || Object.is(y, -0) ? -Math.abs(x) : Math.abs(x)));
   unary('fabs', Math.abs);
   rounding('floor', Math.floor);
   binary('mod', goMod);
-  binary('pow', (x, y) => (x === 1 || y === 0 ? 1 : Math.pow(x, y)));
+  binary('pow', (x, y) => (x === 1 || y === 0 ? 1 : x ** y));
   binary('remainder', remainder);
   unary('round', goRound);
   unary('exp', Math.exp);
@@ -103,13 +117,16 @@ export function makeMathModule(): Module {
   unary('cosh', Math.cosh);
   unary('sinh', Math.sinh);
   unary('tanh', Math.tanh);
-  m.set('log', new Builtin('log', (args, kwargs) => {
-    const [x, b] = positional('log', args, kwargs, 1, 2);
-    const xv = num('log', 1, x!);
-    const base = b === undefined ? Math.E : num('log', 2, b);
-    if (base === 1) throw new EvalErr('division by zero');
-    return new Float(b === undefined ? Math.log(xv) : Math.log(xv) / Math.log(base));
-  }));
+  m.set(
+    'log',
+    new Builtin('log', (args, kwargs) => {
+      const [x, b] = positional('log', args, kwargs, 1, 2);
+      const xv = num('log', 1, x!);
+      const base = b === undefined ? Math.E : num('log', 2, b);
+      if (base === 1) throw new EvalErr('division by zero');
+      return new Float(b === undefined ? Math.log(xv) : Math.log(xv) / Math.log(base));
+    }),
+  );
   unary('gamma', gamma);
   m.set('e', new Float(Math.E));
   m.set('pi', new Float(Math.PI));

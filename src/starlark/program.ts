@@ -18,7 +18,12 @@ import './methods/str.js';
 import './methods/collections.js';
 
 /** A compile-time problem (syntax or resolve error). */
-export interface StarlarkDiagnostic { file: string; line: number; col: number; message: string }
+export interface StarlarkDiagnostic {
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+}
 
 /** Options for compileModule. */
 export interface CompileOptions {
@@ -29,7 +34,12 @@ export interface CompileOptions {
 }
 
 export const DEFAULT_FILE_OPTIONS: FileOptions = {
-  set: true, while: true, recursion: true, topLevelControl: false, globalReassign: false, loadBindsGlobally: false,
+  set: true,
+  while: true,
+  recursion: true,
+  topLevelControl: false,
+  globalReassign: false,
+  loadBindsGlobally: false,
 };
 
 export interface InitOptions extends RunOptions {
@@ -107,7 +117,10 @@ function onThread<T>(opts: RunOptions, recursion: boolean, f: (th: Thread) => T)
 /** The globals of an initialised module (frozen after init). */
 export class StarlarkModule {
   private readonly index: Map<string, number>;
-  constructor(public readonly program: Program, public readonly env: ModuleEnv) {
+  constructor(
+    public readonly program: Program,
+    public readonly env: ModuleEnv,
+  ) {
     this.index = new Map(env.globalNames.map((n, i) => [n, i]));
   }
 
@@ -181,7 +194,10 @@ export class Program {
           e.pos = null;
         } else {
           const err = fromRangeError(e);
-          if (err !== null) { err.frames.push({ name: '<toplevel>', pos: null }); throw err; }
+          if (err !== null) {
+            err.frames.push({ name: '<toplevel>', pos: null });
+            throw err;
+          }
         }
         throw e;
       }
@@ -194,7 +210,7 @@ export class Program {
 /** Parse, resolve and compile a file. On errors, program is null and errors lists every diagnostic. */
 export function compileModule(source: string, filename: string, options: CompileOptions = {}): { program: Program | null; errors: StarlarkDiagnostic[] } {
   const fopts: FileOptions = { ...DEFAULT_FILE_OPTIONS, ...options.fileOptions };
-  let file;
+  let file: ReturnType<typeof parseFile>;
   try {
     file = parseFile(filename, source);
   } catch (e) {
@@ -202,9 +218,18 @@ export function compileModule(source: string, filename: string, options: Compile
     throw e;
   }
   const universe = makeUniverse();
-  const builtinModules = new Map<string, Value>([['json', makeJSONModule()], ['math', makeMathModule()]]);
+  const builtinModules = new Map<string, Value>([
+    ['json', makeJSONModule()],
+    ['math', makeMathModule()],
+  ]);
   const predeclared = new Set<string>([...builtinModules.keys(), ...(options.predeclared ?? [])]);
-  const r = resolveFile(file, fopts, (n) => predeclared.has(n), (n) => universe.has(n), [...predeclared, ...universe.keys()]);
+  const r = resolveFile(
+    file,
+    fopts,
+    (n) => predeclared.has(n),
+    (n) => universe.has(n),
+    [...predeclared, ...universe.keys()],
+  );
   if (r.errors.length > 0) {
     return { program: null, errors: r.errors.map((e) => ({ file: filename, line: e.pos.line, col: e.pos.col, message: e.msg })) };
   }
@@ -215,7 +240,10 @@ export function compileModule(source: string, filename: string, options: Compile
     universe,
     predeclaredSlot: (name) => {
       let i = predeclaredNames.indexOf(name);
-      if (i < 0) { i = predeclaredNames.length; predeclaredNames.push(name); }
+      if (i < 0) {
+        i = predeclaredNames.length;
+        predeclaredNames.push(name);
+      }
       return globalNames.length + i;
     },
   });

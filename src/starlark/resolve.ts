@@ -19,18 +19,27 @@ export interface FileOptions {
   recursion: boolean;
 }
 
-export interface ResolveError { pos: Pos; msg: string }
+export interface ResolveError {
+  pos: Pos;
+  msg: string;
+}
 
 const doesnt = 'this Starlark dialect does not ';
 
-interface Use { id: A.Ident; env: Block }
+interface Use {
+  id: A.Ident;
+  env: Block;
+}
 
 class Block {
   parent: Block | null = null;
   bindings = new Map<string, A.Binding>();
   children: Block[] = [];
   uses: Use[] = [];
-  constructor(public fn: A.FunctionInfo | null, public isComp = false) {}
+  constructor(
+    public fn: A.FunctionInfo | null,
+    public isComp = false,
+  ) {}
 }
 
 class Resolver {
@@ -47,11 +56,15 @@ class Resolver {
   constructor(
     /** the file's name, for positions quoted in messages */
     public path: string,
-    public opts: FileOptions, public isPredeclared: (n: string) => boolean, public isUniversal: (n: string) => boolean,
+    public opts: FileOptions,
+    public isPredeclared: (n: string) => boolean,
+    public isUniversal: (n: string) => boolean,
     public knownNames: Iterable<string> = [],
   ) {}
 
-  errorf(pos: Pos, msg: string): void { this.errors.push({ pos, msg }); }
+  errorf(pos: Pos, msg: string): void {
+    this.errors.push({ pos, msg });
+  }
 
   fmtPos(p: Pos): string {
     return `${this.path}:${p.line}:${p.col}`;
@@ -67,7 +80,9 @@ class Resolver {
     this.env = b;
   }
 
-  pop(): void { this.env = this.env.parent!; }
+  pop(): void {
+    this.env = this.env.parent!;
+  }
 
   bind(id: A.Ident): boolean {
     if (this.env === this.file) {
@@ -154,11 +169,15 @@ class Resolver {
     b.uses = unresolved;
   }
 
-  stmts(ss: A.Stmt[]): void { for (const s of ss) this.stmt(s); }
+  stmts(ss: A.Stmt[]): void {
+    for (const s of ss) this.stmt(s);
+  }
 
   stmt(s: A.Stmt): void {
     switch (s.kind) {
-      case 'Expr': this.expr(s.x); break;
+      case 'Expr':
+        this.expr(s.x);
+        break;
       case 'Branch':
         if (this.loops === 0 && (s.tok === T.BREAK || s.tok === T.CONTINUE)) this.errorf(s.pos, `${tokenNames[s.tok]} not in a loop`);
         break;
@@ -177,8 +196,15 @@ class Resolver {
       case 'Def': {
         this.bind(s.name);
         const fn: A.FunctionInfo = {
-          name: s.name.name, pos: s.pos, params: s.params, body: s.body,
-          hasVarargs: false, hasKwargs: false, numKwonlyParams: 0, locals: [], freevars: [],
+          name: s.name.name,
+          pos: s.pos,
+          params: s.params,
+          body: s.body,
+          hasVarargs: false,
+          hasKwargs: false,
+          numKwonlyParams: 0,
+          locals: [],
+          freevars: [],
         };
         s.fn = fn;
         this.func(fn);
@@ -209,7 +235,10 @@ class Resolver {
         else if (this.loops > 0) this.errorf(s.pos, 'load statement within a loop');
         else if (this.ifstmts > 0) this.errorf(s.pos, 'load statement within a conditional');
         s.from.forEach((from, i) => {
-          if (from.name === '') { this.errorf(from.pos, 'load: empty identifier'); return; }
+          if (from.name === '') {
+            this.errorf(from.pos, 'load: empty identifier');
+            return;
+          }
           if (from.name[0] === '_') this.errorf(from.pos, `load: names with leading underscores are not exported: ${from.name}`);
           const id = s.to[i]!;
           if (this.opts.loadBindsGlobally) this.bind(id);
@@ -221,9 +250,16 @@ class Resolver {
 
   assign(lhs: A.Expr, aug: boolean): void {
     switch (lhs.kind) {
-      case 'Ident': this.bind(lhs); break;
-      case 'Index': this.expr(lhs.x); this.expr(lhs.y); break;
-      case 'Dot': this.expr(lhs.x); break;
+      case 'Ident':
+        this.bind(lhs);
+        break;
+      case 'Index':
+        this.expr(lhs.x);
+        this.expr(lhs.y);
+        break;
+      case 'Dot':
+        this.expr(lhs.x);
+        break;
       case 'Tuple':
         if (aug) this.errorf(exprStart(lhs), "can't use tuple expression in augmented assignment");
         for (const e of lhs.list) this.assign(e, aug);
@@ -232,11 +268,20 @@ class Resolver {
         if (aug) this.errorf(exprStart(lhs), "can't use list expression in augmented assignment");
         for (const e of lhs.list) this.assign(e, aug);
         break;
-      case 'Paren': this.assign(lhs.x, aug); break;
+      case 'Paren':
+        this.assign(lhs.x, aug);
+        break;
       default: {
         const names: Record<string, string> = {
-          Literal: 'literal', Dict: 'dictexpr', Unary: 'unaryexpr', Binary: 'binaryexpr', Cond: 'condexpr',
-          Lambda: 'lambdaexpr', Comp: 'comprehension', Slice: 'sliceexpr', Call: 'callexpr',
+          Literal: 'literal',
+          Dict: 'dictexpr',
+          Unary: 'unaryexpr',
+          Binary: 'binaryexpr',
+          Cond: 'condexpr',
+          Lambda: 'lambdaexpr',
+          Comp: 'comprehension',
+          Slice: 'sliceexpr',
+          Call: 'callexpr',
         };
         this.errorf(exprStart(lhs), `can't assign to ${names[lhs.kind] ?? lhs.kind.toLowerCase()}`);
       }
@@ -245,11 +290,24 @@ class Resolver {
 
   expr(e: A.Expr): void {
     switch (e.kind) {
-      case 'Ident': this.use(e); break;
-      case 'Literal': break;
-      case 'List': case 'Tuple': for (const x of e.list) this.expr(x); break;
-      case 'Cond': this.expr(e.cond); this.expr(e.t); this.expr(e.f); break;
-      case 'Index': this.expr(e.x); this.expr(e.y); break;
+      case 'Ident':
+        this.use(e);
+        break;
+      case 'Literal':
+        break;
+      case 'List':
+      case 'Tuple':
+        for (const x of e.list) this.expr(x);
+        break;
+      case 'Cond':
+        this.expr(e.cond);
+        this.expr(e.t);
+        this.expr(e.f);
+        break;
+      case 'Index':
+        this.expr(e.x);
+        this.expr(e.y);
+        break;
       case 'Slice':
         this.expr(e.x);
         if (e.lo) this.expr(e.lo);
@@ -263,22 +321,44 @@ class Resolver {
         this.assign(c0.vars, false);
         for (const c of e.clauses.slice(1)) {
           if (c.kind === 'if') this.expr(c.cond);
-          else { this.assign(c.vars, false); this.expr(c.x); }
+          else {
+            this.assign(c.vars, false);
+            this.expr(c.x);
+          }
         }
-        if ('key' in e.body) { this.expr(e.body.key); this.expr(e.body.value); } else this.expr(e.body);
+        if ('key' in e.body) {
+          this.expr(e.body.key);
+          this.expr(e.body.value);
+        } else this.expr(e.body);
         this.pop();
         break;
       }
-      case 'Dict': for (const en of e.list) { this.expr(en.key); this.expr(en.value); } break;
-      case 'Unary': if (e.x) this.expr(e.x); break;
-      case 'Binary': this.expr(e.x); this.expr(e.y); break;
-      case 'Dot': this.expr(e.x); break;
-      case 'Paren': this.expr(e.x); break;
+      case 'Dict':
+        for (const en of e.list) {
+          this.expr(en.key);
+          this.expr(en.value);
+        }
+        break;
+      case 'Unary':
+        if (e.x) this.expr(e.x);
+        break;
+      case 'Binary':
+        this.expr(e.x);
+        this.expr(e.y);
+        break;
+      case 'Dot':
+        this.expr(e.x);
+        break;
+      case 'Paren':
+        this.expr(e.x);
+        break;
       case 'Call': {
         this.expr(e.fn);
-        let seenVarargs = false, seenKwargs = false;
+        let seenVarargs = false,
+          seenKwargs = false;
         const seenName = new Set<string>();
-        let n = 0, p = 0;
+        let n = 0,
+          p = 0;
         for (const arg of e.args) {
           const pos = exprStart(arg);
           if (arg.kind === 'Unary' && arg.op === T.STARSTAR) {
@@ -312,8 +392,15 @@ class Resolver {
       }
       case 'Lambda': {
         const fn: A.FunctionInfo = {
-          name: 'lambda', pos: e.pos, params: e.params, body: [{ kind: 'Return', result: e.body, pos: exprStart(e.body) }],
-          hasVarargs: false, hasKwargs: false, numKwonlyParams: 0, locals: [], freevars: [],
+          name: 'lambda',
+          pos: e.pos,
+          params: e.params,
+          body: [{ kind: 'Return', result: e.body, pos: exprStart(e.body) }],
+          hasVarargs: false,
+          hasKwargs: false,
+          numKwonlyParams: 0,
+          locals: [],
+          freevars: [],
         };
         e.fn = fn;
         this.func(fn);
@@ -412,7 +499,10 @@ export interface ResolvedModule {
 
 /** Resolve a parsed file in place. */
 export function resolveFile(
-  file: A.File, opts: FileOptions, isPredeclared: (n: string) => boolean, isUniversal: (n: string) => boolean,
+  file: A.File,
+  opts: FileOptions,
+  isPredeclared: (n: string) => boolean,
+  isUniversal: (n: string) => boolean,
   knownNames: Iterable<string> = [],
 ): ResolvedModule {
   const r = new Resolver(file.path, opts, isPredeclared, isUniversal, knownNames);

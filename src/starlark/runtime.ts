@@ -8,9 +8,7 @@ import { nearest } from './spell.js';
 import { quote, typeName } from './values/repr.js';
 import { dictSet } from './values/ops.js';
 import { encodeUTF8 } from './values/utf8.js';
-import {
-  Builtin, Cell, Dict, EvalErr, Frame, Func, MANDATORY, Tuple, type Callable, type Kwargs, type RuntimePos, type Value,
-} from './values/types.js';
+import { Builtin, Cell, Dict, EvalErr, Frame, Func, MANDATORY, Tuple, type Callable, type Kwargs, type RuntimePos, type Value } from './values/types.js';
 import type { Thread } from './thread.js';
 
 /** Annotate an error passing through an operation at position p, converting JS stack overflows. */
@@ -41,7 +39,11 @@ export function fromRangeError(e: unknown): EvalErr | null {
 
 /** th.tick() at a loop: errors get the loop's position. */
 export function tickAt(th: Thread, p: RuntimePos): void {
-  try { th.tick(); } catch (e) { annotate(e, p); }
+  try {
+    th.tick();
+  } catch (e) {
+    annotate(e, p);
+  }
 }
 
 /** Call fn on thread th (starlark-go's Call). */
@@ -121,7 +123,9 @@ export function callFunc(th: Thread, fn: Func, args: Value[], kwargs: Kwargs): V
   }
 }
 
-function plural(n: number): string { return n === 1 ? '' : 's'; }
+function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}
 
 /** Bind arguments to parameters: a port of starlark-go's setArgs. */
 export function setArgs(th: Thread, l: (Value | undefined | Cell)[], fn: Func, args: Value[], kwargs: Kwargs): void {
@@ -144,7 +148,9 @@ export function setArgs(th: Thread, l: (Value | undefined | Cell)[], fn: Func, a
   let n = args.length;
   if (args.length > nonkwonly) {
     if (!code.hasVarargs) {
-      throw new EvalErr(`function ${name} accepts ${fn.defaults.length > code.numKwonly ? 'at most ' : ''}${nonkwonly} positional argument${plural(nonkwonly)} (${args.length} given)`);
+      throw new EvalErr(
+        `function ${name} accepts ${fn.defaults.length > code.numKwonly ? 'at most ' : ''}${nonkwonly} positional argument${plural(nonkwonly)} (${args.length} given)`,
+      );
     }
     n = nonkwonly;
   }
@@ -177,7 +183,10 @@ export function setArgs(th: Thread, l: (Value | undefined | Cell)[], fn: Func, a
     for (; i < nparams; i++) {
       if (l[i] === undefined) {
         const d = fn.defaults[i - m]!;
-        if (d === MANDATORY) { missing.push(code.paramNames[i]!); continue; }
+        if (d === MANDATORY) {
+          missing.push(code.paramNames[i]!);
+          continue;
+        }
         l[i] = d;
       }
     }

@@ -70,7 +70,11 @@ test('the three comment forms, and comments after attributes', () => {
   const f = file('# one\n// two\n/* three\n   lines */\na = 1 # trailing\nb = 2 // trailing\nc = /* inline */ 3\n');
   assert.deepEqual(
     (f.body.items as Attribute[]).map((a) => [a.name, (a.expr as { value: unknown }).value]),
-    [['a', 1], ['b', 2], ['c', 3]],
+    [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ],
   );
 });
 
@@ -115,7 +119,24 @@ test('several independent errors in one file are all reported', () => {
 });
 
 test('never throws, whatever the input', () => {
-  const nasty = ['{', '}', '"', '${', 'a = "${', 'a = <<EOT\n${', 'a {{{{', ']]]', 'a = (((', 'a = [for', 'a = {for x', '%{', 'a = "%{ if }"', '\u0000', '<<', 'a = <<EOT'];
+  const nasty = [
+    '{',
+    '}',
+    '"',
+    '${',
+    'a = "${',
+    'a = <<EOT\n${',
+    'a {{{{',
+    ']]]',
+    'a = (((',
+    'a = [for',
+    'a = {for x',
+    '%{',
+    'a = "%{ if }"',
+    '\u0000',
+    '<<',
+    'a = <<EOT',
+  ];
   for (const src of nasty) {
     const r = parseFile(src, 't.hcl');
     assert.ok(Array.isArray(r.diagnostics), src);
@@ -126,7 +147,10 @@ test('never throws, whatever the input', () => {
 test('a stray bracketed value in a body is skipped as a whole, even across lines', () => {
   const r = parseFile('[1,\n 2]\na = 1\n', 't.hcl');
   assert.deepEqual(summaries(r.diagnostics), ['Argument or block definition required']);
-  assert.deepEqual(r.file.body.items.map((i) => (i.kind === 'Attribute' ? i.name : i.type)), ['a']);
+  assert.deepEqual(
+    r.file.body.items.map((i) => (i.kind === 'Attribute' ? i.name : i.type)),
+    ['a'],
+  );
   // a stray closing brace inside a block does not close it twice
   const b = parseFile('a {\n  ]\n  x = 1\n}\nb = 2\n', 't.hcl');
   assert.deepEqual(summaries(b.diagnostics), ['Argument or block definition required']);

@@ -50,7 +50,10 @@ test('an object item range spans key to value; the object spans its braces', () 
 
 test('traversals: attributes, literal indexes, legacy .0 index, with ranges', () => {
   const e = expr('a.b[0].c["k"].0');
-  assert.deepEqual(JSON.parse(JSON.stringify(e, (k, val) => (k === 'range' || k === 'rootRange' ? undefined : val))), v('a', attr('b'), idx(0), attr('c'), idx('k'), idx(0)));
+  assert.deepEqual(
+    JSON.parse(JSON.stringify(e, (k, val) => (k === 'range' || k === 'rootRange' ? undefined : val))),
+    v('a', attr('b'), idx(0), attr('c'), idx('k'), idx(0)),
+  );
   if (e.kind !== 'ScopeTraversal') return;
   assert.equal(at(e.range), '1:1@0-1:16@15');
   assert.equal(at(e.rootRange), '1:1@0-1:2@1');
@@ -158,15 +161,33 @@ test('function calls: arguments, trailing comma, expansion, namespaces, newlines
 
 test('for expressions: tuple and object forms, key variable, if filter, grouping', () => {
   assert.deepEqual(exprShape('[for v in xs : v]'), {
-    kind: 'ForExpr', valueVar: 'v', collection: v('xs'), valueExpr: v('v'), group: false, isObject: false,
+    kind: 'ForExpr',
+    valueVar: 'v',
+    collection: v('xs'),
+    valueExpr: v('v'),
+    group: false,
+    isObject: false,
   });
   assert.deepEqual(exprShape('[for i, v in xs : v if i < 2]'), {
-    kind: 'ForExpr', keyVar: 'i', valueVar: 'v', collection: v('xs'), valueExpr: v('v'),
-    cond: bin('<', v('i'), num(2)), group: false, isObject: false,
+    kind: 'ForExpr',
+    keyVar: 'i',
+    valueVar: 'v',
+    collection: v('xs'),
+    valueExpr: v('v'),
+    cond: bin('<', v('i'), num(2)),
+    group: false,
+    isObject: false,
   });
   assert.deepEqual(exprShape('{\n  for k, v in m :\n  v => k...\n  if k != ""\n}'), {
-    kind: 'ForExpr', keyVar: 'k', valueVar: 'v', collection: v('m'), keyExpr: v('v'), valueExpr: v('k'),
-    cond: bin('!=', v('k'), str('')), group: true, isObject: true,
+    kind: 'ForExpr',
+    keyVar: 'k',
+    valueVar: 'v',
+    collection: v('m'),
+    keyExpr: v('v'),
+    valueExpr: v('k'),
+    cond: bin('!=', v('k'), str('')),
+    group: true,
+    isObject: true,
   });
   assert.equal(at(expr('[for x in y: x]').range), '1:1@0-1:16@15');
   // `(for)` is a variable
@@ -185,7 +206,11 @@ test('for expression errors', () => {
   ];
   for (const [src, detail] of cases) {
     const r = parseExpression(src, 't.hcl');
-    assert.deepEqual(r.diagnostics.map((d) => d.detail), [detail], src);
+    assert.deepEqual(
+      r.diagnostics.map((d) => d.detail),
+      [detail],
+      src,
+    );
     assert.equal(r.diagnostics[0]!.summary, "Invalid 'for' expression");
   }
 });

@@ -50,7 +50,9 @@ export function expectations(src: string): Expectation[] {
   return out;
 }
 
-const fixtures = readdirSync(dir).filter((n) => n.endsWith('.hcl')).sort();
+const fixtures = readdirSync(dir)
+  .filter((n) => n.endsWith('.hcl'))
+  .sort();
 
 test('there are bad fixtures', () => {
   assert.ok(fixtures.length >= 5);
@@ -75,9 +77,6 @@ for (const name of fixtures) {
       else unmatched.splice(i, 1);
     }
     const fmt = (x: { line: number; column?: number; summary: string }) => `${x.line}${x.column ? `@${x.column}` : ''}: ${x.summary}`;
-    assert.deepEqual(
-      { missing: missing.map(fmt), unexpected: unmatched.map((u) => `${fmt(u)} (${u.detail})`) },
-      { missing: [], unexpected: [] },
-    );
+    assert.deepEqual({ missing: missing.map(fmt), unexpected: unmatched.map((u) => `${fmt(u)} (${u.detail})`) }, { missing: [], unexpected: [] });
   });
 }

@@ -6,15 +6,17 @@ import { parseExpression, parseFile, type Expression } from '../../src/hcl/index
 
 /** A deep copy without any `range` / `*Range` / `labelRanges` keys. */
 export function shape(value: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(value, (k, v) => (k === 'range' || k === 'labelRanges' || k.endsWith('Range') ? undefined : v)),
-  );
+  return JSON.parse(JSON.stringify(value, (k, v) => (k === 'range' || k === 'labelRanges' || k.endsWith('Range') ? undefined : v)));
 }
 
 /** Parses an expression that must be valid, returning it. */
 export function expr(src: string): Expression {
   const r = parseExpression(src, 'test.hcl');
-  assert.deepEqual(r.diagnostics.map((d) => d.summary), [], `diagnostics for ${src}`);
+  assert.deepEqual(
+    r.diagnostics.map((d) => d.summary),
+    [],
+    `diagnostics for ${src}`,
+  );
   return r.expr;
 }
 
@@ -25,7 +27,11 @@ export function exprShape(src: string): unknown {
 /** Parses a file that must be valid. */
 export function file(src: string) {
   const r = parseFile(src, 'test.hcl');
-  assert.deepEqual(r.diagnostics.map((d) => `${d.summary}: ${d.detail}`), [], 'diagnostics');
+  assert.deepEqual(
+    r.diagnostics.map((d) => `${d.summary}: ${d.detail}`),
+    [],
+    'diagnostics',
+  );
   return r.file;
 }
 

@@ -70,8 +70,10 @@ test('a 100-endpoint manifest parses without diagnostics, in source order', (t) 
     ['sql', 'respond', 'respond'],
   );
   const sql = (pipeline.body.items[0] as Block).body.items[1]!;
-  assert.equal(sql.kind === 'Attribute' && sql.expr.kind === 'Template' && sql.expr.parts[0]!.kind === 'TemplateLiteral' && sql.expr.parts[0]!.value,
-    'SELECT id, name, price\n  FROM items\n WHERE id = $1 AND owner = $2\n LIMIT ');
+  assert.equal(
+    sql.kind === 'Attribute' && sql.expr.kind === 'Template' && sql.expr.parts[0]!.kind === 'TemplateLiteral' && sql.expr.parts[0]!.value,
+    'SELECT id, name, price\n  FROM items\n WHERE id = $1 AND owner = $2\n LIMIT ',
+  );
   const t1 = performance.now();
   for (let i = 0; i < 20; i++) parseFile(src, 'api.hcl');
   const warm = (performance.now() - t1) / 20;

@@ -36,17 +36,38 @@ test('positions: a start position offsets everything', () => {
 
 test('operators and punctuation', () => {
   assert.deepEqual(kinds('== != <= >= && || :: ... => = < > ! ? : . , * / % + - [ ] ( )'), [
-    'EqualOp:==', 'NotEqual:!=', 'LessThanEq:<=', 'GreaterThanEq:>=', 'And:&&', 'Or:||', 'DoubleColon:::',
-    'Ellipsis:...', 'FatArrow:=>', 'Equal:=', 'LessThan:<', 'GreaterThan:>', 'Bang:!', 'Question:?', 'Colon::',
-    'Dot:.', 'Comma:,', 'Star:*', 'Slash:/', 'Percent:%', 'Plus:+', 'Minus:-', 'OBrack:[', 'CBrack:]',
-    'OParen:(', 'CParen:)', 'EOF:',
+    'EqualOp:==',
+    'NotEqual:!=',
+    'LessThanEq:<=',
+    'GreaterThanEq:>=',
+    'And:&&',
+    'Or:||',
+    'DoubleColon:::',
+    'Ellipsis:...',
+    'FatArrow:=>',
+    'Equal:=',
+    'LessThan:<',
+    'GreaterThan:>',
+    'Bang:!',
+    'Question:?',
+    'Colon::',
+    'Dot:.',
+    'Comma:,',
+    'Star:*',
+    'Slash:/',
+    'Percent:%',
+    'Plus:+',
+    'Minus:-',
+    'OBrack:[',
+    'CBrack:]',
+    'OParen:(',
+    'CParen:)',
+    'EOF:',
   ]);
 });
 
 test('numbers are scanned greedily as in hclsyntax (so foo.0.1 holds the number 0.1)', () => {
-  assert.deepEqual(kinds('1 1.5 1e5 1.5E-3 1.2.3'), [
-    'NumberLit:1', 'NumberLit:1.5', 'NumberLit:1e5', 'NumberLit:1.5E-3', 'NumberLit:1.2.3', 'EOF:',
-  ]);
+  assert.deepEqual(kinds('1 1.5 1e5 1.5E-3 1.2.3'), ['NumberLit:1', 'NumberLit:1.5', 'NumberLit:1e5', 'NumberLit:1.5E-3', 'NumberLit:1.2.3', 'EOF:']);
   assert.deepEqual(kinds('a.0.1 1.'), ['Ident:a', 'Dot:.', 'NumberLit:0.1', 'NumberLit:1', 'Dot:.', 'EOF:']);
 });
 
@@ -56,14 +77,31 @@ test('identifiers may contain dashes and Unicode letters', () => {
 
 test('comments: line comments become a newline, inline comments vanish', () => {
   assert.deepEqual(kinds('a # c\nb // d\nc /* e\n f */ d\n# end'), [
-    'Ident:a', 'Newline:# c\n', 'Ident:b', 'Newline:// d\n', 'Ident:c', 'Ident:d', 'Newline:\n', 'EOF:',
+    'Ident:a',
+    'Newline:# c\n',
+    'Ident:b',
+    'Newline:// d\n',
+    'Ident:c',
+    'Ident:d',
+    'Newline:\n',
+    'EOF:',
   ]);
 });
 
 test('quoted templates with nested braces inside interpolation', () => {
   assert.deepEqual(kinds('"a${ {b = 1} }c$${x}%%{y}"'), [
-    'OQuote:"', 'QuotedLit:a', 'TemplateInterp:${', 'OBrace:{', 'Ident:b', 'Equal:=', 'NumberLit:1',
-    'CBrace:}', 'TemplateSeqEnd:}', 'QuotedLit:c$${x}%%{y}', 'CQuote:"', 'EOF:',
+    'OQuote:"',
+    'QuotedLit:a',
+    'TemplateInterp:${',
+    'OBrace:{',
+    'Ident:b',
+    'Equal:=',
+    'NumberLit:1',
+    'CBrace:}',
+    'TemplateSeqEnd:}',
+    'QuotedLit:c$${x}%%{y}',
+    'CQuote:"',
+    'EOF:',
   ]);
   assert.deepEqual(kinds('"${~x~}"'), ['OQuote:"', 'TemplateInterp:${~', 'Ident:x', 'TemplateSeqEnd:~}', 'CQuote:"', 'EOF:']);
   assert.deepEqual(kinds('"a\\"b"'), ['OQuote:"', 'QuotedLit:a\\"b', 'CQuote:"', 'EOF:']);
@@ -75,13 +113,28 @@ test('a quoted string ends at a line break (zero-width QuotedNewline)', () => {
 
 test('heredocs: introducer includes its newline, the end marker and its newline are separate tokens', () => {
   assert.deepEqual(kinds('<<EOT\nhello ${x}\n  EOT\nb'), [
-    'OHeredoc:<<EOT\n', 'StringLit:hello ', 'TemplateInterp:${', 'Ident:x', 'TemplateSeqEnd:}', 'StringLit:\n',
-    'CHeredoc:  EOT', 'Newline:\n', 'Ident:b', 'EOF:',
+    'OHeredoc:<<EOT\n',
+    'StringLit:hello ',
+    'TemplateInterp:${',
+    'Ident:x',
+    'TemplateSeqEnd:}',
+    'StringLit:\n',
+    'CHeredoc:  EOT',
+    'Newline:\n',
+    'Ident:b',
+    'EOF:',
   ]);
   // A line that merely ends with the marker, or continues after an interpolation, does not close it.
   assert.deepEqual(kinds('<<-EOT\nNOT EOT\n${x}EOT\nEOT\n'), [
-    'OHeredoc:<<-EOT\n', 'StringLit:NOT EOT\n', 'TemplateInterp:${', 'Ident:x', 'TemplateSeqEnd:}',
-    'StringLit:EOT\n', 'CHeredoc:EOT', 'Newline:\n', 'EOF:',
+    'OHeredoc:<<-EOT\n',
+    'StringLit:NOT EOT\n',
+    'TemplateInterp:${',
+    'Ident:x',
+    'TemplateSeqEnd:}',
+    'StringLit:EOT\n',
+    'CHeredoc:EOT',
+    'Newline:\n',
+    'EOF:',
   ]);
   assert.deepEqual(kinds('<<EOT\r\nx\r\nEOT\r\n'), ['OHeredoc:<<EOT\r\n', 'StringLit:x\r\n', 'CHeredoc:EOT', 'Newline:\r\n', 'EOF:']);
   // `<<` not followed by an identifier and a newline is two less-than signs.
@@ -90,15 +143,33 @@ test('heredocs: introducer includes its newline, the end marker and its newline 
 
 test('bare template mode', () => {
   assert.deepEqual(kinds('hi ${x}!\n%{if y}z%{endif}', 'template'), [
-    'StringLit:hi ', 'TemplateInterp:${', 'Ident:x', 'TemplateSeqEnd:}', 'StringLit:!\n', 'TemplateControl:%{',
-    'Ident:if', 'Ident:y', 'TemplateSeqEnd:}', 'StringLit:z', 'TemplateControl:%{', 'Ident:endif',
-    'TemplateSeqEnd:}', 'EOF:',
+    'StringLit:hi ',
+    'TemplateInterp:${',
+    'Ident:x',
+    'TemplateSeqEnd:}',
+    'StringLit:!\n',
+    'TemplateControl:%{',
+    'Ident:if',
+    'Ident:y',
+    'TemplateSeqEnd:}',
+    'StringLit:z',
+    'TemplateControl:%{',
+    'Ident:endif',
+    'TemplateSeqEnd:}',
+    'EOF:',
   ]);
 });
 
 test('characters that are not HCL become their own tokens', () => {
   assert.deepEqual(kinds("& | ^ ~ ; ` ' @"), [
-    'BitwiseAnd:&', 'BitwiseOr:|', 'BitwiseXor:^', 'BitwiseNot:~', 'Semicolon:;', 'Backtick:`', "Apostrophe:'",
-    'Invalid:@', 'EOF:',
+    'BitwiseAnd:&',
+    'BitwiseOr:|',
+    'BitwiseXor:^',
+    'BitwiseNot:~',
+    'Semicolon:;',
+    'Backtick:`',
+    "Apostrophe:'",
+    'Invalid:@',
+    'EOF:',
   ]);
 });

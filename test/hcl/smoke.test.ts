@@ -32,7 +32,8 @@ function expectedDiagnostics(tFile: string): Expected[] {
   if (!existsSync(tFile)) return [];
   const text = readFileSync(tFile, 'utf8');
   const out: Expected[] = [];
-  const re = /from\s*\{\s*line\s*=\s*(\d+)\s*column\s*=\s*(\d+)\s*byte\s*=\s*(\d+)\s*\}\s*to\s*\{\s*line\s*=\s*(\d+)\s*column\s*=\s*(\d+)\s*byte\s*=\s*(\d+)\s*\}/g;
+  const re =
+    /from\s*\{\s*line\s*=\s*(\d+)\s*column\s*=\s*(\d+)\s*byte\s*=\s*(\d+)\s*\}\s*to\s*\{\s*line\s*=\s*(\d+)\s*column\s*=\s*(\d+)\s*byte\s*=\s*(\d+)\s*\}/g;
   for (const m of text.matchAll(re)) {
     const n = m.slice(1).map(Number);
     out.push({ from: { line: n[0]!, column: n[1]!, byte: n[2]! }, to: { line: n[3]!, column: n[4]!, byte: n[5]! } });
@@ -55,11 +56,19 @@ for (const file of files) {
     // `unexpected.t` is a decoder error (an attribute the spec does not allow), not a syntax error.
     const syntaxExpected = name.includes('attributes/unexpected') ? [] : expected;
     if (syntaxExpected.length === 0) {
-      assert.deepEqual(diagnostics.map((d) => d.summary), []);
+      assert.deepEqual(
+        diagnostics.map((d) => d.summary),
+        [],
+      );
       return;
     }
     const got = diagnostics.map((d) => ({ from: d.subject!.start, to: d.subject!.end }));
-    for (const e of syntaxExpected) assert.deepEqual(got.find((g) => g.from.byte === e.from.byte), e, `missing ${JSON.stringify(e)}`);
+    for (const e of syntaxExpected)
+      assert.deepEqual(
+        got.find((g) => g.from.byte === e.from.byte),
+        e,
+        `missing ${JSON.stringify(e)}`,
+      );
     assert.equal(diagnostics.length, syntaxExpected.length, diagnostics.map((d) => d.summary).join('; '));
   });
 }

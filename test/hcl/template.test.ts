@@ -37,7 +37,16 @@ test('quoted strings: literal, empty, interpolation, wrap detection', () => {
   assert.equal(isWrap(expr('"a${x}"') as Template), false);
   assert.deepEqual(exprShape('"${"${true}"}"'), tmpl(I(tmpl(I(lit(true))))));
   // Nested braces inside an interpolation
-  assert.deepEqual(exprShape('"${ {a = 1}.a }"'), tmpl(I({ kind: 'RelativeTraversal', source: { kind: 'ObjectCons', items: [{ key: lit('a'), bareKey: true, value: num(1) }] }, steps: [{ kind: 'Attr', name: 'a' }] })));
+  assert.deepEqual(
+    exprShape('"${ {a = 1}.a }"'),
+    tmpl(
+      I({
+        kind: 'RelativeTraversal',
+        source: { kind: 'ObjectCons', items: [{ key: lit('a'), bareKey: true, value: num(1) }] },
+        steps: [{ kind: 'Attr', name: 'a' }],
+      }),
+    ),
+  );
 });
 
 test('template ranges: the whole string, literals and interpolations', () => {
@@ -98,9 +107,7 @@ test('if / else / endif and for / endfor directives', () => {
   assert.deepEqual(shape(t.parts), [{ kind: 'TemplateIf', cond: v('a'), then: [L('yes')], else: [L('no')] }]);
   assert.equal(at(t.parts[0]!.range), '1:2@1-1:29@28');
   const f = expr('"%{ for k, v in m }${k}=${v},%{ endfor }"') as Template;
-  assert.deepEqual(shape(f.parts), [
-    { kind: 'TemplateFor', keyVar: 'k', valueVar: 'v', collection: v('m'), body: [I(v('k')), L('='), I(v('v')), L(',')] },
-  ]);
+  assert.deepEqual(shape(f.parts), [{ kind: 'TemplateFor', keyVar: 'k', valueVar: 'v', collection: v('m'), body: [I(v('k')), L('='), I(v('v')), L(',')] }]);
   const nested = expr('"%{for x in xs}%{if x}[${x}]%{endif}%{endfor}"') as Template;
   assert.deepEqual(shape(nested.parts), [
     {
@@ -140,7 +147,10 @@ test('unterminated strings: at a line break, and at the end of the file', () => 
   assert.deepEqual(summaries(r.diagnostics), ['Unterminated template string']);
   assert.equal(at(r.diagnostics[0]!.subject), '1:9@8-1:9@8');
   // the next line still parses
-  assert.deepEqual(r.file.body.items.map((i) => (i.kind === 'Attribute' ? i.name : '')), ['a', 'b']);
+  assert.deepEqual(
+    r.file.body.items.map((i) => (i.kind === 'Attribute' ? i.name : '')),
+    ['a', 'b'],
+  );
   const eof = parseFile('a = "abc', 't.hcl');
   assert.deepEqual(summaries(eof.diagnostics), ['Unterminated template string']);
   assert.equal(at(eof.diagnostics[0]!.subject), '1:9@8-1:9@8'); // at the end of the file, as hclsyntax

@@ -6,8 +6,13 @@ import { join } from 'node:path';
 import { starlarkCommand } from '../../src/cli/starlark.js';
 
 function io() {
-  const out: string[] = [], err: string[] = [];
-  return { out, err, io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: process.env, cwd: process.cwd() } };
+  const out: string[] = [],
+    err: string[] = [];
+  return {
+    out,
+    err,
+    io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: process.env, cwd: process.cwd() },
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-starlark-'));

@@ -34,7 +34,11 @@ u = {"x": 1} | {"y": 2, "x": 3}
 dc = {k: v for k, v in [("p", 1), ("q", 2)]}
 `);
   assert.deepEqual(g.keys, ['b', 'a', 'c']);
-  assert.deepEqual(g.items, [['b', 10], ['a', 2], ['c', 3]]);
+  assert.deepEqual(g.items, [
+    ['b', 10],
+    ['a', 2],
+    ['c', 3],
+  ]);
   assert.deepEqual(g.e, { b: 10, c: 3, z: 0 });
   assert.equal(g.popped, 2);
   assert.deepEqual(g.u, { x: 3, y: 2 });
@@ -68,20 +72,26 @@ s = f()
 });
 
 test('mutation during iteration is an error', () => {
-  assert.match(fails(`
+  assert.match(
+    fails(`
 def f():
     l = [1, 2]
     for x in l:
         l.append(x)
 f()
-`).msg, /append: cannot append to list during iteration/);
-  assert.match(fails(`
+`).msg,
+    /append: cannot append to list during iteration/,
+  );
+  assert.match(
+    fails(`
 def f():
     d = {"a": 1}
     for k in d:
         d["b"] = 2
 f()
-`).msg, /cannot insert into hash table during iteration/);
+`).msg,
+    /cannot insert into hash table during iteration/,
+  );
 });
 
 test('module globals are frozen after execution', () => {
@@ -101,7 +111,9 @@ def put():
 });
 
 import * as api from '../../src/starlark/index.js';
-function awaitImport() { return api; }
+function awaitImport() {
+  return api;
+}
 
 test('set.isdisjoint (spec)', () => {
   assert.deepEqual(ev('[set([1, 2]).isdisjoint([3]), set([1, 2]).isdisjoint((2, 3))]'), [true, false]);

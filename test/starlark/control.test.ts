@@ -35,7 +35,12 @@ l = loops()
 });
 
 test('comprehensions with several clauses and their own scope', () => {
-  assert.deepEqual(ev('[(x, y) for x in range(3) if x for y in "ab".elems()]'), [[1, 'a'], [1, 'b'], [2, 'a'], [2, 'b']]);
+  assert.deepEqual(ev('[(x, y) for x in range(3) if x for y in "ab".elems()]'), [
+    [1, 'a'],
+    [1, 'b'],
+    [2, 'a'],
+    [2, 'b'],
+  ]);
   assert.deepEqual(ev('{x: x * x for x in range(3)}'), { 0: 0, 1: 1, 2: 4 });
   assert.deepEqual(ev('[x for x in [[1, 2], [3]] for x in x]'), [1, 2, 3]);
 });
@@ -57,7 +62,16 @@ test('slicing, ranges and builtins', () => {
   assert.deepEqual(ev('list(range(10)[2:8:3])'), [2, 5]);
   assert.deepEqual(ev('[len(range(0, 10, 3)), 9 in range(0, 10, 3), list(reversed(range(3)))]'), [4, true, [2, 1, 0]]);
   assert.deepEqual(ev('[min(3, 1, 2), max([1, 5, 2]), max("a", "bb", key=len), abs(-3), any([0, 1]), all([1, 0])]'), [1, 5, 'bb', 3, true, false]);
-  assert.deepEqual(ev('[list(enumerate("ab".elems(), 1)), zip([1, 2], "ab".elems())]'), [[[1, 'a'], [2, 'b']], [[1, 'a'], [2, 'b']]]);
+  assert.deepEqual(ev('[list(enumerate("ab".elems(), 1)), zip([1, 2], "ab".elems())]'), [
+    [
+      [1, 'a'],
+      [2, 'b'],
+    ],
+    [
+      [1, 'a'],
+      [2, 'b'],
+    ],
+  ]);
   assert.deepEqual(ev('dir({})[:3]'), ['clear', 'get', 'items']);
   assert.equal(ev('hash("abc")'), 96354);
 });

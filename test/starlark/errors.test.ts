@@ -17,7 +17,14 @@ test('syntax errors carry line and column', () => {
 test('resolver errors: every one is reported, with positions', () => {
   const errs = compileErrors('x = 1\nx = 2\ny = undefined_name\ndef f():\n    return lenn([])\n');
   // like starlark-go, uses inside functions are resolved before top-level ones
-  assert.deepEqual(errs.map((e) => [e.line, e.col]), [[2, 1], [5, 12], [3, 5]]);
+  assert.deepEqual(
+    errs.map((e) => [e.line, e.col]),
+    [
+      [2, 1],
+      [5, 12],
+      [3, 5],
+    ],
+  );
   assert.match(errs[0]!.message, /cannot reassign global x declared at test.star:1:1/);
   assert.match(errs[2]!.message, /undefined: undefined_name/);
   assert.match(errs[1]!.message, /undefined: lenn \(did you mean len\?\)/);
@@ -43,18 +50,28 @@ test('runtime errors name the operation and types', () => {
 
 test('backtraces list Starlark frames like starlark-go', () => {
   const e = fails('def g(x):\n    return x + {}\n\ndef f():\n    return g(1)\n\nf()\n');
-  assert.deepEqual(e.callStack.map((f) => [f.name, f.pos?.line, f.pos?.col]), [['<toplevel>', 7, 2], ['f', 5, 13], ['g', 2, 14]]);
-  assert.equal(e.backtrace(), [
-    'Traceback (most recent call last):',
-    '  test.star:7:2: in <toplevel>',
-    '  test.star:5:13: in f',
-    '  test.star:2:14: in g',
-    'Error: unknown binary op: int + dict',
-  ].join('\n'));
+  assert.deepEqual(
+    e.callStack.map((f) => [f.name, f.pos?.line, f.pos?.col]),
+    [
+      ['<toplevel>', 7, 2],
+      ['f', 5, 13],
+      ['g', 2, 14],
+    ],
+  );
+  assert.equal(
+    e.backtrace(),
+    [
+      'Traceback (most recent call last):',
+      '  test.star:7:2: in <toplevel>',
+      '  test.star:5:13: in f',
+      '  test.star:2:14: in g',
+      'Error: unknown binary op: int + dict',
+    ].join('\n'),
+  );
   const f = fails('def check(v):\n    fail("negative:", v)\ncheck(-1)\n');
   assert.match(f.backtrace(), /test\.star:2:9: in check\nError in fail: fail: negative: -1$/);
   const s = fails('x = sorted([3, 1], key=lambda v: v + "")\n');
-  assert.match(s.backtrace(), /<builtin>: in sorted\n  test\.star:1:36: in lambda\nError: unknown binary op: int \+ string/);
+  assert.match(s.backtrace(), /<builtin>: in sorted\n {2}test\.star:1:36: in lambda\nError: unknown binary op: int \+ string/);
   assert.deepEqual(e.pos, { file: 'test.star', line: 2, col: 14 });
 });
 

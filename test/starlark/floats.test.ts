@@ -3,14 +3,27 @@ import assert from 'node:assert/strict';
 import { ev, fails } from './helpers.js';
 
 test('str(float) uses the shortest round-trip form with starlark-go exponent rules', () => {
-  assert.deepEqual(ev('[str(x) for x in [0.0, 1.0, 1.5, 0.1, 1e6, 123456.0, 1e-5, 0.0001, 1e21, -2.5e-7, float("inf"), -float("inf"), float("nan")]]'),
-    ['0.0', '1.0', '1.5', '0.1', '1e+06', '123456.0', '1e-05', '0.0001', '1e+21', '-2.5e-07', '+inf', '-inf', 'nan']);
+  assert.deepEqual(ev('[str(x) for x in [0.0, 1.0, 1.5, 0.1, 1e6, 123456.0, 1e-5, 0.0001, 1e21, -2.5e-7, float("inf"), -float("inf"), float("nan")]]'), [
+    '0.0',
+    '1.0',
+    '1.5',
+    '0.1',
+    '1e+06',
+    '123456.0',
+    '1e-05',
+    '0.0001',
+    '1e+21',
+    '-2.5e-07',
+    '+inf',
+    '-inf',
+    'nan',
+  ]);
 });
 
 test('%e %f %g formatting', () => {
   assert.equal(ev('"%e|%f|%g" % (1234.5, 1234.5, 1234.5)'), '1.234500e+03|1234.500000|1234.5');
   assert.equal(ev('"%f" % 1e22'), '10000000000000000000000.000000');
-  assert.equal(ev('"%.2f" % 1.0' .replace('%.2f', '%f')), '1.000000');
+  assert.equal(ev('"%.2f" % 1.0'.replace('%.2f', '%f')), '1.000000');
 });
 
 test('float arithmetic and errors', () => {

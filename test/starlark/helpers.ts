@@ -9,7 +9,11 @@ export function run(src: string, opts: InitOptions & { predeclaredNames?: string
   const mod = program.init(opts);
   const out: Record<string, unknown> = {};
   for (const [k, v] of mod.globals()) {
-    try { out[k] = toJS(v); } catch { out[k] = `<${typeof v === 'object' && v !== null ? (v as { type: string }).type : typeof v}>`; }
+    try {
+      out[k] = toJS(v);
+    } catch {
+      out[k] = `<${typeof v === 'object' && v !== null ? (v as { type: string }).type : typeof v}>`;
+    }
   }
   return out;
 }

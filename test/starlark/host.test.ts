@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  compileModule, callFunction, fromJS, toJS, headersFromJS, structFromJS, StarlarkError, Dict, List, Float, repr,
-} from '../../src/starlark/index.js';
+import { compileModule, callFunction, fromJS, toJS, headersFromJS, structFromJS, StarlarkError, Dict, List, Float, repr } from '../../src/starlark/index.js';
 import { call } from './helpers.js';
 
 test('fromJS/toJS round-trip JSON data exactly', () => {
@@ -26,7 +24,10 @@ test('toJS: tuples and sets become arrays; functions are refused', () => {
   const mod = program!.init();
   assert.deepEqual(toJS(mod.get('t')!), [1, [2, 3]]);
   assert.deepEqual(toJS(mod.get('s')!), [3, 1]);
-  assert.throws(() => toJS(mod.get('f')!), (e: unknown) => e instanceof StarlarkError && e.kind === 'convert');
+  assert.throws(
+    () => toJS(mod.get('f')!),
+    (e: unknown) => e instanceof StarlarkError && e.kind === 'convert',
+  );
 });
 
 test('compile once, init, call many times with separate budgets', () => {
@@ -46,7 +47,8 @@ test('globals are frozen, including values passed in', () => {
 });
 
 test('headers dict: case-insensitive [], .get and in; keys keep their spelling', () => {
-  const { program } = compileModule(`
+  const { program } = compileModule(
+    `
 def execute(h):
     return {
         "ct": h["content-type"],
@@ -57,12 +59,19 @@ def execute(h):
         "keys": list(h.keys()),
         "cookie": h["set-cookie"],
     }
-`, 'h.star');
+`,
+    'h.star',
+  );
   const mod = program!.init();
   const h = headersFromJS({ 'Content-Type': 'application/json', accept: '*/*', 'Set-Cookie': ['a=1', 'b=2'] });
   assert.deepEqual(toJS(callFunction(mod, 'execute', [h])), {
-    ct: 'application/json', CT: 'application/json', get: 'none', has: true, not: false,
-    keys: ['Content-Type', 'accept', 'Set-Cookie'], cookie: ['a=1', 'b=2'],
+    ct: 'application/json',
+    CT: 'application/json',
+    get: 'none',
+    has: true,
+    not: false,
+    keys: ['Content-Type', 'accept', 'Set-Cookie'],
+    cookie: ['a=1', 'b=2'],
   });
   // a headers dict can sit inside converted data
   const ctx = fromJS({ request: { headers: h } });
@@ -93,7 +102,12 @@ test('functionInfo describes global functions for boot-time checks', () => {
   const { program } = compileModule('def execute(ctx, opt=1, *rest, k, **kw):\n    pass\nx = 1\n', 'fi.star');
   const mod = program!.init();
   assert.deepEqual(mod.functionInfo('execute'), {
-    name: 'execute', params: ['ctx', 'opt', 'k', 'rest', 'kw'], required: 1, keywordOnly: 1, varargs: true, kwargs: true,
+    name: 'execute',
+    params: ['ctx', 'opt', 'k', 'rest', 'kw'],
+    required: 1,
+    keywordOnly: 1,
+    varargs: true,
+    kwargs: true,
   });
   assert.equal(mod.functionInfo('x'), null);
   assert.equal(mod.functionInfo('nope'), null);
@@ -127,7 +141,13 @@ test('toJS refuses cyclic, too deep and exponentially shared values with a conve
 });
 
 test('toJS refuses two dict keys with the same JS spelling instead of dropping one', () => {
-  assert.throws(() => toJS(call('def f():\n    return {1: "int", "1": "str"}\n', 'f', [])), (e: unknown) => e instanceof StarlarkError && e.kind === 'convert' && /both "1"/.test(e.msg));
-  assert.throws(() => toJS(call('def f():\n    return {"1": "str", 1: "int"}\n', 'f', [])), (e: unknown) => e instanceof StarlarkError && e.kind === 'convert');
+  assert.throws(
+    () => toJS(call('def f():\n    return {1: "int", "1": "str"}\n', 'f', [])),
+    (e: unknown) => e instanceof StarlarkError && e.kind === 'convert' && /both "1"/.test(e.msg),
+  );
+  assert.throws(
+    () => toJS(call('def f():\n    return {"1": "str", 1: "int"}\n', 'f', [])),
+    (e: unknown) => e instanceof StarlarkError && e.kind === 'convert',
+  );
   assert.deepEqual(toJS(call('def f():\n    return {1: "a", "b": 2, None: 3}\n', 'f', [])), { 1: 'a', b: 2, null: 3 });
 });

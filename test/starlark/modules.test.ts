@@ -4,7 +4,10 @@ import { ev, fails } from './helpers.js';
 
 test('json.encode / decode / indent', () => {
   assert.equal(ev('json.encode({"b": [1, 2.5, None, True], "a": "x\\"y"})'), '{"a":"x\\"y","b":[1,2.5,null,true]}');
-  assert.deepEqual(ev('json.decode(\'{"k": [1, 2.0, "s", null, false], "big": 12345678901234567890}\')'), { k: [1, 2, 's', null, false], big: 12345678901234567890n });
+  assert.deepEqual(ev('json.decode(\'{"k": [1, 2.0, "s", null, false], "big": 12345678901234567890}\')'), {
+    k: [1, 2, 's', null, false],
+    big: 12345678901234567890n,
+  });
   assert.equal(ev('type(json.decode("2.0"))'), 'float');
   assert.equal(ev('json.indent(\'{"a":[1,2]}\', indent="  ")'), '{\n  "a": [\n    1,\n    2\n  ]\n}');
   assert.equal(ev('json.encode_indent([1], indent=" ")'), '[\n 1\n]');

@@ -14,13 +14,16 @@ test('step budget: a runaway loop stops with a typed error', () => {
   const { program } = compileModule(loopForever, 'spin.star');
   const mod = program!.init();
   const t0 = performance.now();
-  const err = assert.throws(() => callFunction(mod, 'spin', [], { maxSteps: 10_000 }), (e: unknown) => {
-    assert.ok(e instanceof StarlarkError);
-    assert.equal(e.kind, 'steps');
-    assert.match(e.msg, /too many steps/);
-    assert.match(e.backtrace(), /spin\.star:4:5: in spin/);
-    return true;
-  });
+  const err = assert.throws(
+    () => callFunction(mod, 'spin', [], { maxSteps: 10_000 }),
+    (e: unknown) => {
+      assert.ok(e instanceof StarlarkError);
+      assert.equal(e.kind, 'steps');
+      assert.match(e.msg, /too many steps/);
+      assert.match(e.backtrace(), /spin\.star:4:5: in spin/);
+      return true;
+    },
+  );
   void err;
   assert.ok(performance.now() - t0 < 1000);
 });
@@ -28,14 +31,20 @@ test('step budget: a runaway loop stops with a typed error', () => {
 test('default step budget is 1,000,000 per call', () => {
   const { program } = compileModule(loopForever, 'spin.star');
   const mod = program!.init();
-  assert.throws(() => callFunction(mod, 'spin', [], { timeoutMs: 60_000 }), (e: unknown) => e instanceof StarlarkError && e.kind === 'steps' && /1000000/.test(e.msg));
+  assert.throws(
+    () => callFunction(mod, 'spin', [], { timeoutMs: 60_000 }),
+    (e: unknown) => e instanceof StarlarkError && e.kind === 'steps' && /1000000/.test(e.msg),
+  );
 });
 
 test('wall-clock timeout', () => {
   const { program } = compileModule(loopForever, 'spin.star');
   const mod = program!.init();
   const t0 = performance.now();
-  assert.throws(() => callFunction(mod, 'spin', [], { maxSteps: Infinity, timeoutMs: 50 }), (e: unknown) => e instanceof StarlarkError && e.kind === 'timeout');
+  assert.throws(
+    () => callFunction(mod, 'spin', [], { maxSteps: Infinity, timeoutMs: 50 }),
+    (e: unknown) => e instanceof StarlarkError && e.kind === 'timeout',
+  );
   const took = performance.now() - t0;
   assert.ok(took >= 45 && took < 1000, `took ${took} ms`);
 });
@@ -77,7 +86,13 @@ test('deep recursion becomes a Starlark error, never a JS crash', () => {
 test('no I/O: load is refused unless the host supplies a loader', () => {
   const e = fails('load("other.star", "x")\n');
   assert.match(e.msg, /load not implemented by this application/);
-  const g = run('load("lib.star", "y", z="w")\nv = y + z\n', { load: (m) => new Map([['y', m], ['w', '!']]) });
+  const g = run('load("lib.star", "y", z="w")\nv = y + z\n', {
+    load: (m) =>
+      new Map([
+        ['y', m],
+        ['w', '!'],
+      ]),
+  });
   assert.equal(g.v, 'lib.star!');
   assert.match(fails('load("lib.star", "nope")\n', { load: () => new Map() }).msg, /load: name nope not found in module lib.star/);
 });
@@ -112,7 +127,13 @@ test('expensive built-ins are charged to the budget, so the clock is consulted',
 });
 
 test('load with non-ASCII names', () => {
-  const g = run('load("mød.star", "Ω", alias="ß")\nv = Ω + alias\n', { load: (m) => new Map([['Ω', fromJS(m)], ['ß', '!']]) });
+  const g = run('load("mød.star", "Ω", alias="ß")\nv = Ω + alias\n', {
+    load: (m) =>
+      new Map([
+        ['Ω', fromJS(m)],
+        ['ß', '!'],
+      ]),
+  });
   assert.equal(g.v, 'mød.star!');
 });
 
@@ -122,7 +143,7 @@ test('ints are capped in size: repeated squaring and huge numerals are size erro
   assert.equal(fails('x = int("9" * 1000000)\n').kind, 'size');
   assert.equal(fails('x = json.decode("9" * 1000000)\n').kind, 'size');
   assert.ok(performance.now() - t0 < 1000);
-  assert.equal(run("x = len(str(1 << 511))\n").x, 154);
+  assert.equal(run('x = len(str(1 << 511))\n').x, 154);
 });
 
 test('str() of many references to one big string stops at the string size limit, promptly', () => {

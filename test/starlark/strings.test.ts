@@ -31,7 +31,12 @@ test('string methods', () => {
   assert.equal(ev('"-".join(["a", "b"])'), 'a-b');
   assert.equal(ev('"aaa".replace("a", "b", 2)'), 'bba');
   assert.deepEqual(ev('["abc".find("c"), "abc".find("z"), "abcabc".rfind("b"), "abc".index("b")]'), [2, -1, 4, 1]);
-  assert.deepEqual(ev('["abc".startswith("ab"), "abc".endswith(("x", "c")), "Hello World".title(), "hello".capitalize()]'), [true, true, 'Hello World', 'Hello']);
+  assert.deepEqual(ev('["abc".startswith("ab"), "abc".endswith(("x", "c")), "Hello World".title(), "hello".capitalize()]'), [
+    true,
+    true,
+    'Hello World',
+    'Hello',
+  ]);
   assert.deepEqual(ev('"a=b=c".partition("=")'), ['a', '=', 'b=c']);
   assert.deepEqual(ev('"a\\nb\\n".splitlines()'), ['a', 'b']);
   assert.deepEqual(ev('["abc".isalpha(), "123".isdigit(), " ".isspace(), "ABC".isupper(), "abc".islower()]'), [true, true, true, true, true]);

@@ -75,7 +75,7 @@ test('a host built-in can cancel the run it is called from', () => {
   assert.equal(callFunction(ok, 'f', []), 1);
 });
 
-test('a run started from inside a built-in has its own thread and leaves the caller\'s intact', () => {
+test("a run started from inside a built-in has its own thread and leaves the caller's intact", () => {
   const inner = module('def g():\n    print("inner")\n    return "x" * 50\ndef spin():\n    while True:\n        pass\n');
   const innerLines: string[] = [];
   const tight: RunOptions = { maxSteps: 100, limits: { maxStringBytes: 10 }, print: (s) => innerLines.push(s) };
@@ -88,7 +88,10 @@ test('a run started from inside a built-in has its own thread and leaves the cal
     }
   });
   const outerLines: string[] = [];
-  const outer = module('def f():\n    a = nested("g")\n    b = nested("spin")\n    print("outer")\n    for i in range(1000):\n        pass\n    return [a, b, len("y" * 1000)]\n', { nested });
+  const outer = module(
+    'def f():\n    a = nested("g")\n    b = nested("spin")\n    print("outer")\n    for i in range(1000):\n        pass\n    return [a, b, len("y" * 1000)]\n',
+    { nested },
+  );
   const r = toJS(callFunction(outer, 'f', [], { maxSteps: 10_000, print: (s) => outerLines.push(s) }));
   // the inner runs hit their own limits (size, steps), while the outer run keeps its budget, its size limits and its print hook
   assert.deepEqual(r, ['size', 'steps', 1000]);

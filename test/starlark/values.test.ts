@@ -5,15 +5,27 @@ import { ev, rp, fails } from './helpers.js';
 test('None, bool and truth values', () => {
   assert.equal(ev('None'), null);
   assert.equal(ev('not None'), true);
-  assert.deepEqual(ev('[bool(x) for x in [0, 1, "", "a", [], [0], {}, 0.0, None, ()]]'),
-    [false, true, false, true, false, true, false, false, false, false]);
+  assert.deepEqual(ev('[bool(x) for x in [0, 1, "", "a", [], [0], {}, 0.0, None, ()]]'), [false, true, false, true, false, true, false, false, false, false]);
   assert.equal(ev('True and 2'), 2);
   assert.equal(ev('0 or "x"'), 'x');
 });
 
 test('type() names', () => {
-  assert.deepEqual(ev('[type(x) for x in [None, True, 1, 1 << 70, 1.5, "s", b"b", [], (), {}, set(), len, range(2)]]'),
-    ['NoneType', 'bool', 'int', 'int', 'float', 'string', 'bytes', 'list', 'tuple', 'dict', 'set', 'builtin_function_or_method', 'range']);
+  assert.deepEqual(ev('[type(x) for x in [None, True, 1, 1 << 70, 1.5, "s", b"b", [], (), {}, set(), len, range(2)]]'), [
+    'NoneType',
+    'bool',
+    'int',
+    'int',
+    'float',
+    'string',
+    'bytes',
+    'list',
+    'tuple',
+    'dict',
+    'set',
+    'builtin_function_or_method',
+    'range',
+  ]);
   assert.equal(ev('type(lambda: 1)'), 'function');
 });
 

@@ -15,9 +15,16 @@ export function unpack(fname: string, args: Value[], kwargs: Kwargs, names: stri
   const clean: string[] = [];
   const skipNone: boolean[] = [];
   for (const raw of names) {
-    if (raw.endsWith('??')) { clean.push(raw.slice(0, -2)); skipNone.push(true); }
-    else if (raw.endsWith('?')) { clean.push(raw.slice(0, -1)); skipNone.push(false); }
-    else { clean.push(raw); skipNone.push(false); }
+    if (raw.endsWith('??')) {
+      clean.push(raw.slice(0, -2));
+      skipNone.push(true);
+    } else if (raw.endsWith('?')) {
+      clean.push(raw.slice(0, -1));
+      skipNone.push(false);
+    } else {
+      clean.push(raw);
+      skipNone.push(false);
+    }
   }
   if (args.length > n) throw new EvalErr(`${fname}: got ${args.length} arguments, want at most ${n}`);
   const defined = new Array<boolean>(n).fill(false);

@@ -7,9 +7,7 @@ import * as ops from '../values/ops.js';
 import * as I from '../values/int.js';
 import { repr, str, typeName } from '../values/repr.js';
 import { decodeRune, decodeUTF8, encodeUTF8, runeToUTF8 } from '../values/utf8.js';
-import {
-  Builtin, Bytes, Dict, EvalErr, Float, Func, List, RangeValue, SSet, Tuple, type Kwargs, type Value,
-} from '../values/types.js';
+import { Builtin, Bytes, Dict, EvalErr, Float, Func, List, RangeValue, SSet, Tuple, type Kwargs, type Value } from '../values/types.js';
 import type { Thread } from '../thread.js';
 import { positional, unpack, wantInt, wantStr } from './args.js';
 
@@ -32,7 +30,10 @@ export function parseIntStr(s: string, base: number): I.Int | null {
   let neg = false;
   if (s !== '') {
     if (s[0] === '+') s = s.slice(1);
-    else if (s[0] === '-') { neg = true; s = s.slice(1); }
+    else if (s[0] === '-') {
+      neg = true;
+      s = s.slice(1);
+    }
   }
   let prefix = 0;
   if (s.length > 1 && s[0] === '0') {
@@ -41,7 +42,10 @@ export function parseIntStr(s: string, base: number): I.Int | null {
       prefix = c === 'o' ? 8 : c === 'x' ? 16 : c === 'b' ? 2 : 0;
     }
     if (prefix !== 0) {
-      if (base === 0 || prefix === base) { base = prefix; s = s.slice(2); }
+      if (base === 0 || prefix === base) {
+        base = prefix;
+        s = s.slice(2);
+      }
     } else if (base === 0) {
       for (let i = 1; i < s.length; i++) if (s[i] !== '0') return null;
       return 0;
@@ -138,15 +142,21 @@ function minmax(args: Value[], kwargs: Kwargs, self: Builtin, th: Thread): Value
     const x = xs[i]!;
     const k = key !== undefined && key !== null ? callValue(th, key, [x], null) : x;
     let better: boolean;
-    try { better = ops.compare(op, k, extKey); } catch (e) { throw nameErr(name, (e as EvalErr).msg); }
-    if (better) { ext = x; extKey = k; }
+    try {
+      better = ops.compare(op, k, extKey);
+    } catch (e) {
+      throw nameErr(name, (e as EvalErr).msg);
+    }
+    if (better) {
+      ext = x;
+      extKey = k;
+    }
   }
   return ext;
 }
 
 function isCallable(v: Value): boolean {
-  return v instanceof Builtin || v instanceof Func
-    || (v !== null && typeof v === 'object' && typeof (v as { callStar?: unknown }).callStar === 'function');
+  return v instanceof Builtin || v instanceof Func || (v !== null && typeof v === 'object' && typeof (v as { callStar?: unknown }).callStar === 'function');
 }
 
 function rangeLen(start: number, stop: number, step: number): number {
@@ -159,7 +169,8 @@ export function sortValues(values: Value[], keys: Value[] | null, reverse: boole
   const idx = values.map((_, i) => i);
   const k = keys ?? values;
   const cmp = (a: number, b: number): number => {
-    const x = k[a]!, y = k[b]!;
+    const x = k[a]!,
+      y = k[b]!;
     if (typeof x === 'number' && typeof y === 'number') return x - y;
     if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
     return ops.compare('<', x, y) ? -1 : ops.compare('<', y, x) ? 1 : 0;
@@ -183,7 +194,13 @@ function goSortError(keys: Value[], reverse: boolean): EvalErr | null {
   let err: EvalErr | null = null;
   const less = (i: number, j: number): boolean => {
     const [x, y] = reverse ? [a[j]!, a[i]!] : [a[i]!, a[j]!];
-    try { return ops.compare('<', x, y); } catch (e) { if (e instanceof EvalErr) err = e; else throw e; return false; }
+    try {
+      return ops.compare('<', x, y);
+    } catch (e) {
+      if (e instanceof EvalErr) err = e;
+      else throw e;
+      return false;
+    }
   };
   for (let i = 1; i < a.length && i < 20; i++) {
     for (let j = i; j > 0 && less(j, j - 1); j--) [a[j], a[j - 1]] = [a[j - 1]!, a[j]!];
@@ -202,14 +219,26 @@ export const universeFns: Record<string, Fn> = {
     const [x] = positional('any', args, kwargs, 1, 1) as [Value];
     iterOrErr('any', x);
     let r = false;
-    ops.forEach(x, (v) => { if (ops.truth(v)) { r = true; return true; } return false; });
+    ops.forEach(x, (v) => {
+      if (ops.truth(v)) {
+        r = true;
+        return true;
+      }
+      return false;
+    });
     return r;
   },
   all(args, kwargs) {
     const [x] = positional('all', args, kwargs, 1, 1) as [Value];
     iterOrErr('all', x);
     let r = true;
-    ops.forEach(x, (v) => { if (!ops.truth(v)) { r = false; return true; } return false; });
+    ops.forEach(x, (v) => {
+      if (!ops.truth(v)) {
+        r = false;
+        return true;
+      }
+      return false;
+    });
     return r;
   },
   bool(args, kwargs) {
@@ -250,7 +279,12 @@ export const universeFns: Record<string, Fn> = {
   dict(args, kwargs, _self, th) {
     if (args.length > 1) throw new EvalErr(`dict: got ${args.length} arguments, want at most 1`);
     const d = new Dict();
-    try { updateDict(d, args, kwargs, th); } catch (e) { if (e instanceof EvalErr) throw new EvalErr(`dict: ${e.msg}`); throw e; }
+    try {
+      updateDict(d, args, kwargs, th);
+    } catch (e) {
+      if (e instanceof EvalErr) throw new EvalErr(`dict: ${e.msg}`);
+      throw e;
+    }
     return d;
   },
   dir(args, kwargs) {
@@ -373,9 +407,15 @@ export const universeFns: Record<string, Fn> = {
       if (typeof a === 'bigint') throw new EvalErr(`range: for parameter ${i + 1}: ${a} out of range (want value in signed 64-bit range)`);
       return wantInt('range', i + 1, a);
     });
-    let start = 0, stop: number, step = 1;
+    let start = 0,
+      stop: number,
+      step = 1;
     if (vals.length === 1) stop = vals[0]!;
-    else { start = vals[0]!; stop = vals[1]!; if (vals.length === 3) step = vals[2]!; }
+    else {
+      start = vals[0]!;
+      stop = vals[1]!;
+      if (vals.length === 3) step = vals[2]!;
+    }
     if (step === 0) throw nameErr('range', 'step argument must not be zero');
     return new RangeValue(start, stop, step, rangeLen(start, stop, step));
   },
@@ -394,8 +434,13 @@ export const universeFns: Record<string, Fn> = {
     if (x === undefined) return s;
     iterOrErr('set', x);
     try {
-      ops.forEach(x, (v) => { ops.setAdd(s, v, th); });
-    } catch (e) { if (e instanceof EvalErr) throw new EvalErr(`set: ${e.msg}`); throw e; }
+      ops.forEach(x, (v) => {
+        ops.setAdd(s, v, th);
+      });
+    } catch (e) {
+      if (e instanceof EvalErr) throw new EvalErr(`set: ${e.msg}`);
+      throw e;
+    }
     return s;
   },
   sorted(args, kwargs, _self, th) {
@@ -452,13 +497,16 @@ export const universeFns: Record<string, Fn> = {
 export function utf8Transcode(s: string): string {
   let out = '';
   let ok = true;
-  for (let i = 0; i < s.length;) {
+  for (let i = 0; i < s.length; ) {
     const [r, w] = decodeRune(s, i);
-    if (r === 0xfffd && w === 1) { ok = false; break; }
+    if (r === 0xfffd && w === 1) {
+      ok = false;
+      break;
+    }
     i += w;
   }
   if (ok) return s;
-  for (let i = 0; i < s.length;) {
+  for (let i = 0; i < s.length; ) {
     const [r, w] = decodeRune(s, i);
     out += w === 1 && r === 0xfffd ? '\xef\xbf\xbd' : s.slice(i, i + w);
     i += w;

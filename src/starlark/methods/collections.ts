@@ -7,11 +7,13 @@ import { positional, paramErr, wantInt } from '../builtins/args.js';
 import { updateDict } from '../builtins/universe.js';
 import * as ops from '../values/ops.js';
 import { typeName } from '../values/repr.js';
-import { Dict, EvalErr, List, SSet, Tuple, type Kwargs, type Value } from '../values/types.js';
+import { type Dict, EvalErr, List, SSet, Tuple, type Kwargs, type Value } from '../values/types.js';
 import type { Thread } from '../thread.js';
 
 function named<T>(name: string, f: () => T): T {
-  try { return f(); } catch (e) {
+  try {
+    return f();
+  } catch (e) {
     if (e instanceof EvalErr && !e.msg.startsWith(name + ':')) throw new EvalErr(`${name}: ${e.msg}`, e.kind);
     throw e;
   }
@@ -21,7 +23,8 @@ function clampIndex(name: string, v: Value | undefined, dflt: number, what: stri
   if (v === undefined || v === null) return dflt;
   if (typeof v !== 'number') throw new EvalErr(`${name}: invalid ${what} index: got ${typeName(v)}, want int`);
   let r = v < 0 ? v + n : v;
-  if (r < 0) r = 0; else if (r > n) r = n;
+  if (r < 0) r = 0;
+  else if (r > n) r = n;
   return r;
 }
 
@@ -85,7 +88,10 @@ const listMethods: Record<string, Method> = {
     const [x] = positional(name, args, kwargs, 1, 1);
     named(name, () => l.checkMutable('remove from'));
     for (let i = 0; i < l.elems.length; i++) {
-      if (named(name, () => ops.equals(l.elems[i]!, x!))) { l.elems.splice(i, 1); return null; }
+      if (named(name, () => ops.equals(l.elems[i]!, x!))) {
+        l.elems.splice(i, 1);
+        return null;
+      }
     }
     throw new EvalErr(`${name}: element not found`);
   },

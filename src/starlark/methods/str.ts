@@ -8,15 +8,25 @@ import { format } from '../values/format.js';
 import * as ops from '../values/ops.js';
 import { quote, typeName } from '../values/repr.js';
 import { decodeRune, decodeUTF8, encodeUTF8, isASCII, runeToUTF8 } from '../values/utf8.js';
-import { Bytes, EvalErr, List, SValue, Tuple, type Kwargs, type Value } from '../values/types.js';
+import { type Bytes, EvalErr, List, SValue, Tuple, type Kwargs, type Value } from '../values/types.js';
 import type { Thread } from '../thread.js';
 
 /** The iterable views returned by elems(), codepoints(), ... */
 export class StringIterable extends SValue {
-  constructor(public readonly s: string, public readonly kind: 'elems' | 'elem_ords' | 'codepoints' | 'codepoint_ords', public readonly isBytes = false) { super(); }
-  get type() { return (this.isBytes ? 'bytes.' : 'string.') + (this.kind === 'elem_ords' ? 'elems' : this.kind === 'codepoint_ords' ? 'codepoints' : this.kind); }
+  constructor(
+    public readonly s: string,
+    public readonly kind: 'elems' | 'elem_ords' | 'codepoints' | 'codepoint_ords',
+    public readonly isBytes = false,
+  ) {
+    super();
+  }
+  get type() {
+    return (this.isBytes ? 'bytes.' : 'string.') + (this.kind === 'elem_ords' ? 'elems' : this.kind === 'codepoint_ords' ? 'codepoints' : this.kind);
+  }
   /** elems()[i] and elem_ords()[i] */
-  get len(): number { return this.kind === 'elems' || this.kind === 'elem_ords' ? this.s.length : -1; }
+  get len(): number {
+    return this.kind === 'elems' || this.kind === 'elem_ords' ? this.s.length : -1;
+  }
   index(i: number): Value {
     if (this.kind === 'elem_ords' || this.isBytes) return this.s.charCodeAt(i);
     return this.s[i]!;
@@ -25,18 +35,31 @@ export class StringIterable extends SValue {
     const s = this.s;
     switch (this.kind) {
       case 'elems':
-        if (this.isBytes) { for (let i = 0; i < s.length; i++) yield s.charCodeAt(i); }
-        else for (let i = 0; i < s.length; i++) yield s[i]!;
+        if (this.isBytes) {
+          for (let i = 0; i < s.length; i++) yield s.charCodeAt(i);
+        } else for (let i = 0; i < s.length; i++) yield s[i]!;
         return;
-      case 'elem_ords': for (let i = 0; i < s.length; i++) yield s.charCodeAt(i); return;
+      case 'elem_ords':
+        for (let i = 0; i < s.length; i++) yield s.charCodeAt(i);
+        return;
       case 'codepoints':
-        for (let i = 0; i < s.length;) { const [r, w] = decodeRune(s, i); yield runeToUTF8(r); i += w; }
+        for (let i = 0; i < s.length; ) {
+          const [r, w] = decodeRune(s, i);
+          yield runeToUTF8(r);
+          i += w;
+        }
         return;
       case 'codepoint_ords':
-        for (let i = 0; i < s.length;) { const [r, w] = decodeRune(s, i); yield r; i += w; }
+        for (let i = 0; i < s.length; ) {
+          const [r, w] = decodeRune(s, i);
+          yield r;
+          i += w;
+        }
     }
   }
-  override toString(): string { return `${quote(this.s, this.isBytes)}.${this.kind}()`; }
+  override toString(): string {
+    return `${quote(this.s, this.isBytes)}.${this.kind}()`;
+  }
 }
 
 const SPACE = /^[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
@@ -51,18 +74,26 @@ function viaText(s: string, f: (t: string) => string): string {
 function runes(s: string): string[] {
   // split a binary string into its UTF-8 sequences (invalid bytes alone)
   const out: string[] = [];
-  for (let i = 0; i < s.length;) { const [, w] = decodeRune(s, i); out.push(s.slice(i, i + w)); i += w; }
+  for (let i = 0; i < s.length; ) {
+    const [, w] = decodeRune(s, i);
+    out.push(s.slice(i, i + w));
+    i += w;
+  }
   return out;
 }
 
-function cpOf(r: string): number { return decodeRune(r, 0)[0]; }
+function cpOf(r: string): number {
+  return decodeRune(r, 0)[0];
+}
 
 // (helpers are module-level functions, not closures: hot paths should not allocate functions)
 function clampIndex(fname: string, v: Value | undefined, dflt: number, what: string, n: number): number {
   if (v === undefined || v === null) return dflt;
-  if (typeof v !== 'number') throw new EvalErr(`${fname}: invalid ${what} index: ${typeof v === 'bigint' ? `${v} out of range` : `got ${typeName(v)}, want int`}`);
+  if (typeof v !== 'number')
+    throw new EvalErr(`${fname}: invalid ${what} index: ${typeof v === 'bigint' ? `${v} out of range` : `got ${typeName(v)}, want int`}`);
   let r = v < 0 ? v + n : v;
-  if (r < 0) r = 0; else if (r > n) r = n;
+  if (r < 0) r = 0;
+  else if (r > n) r = n;
   return r;
 }
 
@@ -70,7 +101,9 @@ function indices(fname: string, start: Value | undefined, end: Value | undefined
   return [clampIndex(fname, start, 0, 'start', n), clampIndex(fname, end, n, 'end', n)];
 }
 
-function isAsciiSpace(c: number): boolean { return c === 32 || (c >= 9 && c <= 13); }
+function isAsciiSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
 
 function strArg(fname: string, i: number, v: Value): string {
   if (typeof v !== 'string') throw paramErr(fname, i, `got ${typeName(v)}, want string`);
@@ -93,23 +126,27 @@ function find(s: string, name: string, args: Value[], kwargs: Kwargs, allowError
 function stripImpl(s: string, name: string, args: Value[], kwargs: Kwargs): string {
   const [cv] = positional(name, args, kwargs, 0, 1);
   const chars = cv === undefined || cv === null ? '' : strArg(name, 1, cv);
-  const left = name !== 'rstrip', right = name !== 'lstrip';
+  const left = name !== 'rstrip',
+    right = name !== 'lstrip';
   if (chars === '') {
     if (isASCII(s)) {
-      let i = 0, j = s.length;
+      let i = 0,
+        j = s.length;
       if (left) while (i < j && isAsciiSpace(s.charCodeAt(i))) i++;
       if (right) while (j > i && isAsciiSpace(s.charCodeAt(j - 1))) j--;
       return s.slice(i, j);
     }
     const rs = runes(s);
-    let i = 0, j = rs.length;
+    let i = 0,
+      j = rs.length;
     if (left) while (i < j && isSpaceRune(cpOf(rs[i]!))) i++;
     if (right) while (j > i && isSpaceRune(cpOf(rs[j - 1]!))) j--;
     return rs.slice(i, j).join('');
   }
   const set = new Set(runes(chars));
   const rs = runes(s);
-  let i = 0, j = rs.length;
+  let i = 0,
+    j = rs.length;
   if (left) while (i < j && set.has(rs[i]!)) i++;
   if (right) while (j > i && set.has(rs[j - 1]!)) j--;
   return rs.slice(i, j).join('');
@@ -121,8 +158,15 @@ function fields(s: string): string[] {
   let inField = false;
   for (const r of isASCII(s) ? s : runes(s)) {
     if (isSpaceRune(cpOf(r))) {
-      if (inField) { out.push(cur); cur = ''; inField = false; }
-    } else { cur += r; inField = true; }
+      if (inField) {
+        out.push(cur);
+        cur = '';
+        inField = false;
+      }
+    } else {
+      cur += r;
+      inField = true;
+    }
   }
   if (inField) out.push(cur);
   return out;
@@ -142,7 +186,10 @@ function splitImpl(s: string, name: string, args: Value[], kwargs: Kwargs, th: T
       while (i < rs.length) {
         while (i < rs.length && isSpaceRune(cpOf(rs[i]!))) i++;
         if (i >= rs.length) break;
-        if (res.length === maxsplit) { res.push(rs.slice(i).join('')); break; }
+        if (res.length === maxsplit) {
+          res.push(rs.slice(i).join(''));
+          break;
+        }
         let j = i;
         while (j < rs.length && !isSpaceRune(cpOf(rs[j]!))) j++;
         res.push(rs.slice(i, j).join(''));
@@ -155,7 +202,10 @@ function splitImpl(s: string, name: string, args: Value[], kwargs: Kwargs, th: T
       while (j > 0) {
         while (j > 0 && isSpaceRune(cpOf(rs[j - 1]!))) j--;
         if (j <= 0) break;
-        if (res.length === maxsplit) { res.push(rs.slice(0, j).join('')); break; }
+        if (res.length === maxsplit) {
+          res.push(rs.slice(0, j).join(''));
+          break;
+        }
         let i = j;
         while (i > 0 && !isSpaceRune(cpOf(rs[i - 1]!))) i--;
         res.push(rs.slice(i, j).join(''));
@@ -213,7 +263,9 @@ function toTitle(c: string): string {
 }
 const isCased = (c: string) => c.toLowerCase() !== c.toUpperCase();
 
-function textChars(s: string): string[] { return [...decodeUTF8(s)]; }
+function textChars(s: string): string[] {
+  return [...decodeUTF8(s)];
+}
 
 function isPred(s: string, name: string, args: Value[], kwargs: Kwargs, pred: (c: string) => boolean): boolean {
   positional(name, args, kwargs, 0, 0);
@@ -225,10 +277,19 @@ function isPred(s: string, name: string, args: Value[], kwargs: Kwargs, pred: (c
 const strMethods: Record<string, Method> = {
   capitalize(s: string, args, kwargs, name) {
     positional(name, args, kwargs, 0, 0);
-    return viaText(s, (t) => { const cs = [...t]; return cs.length ? toTitle(cs[0]!) + cs.slice(1).join('').toLowerCase() : ''; });
+    return viaText(s, (t) => {
+      const cs = [...t];
+      return cs.length ? toTitle(cs[0]!) + cs.slice(1).join('').toLowerCase() : '';
+    });
   },
-  codepoint_ords(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return new StringIterable(s, 'codepoint_ords'); },
-  codepoints(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return new StringIterable(s, 'codepoints'); },
+  codepoint_ords(s: string, args, kwargs, name) {
+    positional(name, args, kwargs, 0, 0);
+    return new StringIterable(s, 'codepoint_ords');
+  },
+  codepoints(s: string, args, kwargs, name) {
+    positional(name, args, kwargs, 0, 0);
+    return new StringIterable(s, 'codepoints');
+  },
   count(s: string, args, kwargs, name) {
     const [subv, st, en] = positional(name, args, kwargs, 1, 3);
     const sub = strArg(name, 1, subv!);
@@ -237,31 +298,56 @@ const strMethods: Record<string, Method> = {
     if (sub === '') return runes(slice).length + 1;
     return slice.split(sub).length - 1;
   },
-  elem_ords(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return new StringIterable(s, 'elem_ords'); },
-  elems(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return new StringIterable(s, 'elems'); },
-  endswith(s: string, args, kwargs, name) { return startsWith(s, name, args, kwargs); },
-  find(s: string, args, kwargs, name) { return find(s, name, args, kwargs, true, false); },
-  format(s: string, args, kwargs, _name, th) { return format(s, args, kwargs, th); },
-  index(s: string, args, kwargs, name) { return find(s, name, args, kwargs, false, false); },
-  isalnum(s: string, args, kwargs, name) { return isPred(s, name, args, kwargs, (c) => /[\p{L}\p{N}]/u.test(c)); },
-  isalpha(s: string, args, kwargs, name) { return isPred(s, name, args, kwargs, (c) => /\p{L}/u.test(c)); },
-  isdigit(s: string, args, kwargs, name) { return isPred(s, name, args, kwargs, (c) => /\p{Nd}/u.test(c)); },
+  elem_ords(s: string, args, kwargs, name) {
+    positional(name, args, kwargs, 0, 0);
+    return new StringIterable(s, 'elem_ords');
+  },
+  elems(s: string, args, kwargs, name) {
+    positional(name, args, kwargs, 0, 0);
+    return new StringIterable(s, 'elems');
+  },
+  endswith(s: string, args, kwargs, name) {
+    return startsWith(s, name, args, kwargs);
+  },
+  find(s: string, args, kwargs, name) {
+    return find(s, name, args, kwargs, true, false);
+  },
+  format(s: string, args, kwargs, _name, th) {
+    return format(s, args, kwargs, th);
+  },
+  index(s: string, args, kwargs, name) {
+    return find(s, name, args, kwargs, false, false);
+  },
+  isalnum(s: string, args, kwargs, name) {
+    return isPred(s, name, args, kwargs, (c) => /[\p{L}\p{N}]/u.test(c));
+  },
+  isalpha(s: string, args, kwargs, name) {
+    return isPred(s, name, args, kwargs, (c) => /\p{L}/u.test(c));
+  },
+  isdigit(s: string, args, kwargs, name) {
+    return isPred(s, name, args, kwargs, (c) => /\p{Nd}/u.test(c));
+  },
   islower(s: string, args, kwargs, name) {
     positional(name, args, kwargs, 0, 0);
     const t = decodeUTF8(s);
     return t.toLowerCase() === t && [...t].some(isCased);
   },
-  isspace(s: string, args, kwargs, name) { return isPred(s, name, args, kwargs, (c) => isSpaceRune(c.codePointAt(0)!)); },
+  isspace(s: string, args, kwargs, name) {
+    return isPred(s, name, args, kwargs, (c) => isSpaceRune(c.codePointAt(0)!));
+  },
   istitle(s: string, args, kwargs, name) {
     positional(name, args, kwargs, 0, 0);
-    let cased = false, prevCased = false;
+    let cased = false,
+      prevCased = false;
     for (const c of textChars(s)) {
       if ((c >= 'A' && c <= 'Z') || /\p{Lt}/u.test(c)) {
         if (prevCased) return false;
-        prevCased = true; cased = true;
+        prevCased = true;
+        cased = true;
       } else if (isLowerRune(c)) {
         if (!prevCased) return false;
-        prevCased = true; cased = true;
+        prevCased = true;
+        cased = true;
       } else if (isUpperRune(c)) {
         return false;
       } else prevCased = false;
@@ -284,11 +370,19 @@ const strMethods: Record<string, Method> = {
       n += x.length + s.length;
     });
     th.checkStrLen(n);
-    if (n > 4096) { th.chargeAlloc(n); th.chargeSteps(parts.length + (n >> 4)); }
+    if (n > 4096) {
+      th.chargeAlloc(n);
+      th.chargeSteps(parts.length + (n >> 4));
+    }
     return parts.join(s);
   },
-  lower(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return viaText(s, (t) => t.toLowerCase()); },
-  lstrip(s: string, args, kwargs, name) { return stripImpl(s, name, args, kwargs); },
+  lower(s: string, args, kwargs, name) {
+    positional(name, args, kwargs, 0, 0);
+    return viaText(s, (t) => t.toLowerCase());
+  },
+  lstrip(s: string, args, kwargs, name) {
+    return stripImpl(s, name, args, kwargs);
+  },
   partition(s: string, args, kwargs, name) {
     const [sepv] = positional(name, args, kwargs, 1, 1);
     const sep = strArg(name, 1, sepv!);
@@ -309,7 +403,8 @@ const strMethods: Record<string, Method> = {
   },
   replace(s: string, args, kwargs, name, th) {
     const [ov, nv, cv] = positional(name, args, kwargs, 2, 3);
-    const old = strArg(name, 1, ov!), neu = strArg(name, 2, nv!);
+    const old = strArg(name, 1, ov!),
+      neu = strArg(name, 2, nv!);
     let count = cv === undefined ? -1 : wantInt(name, 3, cv);
     if (count < 0) count = Infinity;
     let r: string;
@@ -319,7 +414,10 @@ const strMethods: Record<string, Method> = {
       const parts: string[] = [];
       let k = 0;
       for (let i = 0; i <= rs.length; i++) {
-        if (k < count) { parts.push(neu); k++; }
+        if (k < count) {
+          parts.push(neu);
+          k++;
+        }
         if (i < rs.length) parts.push(rs[i]!);
       }
       r = parts.join('');
@@ -330,7 +428,8 @@ const strMethods: Record<string, Method> = {
       let i = s.indexOf(old);
       if (i < 0) return s;
       r = '';
-      let from = 0, k = 0;
+      let from = 0,
+        k = 0;
       while (i >= 0 && k < count) {
         r += s.slice(from, i) + neu;
         from = i + old.length;
@@ -339,15 +438,30 @@ const strMethods: Record<string, Method> = {
       }
       r += s.slice(from);
     }
-    if (r.length > 4096) { th.checkStrLen(r.length); th.chargeAlloc(r.length); }
+    if (r.length > 4096) {
+      th.checkStrLen(r.length);
+      th.chargeAlloc(r.length);
+    }
     return r;
   },
-  rfind(s: string, args, kwargs, name) { return find(s, name, args, kwargs, true, true); },
-  rindex(s: string, args, kwargs, name) { return find(s, name, args, kwargs, false, true); },
-  rpartition(s: string, args, kwargs, name, th) { return strMethods.partition!(s, args, kwargs, name, th); },
-  rsplit(s: string, args, kwargs, name, th) { return splitImpl(s, name, args, kwargs, th); },
-  rstrip(s: string, args, kwargs, name) { return stripImpl(s, name, args, kwargs); },
-  split(s: string, args, kwargs, name, th) { return splitImpl(s, name, args, kwargs, th); },
+  rfind(s: string, args, kwargs, name) {
+    return find(s, name, args, kwargs, true, true);
+  },
+  rindex(s: string, args, kwargs, name) {
+    return find(s, name, args, kwargs, false, true);
+  },
+  rpartition(s: string, args, kwargs, name, th) {
+    return strMethods.partition!(s, args, kwargs, name, th);
+  },
+  rsplit(s: string, args, kwargs, name, th) {
+    return splitImpl(s, name, args, kwargs, th);
+  },
+  rstrip(s: string, args, kwargs, name) {
+    return stripImpl(s, name, args, kwargs);
+  },
+  split(s: string, args, kwargs, name, th) {
+    return splitImpl(s, name, args, kwargs, th);
+  },
   splitlines(s: string, args, kwargs, name) {
     const [kv] = positional(name, args, kwargs, 0, 1);
     const keepends = kv === undefined ? false : ops.truth(kv);
@@ -359,8 +473,12 @@ const strMethods: Record<string, Method> = {
     }
     return new List(lines);
   },
-  startswith(s: string, args, kwargs, name) { return startsWith(s, name, args, kwargs); },
-  strip(s: string, args, kwargs, name) { return stripImpl(s, name, args, kwargs); },
+  startswith(s: string, args, kwargs, name) {
+    return startsWith(s, name, args, kwargs);
+  },
+  strip(s: string, args, kwargs, name) {
+    return stripImpl(s, name, args, kwargs);
+  },
   title(s: string, args, kwargs, name) {
     positional(name, args, kwargs, 0, 0);
     return viaText(s, (t) => {
@@ -374,12 +492,17 @@ const strMethods: Record<string, Method> = {
       return out;
     });
   },
-  upper(s: string, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return viaText(s, (t) => t.toUpperCase()); },
+  upper(s: string, args, kwargs, name) {
+    positional(name, args, kwargs, 0, 0);
+    return viaText(s, (t) => t.toUpperCase());
+  },
 };
 
 registerMethods('string', strMethods);
 
 registerMethods('bytes', {
-  elems(b: Bytes, args, kwargs, name) { positional(name, args, kwargs, 0, 0); return new StringIterable(b.s, 'elems', true); },
+  elems(b: Bytes, args, kwargs, name) {
+    positional(name, args, kwargs, 0, 0);
+    return new StringIterable(b.s, 'elems', true);
+  },
 });
-

@@ -20,7 +20,9 @@ const preclevels: T[][] = [
   [T.STAR, T.PERCENT, T.SLASH, T.SLASHSLASH],
 ];
 const precedence: number[] = new Array(T.YIELD + 1).fill(-1);
-preclevels.forEach((toks, level) => { for (const t of toks) precedence[t] = level; });
+preclevels.forEach((toks, level) => {
+  for (const t of toks) precedence[t] = level;
+});
 
 function terminatesExprList(t: T): boolean {
   return t === T.EOF || t === T.NEWLINE || t === T.EQ || t === T.RBRACE || t === T.RBRACK || t === T.RPAREN || t === T.SEMI;
@@ -29,7 +31,9 @@ function terminatesExprList(t: T): boolean {
 class Parser {
   tok: number = T.ILLEGAL;
   /** the current token (a method, so that TS does not narrow it across next()) */
-  cur(): T { return this.tok; }
+  cur(): T {
+    return this.tok;
+  }
   val: TokenValue = { raw: '', int: 0, float: 0, str: '', pos: { line: 0, col: 0 } };
   constructor(public sc: Scanner) {}
 
@@ -41,12 +45,17 @@ class Parser {
     return old;
   }
 
-  err(pos: Pos, msg: string): never { this.sc.error(pos, msg); }
+  err(pos: Pos, msg: string): never {
+    this.sc.error(pos, msg);
+  }
 
   parseFile(): A.Stmt[] {
     const stmts: A.Stmt[] = [];
     while (this.cur() !== T.EOF) {
-      if (this.cur() === T.NEWLINE) { this.next(); continue; }
+      if (this.cur() === T.NEWLINE) {
+        this.next();
+        continue;
+      }
       this.parseStmt(stmts);
     }
     return stmts;
@@ -54,9 +63,15 @@ class Parser {
 
   parseStmt(stmts: A.Stmt[]): void {
     switch (this.cur()) {
-      case T.DEF: stmts.push(this.parseDef()); return;
-      case T.IF: stmts.push(this.parseIf()); return;
-      case T.FOR: stmts.push(this.parseFor()); return;
+      case T.DEF:
+        stmts.push(this.parseDef());
+        return;
+      case T.IF:
+        stmts.push(this.parseIf());
+        return;
+      case T.FOR:
+        stmts.push(this.parseFor());
+        return;
       case T.WHILE: {
         const pos = this.next();
         const cond = this.parseTest();
@@ -140,16 +155,29 @@ class Parser {
         if (this.cur() !== T.EOF && this.cur() !== T.NEWLINE && this.cur() !== T.SEMI) result = this.parseExpr(false);
         return { kind: 'Return', result, pos };
       }
-      case T.BREAK: case T.CONTINUE: case T.PASS: {
+      case T.BREAK:
+      case T.CONTINUE:
+      case T.PASS: {
         const tok = this.cur();
         return { kind: 'Branch', tok, pos: this.next() };
       }
-      case T.LOAD: return this.parseLoad();
+      case T.LOAD:
+        return this.parseLoad();
     }
     const x = this.parseExpr(false);
     switch (this.cur()) {
-      case T.EQ: case T.PLUS_EQ: case T.MINUS_EQ: case T.STAR_EQ: case T.SLASH_EQ: case T.SLASHSLASH_EQ:
-      case T.PERCENT_EQ: case T.AMP_EQ: case T.PIPE_EQ: case T.CIRCUMFLEX_EQ: case T.LTLT_EQ: case T.GTGT_EQ: {
+      case T.EQ:
+      case T.PLUS_EQ:
+      case T.MINUS_EQ:
+      case T.STAR_EQ:
+      case T.SLASH_EQ:
+      case T.SLASHSLASH_EQ:
+      case T.PERCENT_EQ:
+      case T.AMP_EQ:
+      case T.PIPE_EQ:
+      case T.CIRCUMFLEX_EQ:
+      case T.LTLT_EQ:
+      case T.GTGT_EQ: {
         const op = this.cur();
         const pos = this.next();
         const rhs = this.parseExpr(false);
@@ -164,7 +192,8 @@ class Parser {
     const lparen = this.consume(T.LPAREN);
     if (this.cur() !== T.STRING) this.err(this.sc.pos, 'first operand of load statement must be a string literal');
     const module = this.parsePrimary() as A.Literal;
-    const to: A.Ident[] = [], from: A.Ident[] = [];
+    const to: A.Ident[] = [],
+      from: A.Ident[] = [];
     while (this.cur() !== T.RPAREN && this.cur() !== T.EOF) {
       this.consume(T.COMMA);
       if (this.cur() === T.RPAREN) break;
@@ -326,16 +355,23 @@ class Parser {
           x = { kind: 'Dot', x, name: id.name, namePos: id.pos, pos };
           break;
         }
-        case T.LBRACK: x = this.parseSliceSuffix(x); break;
-        case T.LPAREN: x = this.parseCallSuffix(x); break;
-        default: return x;
+        case T.LBRACK:
+          x = this.parseSliceSuffix(x);
+          break;
+        case T.LPAREN:
+          x = this.parseCallSuffix(x);
+          break;
+        default:
+          return x;
       }
     }
   }
 
   parseSliceSuffix(x: A.Expr): A.Expr {
     const pos = this.next();
-    let lo: A.Expr | null = null, hi: A.Expr | null = null, step: A.Expr | null = null;
+    let lo: A.Expr | null = null,
+      hi: A.Expr | null = null,
+      step: A.Expr | null = null;
     if (this.cur() !== T.COLON) {
       const y = this.parseExpr(false);
       if (this.cur() === T.RBRACK) {
@@ -392,16 +428,22 @@ class Parser {
 
   parsePrimary(): A.Expr {
     switch (this.cur()) {
-      case T.IDENT: return this.parseIdent();
-      case T.INT: case T.FLOAT: case T.STRING: case T.BYTES: {
+      case T.IDENT:
+        return this.parseIdent();
+      case T.INT:
+      case T.FLOAT:
+      case T.STRING:
+      case T.BYTES: {
         const tok = this.cur();
         const v = this.val;
         const value = tok === T.INT ? v.int : tok === T.FLOAT ? v.float : v.str;
         const pos = this.next();
         return { kind: 'Literal', token: tok, value, raw: v.raw, pos, isFloat: tok === T.FLOAT };
       }
-      case T.LBRACK: return this.parseList();
-      case T.LBRACE: return this.parseDict();
+      case T.LBRACK:
+        return this.parseList();
+      case T.LBRACE:
+        return this.parseDict();
       case T.LPAREN: {
         const pos = this.next();
         if (this.cur() === T.RPAREN) {
@@ -412,7 +454,9 @@ class Parser {
         this.consume(T.RPAREN);
         return { kind: 'Paren', x: e, pos };
       }
-      case T.MINUS: case T.PLUS: case T.TILDE: {
+      case T.MINUS:
+      case T.PLUS:
+      case T.TILDE: {
         const op = this.cur();
         const pos = this.next();
         return { kind: 'Unary', op, x: this.parsePrimaryWithSuffix(), pos };

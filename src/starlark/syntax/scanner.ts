@@ -7,11 +7,18 @@
 import { T, keywords } from './tokens.js';
 import { encodeUTF8 } from '../values/utf8.js';
 
-export interface Pos { line: number; col: number }
+export interface Pos {
+  line: number;
+  col: number;
+}
 
 /** A compile-time error (scan, parse or resolve), with its position. */
 export class SyntaxError_ extends Error {
-  constructor(public readonly filename: string, public readonly pos: Pos, public readonly msg: string) {
+  constructor(
+    public readonly filename: string,
+    public readonly pos: Pos,
+    public readonly msg: string,
+  ) {
     super(`${filename}:${pos.line}:${pos.col}: ${msg}`);
   }
 }
@@ -44,7 +51,11 @@ export class Scanner {
   private lineStart = true;
   private tokStart = 0;
 
-  constructor(public readonly filename: string, private readonly src: string, firstLine = 1) {
+  constructor(
+    public readonly filename: string,
+    private readonly src: string,
+    firstLine = 1,
+  ) {
     this.line = firstLine;
     this.col = 1;
   }
@@ -53,7 +64,9 @@ export class Scanner {
     throw new SyntaxError_(this.filename, pos, msg);
   }
 
-  get pos(): Pos { return { line: this.line, col: this.col }; }
+  get pos(): Pos {
+    return { line: this.line, col: this.col };
+  }
 
   private peek(): number {
     if (this.i >= this.src.length) return 0;
@@ -86,7 +99,9 @@ export class Scanner {
     return c;
   }
 
-  private eof(): boolean { return this.i >= this.src.length; }
+  private eof(): boolean {
+    return this.i >= this.src.length;
+  }
 
   private start(val: TokenValue): void {
     this.tokStart = this.i;
@@ -105,18 +120,30 @@ export class Scanner {
       if (this.dents !== 0) {
         this.start(val);
         this.end(val);
-        if (this.dents < 0) { this.dents++; return T.OUTDENT; }
+        if (this.dents < 0) {
+          this.dents++;
+          return T.OUTDENT;
+        }
         this.dents--;
         return T.INDENT;
       }
       let c = this.peek();
-      while (c === 32 || c === 9) { this.read(); c = this.peek(); }
+      while (c === 32 || c === 9) {
+        this.read();
+        c = this.peek();
+      }
       if (c === 35) {
-        while (c !== 0 && c !== 10) { this.read(); c = this.peek(); }
+        while (c !== 0 && c !== 10) {
+          this.read();
+          c = this.peek();
+        }
       }
       if (c === 10) {
         this.lineStart = true;
-        if (this.depth > 0 || blank) { this.read(); continue; }
+        if (this.depth > 0 || blank) {
+          this.read();
+          continue;
+        }
         this.start(val);
         this.read();
         val.raw = '\n';
@@ -138,7 +165,8 @@ export class Scanner {
         this.end(val);
         return T.EOF;
       }
-      if (c === 92) { // backslash line continuation
+      if (c === 92) {
+        // backslash line continuation
         this.read();
         if (this.peek() !== 10) this.error(this.pos, 'stray backslash in program');
         this.read();
@@ -159,9 +187,13 @@ export class Scanner {
     let c: number;
     for (;;) {
       c = this.peek();
-      if (c === 32) { col++; this.read(); }
-      else if (c === 9) { col += 8 - ((this.col - 1) % 8); this.read(); }
-      else break;
+      if (c === 32) {
+        col++;
+        this.read();
+      } else if (c === 9) {
+        col += 8 - ((this.col - 1) % 8);
+        this.read();
+      } else break;
     }
     const blank = c === 35 || c === 10 || c === 0;
     if (blank || this.depth > 0) return blank;
@@ -184,16 +216,24 @@ export class Scanner {
   /** The token that starts with c (not a newline, the end of input or a line continuation). */
   private token(val: TokenValue, c: number): T {
     this.start(val);
-    if (c === 44) { this.read(); this.end(val); return T.COMMA; }
+    if (c === 44) {
+      this.read();
+      this.end(val);
+      return T.COMMA;
+    }
     if (c === 34 || c === 39) return this.scanString(val, c);
     if (isIdentStart(c)) return this.scanWord(val, c);
     switch (c) {
-      case 91: case 40: case 123:
+      case 91:
+      case 40:
+      case 123:
         this.depth++;
         this.read();
         this.end(val);
         return c === 91 ? T.LBRACK : c === 40 ? T.LPAREN : T.LBRACE;
-      case 93: case 41: case 125:
+      case 93:
+      case 41:
+      case 125:
         if (this.depth === 0) this.error(this.pos, `unexpected ${JSON.stringify(String.fromCharCode(c))}`.replace(/"/g, "'"));
         this.depth--;
         this.read();
@@ -208,15 +248,20 @@ export class Scanner {
 
   /** An identifier or keyword, or a string with an r, b or rb prefix. */
   private scanWord(val: TokenValue, c: number): T {
-    const n1 = this.src.charCodeAt(this.i + 1), n2 = this.src.charCodeAt(this.i + 2);
+    const n1 = this.src.charCodeAt(this.i + 1),
+      n2 = this.src.charCodeAt(this.i + 2);
     if ((c === 114 || c === 98) && (n1 === 34 || n1 === 39)) {
       this.read();
       return this.scanString(val, this.peek());
     } else if (c === 114 && n1 === 98 && (n2 === 34 || n2 === 39)) {
-      this.read(); this.read();
+      this.read();
+      this.read();
       return this.scanString(val, this.peek());
     }
-    while (isIdent(c)) { this.read(); c = this.peek(); }
+    while (isIdent(c)) {
+      this.read();
+      c = this.peek();
+    }
     this.end(val);
     return keywords.get(val.raw) ?? T.IDENT;
   }
@@ -224,65 +269,115 @@ export class Scanner {
   private punct(c: number): T {
     const ch = String.fromCodePoint(c);
     switch (ch) {
-      case '=': case '<': case '>': case '!': case '+': case '-': case '%': case '/': case '&': case '|': case '^': {
+      case '=':
+      case '<':
+      case '>':
+      case '!':
+      case '+':
+      case '-':
+      case '%':
+      case '/':
+      case '&':
+      case '|':
+      case '^': {
         const start = this.pos;
         this.read();
         if (this.peek() === 61) {
           this.read();
           switch (ch) {
-            case '<': return T.LE;
-            case '>': return T.GE;
-            case '=': return T.EQL;
-            case '!': return T.NEQ;
-            case '+': return T.PLUS_EQ;
-            case '-': return T.MINUS_EQ;
-            case '/': return T.SLASH_EQ;
-            case '%': return T.PERCENT_EQ;
-            case '&': return T.AMP_EQ;
-            case '|': return T.PIPE_EQ;
-            case '^': return T.CIRCUMFLEX_EQ;
+            case '<':
+              return T.LE;
+            case '>':
+              return T.GE;
+            case '=':
+              return T.EQL;
+            case '!':
+              return T.NEQ;
+            case '+':
+              return T.PLUS_EQ;
+            case '-':
+              return T.MINUS_EQ;
+            case '/':
+              return T.SLASH_EQ;
+            case '%':
+              return T.PERCENT_EQ;
+            case '&':
+              return T.AMP_EQ;
+            case '|':
+              return T.PIPE_EQ;
+            case '^':
+              return T.CIRCUMFLEX_EQ;
           }
         }
         switch (ch) {
-          case '=': return T.EQ;
+          case '=':
+            return T.EQ;
           case '<':
             if (this.peek() === 60) {
               this.read();
-              if (this.peek() === 61) { this.read(); return T.LTLT_EQ; }
+              if (this.peek() === 61) {
+                this.read();
+                return T.LTLT_EQ;
+              }
               return T.LTLT;
             }
             return T.LT;
           case '>':
             if (this.peek() === 62) {
               this.read();
-              if (this.peek() === 61) { this.read(); return T.GTGT_EQ; }
+              if (this.peek() === 61) {
+                this.read();
+                return T.GTGT_EQ;
+              }
               return T.GTGT;
             }
             return T.GT;
-          case '!': this.error(start, "unexpected input character '!'");
-          case '+': return T.PLUS;
-          case '-': return T.MINUS;
+          case '!':
+            return this.error(start, "unexpected input character '!'");
+          case '+':
+            return T.PLUS;
+          case '-':
+            return T.MINUS;
           case '/':
             if (this.peek() === 47) {
               this.read();
-              if (this.peek() === 61) { this.read(); return T.SLASHSLASH_EQ; }
+              if (this.peek() === 61) {
+                this.read();
+                return T.SLASHSLASH_EQ;
+              }
               return T.SLASHSLASH;
             }
             return T.SLASH;
-          case '%': return T.PERCENT;
-          case '&': return T.AMP;
-          case '|': return T.PIPE;
-          case '^': return T.CIRCUMFLEX;
+          case '%':
+            return T.PERCENT;
+          case '&':
+            return T.AMP;
+          case '|':
+            return T.PIPE;
+          case '^':
+            return T.CIRCUMFLEX;
         }
         break;
       }
-      case ':': this.read(); return T.COLON;
-      case ';': this.read(); return T.SEMI;
-      case '~': this.read(); return T.TILDE;
+      case ':':
+        this.read();
+        return T.COLON;
+      case ';':
+        this.read();
+        return T.SEMI;
+      case '~':
+        this.read();
+        return T.TILDE;
       case '*':
         this.read();
-        if (this.peek() === 42) { this.read(); return T.STARSTAR; }
-        if (this.peek() === 61) { this.read(); return T.STAR_EQ; }
+        if (this.peek() === 42) {
+          this.read();
+          return T.STARSTAR;
+        }
+        if (this.peek() === 61) {
+          this.read();
+          return T.STAR_EQ;
+        }
         return T.STAR;
     }
     this.error(this.pos, `unexpected input character ${goQuoteRune(c)}`);
@@ -291,7 +386,7 @@ export class Scanner {
   private scanString(val: TokenValue, quote: number): T {
     const start = this.pos;
     const triple = this.src.charCodeAt(this.i) === quote && this.src.charCodeAt(this.i + 1) === quote && this.src.charCodeAt(this.i + 2) === quote;
-    let prefixEnd = this.i; // the prefix r/b/rb was consumed already
+    const prefixEnd = this.i; // the prefix r/b/rb was consumed already
     const prefix = this.src.slice(this.tokStart, prefixEnd);
     this.read();
     if (!triple) {
@@ -306,7 +401,8 @@ export class Scanner {
         }
       }
     } else {
-      this.read(); this.read();
+      this.read();
+      this.read();
       let q = 0;
       for (;;) {
         if (this.eof()) this.error(val.pos, 'unexpected EOF in string');
@@ -335,34 +431,52 @@ export class Scanner {
 
   private scanNumber(val: TokenValue, c: number): T {
     const start = this.pos;
-    let fraction = false, exponent = false;
+    let fraction = false,
+      exponent = false;
     if (c === 46) {
       this.read();
       c = this.peek();
-      if (!isDigit(c)) { this.end(val); return T.DOT; }
+      if (!isDigit(c)) {
+        this.end(val);
+        return T.DOT;
+      }
       fraction = true;
     } else if (c === 48) {
       this.read();
       c = this.peek();
       if (c === 46) fraction = true;
       else if (c === 120 || c === 88) {
-        this.read(); c = this.peek();
+        this.read();
+        c = this.peek();
         if (!isXDigit(c)) this.error(start, 'invalid hex literal');
-        while (isXDigit(c)) { this.read(); c = this.peek(); }
+        while (isXDigit(c)) {
+          this.read();
+          c = this.peek();
+        }
       } else if (c === 111 || c === 79) {
-        this.read(); c = this.peek();
+        this.read();
+        c = this.peek();
         if (!isODigit(c)) this.error(this.pos, 'invalid octal literal');
-        while (isODigit(c)) { this.read(); c = this.peek(); }
+        while (isODigit(c)) {
+          this.read();
+          c = this.peek();
+        }
       } else if (c === 98 || c === 66) {
-        this.read(); c = this.peek();
+        this.read();
+        c = this.peek();
         if (!isBDigit(c)) this.error(this.pos, 'invalid binary literal');
-        while (isBDigit(c)) { this.read(); c = this.peek(); }
+        while (isBDigit(c)) {
+          this.read();
+          c = this.peek();
+        }
       } else {
-        let allzeros = true, octal = true;
+        let allzeros = true,
+          octal = true;
         while (isDigit(c)) {
           if (c !== 48) allzeros = false;
           if (c > 55) octal = false;
-          this.read(); c = this.peek();
+          this.read();
+          c = this.peek();
         }
         if (c === 46) fraction = true;
         else if (c === 101 || c === 69) exponent = true;
@@ -372,24 +486,34 @@ export class Scanner {
         }
       }
     } else {
-      while (isDigit(c)) { this.read(); c = this.peek(); }
+      while (isDigit(c)) {
+        this.read();
+        c = this.peek();
+      }
       if (c === 46) fraction = true;
       else if (c === 101 || c === 69) exponent = true;
     }
     if (fraction) {
       this.read();
       c = this.peek();
-      while (isDigit(c)) { this.read(); c = this.peek(); }
+      while (isDigit(c)) {
+        this.read();
+        c = this.peek();
+      }
       if (c === 101 || c === 69) exponent = true;
     }
     if (exponent) {
       this.read();
       c = this.peek();
       if (c === 43 || c === 45) {
-        this.read(); c = this.peek();
+        this.read();
+        c = this.peek();
         if (!isDigit(c)) this.error(this.pos, 'invalid float literal');
       }
-      while (isDigit(c)) { this.read(); c = this.peek(); }
+      while (isDigit(c)) {
+        this.read();
+        c = this.peek();
+      }
     }
     this.end(val);
     const s = val.raw;
@@ -442,10 +566,30 @@ export function unquote(quoted: string, raw: boolean, isByte: boolean): string {
     if (i + 1 >= n) throw new UnquoteError('truncated escape sequence \\');
     const e = quoted[i + 1]!;
     switch (e) {
-      case '\n': i += 2; break;
-      case 'a': case 'b': case 'f': case 'n': case 'r': case 't': case 'v': case '\\': case "'": case '"':
-        out += unesc[e]; i += 2; break;
-      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+      case '\n':
+        i += 2;
+        break;
+      case 'a':
+      case 'b':
+      case 'f':
+      case 'n':
+      case 'r':
+      case 't':
+      case 'v':
+      case '\\':
+      case "'":
+      case '"':
+        out += unesc[e];
+        i += 2;
+        break;
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7': {
         let v = e.charCodeAt(0) - 48;
         i += 2;
         for (let k = 1; k < 3; k++) {
@@ -475,7 +619,8 @@ export function unquote(quoted: string, raw: boolean, isByte: boolean): string {
         i += 4;
         break;
       }
-      case 'u': case 'U': {
+      case 'u':
+      case 'U': {
         const sz = e === 'U' ? 10 : 6;
         if (n - i < sz) throw new UnquoteError(`truncated escape sequence ${quoted.slice(i)}`);
         const hx = quoted.slice(i + 2, i + sz);

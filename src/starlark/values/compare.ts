@@ -22,12 +22,18 @@ export function compare(op: CmpOp, x: Value, y: Value): boolean {
 
 function threeway(op: CmpOp, c: number): boolean {
   switch (op) {
-    case '==': return c === 0;
-    case '!=': return c !== 0;
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    case '>=': return c >= 0;
+    case '==':
+      return c === 0;
+    case '!=':
+      return c !== 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    case '>=':
+      return c >= 0;
   }
 }
 
@@ -60,7 +66,8 @@ function sameTypeName(x: Value, y: Value): boolean {
 
 export function compareDepth(op: CmpOp, x: Value, y: Value, depth: number): boolean {
   if (depth < 1) throw new EvalErr('comparison exceeded maximum recursion depth');
-  const tx = typeof x, ty = typeof y;
+  const tx = typeof x,
+    ty = typeof y;
   if ((tx === 'number' || tx === 'bigint') && (ty === 'number' || ty === 'bigint')) return threeway(op, I.cmpInt(x as I.Int, y as I.Int));
   if (tx === 'string' && ty === 'string') return threeway(op, x! < y! ? -1 : x! > y! ? 1 : 0);
   if (x instanceof Float) {
@@ -73,7 +80,11 @@ export function compareDepth(op: CmpOp, x: Value, y: Value, depth: number): bool
     if (tx === 'boolean') return threeway(op, (x ? 1 : 0) - (y ? 1 : 0));
     if (x instanceof List) return sliceCompare(op, x.elems, (y as List).elems, depth);
     if (x instanceof Tuple) return sliceCompare(op, x.elems, (y as Tuple).elems, depth);
-    if (x instanceof Bytes) { const a = x.s, b = (y as Bytes).s; return threeway(op, a < b ? -1 : a > b ? 1 : 0); }
+    if (x instanceof Bytes) {
+      const a = x.s,
+        b = (y as Bytes).s;
+      return threeway(op, a < b ? -1 : a > b ? 1 : 0);
+    }
     if (x instanceof Dict) {
       if (op === '==' || op === '!=') return dictsEqual(x, y as Dict, depth) === (op === '==');
     } else if (x instanceof SSet) {
@@ -131,13 +142,20 @@ function isSubset(x: SSet, y: SSet): boolean {
 }
 
 function setCompare(op: CmpOp, x: SSet, y: SSet): boolean {
-  const nx = x.ht.size, ny = y.ht.size;
+  const nx = x.ht.size,
+    ny = y.ht.size;
   switch (op) {
-    case '==': return nx === ny && isSubset(x, y);
-    case '!=': return !(nx === ny && isSubset(x, y));
-    case '>=': return nx >= ny && isSubset(y, x);
-    case '<=': return nx <= ny && isSubset(x, y);
-    case '>': return nx > ny && isSubset(y, x);
-    case '<': return nx < ny && isSubset(x, y);
+    case '==':
+      return nx === ny && isSubset(x, y);
+    case '!=':
+      return !(nx === ny && isSubset(x, y));
+    case '>=':
+      return nx >= ny && isSubset(y, x);
+    case '<=':
+      return nx <= ny && isSubset(x, y);
+    case '>':
+      return nx > ny && isSubset(y, x);
+    case '<':
+      return nx < ny && isSubset(x, y);
   }
 }

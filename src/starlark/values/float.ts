@@ -59,13 +59,18 @@ export function formatFloat(x: number, conv: string): string {
     return 'nan';
   }
   switch (conv) {
-    case 'g': case 'G': {
+    case 'g':
+    case 'G': {
       const s = formatG(x, conv === 'G');
       if (!s.includes(conv === 'g' ? 'e' : 'E') && !s.includes('.')) return s + '.0';
       return s;
     }
-    case 'e': case 'E': return formatE(x, 6, conv === 'E');
-    case 'f': case 'F': return formatF(x, 6);
+    case 'e':
+    case 'E':
+      return formatE(x, 6, conv === 'E');
+    case 'f':
+    case 'F':
+      return formatF(x, 6);
   }
   return formatG(x, false);
 }

@@ -36,10 +36,17 @@ export function interpolate(format: string, x: Value, th: Thread): string {
   let i = 0;
   for (;;) {
     const j = format.indexOf('%', i);
-    if (j < 0) { out += format.slice(i); break; }
+    if (j < 0) {
+      out += format.slice(i);
+      break;
+    }
     out += format.slice(i, j);
     i = j + 1;
-    if (format[i] === '%') { out += '%'; i++; continue; }
+    if (format[i] === '%') {
+      out += '%';
+      i++;
+      continue;
+    }
     let arg: Value;
     if (format[i] === '(') {
       const k = format.indexOf(')', i + 1);
@@ -58,12 +65,21 @@ export function interpolate(format: string, x: Value, th: Thread): string {
     const c = format[i]!;
     let s: string;
     switch (c) {
-      case 's': case 'r':
+      case 's':
+      case 'r':
         s = typeof arg === 'string' && c === 's' ? arg : repr(arg, th);
         break;
-      case 'd': case 'i': case 'o': case 'x': case 'X': {
+      case 'd':
+      case 'i':
+      case 'o':
+      case 'x':
+      case 'X': {
         let n: I.Int;
-        try { n = numberToInt(arg); } catch (e) { throw new EvalErr(`%${c} format requires integer: ${(e as EvalErr).msg}`); }
+        try {
+          n = numberToInt(arg);
+        } catch (e) {
+          throw new EvalErr(`%${c} format requires integer: ${(e as EvalErr).msg}`);
+        }
         if (typeof n === 'number' && (c === 'd' || c === 'i')) s = String(n);
         else if (c === 'o') s = n.toString(8);
         else if (c === 'x') s = n.toString(16);
@@ -71,7 +87,12 @@ export function interpolate(format: string, x: Value, th: Thread): string {
         else s = n.toString();
         break;
       }
-      case 'e': case 'f': case 'g': case 'E': case 'F': case 'G': {
+      case 'e':
+      case 'f':
+      case 'g':
+      case 'E':
+      case 'F':
+      case 'G': {
         let f: number;
         if (arg instanceof Float) f = arg.v;
         else if (typeof arg === 'number' || typeof arg === 'bigint') f = I.intToFloat(arg);
@@ -93,7 +114,10 @@ export function interpolate(format: string, x: Value, th: Thread): string {
         throw new EvalErr(`unknown conversion %${c}`);
     }
     size += s.length;
-    if (size > 65536) { th.checkStrLen(size); th.chargeAlloc(s.length); }
+    if (size > 65536) {
+      th.checkStrLen(size);
+      th.chargeAlloc(s.length);
+    }
     out += s;
     i++;
     index++;
@@ -104,7 +128,8 @@ export function interpolate(format: string, x: Value, th: Thread): string {
 
 /** str.format(*args, **kwargs), built under th's size limits */
 export function format(fmt: string, args: Value[], kwargs: Kwargs, th: Thread): string {
-  let auto = false, manual = false;
+  let auto = false,
+    manual = false;
   const out: string[] = [];
   let index = 0;
   let f = fmt;
@@ -114,30 +139,45 @@ export function format(fmt: string, args: Value[], kwargs: Kwargs, th: Thread): 
     if (i >= 0) literal = f.slice(0, i);
     for (;;) {
       const j = literal.indexOf('}');
-      if (j < 0) { out.push(literal); break; }
+      if (j < 0) {
+        out.push(literal);
+        break;
+      }
       if (literal.length === j + 1 || literal[j + 1] !== '}') throw new EvalErr("format: single '}' in format");
       out.push(literal.slice(0, j + 1));
       literal = literal.slice(j + 2);
     }
     if (i < 0) break;
-    if (f[i + 1] === '{') { out.push('{'); f = f.slice(i + 2); continue; }
+    if (f[i + 1] === '{') {
+      out.push('{');
+      f = f.slice(i + 2);
+      continue;
+    }
     f = f.slice(i + 1);
     const k = f.indexOf('}');
     if (k < 0) throw new EvalErr("format: unmatched '{' in format");
     let field = f.slice(0, k);
     f = f.slice(k + 1);
-    let conv = 's', spec = '', name: string;
+    let conv = 's',
+      spec = '',
+      name: string;
     const bang = field.indexOf('!');
     if (bang < 0) {
       const colon = field.indexOf(':');
       if (colon < 0) name = field;
-      else { name = field.slice(0, colon); spec = field.slice(colon + 1); }
+      else {
+        name = field.slice(0, colon);
+        spec = field.slice(colon + 1);
+      }
     } else {
       name = field.slice(0, bang);
       field = field.slice(bang + 1);
       const colon = field.indexOf(':');
       if (colon < 0) conv = field;
-      else { conv = field.slice(0, colon); spec = field.slice(colon + 1); }
+      else {
+        conv = field.slice(0, colon);
+        spec = field.slice(colon + 1);
+      }
     }
     let arg: Value | undefined;
     if (name === '') {
@@ -153,7 +193,12 @@ export function format(fmt: string, args: Value[], kwargs: Kwargs, th: Thread): 
       arg = args[num];
     } else {
       const ident = decodeUTF8(name); // keyword names are identifiers (JS text)
-      if (kwargs) for (const [kk, v] of kwargs) if (kk === ident) { arg = v; break; }
+      if (kwargs)
+        for (const [kk, v] of kwargs)
+          if (kk === ident) {
+            arg = v;
+            break;
+          }
       if (arg === undefined) {
         if (name.includes('.')) throw new EvalErr(`format: attribute syntax x.y is not supported in replacement fields: ${name}`);
         if (name.includes('[')) throw new EvalErr(`format: element syntax a[i] is not supported in replacement fields: ${name}`);
@@ -167,6 +212,9 @@ export function format(fmt: string, args: Value[], kwargs: Kwargs, th: Thread): 
     else throw new EvalErr(`format: unknown conversion ${JSON.stringify(conv)}`);
   }
   const r = out.join('');
-  if (r.length > 65536) { th.checkStrLen(r.length); th.chargeAlloc(r.length); }
+  if (r.length > 65536) {
+    th.checkStrLen(r.length);
+    th.chargeAlloc(r.length);
+  }
   return r;
 }

@@ -3,9 +3,7 @@
 import * as I from './int.js';
 import { typeName } from './repr.js';
 import type { Thread } from '../thread.js';
-import {
-  Builtin, Bytes, Dict, EvalErr, Float, Func, HashTable, SSet, Struct, Tuple, type HashKey, type Value,
-} from './types.js';
+import { Builtin, Bytes, type Dict, EvalErr, Float, Func, type HashTable, SSet, Struct, Tuple, type HashKey, type Value } from './types.js';
 
 // ---------------------------------------------------------------- hashing
 
@@ -16,7 +14,10 @@ const ids = new WeakMap<object, number>();
 let nextId = 1;
 function identity(o: object): number {
   let id = ids.get(o);
-  if (id === undefined) { id = nextId++; ids.set(o, id); }
+  if (id === undefined) {
+    id = nextId++;
+    ids.set(o, id);
+  }
   return id;
 }
 
@@ -34,7 +35,11 @@ function unhashable(v: Value): never {
  */
 export function hashKey(v: Value): HashKey {
   switch (typeof v) {
-    case 'string': case 'number': case 'bigint': case 'boolean': return v;
+    case 'string':
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+      return v;
   }
   if (v === null) return null;
   if (v instanceof Float) {
@@ -57,10 +62,14 @@ export function hashKey(v: Value): HashKey {
 function elemKey(v: Value): string {
   const k = hashKey(v);
   switch (typeof k) {
-    case 'string': return 's' + k.length + ':' + k;
-    case 'number': return (Number.isInteger(k) ? 'i' : 'f') + k + ';';
-    case 'bigint': return 'i' + k + ';';
-    case 'boolean': return k ? 'T' : 'F';
+    case 'string':
+      return 's' + k.length + ':' + k;
+    case 'number':
+      return (Number.isInteger(k) ? 'i' : 'f') + k + ';';
+    case 'bigint':
+      return 'i' + k + ';';
+    case 'boolean':
+      return k ? 'T' : 'F';
   }
   return 'N';
 }

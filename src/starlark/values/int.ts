@@ -80,11 +80,12 @@ export function floorDiv(x: Int, y: Int): Int {
     // x / y is exact enough when both fit in 2^53 except for rounding at the
     // boundaries; verify with the remainder.
     const r = x - q * y;
-    if (Number.isSafeInteger(q) && Number.isSafeInteger(r) && (r === 0 || (r > 0) === (y > 0)) && Math.abs(r) < Math.abs(y)) return q + 0;
+    if (Number.isSafeInteger(q) && Number.isSafeInteger(r) && (r === 0 || r > 0 === y > 0) && Math.abs(r) < Math.abs(y)) return q + 0;
   }
-  const bx = big(x), by = big(y);
+  const bx = big(x),
+    by = big(y);
   let q = bx / by;
-  if ((bx % by !== 0n) && ((bx < 0n) !== (by < 0n))) q -= 1n;
+  if (bx % by !== 0n && bx < 0n !== by < 0n) q -= 1n;
   return norm(q);
 }
 
@@ -92,12 +93,13 @@ export function floorDiv(x: Int, y: Int): Int {
 export function mod(x: Int, y: Int): Int {
   if (typeof x === 'number' && typeof y === 'number') {
     let r = x % y;
-    if (r !== 0 && (r < 0) !== (y < 0)) r += y;
+    if (r !== 0 && r < 0 !== y < 0) r += y;
     return r + 0;
   }
-  const bx = big(x), by = big(y);
+  const bx = big(x),
+    by = big(y);
   let r = bx % by;
-  if (r !== 0n && (r < 0n) !== (by < 0n)) r += by;
+  if (r !== 0n && r < 0n !== by < 0n) r += by;
   return norm(r);
 }
 

@@ -13,9 +13,12 @@ export function truth(v: Value): boolean {
   if (v === null || v === false) return false;
   if (v === true) return true;
   switch (typeof v) {
-    case 'number': return v !== 0;
-    case 'string': return v.length > 0;
-    case 'bigint': return true; // never zero (normalised)
+    case 'number':
+      return v !== 0;
+    case 'string':
+      return v.length > 0;
+    case 'bigint':
+      return true; // never zero (normalised)
   }
   return (v as SValue).truth();
 }
@@ -30,7 +33,9 @@ function finiteFloat(x: I.Int): number {
   return f;
 }
 
-function isIntV(v: Value): v is number | bigint { return typeof v === 'number' || typeof v === 'bigint'; }
+function isIntV(v: Value): v is number | bigint {
+  return typeof v === 'number' || typeof v === 'bigint';
+}
 
 /** Numeric operands as floats, or null if not both numbers (at least one float). */
 function floats(x: Value, y: Value): [number, number] | null {
@@ -43,30 +48,53 @@ function floats(x: Value, y: Value): [number, number] | null {
 
 function floatMod(x: number, y: number): number {
   let z = x % y;
-  if ((x < 0) !== (y < 0) && z !== 0) z += y;
+  if (x < 0 !== y < 0 && z !== 0) z += y;
   return z;
 }
 
 function repeat(n: Value, make: (k: number) => Value, unit: number): Value {
   let i: number;
-  try { i = asInt32(n); } catch { throw new EvalErr(`repeat count ${reprOf(n)} too large`); }
+  try {
+    i = asInt32(n);
+  } catch {
+    throw new EvalErr(`repeat count ${reprOf(n)} too large`);
+  }
   if (i < 1 || unit === 0) return make(0);
   if (unit * i >= 1 << 30) throw new EvalErr(`excessive repeat (${unit} * ${i} elements)`);
   return make(i);
 }
 
 function strRepeat(s: string, n: Value, th: Thread): string {
-  return repeat(n, (k) => { if (k > 0) { th.checkStrLen(s.length * k); th.chargeAlloc(s.length * k); th.chargeSteps((s.length * k) >> 4); } return k > 0 ? s.repeat(k) : ''; }, s.length) as string;
+  return repeat(
+    n,
+    (k) => {
+      if (k > 0) {
+        th.checkStrLen(s.length * k);
+        th.chargeAlloc(s.length * k);
+        th.chargeSteps((s.length * k) >> 4);
+      }
+      return k > 0 ? s.repeat(k) : '';
+    },
+    s.length,
+  ) as string;
 }
 
 function elemsRepeat(e: Value[], n: Value, th: Thread): Value[] {
   let out: Value[] = [];
-  repeat(n, (k) => {
-    if (k > 0) { th.checkElems(e.length * k); th.chargeAlloc(8 * e.length * k); th.chargeSteps(e.length * k); }
-    out = new Array(e.length * k);
-    for (let j = 0; j < k; j++) for (let i = 0; i < e.length; i++) out[j * e.length + i] = e[i]!;
-    return null;
-  }, e.length);
+  repeat(
+    n,
+    (k) => {
+      if (k > 0) {
+        th.checkElems(e.length * k);
+        th.chargeAlloc(8 * e.length * k);
+        th.chargeSteps(e.length * k);
+      }
+      out = new Array(e.length * k);
+      for (let j = 0; j < k; j++) for (let i = 0; i < e.length; i++) out[j * e.length + i] = e[i]!;
+      return null;
+    },
+    e.length,
+  );
   return out;
 }
 
@@ -76,7 +104,13 @@ export function contains(y: Value, x: Value): boolean {
     if (typeof x !== 'string') throw new EvalErr(`'in <string>' requires string as left operand, not ${typeName(x)}`);
     return y.includes(x);
   }
-  if (y instanceof Dict) { try { return dictGet(y, x) !== undefined; } catch { return false; } }
+  if (y instanceof Dict) {
+    try {
+      return dictGet(y, x) !== undefined;
+    } catch {
+      return false;
+    }
+  }
   if (y instanceof List || y instanceof Tuple) {
     const e = y.elems;
     for (let i = 0; i < e.length; i++) if (equals(e[i]!, x)) return true;
@@ -110,14 +144,33 @@ export function contains(y: Value, x: Value): boolean {
 export function binary(op: BinOp, x: Value, y: Value, th: Thread): Value {
   let r: Value | undefined;
   switch (op) {
-    case '+': r = plus(x, y, th); break;
-    case '-': r = minus(x, y, th); break;
-    case '*': r = times(x, y, th); break;
-    case '/': case '//': case '%': r = divide(op, x, y, th); break;
-    case 'in': return contains(y, x);
-    case 'not in': return !contains(y, x);
-    case '|': case '&': case '^': r = bitwise(op, x, y, th); break;
-    case '<<': case '>>': r = shift(op, x, y, th); break;
+    case '+':
+      r = plus(x, y, th);
+      break;
+    case '-':
+      r = minus(x, y, th);
+      break;
+    case '*':
+      r = times(x, y, th);
+      break;
+    case '/':
+    case '//':
+    case '%':
+      r = divide(op, x, y, th);
+      break;
+    case 'in':
+      return contains(y, x);
+    case 'not in':
+      return !contains(y, x);
+    case '|':
+    case '&':
+    case '^':
+      r = bitwise(op, x, y, th);
+      break;
+    case '<<':
+    case '>>':
+      r = shift(op, x, y, th);
+      break;
   }
   if (r !== undefined) return r;
   if (x !== null && typeof x === 'object' && typeof (x as unknown as HasBinary).binary === 'function') {
@@ -138,7 +191,10 @@ function plus(x: Value, y: Value, th: Thread): Value | undefined {
   if (typeof x === 'string') {
     if (typeof y !== 'string') return undefined;
     const n = x.length + y.length;
-    if (n > 4096) { th.checkStrLen(n); th.chargeAlloc(y.length); }
+    if (n > 4096) {
+      th.checkStrLen(n);
+      th.chargeAlloc(y.length);
+    }
     return x + y;
   }
   if (isIntV(x) && isIntV(y)) return I.charged(I.add(x, y), th);
@@ -148,7 +204,10 @@ function plus(x: Value, y: Value, th: Thread): Value | undefined {
     const n = x.elems.length + y.elems.length;
     th.checkElems(n);
     th.chargeAlloc(8 * n);
-    if (x instanceof List) { th.chargeSteps(n); return new List(x.elems.concat(y.elems)); }
+    if (x instanceof List) {
+      th.chargeSteps(n);
+      return new List(x.elems.concat(y.elems));
+    }
     return new Tuple(x.elems.concat(y.elems));
   }
   if (x instanceof Struct && y instanceof Struct) {
@@ -198,7 +257,8 @@ function repeated(seq: Value, n: I.Int, th: Thread): Value | undefined {
 function divide(op: '/' | '//' | '%', x: Value, y: Value, th: Thread): Value | undefined {
   if (isIntV(x) && isIntV(y)) {
     if (op === '/') {
-      const fy = finiteFloat(y), fx = finiteFloat(x);
+      const fy = finiteFloat(y),
+        fx = finiteFloat(x);
       if (fy === 0) throw new EvalErr('floating-point division by zero');
       return new Float(fx / fy);
     }
@@ -208,7 +268,8 @@ function divide(op: '/' | '//' | '%', x: Value, y: Value, th: Thread): Value | u
   if (op === '%' && typeof x === 'string') return interpolate(x, y, th);
   const f = floats(x, y);
   if (!f) return undefined;
-  if (f[1] === 0) throw new EvalErr(op === '/' ? 'floating-point division by zero' : op === '//' ? 'floored division by zero' : 'floating-point modulo by zero');
+  if (f[1] === 0)
+    throw new EvalErr(op === '/' ? 'floating-point division by zero' : op === '//' ? 'floored division by zero' : 'floating-point modulo by zero');
   if (op === '/') return new Float(f[0] / f[1]);
   return new Float(op === '//' ? Math.floor(f[0] / f[1]) : floatMod(f[0], f[1]));
 }
@@ -246,7 +307,9 @@ function shift(op: '<<' | '>>', x: Value, y: Value, th: Thread): Value | undefin
 }
 
 /** Host types may implement binary operators (like starlark.HasBinary). */
-export interface HasBinary { binary(op: BinOp, y: Value, side: 'left' | 'right'): Value | undefined }
+export interface HasBinary {
+  binary(op: BinOp, y: Value, side: 'left' | 'right'): Value | undefined;
+}
 
 /** op x (starlark-go's Unary); large int results are charged to th. */
 export function unary(op: '-' | '+' | '~' | 'not', x: Value, th: Thread): Value {

@@ -2,9 +2,7 @@
 
 import { decodeRune, runeToUTF8 } from './utf8.js';
 import { floatStr } from './float.js';
-import {
-  Builtin, Bytes, Dict, EvalErr, Float, Func, List, Module, RangeValue, SSet, Struct, Tuple, type SValue, type Value,
-} from './types.js';
+import { Builtin, Bytes, Dict, EvalErr, Float, Func, List, Module, RangeValue, SSet, Struct, Tuple, type SValue, type Value } from './types.js';
 import { DEFAULT_SIZE_LIMITS } from './limits.js';
 import type { Thread } from '../thread.js';
 
@@ -21,7 +19,7 @@ export function quote(s: string, isBytes = false, th: Thread | null = null): str
     if (th !== null) th.chargeSteps(s.length);
   }
   let out = isBytes ? 'b"' : '"';
-  for (let i = 0; i < s.length;) {
+  for (let i = 0; i < s.length; ) {
     const b = s.charCodeAt(i);
     if (b >= 0x20 && b < 0x7f) {
       if (b === 34 || b === 92) out += '\\';
@@ -30,22 +28,42 @@ export function quote(s: string, isBytes = false, th: Thread | null = null): str
       continue;
     }
     let r: number, w: number;
-    if (b < 0x80) { r = b; w = 1; } else [r, w] = decodeRune(s, i);
+    if (b < 0x80) {
+      r = b;
+      w = 1;
+    } else [r, w] = decodeRune(s, i);
     if (w === 1 && r === 0xfffd) {
       out += '\\x' + HEX[b >> 4] + HEX[b & 15];
       i++;
       continue;
     }
     i += w;
-    if (r >= 0x80 && printRe.test(String.fromCodePoint(r))) { out += runeToUTF8(r); continue; }
+    if (r >= 0x80 && printRe.test(String.fromCodePoint(r))) {
+      out += runeToUTF8(r);
+      continue;
+    }
     switch (r) {
-      case 7: out += '\\a'; break;
-      case 8: out += '\\b'; break;
-      case 12: out += '\\f'; break;
-      case 10: out += '\\n'; break;
-      case 13: out += '\\r'; break;
-      case 9: out += '\\t'; break;
-      case 11: out += '\\v'; break;
+      case 7:
+        out += '\\a';
+        break;
+      case 8:
+        out += '\\b';
+        break;
+      case 12:
+        out += '\\f';
+        break;
+      case 10:
+        out += '\\n';
+        break;
+      case 13:
+        out += '\\r';
+        break;
+      case 9:
+        out += '\\t';
+        break;
+      case 11:
+        out += '\\v';
+        break;
       default:
         if (r < 0x20 || r === 0x7f) out += '\\x' + HEX[r >> 4] + HEX[r & 15];
         else if (r < 0x10000) out += '\\u' + r.toString(16).padStart(4, '0');
@@ -58,10 +76,15 @@ export function quote(s: string, isBytes = false, th: Thread | null = null): str
 export function typeName(v: Value): string {
   if (v === null) return 'NoneType';
   switch (typeof v) {
-    case 'boolean': return 'bool';
-    case 'number': case 'bigint': return 'int';
-    case 'string': return 'string';
-    default: return (v as SValue).type;
+    case 'boolean':
+      return 'bool';
+    case 'number':
+    case 'bigint':
+      return 'int';
+    case 'string':
+      return 'string';
+    default:
+      return (v as SValue).type;
   }
 }
 
@@ -117,7 +140,10 @@ class Printer {
 function writeValue(p: Printer, x: Value): void {
   const out = p.out;
   if (out.length - p.counted >= 1024) {
-    for (let i = p.counted; i < out.length; i++) { const n = out[i]!.length; if (n <= 64) p.written += n; } // longer ones counted when pushed
+    for (let i = p.counted; i < out.length; i++) {
+      const n = out[i]!.length;
+      if (n <= 64) p.written += n;
+    } // longer ones counted when pushed
     p.counted = out.length;
     if (p.written > p.max) p.tooLong();
   }
@@ -126,12 +152,23 @@ function writeValue(p: Printer, x: Value): void {
 
 function writeValue1(p: Printer, x: Value): void {
   const { out, path } = p;
-  if (x === null) { out.push('None'); return; }
+  if (x === null) {
+    out.push('None');
+    return;
+  }
   switch (typeof x) {
-    case 'boolean': out.push(x ? 'True' : 'False'); return;
-    case 'number': out.push(String(x)); return;
-    case 'bigint': out.push(x.toString()); return;
-    case 'string': p.pushQuoted(x, false); return;
+    case 'boolean':
+      out.push(x ? 'True' : 'False');
+      return;
+    case 'number':
+      out.push(String(x));
+      return;
+    case 'bigint':
+      out.push(x.toString());
+      return;
+    case 'string':
+      p.pushQuoted(x, false);
+      return;
   }
   if (x instanceof List) {
     out.push('[');

@@ -8,7 +8,10 @@ import { Bytes, Dict, EvalErr, List, RangeValue, SSet, Tuple, type Value } from 
 // ---------------------------------------------------------------- iteration and length
 
 /** Host-defined indexable values (e.g. "abc".elems()) implement this. */
-export interface Indexable { readonly len: number; index(i: number): Value }
+export interface Indexable {
+  readonly len: number;
+  index(i: number): Value;
+}
 function isIndexable(x: Value): x is Value & Indexable {
   return x !== null && typeof x === 'object' && typeof (x as unknown as Indexable).index === 'function' && (x as unknown as Indexable).len >= 0;
 }
@@ -25,24 +28,34 @@ export function length(v: Value): number {
 }
 
 export function isIterable(v: Value): boolean {
-  return v instanceof List || v instanceof Tuple || v instanceof Dict || v instanceof SSet || v instanceof RangeValue
-    || (v !== null && typeof v === 'object' && typeof (v as unknown as { iterate?: unknown }).iterate === 'function');
+  return (
+    v instanceof List ||
+    v instanceof Tuple ||
+    v instanceof Dict ||
+    v instanceof SSet ||
+    v instanceof RangeValue ||
+    (v !== null && typeof v === 'object' && typeof (v as unknown as { iterate?: unknown }).iterate === 'function')
+  );
 }
 
 /** Host-defined iterables implement this (e.g. test helpers). */
-export interface CustomIterable { iterate(): Iterator<Value> }
+export interface CustomIterable {
+  iterate(): Iterator<Value>;
+}
 
 /**
  * Iterate over v, calling f for each element. Lists, dicts and sets are
  * protected against mutation during the loop. Returning true from f stops.
  */
-export function forEach(v: Value, f: (x: Value) => boolean | void): void {
+export function forEach(v: Value, f: (x: Value) => boolean | undefined): void {
   if (v instanceof List) {
     v.itercount++;
     try {
       const e = v.elems;
       for (let i = 0; i < e.length; i++) if (f(e[i]!) === true) return;
-    } finally { v.itercount--; }
+    } finally {
+      v.itercount--;
+    }
     return;
   }
   if (v instanceof Tuple) {
@@ -53,9 +66,12 @@ export function forEach(v: Value, f: (x: Value) => boolean | void): void {
     const ht = v.ht;
     ht.itercount++;
     try {
-      if (ht.keys === null) { for (const k of ht.vals.keys()) if (f(k) === true) return; }
-      else for (const k of ht.vals.keys()) if (f(ht.keyOf(k)) === true) return;
-    } finally { ht.itercount--; }
+      if (ht.keys === null) {
+        for (const k of ht.vals.keys()) if (f(k) === true) return;
+      } else for (const k of ht.vals.keys()) if (f(ht.keyOf(k)) === true) return;
+    } finally {
+      ht.itercount--;
+    }
     return;
   }
   if (v instanceof RangeValue) {
@@ -76,7 +92,7 @@ export function toArray(v: Value, th: Thread): Value[] {
   const n = length(v);
   if (n > 64) th.chargeSteps(n);
   if (v instanceof List || v instanceof Tuple) return v.elems.slice();
-  if ((v instanceof Dict || v instanceof SSet)) return v.ht.keyList();
+  if (v instanceof Dict || v instanceof SSet) return v.ht.keyList();
   const out: Value[] = [];
   forEach(v, (x) => {
     // host iterables may be long or endless
@@ -116,7 +132,11 @@ export function getIndex(x: Value, y: Value): Value {
   else if (isIndexable(x)) n = x.len;
   else throw new EvalErr(`unhandled index operation ${typeName(x)}[${typeName(y)}]`);
   let i: number;
-  try { i = asInt32(y); } catch (e) { throw new EvalErr(`${typeName(x)} index: ${(e as EvalErr).msg}`); }
+  try {
+    i = asInt32(y);
+  } catch (e) {
+    throw new EvalErr(`${typeName(x)} index: ${(e as EvalErr).msg}`);
+  }
   const orig = i;
   if (i < 0) i += n;
   if (i < 0 || i >= n) throw outOfRange(orig, n, x);
@@ -128,7 +148,10 @@ export function getIndex(x: Value, y: Value): Value {
 }
 
 export function setIndex(x: Value, y: Value, z: Value, th: Thread): void {
-  if (x instanceof Dict) { dictSet(x, y, z, th); return; }
+  if (x instanceof Dict) {
+    dictSet(x, y, z, th);
+    return;
+  }
   if (x instanceof List) {
     x.checkMutable('assign to element of');
     const n = x.elems.length;
@@ -158,20 +181,40 @@ export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
   else throw new EvalErr(`invalid slice operand ${typeName(x)}`);
   let step = 1;
   if (stepv !== null) {
-    try { step = asInt32(stepv); } catch (e) { throw new EvalErr(`invalid slice step: ${(e as EvalErr).msg}`); }
+    try {
+      step = asInt32(stepv);
+    } catch (e) {
+      throw new EvalErr(`invalid slice step: ${(e as EvalErr).msg}`);
+    }
     if (step === 0) throw new EvalErr('zero is not a valid slice step');
   }
   let start: number, end: number;
   if (step > 0) {
-    try { start = asIndex(lo, n, 0); } catch (e) { throw new EvalErr(`invalid start index: ${(e as EvalErr).msg}`); }
+    try {
+      start = asIndex(lo, n, 0);
+    } catch (e) {
+      throw new EvalErr(`invalid start index: ${(e as EvalErr).msg}`);
+    }
     start = start < 0 ? 0 : start > n ? n : start;
-    try { end = asIndex(hi, n, n); } catch (e) { throw new EvalErr(`invalid end index: ${(e as EvalErr).msg}`); }
+    try {
+      end = asIndex(hi, n, n);
+    } catch (e) {
+      throw new EvalErr(`invalid end index: ${(e as EvalErr).msg}`);
+    }
     end = end < 0 ? 0 : end > n ? n : end;
     if (end < start) end = start;
   } else {
-    try { start = asIndex(lo, n, n - 1); } catch (e) { throw new EvalErr(`invalid start index: ${(e as EvalErr).msg}`); }
+    try {
+      start = asIndex(lo, n, n - 1);
+    } catch (e) {
+      throw new EvalErr(`invalid start index: ${(e as EvalErr).msg}`);
+    }
     if (start >= n) start = n - 1;
-    try { end = asIndex(hi, n, -1); } catch (e) { throw new EvalErr(`invalid end index: ${(e as EvalErr).msg}`); }
+    try {
+      end = asIndex(hi, n, -1);
+    } catch (e) {
+      throw new EvalErr(`invalid end index: ${(e as EvalErr).msg}`);
+    }
     if (end < -1) end = -1;
     if (start < end) start = end;
   }
@@ -188,7 +231,9 @@ export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
     return typeof x === 'string' ? r : new Bytes(r);
   }
   if (x instanceof RangeValue) {
-    const nstart = x.start + start * x.step, nstop = x.start + end * x.step, nstep = x.step * step;
+    const nstart = x.start + start * x.step,
+      nstop = x.start + end * x.step,
+      nstep = x.step * step;
     const len = step > 0 ? Math.max(0, Math.ceil((end - start) / step)) : Math.max(0, Math.ceil((start - end) / -step));
     return new RangeValue(nstart, nstop, nstep, len);
   }

@@ -15,30 +15,56 @@ import { EvalErr, SValue, type RuntimePos, type Value } from './value.js';
 import type { Thread } from '../thread.js';
 
 export class Float extends SValue {
-  constructor(public readonly v: number) { super(); }
-  get type() { return 'float'; }
-  override truth() { return this.v !== 0; }
+  constructor(public readonly v: number) {
+    super();
+  }
+  get type() {
+    return 'float';
+  }
+  override truth() {
+    return this.v !== 0;
+  }
 }
 
 export class Bytes extends SValue {
-  constructor(public readonly s: string) { super(); }
-  get type() { return 'bytes'; }
-  override truth() { return this.s.length > 0; }
+  constructor(public readonly s: string) {
+    super();
+  }
+  get type() {
+    return 'bytes';
+  }
+  override truth() {
+    return this.s.length > 0;
+  }
 }
 
 export class Tuple extends SValue {
-  constructor(public readonly elems: Value[]) { super(); }
-  get type() { return 'tuple'; }
-  override truth() { return this.elems.length > 0; }
-  override freeze() { for (const e of this.elems) freezeValue(e); }
+  constructor(public readonly elems: Value[]) {
+    super();
+  }
+  get type() {
+    return 'tuple';
+  }
+  override truth() {
+    return this.elems.length > 0;
+  }
+  override freeze() {
+    for (const e of this.elems) freezeValue(e);
+  }
 }
 
 export class List extends SValue {
   frozen = false;
   itercount = 0;
-  constructor(public elems: Value[]) { super(); }
-  get type() { return 'list'; }
-  override truth() { return this.elems.length > 0; }
+  constructor(public elems: Value[]) {
+    super();
+  }
+  get type() {
+    return 'list';
+  }
+  override truth() {
+    return this.elems.length > 0;
+  }
   override freeze() {
     if (this.frozen) return;
     this.frozen = true;
@@ -80,17 +106,26 @@ export class HashTable {
     else for (const k of this.vals.keys()) out.push(this.keyOf(k));
     return out;
   }
-  get size() { return this.vals.size; }
+  get size() {
+    return this.vals.size;
+  }
 }
 
 export class Dict extends SValue {
   ht = new HashTable();
-  get type() { return 'dict'; }
-  override truth() { return this.ht.vals.size > 0; }
+  get type() {
+    return 'dict';
+  }
+  override truth() {
+    return this.ht.vals.size > 0;
+  }
   override freeze() {
     if (this.ht.frozen) return;
     this.ht.frozen = true;
-    for (const [k, v] of this.ht.vals) { freezeValue(this.ht.keyOf(k)); freezeValue(v); }
+    for (const [k, v] of this.ht.vals) {
+      freezeValue(this.ht.keyOf(k));
+      freezeValue(v);
+    }
   }
   /** case-insensitive string keys (HeadersDict) */
   ci = false;
@@ -98,13 +133,20 @@ export class Dict extends SValue {
 
 /** A dict whose string keys compare case-insensitively (HTTP headers). Keys keep their first spelling. */
 export class HeadersDict extends Dict {
-  constructor() { super(); this.ci = true; }
+  constructor() {
+    super();
+    this.ci = true;
+  }
 }
 
 export class SSet extends SValue {
   ht = new HashTable();
-  get type() { return 'set'; }
-  override truth() { return this.ht.vals.size > 0; }
+  get type() {
+    return 'set';
+  }
+  override truth() {
+    return this.ht.vals.size > 0;
+  }
   override freeze() {
     if (this.ht.frozen) return;
     this.ht.frozen = true;
@@ -152,7 +194,10 @@ export class Frame {
   ret: Value = null;
   readonly g: (Value | undefined)[];
   constructor(
-    public l: (Value | undefined | Cell)[], public readonly env: ModuleEnv, public fv: Cell[], public fn: Func | null,
+    public l: (Value | undefined | Cell)[],
+    public readonly env: ModuleEnv,
+    public fv: Cell[],
+    public fn: Func | null,
     public readonly th: Thread,
   ) {
     this.g = env.globals;
@@ -160,9 +205,20 @@ export class Frame {
 }
 
 export class Func extends SValue {
-  constructor(public code: FuncCode, public defaults: (Value | typeof MANDATORY)[], public freevars: Cell[], public env: ModuleEnv) { super(); }
-  get type() { return 'function'; }
-  get name() { return this.code.name; }
+  constructor(
+    public code: FuncCode,
+    public defaults: (Value | typeof MANDATORY)[],
+    public freevars: Cell[],
+    public env: ModuleEnv,
+  ) {
+    super();
+  }
+  get type() {
+    return 'function';
+  }
+  get name() {
+    return this.code.name;
+  }
   override freeze() {
     for (const d of this.defaults) if (d !== MANDATORY) freezeValue(d);
     for (const c of this.freevars) if (c.v !== undefined) freezeValue(c.v);
@@ -179,16 +235,35 @@ export type Kwargs = [string, Value][] | null;
 export type BuiltinFn = (args: Value[], kwargs: Kwargs, self: Builtin, th: Thread) => Value;
 
 export class Builtin extends SValue {
-  constructor(public readonly name: string, public readonly fn: BuiltinFn, public readonly recv: Value | undefined = undefined) { super(); }
-  get type() { return 'builtin_function_or_method'; }
-  bindTo(recv: Value): Builtin { return new Builtin(this.name, this.fn, recv); }
+  constructor(
+    public readonly name: string,
+    public readonly fn: BuiltinFn,
+    public readonly recv: Value | undefined = undefined,
+  ) {
+    super();
+  }
+  get type() {
+    return 'builtin_function_or_method';
+  }
+  bindTo(recv: Value): Builtin {
+    return new Builtin(this.name, this.fn, recv);
+  }
 }
 
 /** A named bag of members (assert, json, math, ...). */
 export class Module extends SValue {
-  constructor(public readonly name: string, public readonly members: Map<string, Value>) { super(); }
-  get type() { return 'module'; }
-  override freeze() { for (const v of this.members.values()) freezeValue(v); }
+  constructor(
+    public readonly name: string,
+    public readonly members: Map<string, Value>,
+  ) {
+    super();
+  }
+  get type() {
+    return 'module';
+  }
+  override freeze() {
+    for (const v of this.members.values()) freezeValue(v);
+  }
 }
 
 /**
@@ -198,8 +273,15 @@ export class Module extends SValue {
  */
 export class Struct extends SValue {
   private frozen = false;
-  constructor(public readonly fields: Map<string, Value>, public readonly ctor: Value = 'struct') { super(); }
-  get type() { return 'struct'; }
+  constructor(
+    public readonly fields: Map<string, Value>,
+    public readonly ctor: Value = 'struct',
+  ) {
+    super();
+  }
+  get type() {
+    return 'struct';
+  }
   override freeze() {
     if (this.frozen) return;
     this.frozen = true;
@@ -208,13 +290,29 @@ export class Struct extends SValue {
 }
 
 /** Host values callable from Starlark (e.g. constructors) implement this. */
-export interface Callable { readonly name: string; callStar(args: Value[], kwargs: Kwargs, th: Thread): Value }
+export interface Callable {
+  readonly name: string;
+  callStar(args: Value[], kwargs: Kwargs, th: Thread): Value;
+}
 
 export class RangeValue extends SValue {
-  constructor(public readonly start: number, public readonly stop: number, public readonly step: number, public readonly len: number) { super(); }
-  get type() { return 'range'; }
-  override truth() { return this.len > 0; }
-  at(i: number): number { return this.start + i * this.step; }
+  constructor(
+    public readonly start: number,
+    public readonly stop: number,
+    public readonly step: number,
+    public readonly len: number,
+  ) {
+    super();
+  }
+  get type() {
+    return 'range';
+  }
+  override truth() {
+    return this.len > 0;
+  }
+  at(i: number): number {
+    return this.start + i * this.step;
+  }
 }
 
 export function freezeValue(v: Value): void {

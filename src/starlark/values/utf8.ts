@@ -42,16 +42,21 @@ export function decodeRune(s: string, i: number): [number, number] {
   }
   if (b0 >= 0xe0 && b0 <= 0xef) {
     if (i + 2 < n) {
-      const b1 = s.charCodeAt(i + 1), b2 = s.charCodeAt(i + 2);
-      const lo = b0 === 0xe0 ? 0xa0 : 0x80, hi = b0 === 0xed ? 0x9f : 0xbf;
+      const b1 = s.charCodeAt(i + 1),
+        b2 = s.charCodeAt(i + 2);
+      const lo = b0 === 0xe0 ? 0xa0 : 0x80,
+        hi = b0 === 0xed ? 0x9f : 0xbf;
       if (b1 >= lo && b1 <= hi && (b2 & 0xc0) === 0x80) return [((b0 & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f), 3];
     }
     return [0xfffd, 1];
   }
   if (b0 >= 0xf0 && b0 <= 0xf4) {
     if (i + 3 < n) {
-      const b1 = s.charCodeAt(i + 1), b2 = s.charCodeAt(i + 2), b3 = s.charCodeAt(i + 3);
-      const lo = b0 === 0xf0 ? 0x90 : 0x80, hi = b0 === 0xf4 ? 0x8f : 0xbf;
+      const b1 = s.charCodeAt(i + 1),
+        b2 = s.charCodeAt(i + 2),
+        b3 = s.charCodeAt(i + 3);
+      const lo = b0 === 0xf0 ? 0x90 : 0x80,
+        hi = b0 === 0xf4 ? 0x8f : 0xbf;
       if (b1 >= lo && b1 <= hi && (b2 & 0xc0) === 0x80 && (b3 & 0xc0) === 0x80) {
         return [((b0 & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f), 4];
       }

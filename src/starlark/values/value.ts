@@ -9,10 +9,16 @@ export abstract class SValue {
   abstract get type(): string;
   /** Freeze this value and everything reachable from it. */
   freeze(): void {}
-  truth(): boolean { return true; }
+  truth(): boolean {
+    return true;
+  }
 }
 
-export interface RuntimePos { file: string; line: number; col: number }
+export interface RuntimePos {
+  file: string;
+  line: number;
+  col: number;
+}
 
 /** A Starlark runtime error. Positions and frames are filled in while it unwinds. */
 export class EvalErr extends Error {
@@ -22,7 +28,10 @@ export class EvalErr extends Error {
   pos: RuntimePos | null = null;
   /** the kind of error, for hosts: 'eval' | 'steps' | 'timeout' | 'size' | 'stack' | 'fail' | 'cancelled' */
   kind: string;
-  constructor(public msg: string, kind = 'eval') {
+  constructor(
+    public msg: string,
+    kind = 'eval',
+  ) {
     super(msg);
     this.kind = kind;
   }
