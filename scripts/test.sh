@@ -25,6 +25,12 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 npm run --silent build
 
+# One formatter and linter for the whole tree (biome.jsonc) and no unused file, dependency or export
+# (knip.json). A finding fails the run and counts as one failed test in the summary line.
+echo "== lint: biome check, knip"
+lint_failed=0
+npm run --silent lint </dev/null || lint_failed=1
+
 # What this run starts is stopped and removed on exit, last started first.
 on_exit=()
 trap 'for ((i = ${#on_exit[@]} - 1; i >= 0; i--)); do eval "${on_exit[i]}" || true; done' EXIT
@@ -67,5 +73,12 @@ set -e
 pass=$(grep -E '^# pass ' "$results" | awk '{print $3}')
 fail=$(grep -E '^# fail ' "$results" | awk '{print $3}')
 rm -f "$results"
+if [ "$lint_failed" = 1 ]; then
+  echo "lint failed (see the findings above the tests): counted as one failed test"
+  fail=$(( ${fail:-0} + 1 ))
+  [ "$status" = 0 ] && status=1
+else
+  pass=$(( ${pass:-0} + 1 ))
+fi
 echo "${pass:-0} passed, ${fail:-0} failed"
 exit $status

@@ -24,9 +24,7 @@ export function isIdentStart(cp: number): boolean {
 
 export function isIdentContinue(cp: number): boolean {
   if (cp < 0x80) {
-    return (
-      (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x30 && cp <= 0x39) || cp === 0x5f || cp === 0x2d
-    );
+    return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x30 && cp <= 0x39) || cp === 0x5f || cp === 0x2d;
   }
   return ID_CONTINUE.test(String.fromCodePoint(cp));
 }
@@ -41,9 +39,7 @@ export function isDigit(c: number): boolean {
  */
 export function isSpace(c: number): boolean {
   if (c <= 0xff) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0;
-  return (
-    c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000
-  );
+  return c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
 }
 
 /** The code point at UTF-16 index i (a lone surrogate is returned as itself). */

@@ -19,7 +19,10 @@ export class Cursor {
   advanceTo(to: number): void {
     const src = this.src;
     const n = src.length;
-    let line = this.line, col = this.column, byte = this.byte, k = this.idx;
+    let line = this.line,
+      col = this.column,
+      byte = this.byte,
+      k = this.idx;
     while (k < to) {
       const c = src.charCodeAt(k++);
       if (c < 0x80) {

@@ -14,15 +14,7 @@ function isHex(c: number): boolean {
  * Decodes src[s, e), whose first character is at `start`. Appends diagnostics to `diags`.
  * Unquoted text (heredocs, bare templates) only knows `$${` and `%%{`.
  */
-export function decodeLiteral(
-  src: string,
-  s: number,
-  e: number,
-  start: Pos,
-  filename: string,
-  quoted: boolean,
-  diags: Diagnostic[],
-): string {
+export function decodeLiteral(src: string, s: number, e: number, start: Pos, filename: string, quoted: boolean, diags: Diagnostic[]): string {
   // Fast path: nothing to decode.
   let i = s;
   for (; i < e; i++) {
@@ -69,20 +61,45 @@ export function decodeLiteral(
       continue;
     }
     switch (sel) {
-      case 0x6e: out.push('\n'); i += 2; litStart = i; continue; // n
-      case 0x72: out.push('\r'); i += 2; litStart = i; continue; // r
-      case 0x74: out.push('\t'); i += 2; litStart = i; continue; // t
-      case 0x22: out.push('"'); i += 2; litStart = i; continue; // "
-      case 0x5c: out.push('\\'); i += 2; litStart = i; continue; // \
+      case 0x6e:
+        out.push('\n');
+        i += 2;
+        litStart = i;
+        continue; // n
+      case 0x72:
+        out.push('\r');
+        i += 2;
+        litStart = i;
+        continue; // r
+      case 0x74:
+        out.push('\t');
+        i += 2;
+        litStart = i;
+        continue; // t
+      case 0x22:
+        out.push('"');
+        i += 2;
+        litStart = i;
+        continue; // "
+      case 0x5c:
+        out.push('\\');
+        i += 2;
+        litStart = i;
+        continue; // \
       case 0x75: // u
-      case 0x55: { // U
+      case 0x55: {
+        // U
         const want = sel === 0x75 ? 4 : 8;
         let j = i + 2;
         while (j < e && j < i + 2 + want && isHex(src.charCodeAt(j))) j++;
         if (j - (i + 2) !== want) {
-          bad(i, j, sel === 0x75
-            ? 'The \\u escape sequence must be followed by four hexadecimal digits.'
-            : 'The \\U escape sequence must be followed by eight hexadecimal digits.');
+          bad(
+            i,
+            j,
+            sel === 0x75
+              ? 'The \\u escape sequence must be followed by four hexadecimal digits.'
+              : 'The \\U escape sequence must be followed by eight hexadecimal digits.',
+          );
           out.push(src.slice(i, j));
           i = j;
           litStart = i;

@@ -30,33 +30,21 @@ export function parseFile(source: string, filename: string): { file: File; diagn
  * Parses a standalone expression. Newlines are ignored, as if it were in parentheses. `start` is
  * the position of the first character when the text was cut from a larger file.
  */
-export function parseExpression(
-  source: string,
-  filename: string,
-  start: Pos = START,
-): { expr: Expression; diagnostics: Diagnostic[] } {
+export function parseExpression(source: string, filename: string, start: Pos = START): { expr: Expression; diagnostics: Diagnostic[] } {
   const tokens = scan(source, filename, start, 'normal');
   const p = new ParserState(source, filename, tokens);
   p.pushNewlines(false);
   const expr = parseExpr(p);
   const next = p.peek();
   if (next.type !== T.EOF && !p.recovery) {
-    p.error(
-      'Extra characters after expression',
-      'An expression was successfully parsed, but extra characters were found after it.',
-      next.range,
-    );
+    p.error('Extra characters after expression', 'An expression was successfully parsed, but extra characters were found after it.', next.range);
   }
   p.popNewlines();
   return { expr, diagnostics: [...checkInvalidTokens(source, tokens), ...p.diags] };
 }
 
 /** Parses a bare template (text with `${}` and `%{}` sequences, no surrounding quotes). */
-export function parseTemplate(
-  source: string,
-  filename: string,
-  start: Pos = START,
-): { expr: Expression; diagnostics: Diagnostic[] } {
+export function parseTemplate(source: string, filename: string, start: Pos = START): { expr: Expression; diagnostics: Diagnostic[] } {
   const tokens = scan(source, filename, start, 'template');
   const p = new ParserState(source, filename, tokens);
   const first = p.peek().range;

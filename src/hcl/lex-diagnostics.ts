@@ -37,11 +37,7 @@ export function checkInvalidTokens(src: string, tokens: readonly Token[]): Diagn
       case T.Backtick:
         // Only every other one, so both ends of a `quoted` string give one error.
         if (toldBacktick % 2 === 0) {
-          err(
-            'Invalid character',
-            'The "`" character is not valid. To create a multi-line string, use the "heredoc" syntax, like "<<EOT".',
-            tok,
-          );
+          err('Invalid character', 'The "`" character is not valid. To create a multi-line string, use the "heredoc" syntax, like "<<EOT".', tok);
         }
         if (toldBacktick <= 2) toldBacktick++;
         break;

@@ -202,12 +202,7 @@ function finishBlock(p: ParserState, ident: Token): Block | undefined {
         context,
       );
     } else if (!p.recovery) {
-      p.error(
-        'Invalid block definition',
-        'Either a quoted string block label or an opening brace ("{") is expected here.',
-        tok.range,
-        context,
-      );
+      p.error('Invalid block definition', 'Either a quoted string block label or an opening brace ("{") is expected here.', tok.range, context);
     }
     p.recoverAfterBodyItem();
     return {
@@ -295,12 +290,7 @@ function finishBlock(p: ParserState, ident: Token): Block | undefined {
     p.read();
   } else {
     if (!p.recovery) {
-      p.error(
-        'Missing newline after block definition',
-        'A block definition must end with a newline.',
-        eol.range,
-        span(ident, eol),
-      );
+      p.error('Missing newline after block definition', 'A block definition must end with a newline.', eol.range, span(ident, eol));
     }
     p.recoverAfterBodyItem();
   }
@@ -374,12 +364,7 @@ function parseQuotedStringLiteral(p: ParserState): { value: string; range: Range
     }
     if (tok.type === T.EOF || tok.type === T.QuotedNewline) {
       p.recovery = true; // the rest of the line is unlikely to make sense
-      p.error(
-        'Unterminated string literal',
-        'Unable to find the closing quote mark before the end of the line.',
-        tok.range,
-        span(oQuote, tok),
-      );
+      p.error('Unterminated string literal', 'Unable to find the closing quote mark before the end of the line.', tok.range, span(oQuote, tok));
       endRange = tok.range;
       break;
     }

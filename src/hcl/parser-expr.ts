@@ -4,17 +4,7 @@
  * producing the nodes of ast.ts. Error messages and ranges follow hclsyntax.
  */
 import { rangeBetween, type Range } from '../diag/index.js';
-import type {
-  BinaryOperator,
-  Expression,
-  Literal,
-  ObjectItem,
-  RelativeTraversal,
-  ScopeTraversal,
-  SplatItem,
-  Template,
-  Traverser,
-} from './ast.js';
+import type { BinaryOperator, Expression, Literal, ObjectItem, RelativeTraversal, ScopeTraversal, SplatItem, Template, Traverser } from './ast.js';
 import { nfc } from './chars.js';
 import type { ParserState } from './parser-state.js';
 import { parseTemplateInner } from './parser-template.js';
@@ -235,10 +225,7 @@ function traversalSteps(p: ParserState, from: Expression, wrap: (at: Range) => b
           lastRange = t.range;
         }
         const item: SplatItem = { kind: 'SplatItem', range: span(dot, marker) };
-        const each: Expression =
-          steps.length === 0
-            ? item
-            : { kind: 'RelativeTraversal', source: item, steps, range: rangeBetween(firstRange, lastRange) };
+        const each: Expression = steps.length === 0 ? item : { kind: 'RelativeTraversal', source: item, steps, range: rangeBetween(firstRange, lastRange) };
         ret = { kind: 'Splat', source: ret, each, full: false, range: rangeBetween(from.range, lastRange) };
         if (broken) continue;
       } else {
@@ -333,12 +320,7 @@ function parseTerm(p: ParserState): Expression {
       }
       const close = p.peek();
       if (close.type !== T.CParen) {
-        p.error(
-          'Unbalanced parentheses',
-          'Expected a closing parenthesis to terminate the expression.',
-          close.range,
-          span(start, close),
-        );
+        p.error('Unbalanced parentheses', 'Expected a closing parenthesis to terminate the expression.', close.range, span(start, close));
         p.recovery = true;
       }
       const cParen = p.read();
@@ -503,12 +485,7 @@ function finishFunctionCall(p: ParserState, name: Token): Expression {
           span(name, openTok),
         );
       } else {
-        p.error(
-          'Missing argument separator',
-          'A comma is required to separate each function argument from the next.',
-          sep.range,
-          span(name, sep),
-        );
+        p.error('Missing argument separator', 'A comma is required to separate each function argument from the next.', sep.range, span(name, sep));
       }
       closeTok = p.recover(T.CParen);
       break;

@@ -137,7 +137,8 @@ export class ParserState {
       let ty: TokenType = tok.type;
       if (end === T.TemplateSeqEnd && ty === T.TemplateControl) ty = T.TemplateInterp;
       if (ty === start) nest++;
-      else if (ty === T.QuotedNewline && end === T.CQuote && nest < 1) return tok; // string ended at a line break
+      else if (ty === T.QuotedNewline && end === T.CQuote && nest < 1)
+        return tok; // string ended at a line break
       else if (ty === end) {
         if (nest < 1) return tok;
         nest--;
@@ -191,12 +192,7 @@ export class ParserState {
           if (open.length > 0) open.pop();
           break;
         case T.TemplateSeqEnd:
-          while (
-            open.length > 0 &&
-            open[open.length - 1] !== T.TemplateInterp &&
-            open[open.length - 1] !== T.TemplateControl
-          )
-            open.pop();
+          while (open.length > 0 && open[open.length - 1] !== T.TemplateInterp && open[open.length - 1] !== T.TemplateControl) open.pop();
           if (open.length > 0) open.pop();
           break;
       }
@@ -206,19 +202,33 @@ export class ParserState {
 
 function oppositeBracket(ty: TokenType): TokenType | 0 {
   switch (ty) {
-    case T.OBrace: return T.CBrace;
-    case T.OBrack: return T.CBrack;
-    case T.OParen: return T.CParen;
-    case T.OQuote: return T.CQuote;
-    case T.OHeredoc: return T.CHeredoc;
-    case T.CBrace: return T.OBrace;
-    case T.CBrack: return T.OBrack;
-    case T.CParen: return T.OParen;
-    case T.CQuote: return T.OQuote;
-    case T.CHeredoc: return T.OHeredoc;
-    case T.TemplateControl: return T.TemplateSeqEnd;
-    case T.TemplateInterp: return T.TemplateSeqEnd;
-    case T.TemplateSeqEnd: return T.TemplateInterp;
-    default: return 0;
+    case T.OBrace:
+      return T.CBrace;
+    case T.OBrack:
+      return T.CBrack;
+    case T.OParen:
+      return T.CParen;
+    case T.OQuote:
+      return T.CQuote;
+    case T.OHeredoc:
+      return T.CHeredoc;
+    case T.CBrace:
+      return T.OBrace;
+    case T.CBrack:
+      return T.OBrack;
+    case T.CParen:
+      return T.OParen;
+    case T.CQuote:
+      return T.OQuote;
+    case T.CHeredoc:
+      return T.OHeredoc;
+    case T.TemplateControl:
+      return T.TemplateSeqEnd;
+    case T.TemplateInterp:
+      return T.TemplateSeqEnd;
+    case T.TemplateSeqEnd:
+      return T.TemplateInterp;
+    default:
+      return 0;
   }
 }

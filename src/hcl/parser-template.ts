@@ -84,15 +84,7 @@ function parseTemplateParts(p: ParserState, end: TokenType, open: Token | undefi
     nextCanTrimPrev = false;
 
     if (next.type === T.StringLit || next.type === T.QuotedLit) {
-      let value = decodeLiteral(
-        p.src,
-        next.start,
-        next.end,
-        next.range.start,
-        p.filename,
-        next.type === T.QuotedLit,
-        p.diags,
-      );
+      let value = decodeLiteral(p.src, next.start, next.end, next.range.start, p.filename, next.type === T.QuotedLit, p.diags);
       if (ltrim) value = trimLeftSpace(value);
       parts.push({ k: 'lit', value, range: next.range });
       nextCanTrimPrev = true;
@@ -380,11 +372,7 @@ class TreeBuilder {
     for (;;) {
       const next = this.peek();
       if (next.k === 'end') {
-        this.p.error(
-          'Unexpected end of template',
-          `The if directive at ${where(open.range)} is missing its corresponding endif directive.`,
-          next.range,
-        );
+        this.p.error('Unexpected end of template', `The if directive at ${where(open.range)} is missing its corresponding endif directive.`, next.range);
         return this.placeholder(next.range);
       }
       if (next.k === 'endctl') {
@@ -398,11 +386,7 @@ class TreeBuilder {
         } else if (next.which === 'endif') {
           return { kind: 'TemplateIf', cond: open.cond, then, else: otherwise, range: rangeBetween(open.range, next.range) };
         } else {
-          this.p.error(
-            `Unexpected ${next.which} directive`,
-            `Expecting an endif directive for the if started at ${where(open.range)}.`,
-            next.range,
-          );
+          this.p.error(`Unexpected ${next.which} directive`, `Expecting an endif directive for the if started at ${where(open.range)}.`, next.range);
         }
         return this.placeholder(next.range);
       }
@@ -416,11 +400,7 @@ class TreeBuilder {
     for (;;) {
       const next = this.peek();
       if (next.k === 'end') {
-        this.p.error(
-          'Unexpected end of template',
-          `The for directive at ${where(open.range)} is missing its corresponding endfor directive.`,
-          next.range,
-        );
+        this.p.error('Unexpected end of template', `The for directive at ${where(open.range)} is missing its corresponding endfor directive.`, next.range);
         return this.placeholder(next.range);
       }
       if (next.k === 'endctl') {

@@ -48,7 +48,9 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
 
   function emit(type: TokenType, s: number, e: number): void {
     cur.advanceTo(s);
-    const sl = cur.line, sc = cur.column, sb = cur.byte;
+    const sl = cur.line,
+      sc = cur.column,
+      sb = cur.byte;
     if (e !== s) cur.advanceTo(e);
     tokens.push(new Token(type, s, e, filename, sl, sc, sb, cur.line, cur.column, cur.byte));
   }
@@ -56,7 +58,9 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
   /** emit() for a token known to be ASCII on one line (operators, numbers, most identifiers). */
   function emitAscii(type: TokenType, s: number, e: number): void {
     cur.advanceTo(s);
-    const sl = cur.line, sc = cur.column, sb = cur.byte;
+    const sl = cur.line,
+      sc = cur.column,
+      sb = cur.byte;
     const len = e - s;
     cur.idx = e;
     cur.column = sc + len;
@@ -111,9 +115,7 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
     while (k < n) {
       const c = src.charCodeAt(k);
       if (c < 0x80) {
-        if (
-          (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d
-        ) {
+        if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d) {
           k++;
           continue;
         }
@@ -225,20 +227,48 @@ export function scan(src: string, filename: string, start: Pos = ZERO, mode: Sca
           if (src.charCodeAt(p + 1) === 0x2e && src.charCodeAt(p + 2) === 0x2e) op(T.Ellipsis, 3);
           else op(T.Dot, 1);
           continue;
-        case 0x5b: op(T.OBrack, 1); continue;
-        case 0x5d: op(T.CBrack, 1); continue;
-        case 0x28: op(T.OParen, 1); continue;
-        case 0x29: op(T.CParen, 1); continue;
-        case 0x2c: op(T.Comma, 1); continue;
-        case 0x2a: op(T.Star, 1); continue;
-        case 0x25: op(T.Percent, 1); continue;
-        case 0x2b: op(T.Plus, 1); continue;
-        case 0x2d: op(T.Minus, 1); continue;
-        case 0x3f: op(T.Question, 1); continue;
-        case 0x5e: op(T.BitwiseXor, 1); continue;
-        case 0x3b: op(T.Semicolon, 1); continue;
-        case 0x60: op(T.Backtick, 1); continue;
-        case 0x27: op(T.Apostrophe, 1); continue;
+        case 0x5b:
+          op(T.OBrack, 1);
+          continue;
+        case 0x5d:
+          op(T.CBrack, 1);
+          continue;
+        case 0x28:
+          op(T.OParen, 1);
+          continue;
+        case 0x29:
+          op(T.CParen, 1);
+          continue;
+        case 0x2c:
+          op(T.Comma, 1);
+          continue;
+        case 0x2a:
+          op(T.Star, 1);
+          continue;
+        case 0x25:
+          op(T.Percent, 1);
+          continue;
+        case 0x2b:
+          op(T.Plus, 1);
+          continue;
+        case 0x2d:
+          op(T.Minus, 1);
+          continue;
+        case 0x3f:
+          op(T.Question, 1);
+          continue;
+        case 0x5e:
+          op(T.BitwiseXor, 1);
+          continue;
+        case 0x3b:
+          op(T.Semicolon, 1);
+          continue;
+        case 0x60:
+          op(T.Backtick, 1);
+          continue;
+        case 0x27:
+          op(T.Apostrophe, 1);
+          continue;
       }
       if (isDigit(c)) {
         number();
