@@ -8,12 +8,9 @@ import assert from 'node:assert/strict';
 import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { createConnectors, type ConnectorSet } from '../../src/connectors/index.js';
 import type { Diagnostic } from '../../src/diag/index.js';
-import { buildServer, createLogger } from '../../src/http/index.js';
 import { buildServiceModel, compileService } from '../../src/steps/index.js';
-import { LogCapture } from '../http/helpers.js';
+import { serveManifest, type ServedService } from '../http/helpers.js';
 
 export interface Received {
   readonly method: string;
@@ -95,12 +92,7 @@ export function within<T extends unknown[]>(emitter: EventEmitter, event: string
   });
 }
 
-export interface Served {
-  readonly app: FastifyInstance;
-  readonly connectors: ConnectorSet;
-  readonly log: LogCapture;
-  close(): Promise<void>;
-}
+export type Served = ServedService;
 
 /** The diagnostics of building and compiling `manifest` (nothing is opened). */
 export function bootErrors(manifest: string): Diagnostic[] {
@@ -111,29 +103,6 @@ export function bootErrors(manifest: string): Diagnostic[] {
 }
 
 /** `{{UPSTREAM}}` in the manifest is replaced by `upstreamUrl`. */
-export async function serve(manifest: string, upstreamUrl: string, options: { requestTimeoutMs?: number } = {}): Promise<Served> {
-  const built = buildServiceModel([{ filename: 'api.hcl', source: manifest.replaceAll('{{UPSTREAM}}', upstreamUrl) }], { dir: '.' });
-  const summaries = (ds: readonly Diagnostic[]): string[] => ds.map((d) => `${d.subject?.start.line}: ${d.summary}: ${d.detail ?? ''}`);
-  assert.deepEqual(summaries(built.diagnostics.filter((d) => d.severity === 'error')), []);
-  const model = built.model!;
-  const connectors = createConnectors(model);
-  const service = compileService(model, { connectors });
-  assert.deepEqual(summaries(service.diagnostics), []);
-  await connectors.openAll();
-  const log = new LogCapture();
-  const app = await buildServer({
-    endpoints: service.endpoints,
-    bodyLimit: 1024 * 1024,
-    requestTimeoutMs: options.requestTimeoutMs ?? model.server.requestTimeoutMs,
-    logger: createLogger({ stream: log }),
-  });
-  return {
-    app,
-    connectors,
-    log,
-    async close() {
-      await app.close();
-      await connectors.closeAll();
-    },
-  };
+export function serve(manifest: string, upstreamUrl: string, options: { requestTimeoutMs?: number } = {}): Promise<Served> {
+  return serveManifest(manifest.replaceAll('{{UPSTREAM}}', upstreamUrl), options);
 }

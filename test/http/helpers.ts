@@ -3,7 +3,17 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, createLogger } from '../../src/http/index.js';
 import type { RequestSpec } from '../../src/schema/field.js';
-import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../../src/steps/index.js';
+import assert from 'node:assert/strict';
+import { createConnectors, type ConnectorSet } from '../../src/connectors/index.js';
+import type { Diagnostic } from '../../src/diag/index.js';
+import {
+  buildServiceModel,
+  compileService,
+  type CompiledEndpoint,
+  type EndpointResult,
+  type PendingResult,
+  type RequestContext,
+} from '../../src/steps/index.js';
 
 export const NO_REQUEST: RequestSpec = { path: [], query: [], headers: [] };
 
@@ -42,4 +52,42 @@ export async function server(endpoints: CompiledEndpoint[], options: { bodyLimit
     logger: createLogger({ stream: log }),
   });
   return { app, log };
+}
+
+export interface ServedService {
+  readonly app: FastifyInstance;
+  readonly connectors: ConnectorSet;
+  readonly log: LogCapture;
+  close(): Promise<void>;
+}
+
+/**
+ * A whole service from manifest text, as `svc serve` builds it: built and compiled (no error
+ * allowed), its connections opened, its endpoints on a Fastify app for `inject` or `listen`.
+ */
+export async function serveManifest(source: string, options: { requestTimeoutMs?: number; dir?: string } = {}): Promise<ServedService> {
+  const built = buildServiceModel([{ filename: 'api.hcl', source }], { dir: options.dir ?? '.' });
+  const summaries = (ds: readonly Diagnostic[]): string[] => ds.map((d) => `${d.subject?.start.line}: ${d.summary}: ${d.detail ?? ''}`);
+  assert.deepEqual(summaries(built.diagnostics.filter((d) => d.severity === 'error')), []);
+  const model = built.model!;
+  const connectors = createConnectors(model);
+  const service = compileService(model, { connectors });
+  assert.deepEqual(summaries(service.diagnostics), []);
+  await connectors.openAll();
+  const log = new LogCapture();
+  const app = await buildServer({
+    endpoints: service.endpoints,
+    bodyLimit: 1024 * 1024,
+    requestTimeoutMs: options.requestTimeoutMs ?? model.server.requestTimeoutMs,
+    logger: createLogger({ stream: log }),
+  });
+  return {
+    app,
+    connectors,
+    log,
+    async close() {
+      await app.close();
+      await connectors.closeAll();
+    },
+  };
 }

@@ -10,56 +10,24 @@ import { execFile } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { FastifyInstance } from 'fastify';
-import { createConnectors, type ConnectorSet, type PostgresHandle } from '../../src/connectors/index.js';
-import { buildServer, createLogger } from '../../src/http/index.js';
-import { buildServiceModel, compileService } from '../../src/steps/index.js';
-import { LogCapture } from '../http/helpers.js';
+import type { PostgresHandle } from '../../src/connectors/index.js';
+import { serveManifest, type ServedService } from '../http/helpers.js';
 import { eventually, tempDir } from '../connectors/helpers.js';
 
 export { closeTargets, eventually, NO_REAL_POSTGRES, REAL_POSTGRES_URL, TARGETS, type Target } from '../connectors/helpers.js';
 
-export interface ServedManifest {
-  readonly app: FastifyInstance;
-  readonly connectors: ConnectorSet;
-  readonly log: LogCapture;
+export interface ServedManifest extends ServedService {
   /** The handle of `connection "postgres" "db"` (the name the postgres tests' manifests use), if declared. */
   readonly db: PostgresHandle;
-  close(): Promise<void>;
 }
 
 /** `{{DB}}` in the manifest is replaced by `url`. */
 export async function serve(manifest: string, url: string, options: { requestTimeoutMs?: number; dir?: string } = {}): Promise<ServedManifest> {
-  const built = buildServiceModel([{ filename: 'api.hcl', source: manifest.replaceAll('{{DB}}', url) }], { dir: options.dir ?? '.' });
-  assert.deepEqual(
-    built.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.subject?.start.line}: ${d.summary}: ${d.detail ?? ''}`),
-    [],
-  );
-  const model = built.model!;
-  const connectors = createConnectors(model);
-  const service = compileService(model, { connectors });
-  assert.deepEqual(
-    service.diagnostics.map((d) => `${d.subject?.start.line}: ${d.summary}: ${d.detail ?? ''}`),
-    [],
-  );
-  await connectors.openAll();
-  const log = new LogCapture();
-  const app = await buildServer({
-    endpoints: service.endpoints,
-    bodyLimit: 1024 * 1024,
-    requestTimeoutMs: options.requestTimeoutMs ?? model.server.requestTimeoutMs,
-    logger: createLogger({ stream: log }),
-  });
+  const served = await serveManifest(manifest.replaceAll('{{DB}}', url), options);
   return {
-    app,
-    connectors,
-    log,
+    ...served,
     get db() {
-      return connectors.handle('postgres', 'db');
-    },
-    async close() {
-      await app.close();
-      await connectors.closeAll();
+      return served.connectors.handle('postgres', 'db');
     },
   };
 }
