@@ -8,6 +8,12 @@ import { ConnectorCategory, ConnectorError, describeCause } from './errors.js';
 export interface InterruptOptions {
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;
+  /**
+   * Another way to be interrupted, cheaper than a signal: called once with `interrupt`, which the
+   * caller calls (with why) to stop the work. The engine's steps pass their `onRelease` this way, so
+   * no AbortController is created per query and nothing is dispatched when a step ends normally.
+   */
+  readonly interruptWith?: ((interrupt: (reason: unknown) => void) => void) | undefined;
 }
 
 export interface Interrupt {
@@ -25,9 +31,9 @@ export interface Interrupt {
  * messages ("query").
  */
 export function watchInterrupt(options: InterruptOptions, connection: string, label: string, what: string): Interrupt | undefined {
-  const { signal, timeoutMs } = options;
-  if (signal?.aborted) throw cancelled(signal, connection, label, what);
-  if (signal === undefined && timeoutMs === undefined) return undefined;
+  const { signal, timeoutMs, interruptWith } = options;
+  if (signal?.aborted) throw cancelled(signal.reason, connection, label, what);
+  if (signal === undefined && timeoutMs === undefined && interruptWith === undefined) return undefined;
   let reason: ConnectorError | undefined;
   let fire!: (error: ConnectorError) => void;
   const promise = new Promise<never>((_, reject) => {
@@ -40,8 +46,10 @@ export function watchInterrupt(options: InterruptOptions, connection: string, la
   });
   // Nobody may be listening when it fires after the work settled.
   promise.catch(() => {});
-  const onAbort = (): void => fire(cancelled(signal!, connection, label, what));
+  const onAbort = (): void => fire(cancelled(signal!.reason, connection, label, what));
   signal?.addEventListener('abort', onAbort, { once: true });
+  // After the work settled `fire` still runs (the caller ends later), but nobody races the promise then.
+  interruptWith?.((why) => fire(cancelled(why, connection, label, what)));
   const timer =
     timeoutMs !== undefined && Number.isFinite(timeoutMs)
       ? setTimeout(
@@ -68,10 +76,10 @@ export function watchInterrupt(options: InterruptOptions, connection: string, la
   };
 }
 
-function cancelled(signal: AbortSignal, connection: string, label: string, what: string): ConnectorError {
-  return new ConnectorError(`${label}: ${what} cancelled (${describeCause(signal.reason)})`, {
+function cancelled(why: unknown, connection: string, label: string, what: string): ConnectorError {
+  return new ConnectorError(`${label}: ${what} cancelled (${describeCause(why)})`, {
     connection,
     category: ConnectorCategory.cancelled,
-    cause: signal.reason,
+    cause: why,
   });
 }

@@ -32,6 +32,11 @@ export interface SqlResult<Row = Record<string, unknown>> {
 export interface QueryOptions {
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;
+  /**
+   * Called once with a function that interrupts the call (cancelling the query on the server, as an
+   * aborted signal does): the graph's `ctx.onRelease` fits, without an AbortController per query.
+   */
+  readonly interruptWith?: ((interrupt: (reason: unknown) => void) => void) | undefined;
 }
 
 export interface PoolStats {

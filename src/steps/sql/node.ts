@@ -55,7 +55,14 @@ export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
       const target: PostgresHandle | PostgresSession | undefined = scope.session ?? handle;
       // The model puts every sql step either on a connection or in a transaction; never neither.
       if (target === undefined) throw new Error(`sql "${spec.name}" has no connection and no transaction`);
-      const query = target.query({ text, values, name }, { signal: ctx.signal, timeoutMs });
+      // The step's own life ending abnormally (its time-out, which the graph enforces, a teardown, a
+      // failing sibling, the client gone) interrupts the query: the connector cancels it on the
+      // server. Through `onRelease`, not `ctx.signal`: no AbortController and no timer per query
+      // (bench/users), and nothing to do when the step ends normally.
+      const query = target.query(
+        { text, values, name },
+        { interruptWith: (interrupt) => ctx.onRelease((reason) => reason !== undefined && interrupt(reason)) },
+      );
       return query.then(toOutput, (error: unknown) => {
         const exit = caughtExit(spec.catches, error, scope);
         if (exit) return exit;
