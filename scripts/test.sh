@@ -20,6 +20,15 @@ install_missing 'command -v dot >/dev/null 2>&1' graphviz 'DOT acceptance tests'
 install_missing have_postgres postgresql 'tests against a real PostgreSQL server'
 install_missing 'command -v redis-server >/dev/null 2>&1' redis-server 'tests against a real Redis server'
 
+# CI installs with `npm ci` on a clean clone, which refuses a lock file out of step with package.json
+# (for example one missing another platform's optional binaries). A local run with node_modules
+# already there would never notice, so the check runs every time (a dry run: well under a second).
+if ! npm ci --dry-run --ignore-scripts --no-audit --no-fund </dev/null >/dev/null 2>&1; then
+  echo "error: package-lock.json is out of step with package.json; run 'npm install' and commit the lock file" >&2
+  npm ci --dry-run --ignore-scripts --no-audit --no-fund </dev/null 2>&1 | grep -m 5 'npm error' >&2 || true
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund </dev/null
 fi
