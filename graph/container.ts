@@ -6,6 +6,7 @@ import { chain, isPending, onStreamEnd, proceed, type Eventual, type Exec, type 
 import { claim, type Settled } from './once.js';
 import { ExitSignal, exitOutcome, isThenable } from './result.js';
 import type { ContainerNodeDef, Ending, GraphScope, ScopeWrapper, StreamOutcome } from './types.js';
+import type { StreamEnd } from './stream.js';
 
 const DONE: Ending = { kind: 'done' };
 const CANCEL: Ending = { kind: 'cancel' };
@@ -23,7 +24,7 @@ interface ContainerPlan<S extends GraphScope> {
  *
  * Guarantee: once `enter` has produced a scope, `leave` is called exactly once, whatever happens:
  * 'done', 'exit', 'error' (awaited before the container's own result); 'stream' when the body
- * ended with a stream, deferred to the end of the stream's subscription because the stream may
+ * ended with a stream, deferred to the stream's dispose because the stream may
  * still need what the container holds (a cursor on the transaction's client); or 'cancel' when
  * the run is torn down while the body is still running (unsubscribe, a failing parallel sibling,
  * time-out, client gone) or while a Promise-based `enter` is still pending (the resource arrives
@@ -141,7 +142,7 @@ class ContainerRun<S extends GraphScope> implements Member, Settled {
       return () => {
         subscriptions.unsubscribe();
         // Unsubscribed while the body still ran; after a signal this teardown is just the end of
-        // delivery, and a stream's ending belongs to the stream's subscription (deferToStream).
+        // delivery, and a stream's ending belongs to the stream's dispose (deferToStream).
         if (this.phase === RUNNING) this.close(TORN_DOWN);
       };
     });
@@ -196,8 +197,8 @@ class ContainerRun<S extends GraphScope> implements Member, Settled {
   }
 
   /**
-   * The body ended with a stream: the container is left when the stream's subscription ends
-   * (`end` says how), or when the lifetime it runs in ends if the stream is never subscribed.
+   * The body ended with a stream: the container is left when the stream is disposed (`end` says
+   * how), or when the lifetime it runs in ends if the stream is never read.
    */
   private deferToStream(outcome: StreamOutcome): StreamOutcome {
     this.phase = STREAMING;
@@ -205,7 +206,7 @@ class ContainerRun<S extends GraphScope> implements Member, Settled {
     return onStreamEnd(outcome, (end, error) => this.endStream(end, error, end === 'complete' ? undefined : end === 'error' ? error : TORN_DOWN));
   }
 
-  private endStream(end: 'complete' | 'error' | 'cancel', error: unknown, reason: unknown): void {
+  private endStream(end: StreamEnd, error: unknown, reason: unknown): void {
     if (!claim(this)) return;
     const outcome = this.stream!;
     this.leaveDetached(end === 'error' ? { kind: 'stream', outcome, end, error } : { kind: 'stream', outcome, end }, reason);

@@ -1,5 +1,6 @@
 import { Observable, Subscription, type Subscriber } from 'rxjs';
 import type { Lifetime } from './cancel.js';
+import type { StreamEnd } from './stream.js';
 import type { ExitOutcome, GraphScope, StreamOutcome } from './types.js';
 
 /**
@@ -77,33 +78,25 @@ export function chain<T, R>(pending: Observable<T>, next: (value: T) => Eventual
 }
 
 /**
- * The same stream outcome, its source calling `onEnd` once when its subscription ends: `complete`,
- * `error` (with the cause) or `cancel` (unsubscribed first). How the run (run.ts) and a container
- * the stream came out of (container.ts) keep their resources until the stream is consumed.
+ * The same stream outcome, calling `onEnd` once after the original's dispose when it is disposed:
+ * how the run (run.ts) and a container the stream came out of (container.ts) keep their resources
+ * until the stream is over. Later disposals are no-ops.
  */
-export function onStreamEnd(outcome: StreamOutcome, onEnd: (end: 'complete' | 'error' | 'cancel', error: unknown) => void): StreamOutcome {
-  const upstream = outcome.source;
-  const source = new Observable<unknown>((subscriber) => {
-    let end: 'complete' | 'error' | 'cancel' = 'cancel';
-    let error: unknown;
-    const subscription = upstream.subscribe({
-      next(value) {
-        subscriber.next(value);
-      },
-      error(cause) {
-        end = 'error';
-        error = cause;
-        subscriber.error(cause);
-      },
-      complete() {
-        end = 'complete';
-        subscriber.complete();
-      },
-    });
-    return () => {
-      subscription.unsubscribe();
-      onEnd(end, error);
-    };
-  });
-  return { kind: 'stream', step: outcome.step, payload: outcome.payload, source };
+export function onStreamEnd(outcome: StreamOutcome, onEnd: (end: StreamEnd, error: unknown) => void): StreamOutcome {
+  let disposed = false;
+  return {
+    kind: 'stream',
+    step: outcome.step,
+    payload: outcome.payload,
+    source: outcome.source,
+    dispose(end, error) {
+      if (disposed) return;
+      disposed = true;
+      try {
+        outcome.dispose(end, error);
+      } finally {
+        onEnd(end, error);
+      }
+    },
+  };
 }

@@ -36,9 +36,9 @@ function fail(cause: unknown, life: Lifetime, classify: Classifier | undefined):
 
 /**
  * A stream outcome ends the run but not its life: the cursor or subscription behind the source was
- * opened by an earlier step with its signal. So the end of the run's lifetime moves to the teardown
- * of the source's subscription (completion, error, or the HTTP layer unsubscribing when the client
- * goes away), with the matching reason.
+ * opened by an earlier step with its signal. So the end of the run's lifetime moves to the outcome's
+ * `dispose` (the source completed or failed, or the HTTP layer stopped reading because the client
+ * went away), with the matching reason.
  */
 function handOff(outcome: StreamOutcome, life: Lifetime): StreamOutcome {
   return onStreamEnd(outcome, (end, error) => life.close(end === 'complete' ? undefined : end === 'error' ? error : TORN_DOWN));

@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { StepError } from './errors.js';
 import type { Classifier } from './info.js';
+import type { PulledSource, StreamEnd } from './stream.js';
 
 /**
  * The per-request scope a graph runs against. The engine only ever writes `steps[name]`; everything
@@ -99,14 +100,14 @@ export interface ExitNodeDef<S extends GraphScope = GraphScope> extends NodeComm
   run(scope: S, ctx: RunContext): StepResult;
 }
 
-/** What a sink's run produces: the live source and an opaque payload (format, headers...). */
+/** What a sink's run produces: the pulled source and an opaque payload (format, headers...). */
 export interface SinkResult {
-  readonly source: Observable<unknown>;
+  readonly source: PulledSource;
   readonly payload?: unknown;
 }
 
 /**
- * A sink (`stream`): ends the run with a stream outcome whose `source` the HTTP layer subscribes to.
+ * A sink (`stream`): ends the run with a stream outcome whose `source` the HTTP layer pulls from.
  * With `condition` (the `when` guard) false it is skipped.
  */
 export interface SinkNodeDef<S extends GraphScope = GraphScope> extends NodeCommon {
@@ -136,14 +137,14 @@ export type Ending =
   | { readonly kind: 'done' }
   | { readonly kind: 'exit'; readonly outcome: ExitOutcome }
   /**
-   * The body ended with a stream; told when the stream's subscription ends: `complete` (every item
-   * was delivered), `error` (the source failed, `error` holds why) or `cancel` (the consumer went
-   * away, or the stream was never subscribed and the run ended).
+   * The body ended with a stream; told when the stream is disposed: `complete` (every item was
+   * delivered), `error` (the source failed, `error` holds why) or `cancel` (the consumer went away,
+   * or the stream was never read and the run ended).
    */
   | {
       readonly kind: 'stream';
       readonly outcome: StreamOutcome;
-      readonly end: 'complete' | 'error' | 'cancel';
+      readonly end: StreamEnd;
       readonly error?: unknown;
     }
   | { readonly kind: 'error'; readonly error: StepError }
@@ -158,7 +159,7 @@ export type Ending =
  * - `leave(inner, ending)` runs exactly once after `enter` succeeded: on 'done', 'exit', 'error'
  *   (awaited; may return `exitWith(payload)` to turn the ending into an exit, e.g. a caught
  *   constraint error; its output on 'done' is stored under the container's name; if it fails, the
- *   container fails with that error), and on 'stream' (when the stream's subscription ends) and
+ *   container fails with that error), and on 'stream' (when the stream is disposed) and
  *   'cancel' (teardown), which nobody awaits: their failures go to `CompileOptions.onTeardownError`.
  */
 export interface ScopeWrapper<S extends GraphScope = GraphScope> {
@@ -216,11 +217,15 @@ export interface StreamOutcome {
   readonly kind: 'stream';
   readonly step: string;
   readonly payload: unknown;
+  /** The source, pulled on demand by the consumer (read it once). */
+  readonly source: PulledSource;
   /**
-   * The live source. Subscribe exactly once: its teardown (completion, error or unsubscribe) is
-   * what finally aborts the run's signal and releases everything the run still holds.
+   * Ends the stream's life: aborts the run's signals and releases everything the run still holds
+   * (the cursor, subscription or upstream body behind the source). Whoever receives the outcome
+   * calls it exactly once when the stream is over, whatever happened, including "never read";
+   * later calls are no-ops.
    */
-  readonly source: Observable<unknown>;
+  dispose(end: StreamEnd, error?: unknown): void;
 }
 
 export interface ErrorOutcome {

@@ -1,0 +1,43 @@
+/**
+ * The stream edge (ARCHITECTURE.md "Shapes the engine needs for I/O"): what a sink hands on is
+ * *pulled*, item by item, by whoever writes it out. A plain Observable is push-only: nothing could
+ * pause a database cursor while the client's socket is full. An (async) iterable is read on demand,
+ * so the consumer's pace is the source's pace; RxJS stays the composition language inside the graph.
+ */
+
+/**
+ * A sequence a `stream` sink reads on demand: an array (a computed list), or an async iterable such
+ * as a database cursor, a subscription with a bounded buffer, or an upstream body. Leaving the
+ * iteration early (`return()`) tells the source to stop; what the source holds is released by the
+ * step that opened it, when the run's life ends (StreamOutcome.dispose).
+ */
+export type PulledSource<T = unknown> = AsyncIterable<T> | Iterable<T>;
+
+/** Optional marks a source may carry for its consumer. */
+export interface SourceTraits {
+  /**
+   * Items come when something else publishes them (a subscription), possibly never: the consumer
+   * starts the response at once instead of after the first item.
+   */
+  readonly live?: boolean;
+}
+
+/** How a stream's consumption ended: every item delivered, the source failed, or the consumer stopped. */
+export type StreamEnd = 'complete' | 'error' | 'cancel';
+
+export function isPulledSource(value: unknown): value is PulledSource {
+  if (value === null || typeof value !== 'object') return false;
+  return Symbol.asyncIterator in value || Symbol.iterator in value;
+}
+
+export function isLiveSource(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && (value as SourceTraits).live === true;
+}
+
+/**
+ * Thrown by a live source whose consumer fell further behind than its buffer allows: the consumer
+ * is disconnected (and the reason logged) rather than memory growing without bound.
+ */
+export class SourceOverflowError extends Error {
+  override readonly name = 'SourceOverflowError';
+}

@@ -1,0 +1,69 @@
+/**
+ * The encoders' contract: how items pulled from a stream source become bytes on the wire
+ * (SPEC.md §4.3, DECISIONS.md §6). An encoding is built once per `stream` step at boot; each
+ * response opens an encoder of its own (per-response state: CSV's header row, SSE's `retry:`).
+ * Encoders only frame; writing, backpressure, heartbeats and ending are the pump's (pump.ts).
+ */
+import type { Problem } from '../problem/index.js';
+
+export type StreamFormat = 'sse' | 'ndjson' | 'csv' | 'raw';
+
+export interface EncodingOptions {
+  readonly format: StreamFormat;
+  /** The response's Content-Type: the configured `content_type`, else the format's default. */
+  readonly contentType: string;
+  /** sse: the `event:` line of every item. */
+  readonly event?: string;
+  /** sse: `retry: <ms>` sent once at the start. */
+  readonly retryMs?: number;
+  /** sse: the interval of `: heartbeat` comments (default 15 s; set by the step). */
+  readonly heartbeatMs?: number;
+  /** ndjson: items buffered before a write (default 1). */
+  readonly flushEvery?: number;
+  /** csv: the header row and column order; else the first item's keys. */
+  readonly columns?: readonly string[];
+  /** sse: the `id:` of an item (the step's `id` expression with `item` bound); undefined: no id line. */
+  readonly idOf?: (item: unknown) => unknown;
+  /** sse, ndjson: the item as sent (the step's `schema` keeping only declared fields). */
+  readonly mask?: (item: unknown) => unknown;
+}
+
+/** One `stream` step's encoding, built at boot. */
+export interface StreamEncoding {
+  readonly format: StreamFormat;
+  readonly contentType: string;
+  /** Headers the format itself requires (sse: `Cache-Control: no-cache`, `X-Accel-Buffering: no`). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** sse: ms between heartbeat comments; undefined: no heartbeats. */
+  readonly heartbeatMs: number | undefined;
+  /** Items framed together before one write (ndjson `flush_every`; 1 elsewhere). */
+  readonly flushEvery: number;
+  /** A fresh encoder for one response. */
+  open(): StreamEncoder;
+}
+
+/** One response's framing. Every method is synchronous and returns what to write ('' for nothing). */
+export interface StreamEncoder {
+  /** Before the first item (sse: `retry: <ms>\n\n` when set). */
+  start(): string;
+  /**
+   * One item's frame (csv: the header row before the first). Throws a `StreamItemError` for an item
+   * the format cannot carry (a raw item that is neither bytes nor text, a value JSON cannot encode).
+   */
+  item(value: unknown): string | Uint8Array;
+  /**
+   * The final frame of a stream that failed after its first byte (sse: `event: error` with the
+   * problem, ndjson: `{"error": <problem>}`), or `undefined` when the format has no way to say it
+   * (csv, raw): then the connection is aborted, so the client sees a truncated transfer.
+   */
+  error(problem: Problem): string | undefined;
+  /** sse: `: heartbeat\n\n`; '' for the other formats. */
+  heartbeat(): string;
+  /** The last words of a stream the server ends as it shuts down (sse: a comment); '' when none. */
+  shutdown(): string;
+}
+
+/** An item the format cannot encode: the stream ends with an error. */
+export class StreamItemError extends Error {
+  override readonly name = 'StreamItemError';
+}
