@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Observable, Subject, map } from 'rxjs';
+import { Observable, map } from 'rxjs';
 import { exitWith, type ContainerNodeDef, type Ending, type NodeDef, type Outcome, type StreamOutcome } from '../../graph/index.js';
 import { graph, scope, summary, sync, testScheduler, type Scope } from './helpers.js';
 
@@ -194,16 +194,15 @@ test('a failing leave (commit) fails the container with its own error', () => {
   assert.deepEqual(summary(sync(g.start(scope()))), { kind: 'error', step: 'tx', stepKind: 'transaction', category: 'internal' });
 });
 
-test('a stream ending inside a container: leave waits for the end of the stream subscription', () => {
+test('a stream ending inside a container: leave waits for the stream to be disposed', () => {
   for (const how of ['complete', 'error', 'cancel'] as const) {
     const endings: string[] = [];
-    const feed = new Subject<number>();
     const g = graph([
       {
         type: 'container',
         kind: 'transaction',
         name: 'tx',
-        body: [{ type: 'sink', run: () => ({ source: feed }) }], // e.g. a cursor on the transaction's client
+        body: [{ type: 'sink', run: () => ({ source: [1] }) }], // e.g. a cursor on the transaction's client
         wrap: {
           leave: (_inner, ending) => {
             endings.push(ending.kind === 'stream' ? `stream:${ending.end}` : ending.kind);
@@ -211,16 +210,11 @@ test('a stream ending inside a container: leave waits for the end of the stream 
         },
       },
     ]);
-    const outcome = sync(g.start(scope()));
+    const outcome = sync(g.start(scope())) as StreamOutcome;
     assert.equal(outcome.kind, 'stream');
     assert.deepEqual(endings, [], 'not left while the stream is still to be consumed');
-    const got: number[] = [];
-    const subscription = (outcome as StreamOutcome).source.subscribe({ next: (v) => void got.push(v as number), error: () => undefined });
-    feed.next(1);
-    if (how === 'complete') feed.complete();
-    if (how === 'error') feed.error(new Error('cursor failed'));
-    if (how === 'cancel') subscription.unsubscribe();
-    assert.deepEqual(got, [1]);
+    outcome.dispose(how, how === 'error' ? new Error('cursor failed') : undefined);
+    outcome.dispose('complete');
     assert.deepEqual(endings, [`stream:${how}`]);
   }
 });

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { Subject } from 'rxjs';
 import { toDot } from '../../graph/index.js';
 import { dotString } from '../../graph/dot.js';
 import { graph } from './helpers.js';
@@ -27,7 +26,7 @@ const search = graph([
     body: [{ type: 'step', name: 'audit', kind: 'sql', reads: ['orders'], run: () => 5 }],
     wrap: {},
   },
-  { type: 'sink', kind: 'stream', label: 'sse', reads: ['orders', 'score', 'tx'], run: () => ({ source: new Subject() }) },
+  { type: 'sink', kind: 'stream', label: 'sse', reads: ['orders', 'score', 'tx'], run: () => ({ source: [] }) },
 ]);
 const graphs = [
   { name: 'GET /api/v1/health', graph: health },
