@@ -7,6 +7,7 @@
  * and the graph is cancelled so its steps are torn down) and a client-disconnect watch (the graph is
  * cancelled too).
  */
+import { performance } from 'node:perf_hooks';
 import { Category } from '../../graph/index.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../steps/index.js';
@@ -14,6 +15,7 @@ import { decodeBody } from './body.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, sendStatusProblem } from './problems.js';
 import { writeResult } from './reply.js';
+import { writeStream } from './stream-reply.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import type { TextInput } from '../schema/index.js';
 import type { RequestValidator } from './validation.js';
@@ -70,7 +72,8 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
       // A compiled graph reports failures as results; a throw here is a bug in svc, still never a crash.
       outcome = { kind: 'failure', category: Category.internal, error };
     }
-    if (outcome.kind !== 'pending') writeResult(request, reply, outcome);
+    if (outcome.kind === 'stream') writeStream(request, reply, outcome, requestTimeoutMs);
+    else if (outcome.kind !== 'pending') writeResult(request, reply, outcome);
     else awaitPending(request, reply, outcome, requestTimeoutMs);
   };
 }
@@ -78,6 +81,7 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
 function awaitPending(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number): void {
   let settled = false;
   const res = reply.raw;
+  const started = performance.now();
 
   const finish = (): boolean => {
     if (settled) return false;
@@ -106,7 +110,15 @@ function awaitPending(request: FastifyRequest, reply: FastifyReply, pending: Pen
 
   pending.result.then(
     (result) => {
-      if (finish()) writeResult(request, reply, result);
+      if (result.kind !== 'stream') {
+        if (finish()) writeResult(request, reply, result);
+      } else if (finish()) {
+        // The stream's first item is still bounded by what is left of the request time-out.
+        writeStream(request, reply, result, Math.max(1, timeoutMs - (performance.now() - started)));
+      } else {
+        // Timed out or abandoned by the client just as the stream arrived: never read, still released.
+        result.dispose('cancel');
+      }
     },
     (error: unknown) => {
       if (finish()) writeResult(request, reply, { kind: 'failure', category: Category.internal, error });

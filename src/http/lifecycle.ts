@@ -31,6 +31,9 @@ export interface ShutdownOptions {
 /** Closes the server gracefully; resolves once every connection is gone. */
 export async function shutdown(app: FastifyInstance, options: ShutdownOptions): Promise<void> {
   const server = app.server;
+  // Live and SSE streams never end by themselves: they end now, politely (SSE: a last comment), and
+  // their clients reconnect elsewhere. Finite streams (exports) run on within the time-out.
+  app.svcStreams.stopAll();
   // Connections that turn idle after their last response are closed as they do.
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
   const deadline = setTimeout(() => {

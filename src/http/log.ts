@@ -104,8 +104,18 @@ export interface RequestNote {
   /** The failing step, for 500/503/504 answers. */
   step?: string;
   error?: unknown;
-  /** Why the run ended early (`timeout`, `client closed`). */
+  /** Why the run ended early (`timeout`, `client closed`, `client too slow`). */
   cancelled?: string;
+  /** A streamed response, logged when the stream ends. */
+  stream?: StreamNote;
+}
+
+export interface StreamNote {
+  readonly format: string;
+  readonly items: number;
+  readonly bytes: number;
+  /** `complete`, `source failed`, `client closed`, `client too slow`, `server shutting down`. */
+  readonly ended: string;
 }
 
 interface RequestLine {
@@ -154,6 +164,7 @@ function logRequest(log: Logger, line: RequestLine): void {
   if (note !== null) {
     if (note.step !== undefined) fields.step = note.step;
     if (note.cancelled !== undefined) fields.cancelled = note.cancelled;
+    if (note.stream !== undefined) fields.stream = note.stream;
     if (note.error !== undefined) {
       fields.err = note.error instanceof Error ? note.error : { message: String(note.error) };
       log.error(fields, 'request failed');

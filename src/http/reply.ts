@@ -6,14 +6,14 @@ import { Category } from '../../graph/index.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringifyExact } from '../json/index.js';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
-import type { EndpointResult, FailureResult, ResponseResult } from '../steps/index.js';
+import type { FailureResult, ResponseResult } from '../steps/index.js';
 import { failureStatus } from './failure.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, withInstance } from './problems.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function writeResult(request: FastifyRequest, reply: FastifyReply, result: EndpointResult): void {
+export function writeResult(request: FastifyRequest, reply: FastifyReply, result: ResponseResult | FailureResult): void {
   if (result.kind === 'failure') {
     writeFailure(request, reply, result);
     return;

@@ -11,6 +11,7 @@ import { requestLogger, type Logger } from './log.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
 import { pathShape, toRoutePath } from './paths.js';
 import { arrive } from './note.js';
+import { OpenStreams } from './stream-reply.js';
 import { compileValidator, declaresJsonBody } from './validation.js';
 
 export interface ServerOptions {
@@ -47,6 +48,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.setNotFoundHandler(notFoundHandler);
 
   app.decorate('svcLogLine', requestLogger(logger));
+  app.decorate('svcStreams', new OpenStreams());
 
   // Endpoints grouped by path shape (parameter names aside: `/a/{x}` and `/a/{y}` are one path to the
   // router), so each path's 405 route knows all its methods.

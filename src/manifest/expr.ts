@@ -10,6 +10,11 @@ import type { DecodeScope } from './scope.js';
 
 /** The names a pipeline expression may start with (DECISIONS.md §2). */
 export const PIPELINE_ROOTS: ReadonlySet<string> = new Set(['ctx', 'steps']);
+/**
+ * A per-item expression of a stream step (`id = item.seq`): a function of the item alone, evaluated
+ * by the encoder as each item is sent (`ctx` and `steps` are a boot error there, not a silent null).
+ */
+export const ITEM_ROOTS: ReadonlySet<string> = new Set(['item']);
 const NO_ROOTS: ReadonlySet<string> = new Set();
 
 /**
@@ -17,8 +22,12 @@ const NO_ROOTS: ReadonlySet<string> = new Set();
  * that its references are still checked: one run reports every problem of an expression, and no
  * model is built from a manifest with errors, so it never runs.
  */
-export function compileRuntime(expr: Expression, scope: DecodeScope): { compiled: CompiledExpression; ok: boolean } {
-  const { compiled, diagnostics } = compileExpression(expr, { roots: PIPELINE_ROOTS });
+export function compileRuntime(
+  expr: Expression,
+  scope: DecodeScope,
+  roots: ReadonlySet<string> = PIPELINE_ROOTS,
+): { compiled: CompiledExpression; ok: boolean } {
+  const { compiled, diagnostics } = compileExpression(expr, { roots });
   scope.adopt(diagnostics);
   return { compiled, ok: !diagnostics.some((d) => d.severity === 'error') };
 }

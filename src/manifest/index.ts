@@ -29,7 +29,7 @@ export {
 // The toolkit of a step kind's `lower`.
 export { blockHeader, blocksOf, decodeBody, where, type AttrRule, type BlockRule, type BodySchema, type DecodedBody } from './body.js';
 export { CATCH_RULE, decodeCatches } from './catch.js';
-export { evaluateCompiled } from './expr.js';
+export { ITEM_ROOTS, evaluateCompiled } from './expr.js';
 export { fieldSites, staticKey } from './field.js';
 export { readConnection } from './refs.js';
 export { METHODS } from './route-label.js';

@@ -185,9 +185,9 @@ function hasKind(value: unknown, kind: ValueKind): boolean {
  * A runtime expression, compiled once. When it is constant and `expect` is given, its value is
  * checked now (a `condition = "yes"` is a boot error, not a request-time surprise).
  */
-export function readExpr(attr: Attribute | undefined, scope: DecodeScope, expect?: ValueKind): Expr | undefined {
+export function readExpr(attr: Attribute | undefined, scope: DecodeScope, expect?: ValueKind, roots?: ReadonlySet<string>): Expr | undefined {
   if (!attr) return undefined;
-  const { compiled, ok } = compileRuntime(attr.expr, scope);
+  const { compiled, ok } = compileRuntime(attr.expr, scope, roots);
   if (ok && expect && compiled.constant) {
     const v = evaluateCompiled(compiled, scope);
     if (!v.ok) return undefined;

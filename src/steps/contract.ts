@@ -8,9 +8,10 @@
  * synchronous (the fast path: no promise, no timer, no abort controller per request) or as a
  * `PendingResult` the adapter can cancel on time-out or client disconnect.
  */
-import type { NodeDef } from '../../graph/index.js';
+import type { NodeDef, PulledSource, StreamEnd } from '../../graph/index.js';
 import type { PostgresSession } from '../connectors/index.js';
 import type { RequestSpec } from '../schema/index.js';
+import type { StreamEncoding } from '../stream/index.js';
 
 /**
  * The scope every endpoint graph runs with; it is also the `vars` of expressions (`ctx`, `steps`),
@@ -75,7 +76,27 @@ export interface FailureResult {
   readonly error: unknown;
 }
 
-export type EndpointResult = ResponseResult | FailureResult;
+/**
+ * A live stream decided by a `stream` step (SPEC.md §4.3): the adapter pulls `source` on demand into
+ * `encoding`'s encoder and calls `dispose` exactly once when the stream is over, whatever happened
+ * (that releases the cursor, subscription or upstream body behind it).
+ */
+export interface StreamResult {
+  readonly kind: 'stream';
+  /** The `stream` step, for the log line and a failure's problem. */
+  readonly step: string;
+  readonly source: PulledSource;
+  /** Items arrive when published (a subscription): the response starts before the first item. */
+  readonly live: boolean;
+  readonly encoding: StreamEncoding;
+  /** The step's `headers`, checked. */
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  /** The category of a failure of the source (a connector's, else `internal`), for its status. */
+  categoryOf(error: unknown): string;
+  dispose(end: StreamEnd, error?: unknown): void;
+}
+
+export type EndpointResult = ResponseResult | FailureResult | StreamResult;
 
 /** A run that entered the event loop (real I/O). */
 export interface PendingResult {

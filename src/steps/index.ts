@@ -9,6 +9,7 @@ export type {
   CompiledEndpoint,
   EndpointNode,
   EndpointResult,
+  StreamResult,
   EndpointScope,
   FailureResult,
   PendingResult,

@@ -2,8 +2,10 @@
  * One request's run of a compiled endpoint graph, and its outcome as the adapter's result.
  */
 import { isObservable, type Observable, type Subscription } from 'rxjs';
-import { Category, GRAPH_STEP_ID, type CompiledGraph, type Outcome } from '../../graph/index.js';
-import type { EndpointResult, EndpointScope, PendingResult, RequestContext, ResponseResult } from './contract.js';
+import { Category, GRAPH_STEP_ID, isLiveSource, type CompiledGraph, type Outcome, type StreamOutcome } from '../../graph/index.js';
+import type { EndpointResult, EndpointScope, PendingResult, RequestContext, ResponseResult, StreamResult } from './contract.js';
+import { classifyConnectorError } from '../connectors/index.js';
+import type { StreamPayload } from './stream/index.js';
 
 /**
  * One request's run of an endpoint graph: a fresh scope, the synchronous fast path when every step is
@@ -45,8 +47,27 @@ function settle(outcome: Outcome): EndpointResult {
       return { kind: 'failure', category: error.category, step, error: error.cause ?? error };
     }
     case 'stream':
-      return { kind: 'failure', category: Category.internal, step: outcome.step, error: new Error('stream outcomes are not supported yet') };
+      return streamResult(outcome);
     case 'done':
       return { kind: 'failure', category: Category.internal, error: new Error('the pipeline finished without a response') };
   }
+}
+
+function streamResult(outcome: StreamOutcome): StreamResult {
+  const { encoding, headers } = outcome.payload as StreamPayload;
+  return {
+    kind: 'stream',
+    step: outcome.step,
+    source: outcome.source,
+    live: isLiveSource(outcome.source),
+    encoding,
+    headers,
+    categoryOf: sourceCategory,
+    dispose: (end, error) => outcome.dispose(end, error),
+  };
+}
+
+/** A source fails as its connector says (an outage is a 503, a time-out a 504), else `internal`. */
+function sourceCategory(error: unknown): string {
+  return classifyConnectorError(error) ?? Category.internal;
 }

@@ -6,11 +6,11 @@
  * fully constant, unconditional respond hands the very same result object to every request. A run
  * evaluates only what depends on the request, synchronously.
  */
-import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { messageOf, type ExitNodeDef } from '../../../graph/index.js';
 import type { Expr } from '../../model/index.js';
 import type { EndpointScope, ResponseResult } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
+import { checkHeaders } from '../headers.js';
 import { buildResponse as build } from '../response.js';
 import type { RespondStepSpec } from './spec.js';
 
@@ -23,7 +23,7 @@ export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
   let headers: Part<Record<string, string> | undefined>;
   let body: Part<unknown>;
   try {
-    headers = spec.headers ? partOf(spec.headers, checkHeaders) : constant(undefined);
+    headers = spec.headers ? partOf(spec.headers, checkRespondHeaders) : constant(undefined);
     body = spec.body ? partOf(spec.body, (v) => v) : constant(null);
   } catch (error) {
     // A constant that is wrong is wrong for every request: a boot error, not a 500 at run time.
@@ -96,30 +96,8 @@ function checkCondition(value: unknown): boolean {
   throw new RespondError(`condition must be a bool, got ${typeof value}`);
 }
 
-/**
- * Header values are strings; numbers and bools are converted, null drops the header. Names and values
- * are checked here (RFC 9110 token, no CR/LF), so a bad header fails this step instead of breaking the
- * response half-way.
- */
-function checkHeaders(value: unknown): Record<string, string> | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw new RespondError('headers must be a map of strings');
-  const out: Record<string, string> = {};
-  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
-    if (v === null || v === undefined) continue;
-    let text: string;
-    if (typeof v === 'string') text = v;
-    else if (typeof v === 'number' || typeof v === 'boolean') text = String(v);
-    else throw new RespondError(`header "${name}" must be a string`);
-    try {
-      validateHeaderName(name);
-      validateHeaderValue(name, text);
-    } catch (error) {
-      throw new RespondError(`header ${JSON.stringify(name)}: ${(error as Error).message}`);
-    }
-    out[name] = text;
-  }
-  return out;
+function checkRespondHeaders(value: unknown): Record<string, string> | undefined {
+  return checkHeaders(value, (message) => new RespondError(message));
 }
 
 function describe(spec: RespondStepSpec): string {

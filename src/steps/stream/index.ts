@@ -1,10 +1,11 @@
 /** `stream "<format>"`: answers with a live stream (sse, ndjson, csv, raw); with `when`, only if it holds. */
 import { ANSWERS_NOT_IN, defineStepKind } from '../definition.js';
-import { notSupportedYet } from '../unsupported.js';
 import { lower } from './lower.js';
+import { compileStream } from './node.js';
 import type { StreamStepSpec } from './spec.js';
 
 export type { StreamFormat, StreamStepSpec } from './spec.js';
+export type { StreamPayload } from './node.js';
 
 export const streamStep = defineStepKind<StreamStepSpec>({
   kind: 'stream',
@@ -12,5 +13,5 @@ export const streamStep = defineStepKind<StreamStepSpec>({
   notIn: ANSWERS_NOT_IN,
   lower,
   answers: (spec) => (spec.when ? 'when' : true),
-  compile: notSupportedYet({ node: 'sink', reads: (spec) => [spec.source, spec.headers, spec.when] }),
+  compile: compileStream,
 });

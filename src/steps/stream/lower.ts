@@ -2,6 +2,7 @@
 import type { Block } from '../../hcl/index.js';
 import { didYouMean } from '../../diag/index.js';
 import {
+  ITEM_ROOTS,
   type BodySchema,
   type LowerContext,
   decodeBody,
@@ -26,6 +27,7 @@ const DEFAULT_CONTENT_TYPE: Record<StreamFormat, string> = {
 /** Attributes that only some formats take (SPEC.md §4.3). */
 const ONLY: Record<string, readonly StreamFormat[]> = {
   event: ['sse'],
+  id: ['sse'],
   heartbeat: ['sse'],
   retry: ['sse'],
   flush_every: ['ndjson'],
@@ -38,6 +40,7 @@ const STREAM_BODY: BodySchema = {
   attributes: {
     source: { required: true },
     event: {},
+    id: {},
     heartbeat: {},
     retry: {},
     flush_every: {},
@@ -70,6 +73,8 @@ export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefine
   }
   const source = readExpr(d.attrs.get('source'), s);
   const event = readString(d.attrs.get('event'), s);
+  // Evaluated per item, with `item` bound to the item being sent.
+  const id = readExpr(d.attrs.get('id'), s, undefined, ITEM_ROOTS);
   const heartbeatMs = readDuration(d.attrs.get('heartbeat'), s) ?? (format === 'sse' ? 15_000 : undefined);
   // Sent to the client as `retry: <ms>`, not run on a timer here: 0 (reconnect at once) is valid.
   const retryMs = readDuration(d.attrs.get('retry'), s, { min: 0 });
@@ -86,6 +91,7 @@ export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefine
     format,
     source,
     ...(event !== undefined ? { event } : {}),
+    ...(id ? { id } : {}),
     ...(heartbeatMs !== undefined ? { heartbeatMs } : {}),
     ...(retryMs !== undefined ? { retryMs } : {}),
     flushEvery,

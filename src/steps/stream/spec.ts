@@ -1,4 +1,4 @@
-/** `stream "<format>" { source, event, heartbeat, retry, flush_every, headers, content_type, schema, when, columns }` */
+/** `stream "<format>" { source, event, id, heartbeat, retry, flush_every, headers, content_type, schema, when, columns }` */
 import type { Expr, StepSpecBase } from '../../manifest/index.js';
 import type { TypeSpec } from '../../schema/index.js';
 
@@ -11,6 +11,8 @@ export interface StreamStepSpec extends StepSpecBase {
   readonly source: Expr;
   /** sse: static event type name. */
   readonly event?: string;
+  /** sse: the `id:` of each item, an expression in which `item` is the item being sent. */
+  readonly id?: Expr;
   /** sse: default 15 000 ms. */
   readonly heartbeatMs?: number;
   /** sse: sent once as `retry: <ms>`. */

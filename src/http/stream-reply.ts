@@ -1,0 +1,175 @@
+/**
+ * Writes a stream result (SPEC.md §4.3): the response head, then the source pulled through its
+ * encoder by a Pump (src/stream), with backpressure, heartbeats and a polite end on shutdown.
+ *
+ * When the head goes out:
+ * - at once for SSE and for live sources (a subscription may be silent for minutes; EventSource
+ *   needs the head to open, and heartbeats keep proxies from timing the connection out);
+ * - otherwise after the first item is pulled, so a source that fails at once (a query error, an
+ *   unreachable upstream) is still an ordinary problem answer with its status, and the request
+ *   time-out (504) still applies until then. Once the first byte is out, the stream is exempt from
+ *   `request_timeout`: a failure after that ends the stream in its format's way (pump.ts).
+ *
+ * Whatever happens, the result's `dispose` is called exactly once, which releases the cursor,
+ * subscription or upstream body behind the source; one log line is written when the stream ends,
+ * with its items, bytes and why it ended.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { problem } from '../problem/index.js';
+import type { StreamResult } from '../steps/index.js';
+import { Pump, type PumpResult } from '../stream/index.js';
+import { failureStatus } from './failure.js';
+import { logSent, noteOf } from './note.js';
+import { sendProblem, sendStatusProblem, withInstance } from './problems.js';
+
+/** The open streams of a server, stopped politely when it shuts down (lifecycle.ts). */
+export class OpenStreams {
+  private readonly pumps = new Set<Pump>();
+  private closing = false;
+
+  add(pump: Pump, stopOnShutdown: boolean): void {
+    if (!stopOnShutdown) return;
+    if (this.closing) pump.stop();
+    else this.pumps.add(pump);
+  }
+
+  delete(pump: Pump): void {
+    this.pumps.delete(pump);
+  }
+
+  /** Ends every live and SSE stream now; finite streams run on until the shutdown time-out. */
+  stopAll(): void {
+    this.closing = true;
+    for (const pump of this.pumps) pump.stop();
+    this.pumps.clear();
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    svcStreams: OpenStreams;
+  }
+}
+
+export function writeStream(request: FastifyRequest, reply: FastifyReply, result: StreamResult, timeoutMs: number): void {
+  const pump = new Pump({
+    source: result.source,
+    live: result.live,
+    encoding: result.encoding,
+    out: reply.raw,
+    problemOf: (error) => withInstance({ ...problem(failureStatus(result.categoryOf(error))), step: result.step }, request),
+  });
+  if (result.live || result.encoding.format === 'sse') {
+    commit(reply, result);
+    follow(request, reply, result, pump, undefined);
+    return;
+  }
+  awaitFirstItem(request, reply, result, pump, timeoutMs);
+}
+
+/**
+ * Pulls the first item before the head is sent, racing the request time-out and the client leaving.
+ * A synchronous source (a computed list) answers at once, with no timer or listener.
+ */
+function awaitFirstItem(request: FastifyRequest, reply: FastifyReply, result: StreamResult, pump: Pump, timeoutMs: number): void {
+  let first: IteratorResult<unknown> | Promise<IteratorResult<unknown>>;
+  try {
+    first = pump.pullFirst();
+  } catch (error) {
+    failBeforeHead(request, reply, result, pump, error);
+    return;
+  }
+  if (!(first instanceof Promise)) {
+    commit(reply, result);
+    follow(request, reply, result, pump, first);
+    return;
+  }
+  let settled = false;
+  const res = reply.raw;
+  const settle = (): boolean => {
+    if (settled) return false;
+    settled = true;
+    clearTimeout(timer);
+    res.off('close', onClose);
+    return true;
+  };
+  const timer = setTimeout(() => {
+    if (!settle()) return;
+    pump.abandon();
+    result.dispose('cancel');
+    noteOf(request).cancelled = 'timeout';
+    sendStatusProblem(request, reply, 504, `the stream's first item took longer than ${timeoutMs} ms`);
+  }, timeoutMs);
+  const onClose = (): void => {
+    if (!settle()) return;
+    pump.abandon();
+    result.dispose('cancel');
+    noteOf(request).cancelled = 'client closed';
+    logSent(request, reply, 499);
+  };
+  res.on('close', onClose);
+  first.then(
+    (step) => {
+      if (!settle()) return;
+      commit(reply, result);
+      follow(request, reply, result, pump, step);
+    },
+    (error: unknown) => {
+      if (settle()) failBeforeHead(request, reply, result, pump, error);
+    },
+  );
+}
+
+/** The source failed before anything was sent: an ordinary problem answer, with the failure's status. */
+function failBeforeHead(request: FastifyRequest, reply: FastifyReply, result: StreamResult, pump: Pump, error: unknown): void {
+  pump.abandon();
+  result.dispose('error', error);
+  const note = noteOf(request);
+  note.error = error;
+  note.step = result.step;
+  sendProblem(request, reply, { ...problem(failureStatus(result.categoryOf(error))), step: result.step });
+}
+
+/** Sends the head: the format's headers, the step's, and the request id Fastify would have added. */
+function commit(reply: FastifyReply, result: StreamResult): void {
+  // From here on the response is ours, not Fastify's: it sends nothing and runs no onSend hook.
+  reply.hijack();
+  const headers: Record<string, string | number | string[]> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
+  headers['content-type'] = result.encoding.contentType;
+  Object.assign(headers, result.encoding.headers);
+  if (result.headers !== undefined) Object.assign(headers, result.headers);
+  reply.raw.writeHead(200, headers);
+  // The head leaves now, not with the first item: an SSE client opens on it.
+  reply.raw.flushHeaders();
+}
+
+function follow(request: FastifyRequest, reply: FastifyReply, result: StreamResult, pump: Pump, first: IteratorResult<unknown> | undefined): void {
+  const streams = request.server.svcStreams;
+  streams.add(pump, result.live || result.encoding.format === 'sse');
+  pump.run(first).then(
+    (ended) => {
+      streams.delete(pump);
+      result.dispose(ended.end, ended.error);
+      logStream(request, reply, result, ended);
+    },
+    (error: unknown) => {
+      // Pump.run never rejects; if it did, the stream is still released and the failure logged.
+      streams.delete(pump);
+      result.dispose('error', error);
+      reply.raw.destroy();
+      logStream(request, reply, result, { end: 'error', why: 'source failed', error, items: 0, bytes: 0 });
+    },
+  );
+}
+
+function logStream(request: FastifyRequest, reply: FastifyReply, result: StreamResult, ended: PumpResult): void {
+  const note = noteOf(request);
+  note.stream = { format: result.encoding.format, items: ended.items, bytes: ended.bytes, ended: ended.why };
+  if (ended.why === 'client too slow') note.cancelled = ended.why;
+  else if (ended.end === 'error') {
+    note.step = result.step;
+    note.error = ended.error;
+  }
+  logSent(request, reply, 200);
+}

@@ -1,0 +1,28 @@
+/**
+ * Response headers computed by a manifest expression (`respond`'s and `stream`'s `headers`): header
+ * values are strings; numbers and bools are converted, null drops the header. Names and values are
+ * checked here (RFC 9110 token, no CR/LF), so a bad header fails its step instead of breaking the
+ * response half-way.
+ */
+import { validateHeaderName, validateHeaderValue } from 'node:http';
+
+export function checkHeaders(value: unknown, fail: (message: string) => Error): Record<string, string> | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw fail('headers must be a map of strings');
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+    if (v === null || v === undefined) continue;
+    let text: string;
+    if (typeof v === 'string') text = v;
+    else if (typeof v === 'number' || typeof v === 'boolean') text = String(v);
+    else throw fail(`header "${name}" must be a string`);
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, text);
+    } catch (error) {
+      throw fail(`header ${JSON.stringify(name)}: ${(error as Error).message}`);
+    }
+    out[name] = text;
+  }
+  return out;
+}

@@ -1,0 +1,90 @@
+/**
+ * `stream "<format>"` as a graph sink (SPEC.md §4.3): evaluates `source` to something that can be
+ * pulled (a list computed by an expression, or a step's `stream` output: a cursor, a subscription,
+ * an upstream body) and ends the run with a stream outcome the HTTP edge writes on demand. The
+ * encoding (format, framing options, the `id` expression, the `schema` mask) is built here, once.
+ */
+import { isPulledSource, type SinkNodeDef } from '../../../graph/index.js';
+import type { Expr } from '../../model/index.js';
+import { compileMask } from '../../schema/index.js';
+import { createEncoding, type StreamEncoding } from '../../stream/index.js';
+import type { EndpointScope } from '../contract.js';
+import type { NodeCompiler } from '../definition.js';
+import { checkHeaders } from '../headers.js';
+import type { StreamStepSpec } from './spec.js';
+
+/** What the sink hands the HTTP edge besides the source. */
+export interface StreamPayload {
+  readonly encoding: StreamEncoding;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+}
+
+/** A stream step failed at run time (a source that is no sequence, bad headers, bad `when`). */
+export class StreamStepError extends Error {
+  override readonly name = 'StreamStepError';
+}
+
+const fail = (message: string): Error => new StreamStepError(message);
+
+export const compileStream: NodeCompiler<StreamStepSpec> = (spec, env) => {
+  const encoding = createEncoding({
+    format: spec.format,
+    contentType: spec.contentType,
+    ...(spec.event !== undefined ? { event: spec.event } : {}),
+    ...(spec.retryMs !== undefined ? { retryMs: spec.retryMs } : {}),
+    ...(spec.heartbeatMs !== undefined ? { heartbeatMs: spec.heartbeatMs } : {}),
+    flushEvery: spec.flushEvery,
+    ...(spec.columns ? { columns: spec.columns } : {}),
+    ...(spec.id ? { idOf: itemExpression(spec.id) } : {}),
+    ...(spec.schema ? { mask: compileMask(spec.schema) } : {}),
+  });
+  const { source, headers, when } = spec;
+  let fixedHeaders: Record<string, string> | undefined;
+  if (headers?.constant) {
+    try {
+      fixedHeaders = checkHeaders(headers.evaluate({}), fail);
+    } catch (error) {
+      env.error(spec, 'Invalid stream step', (error as Error).message);
+      return undefined;
+    }
+  }
+  const node: SinkNodeDef<EndpointScope> = {
+    type: 'sink',
+    kind: 'stream',
+    id: env.idOf(spec),
+    label: spec.format,
+    reads: env.readsOf([source, headers, when]),
+    meta: spec,
+    ...(when ? { condition: (scope: EndpointScope) => checkWhen(when.evaluate(scope)) } : {}),
+    run(scope) {
+      const items = source.evaluate(scope);
+      if (!isPulledSource(items) || typeof items === 'string') {
+        throw new StreamStepError(`source must be a list or a step's stream, got ${describe(items)}`);
+      }
+      const payload: StreamPayload = {
+        encoding,
+        headers: headers === undefined ? undefined : headers.constant ? fixedHeaders : checkHeaders(headers.evaluate(scope), fail),
+      };
+      return { source: items, payload };
+    },
+  };
+  return node;
+};
+
+/** The `id` expression, a function of the item alone (its only root is `item`: ITEM_ROOTS). */
+function itemExpression(expr: Expr): (item: unknown) => unknown {
+  return (item) => expr.evaluate({ item });
+}
+
+function checkWhen(value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  // A missing value in dynamic data is null (DECISIONS.md §2): the guard does not hold.
+  if (value === null || value === undefined) return false;
+  throw new StreamStepError(`when must be a bool, got ${typeof value}`);
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'object') return 'an object (a map)';
+  return `a ${typeof value}`;
+}

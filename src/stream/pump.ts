@@ -1,0 +1,279 @@
+/**
+ * Writes a pulled source through an encoder into the response, with backpressure end to end
+ * (DECISIONS.md §6): an item is pulled only when the previous write was accepted, and a `write()`
+ * that returns false stops the pulling until `drain`, so a slow client slows the cursor, the
+ * subscription's buffer fills (and overflows, for a client that cannot keep up) and the upstream
+ * socket pauses. Nothing here accumulates output beyond one `flush_every` batch.
+ *
+ * The pump knows nothing of HTTP status lines or logs: the HTTP edge commits the response head,
+ * may pull the first item itself beforehand (so a query that fails at once is still a problem
+ * answer), and reads the pump's result for its log line.
+ */
+import type { Writable } from 'node:stream';
+import { SourceOverflowError, type PulledSource, type StreamEnd } from '../../graph/index.js';
+import type { Problem } from '../problem/index.js';
+import type { StreamEncoder, StreamEncoding } from './types.js';
+
+/** Why a stream ended, for the log line. */
+export type StreamEndReason = 'complete' | 'source failed' | 'client closed' | 'client too slow' | 'server shutting down';
+
+export interface PumpResult {
+  readonly end: StreamEnd;
+  readonly why: StreamEndReason;
+  /** The source's failure (`end: 'error'`). */
+  readonly error?: unknown;
+  readonly items: number;
+  readonly bytes: number;
+}
+
+export interface PumpOptions {
+  readonly source: PulledSource;
+  /** Items arrive when published: waiting for one is interrupted at once when the client goes. */
+  readonly live: boolean;
+  readonly encoding: StreamEncoding;
+  readonly out: Writable;
+  /** The problem record sent in the final frame of a stream whose source failed after its first byte. */
+  readonly problemOf: (error: unknown) => Problem;
+}
+
+type Iter = Iterator<unknown> | AsyncIterator<unknown>;
+type Step = IteratorResult<unknown> | Promise<IteratorResult<unknown>>;
+
+const STOPPED: IteratorResult<unknown> = Object.freeze({ done: true, value: undefined });
+
+export class Pump {
+  private readonly iterator: Iter;
+  private readonly encoder: StreamEncoder;
+  private readonly out: Writable;
+  private readonly options: PumpOptions;
+  private items = 0;
+  private bytes = 0;
+  /** Frames of the current `flush_every` batch, joined into one write. */
+  private batch = '';
+  private batched = 0;
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** Set once: the client went away, or the server stops the stream. */
+  private stopped: StreamEndReason | undefined;
+  /** Wakes a pump waiting for `drain`. */
+  private wakeDrained: (() => void) | undefined;
+  /** Wakes a pump waiting for a live source's next item (the client left, the server stops). */
+  private wakeWaiting: (() => void) | undefined;
+  /** The last write was refused (the socket's buffer is over its mark): wait for `drain`. */
+  private needDrain = false;
+  private corked = false;
+  private iterating = true;
+
+  constructor(options: PumpOptions) {
+    this.options = options;
+    const source = options.source;
+    this.iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (source as Iterable<unknown>)[Symbol.iterator]();
+    this.encoder = options.encoding.open();
+    this.out = options.out;
+    this.onDrain = this.onDrain.bind(this);
+    this.onClose = this.onClose.bind(this);
+    this.uncork = this.uncork.bind(this);
+  }
+
+  /** The first pull, before the response is committed: its failure can still be a problem answer. */
+  pullFirst(): Step {
+    return this.iterator.next();
+  }
+
+  /**
+   * Stops pulling (the edge timed out or the client left before the head was sent): the source is
+   * told to stop. The pump is not run after this.
+   */
+  abandon(): void {
+    this.finishIteration();
+  }
+
+  /**
+   * Writes the stream to its end. `first` is the edge's result of `pullFirst()`, when it pulled.
+   * Never rejects: every ending is a result.
+   */
+  async run(first?: IteratorResult<unknown>): Promise<PumpResult> {
+    const out = this.out;
+    out.on('drain', this.onDrain);
+    out.on('close', this.onClose);
+    try {
+      return await this.loop(first);
+    } finally {
+      if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
+      out.off('drain', this.onDrain);
+      out.off('close', this.onClose);
+    }
+  }
+
+  /**
+   * The server is shutting down: a live or SSE stream ends now, politely (SSE: a last comment, then
+   * the end of the response, and the client reconnects elsewhere).
+   */
+  stop(): void {
+    if (this.stopped !== undefined) return;
+    this.stopped = 'server shutting down';
+    this.finishIteration();
+    this.wakeAll();
+  }
+
+  private async loop(first: IteratorResult<unknown> | undefined): Promise<PumpResult> {
+    const { encoder, options } = this;
+    const flushEvery = options.encoding.flushEvery;
+    this.writeText(encoder.start());
+    const heartbeatMs = options.encoding.heartbeatMs;
+    if (heartbeatMs !== undefined) this.heartbeat = setInterval(() => this.beat(), heartbeatMs);
+    let step: IteratorResult<unknown> | undefined = first;
+    try {
+      for (;;) {
+        if (step === undefined) step = await this.next();
+        if (this.stopped !== undefined) return this.stoppedResult();
+        if (step.done) break;
+        const frame = encoder.item(step.value);
+        step = undefined;
+        this.items++;
+        if (typeof frame !== 'string') {
+          this.flushBatch();
+          this.send(frame);
+        } else {
+          this.batch += frame;
+          if (++this.batched >= flushEvery) this.flushBatch();
+        }
+        if (this.needDrain) await this.drained();
+        if (this.stopped !== undefined) return this.stoppedResult();
+      }
+    } catch (error) {
+      return this.failed(error);
+    }
+    this.flushBatch();
+    this.finishIteration();
+    this.out.end();
+    return this.result('complete', 'complete');
+  }
+
+  /** The next item; for a live source, a client leaving wakes the wait at once. */
+  private next(): Step {
+    const step = this.iterator.next();
+    if (!this.options.live || !(step instanceof Promise)) return step;
+    return new Promise<IteratorResult<unknown>>((resolve, reject) => {
+      this.wakeWaiting = () => resolve(STOPPED);
+      step.then(resolve, reject);
+    }).finally(() => {
+      this.wakeWaiting = undefined;
+    });
+  }
+
+  private drained(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wakeDrained = resolve;
+    }).finally(() => {
+      this.wakeDrained = undefined;
+    });
+  }
+
+  private onDrain(): void {
+    this.needDrain = false;
+    this.wakeDrained?.();
+  }
+
+  private wakeAll(): void {
+    this.wakeDrained?.();
+    this.wakeWaiting?.();
+  }
+
+  private onClose(): void {
+    // 'close' after a complete response is the normal end of the socket's use, not a departure.
+    if (this.out.writableFinished || this.stopped !== undefined) return;
+    this.stopped = 'client closed';
+    this.finishIteration();
+    this.wakeAll();
+  }
+
+  private beat(): void {
+    // A socket that is not draining gets no heartbeat: one more frame would only queue behind.
+    if (this.needDrain || this.stopped !== undefined) return;
+    this.writeText(this.encoder.heartbeat());
+  }
+
+  private failed(error: unknown): PumpResult {
+    this.finishIteration();
+    if (this.stopped !== undefined) return this.stoppedResult();
+    if (error instanceof SourceOverflowError) {
+      // The client could not keep up: it is cut off, and would not read a last frame anyway.
+      this.out.destroy();
+      return this.result('error', 'client too slow', error);
+    }
+    this.flushBatch();
+    const frame = this.encoder.error(this.options.problemOf(error));
+    if (frame === undefined) {
+      // csv, raw: no way to say it in the format; a truncated transfer, never a silent success.
+      this.out.destroy();
+    } else {
+      this.writeText(frame);
+      this.out.end();
+    }
+    return this.result('error', 'source failed', error);
+  }
+
+  private stoppedResult(): PumpResult {
+    const why = this.stopped!;
+    if (why === 'server shutting down' && !this.out.destroyed) {
+      this.flushBatch();
+      this.writeText(this.encoder.shutdown());
+      this.out.end();
+    }
+    return this.result('cancel', why);
+  }
+
+  private result(end: StreamEnd, why: StreamEndReason, error?: unknown): PumpResult {
+    return error === undefined ? { end, why, items: this.items, bytes: this.bytes } : { end, why, error, items: this.items, bytes: this.bytes };
+  }
+
+  /** Tells the source to stop (once); a source that already ended ignores it. */
+  private finishIteration(): void {
+    if (!this.iterating) return;
+    this.iterating = false;
+    try {
+      const returned = this.iterator.return?.();
+      if (returned instanceof Promise) returned.catch(() => {});
+    } catch {
+      // A source that fails to stop is released by its step when the stream is disposed.
+    }
+  }
+
+  private flushBatch(): void {
+    if (this.batched === 0) return;
+    const text = this.batch;
+    this.batch = '';
+    this.batched = 0;
+    this.writeText(text);
+  }
+
+  private writeText(text: string): void {
+    if (text === '') return;
+    this.bytes += Buffer.byteLength(text);
+    this.write(text);
+  }
+
+  private send(bytes: Uint8Array): void {
+    this.bytes += bytes.byteLength;
+    this.write(bytes);
+  }
+
+  /**
+   * Writes made in one turn of the event loop leave in one `writev`: the response is corked on the
+   * first and uncorked on the next tick, so a cursor's buffered batch of rows is not a syscall per row.
+   */
+  private write(chunk: string | Uint8Array): void {
+    if (this.out.destroyed) return;
+    if (!this.corked) {
+      this.corked = true;
+      this.out.cork();
+      process.nextTick(this.uncork);
+    }
+    if (!this.out.write(chunk)) this.needDrain = true;
+  }
+
+  private uncork(): void {
+    this.corked = false;
+    this.out.uncork();
+  }
+}
