@@ -1,0 +1,22 @@
+/** `createEncoding`: a `stream` step's options -> its format's encoding, built once at boot. */
+import { csvEncoding } from './csv.js';
+import { ndjsonEncoding } from './ndjson.js';
+import { rawEncoding } from './raw.js';
+import { sseEncoding } from './sse.js';
+import type { EncodingOptions, StreamEncoding, StreamFormat } from './types.js';
+
+const BY_FORMAT: Readonly<Record<StreamFormat, (options: EncodingOptions) => StreamEncoding>> = {
+  sse: sseEncoding,
+  ndjson: ndjsonEncoding,
+  csv: csvEncoding,
+  raw: rawEncoding,
+};
+
+/**
+ * Throws a RangeError for options no response could be framed with (an `event` name holding a line
+ * end, `flush_every` below 1, a negative `retry`): the manifest decoder is expected to refuse them
+ * first, with a diagnostic.
+ */
+export function createEncoding(options: EncodingOptions): StreamEncoding {
+  return BY_FORMAT[options.format](options);
+}

@@ -1,0 +1,67 @@
+/**
+ * Server-sent events (SPEC.md §4.3, DECISIONS.md §6; framing per the WHATWG HTML "server-sent events"
+ * section): `id:` and `event:` lines when set, the item's `data:` lines, a blank line.
+ */
+import type { Problem } from '../problem/index.js';
+import { jsonText } from './json-text.js';
+import { type EncodingOptions, type StreamEncoder, type StreamEncoding, StreamItemError } from './types.js';
+
+/** A field value with one of these would end its line early (CR, LF) or be ignored by the client (NUL in `id`). */
+const FIELD_BREAKER = /[\r\n\0]/;
+/** The three line ends the event-stream grammar accepts. */
+const LINE_END = /\r\n|\r|\n/g;
+
+const HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+
+const HEARTBEAT = ': heartbeat\n\n';
+const SHUTDOWN = ': server shutting down\n\n';
+
+export function sseEncoding(options: EncodingOptions): StreamEncoding {
+  const { event, retryMs, heartbeatMs, idOf, mask } = options;
+  if (event !== undefined && FIELD_BREAKER.test(event)) throw new RangeError('sse: the event name must not contain CR, LF or NUL');
+  if (retryMs !== undefined && !(Number.isFinite(retryMs) && retryMs >= 0)) {
+    throw new RangeError(`sse: retry must be a non-negative number of ms, got ${retryMs}`);
+  }
+  // The client parses `retry:` as ASCII digits only: a fraction would make it ignore the line.
+  const start = retryMs !== undefined ? `retry: ${Math.round(retryMs)}\n\n` : '';
+  // An empty event name is the default type ("message"): no line needed.
+  const eventLine = event ? `event: ${event}\n` : '';
+  const encoder: StreamEncoder = {
+    start: () => start,
+    item(value) {
+      // The id is taken from the item as the source gave it: the mask may drop the field it names.
+      const idLine = idOf ? idField(idOf(value)) : '';
+      const sent = mask ? mask(value) : value;
+      return idLine + eventLine + dataLines(sent) + '\n';
+    },
+    error: (problem: Problem) => `event: error\ndata: ${jsonText(problem, 'sse')}\n\n`,
+    heartbeat: () => HEARTBEAT,
+    shutdown: () => SHUTDOWN,
+  };
+  return {
+    format: 'sse',
+    contentType: options.contentType,
+    headers: HEADERS,
+    // A zero interval would be a busy loop, not a heartbeat: it means none.
+    heartbeatMs: heartbeatMs !== undefined && heartbeatMs > 0 ? heartbeatMs : undefined,
+    flushEvery: 1,
+    // No per-response state: every response shares the one encoder.
+    open: () => encoder,
+  };
+}
+
+function idField(id: unknown): string {
+  if (id === null || id === undefined) return '';
+  const text = typeof id === 'string' ? id : typeof id === 'object' ? jsonText(id, 'sse') : String(id);
+  if (FIELD_BREAKER.test(text)) throw new StreamItemError('sse: an event id must not contain CR, LF or NUL');
+  return `id: ${text}\n`;
+}
+
+/**
+ * A string is sent as its text (what the browser's `e.data` then holds), one `data:` line per line;
+ * any other value as its JSON text, which never holds a raw line end.
+ */
+function dataLines(value: unknown): string {
+  const text = typeof value === 'string' ? value.replace(LINE_END, '\ndata: ') : jsonText(value, 'sse');
+  return `data: ${text}\n`;
+}
