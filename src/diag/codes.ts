@@ -475,16 +475,6 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: 'A sql step that streams its rows, which this release cannot feed to a stream step yet.',
   },
   {
-    code: 'SVC_UNSUPPORTED_HTTP_STREAM',
-    summary: 'http steps with stream = true are not supported yet',
-    description: 'An http step that streams the upstream body, which this release cannot feed to a stream step yet.',
-  },
-  {
-    code: 'SVC_UNSUPPORTED_REDIS_SUBSCRIBE',
-    summary: 'SUBSCRIBE needs a stream step, which is not supported yet',
-    description: 'A redis SUBSCRIBE step, whose output stream only a stream step can read, which this release cannot run yet.',
-  },
-  {
     code: 'SVC_UNSUPPORTED_AUTH_GUARDS',
     summary: 'auth guards are not supported yet',
     description: 'An endpoint with guards, which this release cannot check; it is refused rather than served unguarded.',

@@ -1,4 +1,4 @@
-/** What the http step decides at boot: the refused stream, a bad URL known then, drawing for `svc graph`. */
+/** What the http step decides at boot: a streaming step compiles, a bad URL known then is refused, `svc graph` draws it. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { codeOf } from '../../src/diag/index.js';
@@ -16,13 +16,8 @@ endpoint "GET /x" {
 }
 `;
 
-test('stream = true is refused at boot, with its code, until a stream step can read it', () => {
-  const errors = bootErrors(endpoint('http "up" {\n  url = "http://127.0.0.1:1/x"\n  stream = true\n}'));
-  assert.deepEqual(
-    errors.map((d) => [d.summary, codeOf(d)]),
-    [['http steps with stream = true are not supported yet', 'SVC_UNSUPPORTED_HTTP_STREAM']],
-  );
-  assert.match(errors[0]!.detail ?? '', /refused at boot/);
+test('stream = true compiles: its output `stream` is for a stream step to read', () => {
+  assert.deepEqual(bootErrors(endpoint('http "up" {\n  url = "http://127.0.0.1:1/x"\n  stream = true\n}')), []);
 });
 
 test('a url known at boot must be an absolute http(s) URL', () => {

@@ -37,11 +37,22 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     this.#cleanup();
   }
 
-  /** One pass only: a body cannot be read twice. Leaving the loop early (`break`) disposes. */
+  /**
+   * One pass only: a body cannot be read twice. Leaving the loop early (`return()`) disposes, even
+   * before the first chunk was asked for (a generator's own `return()` would then skip its `finally`).
+   */
   [Symbol.asyncIterator](): AsyncIterator<Buffer> {
     if (this.#iterated) throw new Error('an upstream body can be read only once');
     this.#iterated = true;
-    return this.#chunks();
+    const chunks = this.#chunks();
+    return {
+      next: () => chunks.next(),
+      return: (value?: unknown) => {
+        // Disposed first: a read waiting for the socket ends now instead of at the next chunk.
+        this.dispose();
+        return chunks.return(value);
+      },
+    };
   }
 
   async *#chunks(): AsyncGenerator<Buffer> {

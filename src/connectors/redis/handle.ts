@@ -64,6 +64,16 @@ export function redisHandle(target: RedisTarget, access: ResourceAccess<RedisRes
     incr: (key, options) => run('INCR', options, (s) => s.incr(key)),
     expire: (key, ttlMs, options) => run('EXPIRE', options, (s) => s.expire(key, ttlMs)),
     publish: (channel, message, options) => run('PUBLISH', options, (s) => s.publish(channel, message)),
+    subscribeRefusal() {
+      let resource: RedisResource;
+      try {
+        resource = access.get();
+      } catch (error) {
+        return toConnectorError(error, identity.key, identity.name);
+      }
+      const refusal = resource.store.subscribeRefusal();
+      return refusal === undefined ? undefined : toConnectorError(refusal, resource.key, resource.label);
+    },
     async subscribe(channel, listener, options): Promise<RedisSubscription> {
       const { store, key, label } = access.get();
       const interrupt = options === undefined ? undefined : watchInterrupt(options, key, label, 'SUBSCRIBE');

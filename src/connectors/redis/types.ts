@@ -4,6 +4,7 @@
  * `rediss://`) and the embedded in-process store (`memory:`), with the same operations and the same
  * answers, held together by one behaviour test suite (test/redis/behaviour.test.ts).
  */
+import type { ConnectorError } from '../errors.js';
 import type { HandleBase } from '../types.js';
 
 /**
@@ -49,6 +50,8 @@ export interface RedisStore {
   publish(channel: string, message: string): Promise<IntegerReply>;
   /** Resolves once the subscription is live, so a message published after it is heard. */
   subscribe(channel: string, listener: MessageListener): Promise<RedisSubscription>;
+  /** Why a subscription would be refused at once now (Redis known down), else undefined. */
+  subscribeRefusal(): Error | undefined;
   /** One round trip, bounded by `timeoutMs`. */
   ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
@@ -76,4 +79,10 @@ export interface RedisHandle extends HandleBase {
    * bound the wait for the subscription, not its life.
    */
   subscribe(channel: string, listener: MessageListener, options?: CommandOptions): Promise<RedisSubscription>;
+  /**
+   * Why `subscribe` would fail at once now (the connection is not open, or Redis is known to be
+   * down: dependency-unavailable), else undefined. No I/O. For a listener that joins a channel
+   * someone in the process already listens to, and so sends no SUBSCRIBE that could fail.
+   */
+  subscribeRefusal(): ConnectorError | undefined;
 }

@@ -9,7 +9,8 @@
  * Failures of the exchange are 502 (refused, reset, unresolvable, a body over the size limit) or 504
  * (time-out); the upstream's own 4xx/5xx is the step's output, for `respond` to use.
  *
- * Outputs: `status`, `headers`, `body` (./response.ts).
+ * Outputs: `status`, `headers`, `body` (./response.ts); with `stream = true`, `stream` instead of
+ * `body` (./stream.ts).
  */
 import type { StepNodeDef } from '../../../graph/index.js';
 import { ConnectorCategory, DEFAULT_MAX_BODY_BYTES, type OutboundClient } from '../../connectors/index.js';
@@ -17,17 +18,10 @@ import type { EndpointScope } from '../contract.js';
 import type { CompileEnv, NodeCompiler } from '../definition.js';
 import { bodyOf, headersOf, HttpStepError, urlOf } from './request.js';
 import { outputOf, UpstreamBodyError } from './response.js';
+import { streamedExchange } from './stream.js';
 import type { HttpStepSpec } from './spec.js';
 
 export const compileHttp: NodeCompiler<HttpStepSpec> = (spec, env) => {
-  if (spec.stream && !env.forDrawing) {
-    env.error(
-      spec,
-      'http steps with stream = true are not supported yet',
-      'This version of svc cannot pipe an upstream body to a stream step yet; the endpoint is refused at boot rather than served without its stream.',
-    );
-    return undefined;
-  }
   const bound = bindUrl(spec, env);
   if (bound === undefined) return undefined;
   const { client, url: fixedUrl } = bound;
@@ -49,6 +43,7 @@ export const compileHttp: NodeCompiler<HttpStepSpec> = (spec, env) => {
       const target = fixedUrl ?? urlOf(url.evaluate(scope));
       const sent = headersOf(headers?.evaluate(scope));
       const payload = bodyOf(body?.evaluate(scope), sent);
+      if (spec.stream) return streamedExchange(client, { method, url: target, headers: sent, body: payload }, ctx);
       return client.request({ method, url: target, headers: sent, body: payload, signal: ctx.signal, maxBodyBytes: DEFAULT_MAX_BODY_BYTES }).then(outputOf);
     },
   };

@@ -29,7 +29,7 @@ export function outputOf(response: OutboundResponse): HttpOutput {
   return { status: response.status, headers, body: bodyOf(response.body, headers) };
 }
 
-function joinRepeated(headers: Readonly<Record<string, HeaderValue>>): Record<string, string | readonly string[]> {
+export function joinRepeated(headers: Readonly<Record<string, HeaderValue>>): Record<string, string | readonly string[]> {
   const out: Record<string, string | readonly string[]> = {};
   for (const name in headers) {
     const value = headers[name]!;

@@ -7,34 +7,31 @@
  *   SET      "OK"                        DEL      keys removed (0 or 1)
  *   EXISTS   true / false                INCR     the new count
  *   EXPIRE   true when the key exists    PUBLISH  subscriber connections reached
- *   SUBSCRIBE  output `stream` instead: the channel's messages (./source.ts)
+ *   SUBSCRIBE  output `stream` instead: the channel's messages, a live pulled source (./source.ts)
  *
  * Time-outs and cancellation: the step's `timeout` is the node's, so the graph stops waiting when it
  * passes (a 504), as it does when the request times out or the client goes away; the command is
  * then abandoned, its reply ignored. That is all a signal could do here, since Redis cannot take a
  * command back once it is sent, so the step does not read `ctx.signal`: creating and aborting that
  * AbortController per request halved the throughput of a cache hit (bench/cache/README.md).
+ *
+ * SUBSCRIBE subscribes when the step runs, and the step waits for it: Redis down fails the step
+ * (dependency-unavailable, a 503 before any byte is sent), and every message published once it has
+ * answered reaches the stream. The subscription is left when the stream's reader stops, or when the
+ * run ends (the step's release), whichever comes first.
  */
-import type { StepNodeDef } from '../../../graph/index.js';
+import type { RunContext, StepNodeDef } from '../../../graph/index.js';
 import type { RedisHandle } from '../../connectors/index.js';
 import type { Expr } from '../../model/index.js';
 import type { EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
-import { channelMessages } from './source.js';
+import { joinChannel } from './fanout.js';
 import type { RedisStepSpec } from './spec.js';
 import { decodeValue, encodeValue, textOperand } from './values.js';
 
-type Command = (scope: EndpointScope) => unknown;
+type Command = (scope: EndpointScope, ctx: RunContext) => unknown;
 
 export const compileRedis: NodeCompiler<RedisStepSpec> = (spec, env) => {
-  if (spec.op === 'SUBSCRIBE' && !env.forDrawing) {
-    env.error(
-      spec,
-      'SUBSCRIBE needs a stream step, which is not supported yet',
-      `The output \`stream\` of a SUBSCRIBE is read by a \`stream "sse"\` step, and this version of svc cannot run stream steps yet; the endpoint is refused at boot rather than served without its stream.`,
-    );
-    return undefined;
-  }
   // The decoder accepts only redis connections for redis steps.
   const handle = env.connection({ kind: 'redis', name: spec.connection.name });
   const node: StepNodeDef<EndpointScope> = {
@@ -81,8 +78,12 @@ function commandOf(spec: RedisStepSpec, handle: RedisHandle): Command {
     case 'PUBLISH':
       return (scope) => handle.publish(channel(scope), value(scope)).then(asValue);
     case 'SUBSCRIBE':
-      // Nothing is subscribed until the stream step subscribes to the Observable.
-      return (scope) => ({ stream: channelMessages(handle, channel(scope)) });
+      return (scope, ctx) => {
+        // Joined before the wait, so a run torn down meanwhile leaves the channel at once.
+        const { source, subscribed } = joinChannel(handle, channel(scope), step);
+        ctx.onRelease(() => source.release());
+        return subscribed.then(() => ({ stream: source }));
+      };
   }
 }
 

@@ -1,34 +1,110 @@
 /**
- * SUBSCRIBE's output `stream` (SPEC.md §6.2): an Observable of the channel's messages, decoded as
- * GET's values are (./values.ts), for a `stream "sse"` step to pipe to the client. Each subscriber
- * of the Observable is one listener on the connection's shared subscriber connection; its teardown
- * (client gone, stream ended) leaves the channel, which is unsubscribed when its last listener
- * leaves. A failed SUBSCRIBE (Redis down: dependency-unavailable) is the Observable's error.
+ * SUBSCRIBE's output `stream` (SPEC.md §6.2): one consumer's view of a channel, as a *live* pulled
+ * source (graph/stream.ts): the HTTP edge pulls a message whenever the client's socket can take
+ * one, and starts the response at once (`live`) rather than after the first message, which may
+ * never come. Messages are decoded once for every consumer of the channel (./fanout.ts) and handed
+ * to each consumer's own buffer.
  *
- * Messages are pushed as Redis delivers them; bounding what waits for a slow client is the stream
- * step's buffer (DECISIONS.md §6), not this source's.
+ * The buffer is bounded: a consumer that falls more than `LIVE_BUFFER_LIMIT` messages behind (a
+ * client that reads slower than the channel is published to, or not at all) is cut off: its
+ * buffered messages are dropped at once and its next pull fails with SourceOverflowError, so the
+ * HTTP edge disconnects it with a logged reason, instead of memory growing without bound. Other
+ * consumers of the channel are not affected.
+ *
+ * The channel is left exactly once, at the first of: the iterator's `return()` (the consumer
+ * stopped), the overflow, the step's release (the run ended: `ctx.onRelease`).
  */
-import { Observable } from 'rxjs';
-import type { RedisHandle, RedisSubscription } from '../../connectors/index.js';
-import { decodeValue } from './values.js';
+import { SourceOverflowError, type SourceTraits } from '../../../graph/index.js';
 
-export function channelMessages(handle: RedisHandle, channel: string): Observable<unknown> {
-  return new Observable<unknown>((subscriber) => {
-    let subscription: RedisSubscription | undefined;
-    let ended = false;
-    handle
-      .subscribe(channel, (message) => subscriber.next(decodeValue(message)))
-      .then(
-        (s) => {
-          // Torn down while the SUBSCRIBE was under way: leave at once.
-          if (ended) s.unsubscribe();
-          else subscription = s;
-        },
-        (error: unknown) => subscriber.error(error),
-      );
-    return () => {
-      ended = true;
-      subscription?.unsubscribe();
-    };
-  });
+/**
+ * Messages a consumer may be behind before it is cut off. At the message sizes of a notification
+ * feed (under 1 KiB) that is under 1 MiB per client, and a burst of a thousand messages is far more
+ * than a live client lags behind; a client that far behind is better reconnected than fed stale data.
+ */
+export const LIVE_BUFFER_LIMIT = 1000;
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+interface Waiter {
+  resolve(result: IteratorResult<unknown>): void;
+  reject(error: unknown): void;
+}
+
+export class LiveChannelSource implements AsyncIterableIterator<unknown>, SourceTraits {
+  readonly live = true;
+  readonly #limit: number;
+  /** Names the step in the overflow's reason (it is logged). */
+  readonly #label: string;
+  /** Leaves the channel; called once. */
+  readonly #leave: (source: LiveChannelSource) => void;
+  #buffer: unknown[] = [];
+  /** Pulls waiting for a message (a for-await loop has at most one). */
+  #waiters: Waiter[] = [];
+  #failure: SourceOverflowError | undefined;
+  #released = false;
+  #iterated = false;
+
+  constructor(label: string, leave: (source: LiveChannelSource) => void, limit = LIVE_BUFFER_LIMIT) {
+    this.#label = label;
+    this.#leave = leave;
+    this.#limit = limit;
+  }
+
+  /** Messages waiting to be pulled. */
+  get buffered(): number {
+    return this.#buffer.length;
+  }
+
+  /** True once the channel was left (returned, overflowed or released). */
+  get released(): boolean {
+    return this.#released;
+  }
+
+  /** A decoded message of the channel, from the shared listener. */
+  deliver(message: unknown): void {
+    if (this.#released) return;
+    const waiter = this.#waiters.shift();
+    if (waiter !== undefined) waiter.resolve({ done: false, value: message });
+    else if (this.#buffer.length < this.#limit) this.#buffer.push(message);
+    else this.#overflow();
+  }
+
+  /** One pass only: the messages are handed out as they are pulled. */
+  [Symbol.asyncIterator](): this {
+    if (this.#iterated) throw new Error(`${this.#label}: a subscription's stream can be read only once`);
+    this.#iterated = true;
+    return this;
+  }
+
+  next(): Promise<IteratorResult<unknown>> {
+    if (this.#buffer.length > 0) return Promise.resolve({ done: false, value: this.#buffer.shift() });
+    const failure = this.#failure;
+    if (failure !== undefined) {
+      this.#failure = undefined;
+      return Promise.reject(failure);
+    }
+    if (this.#released) return Promise.resolve(DONE);
+    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+  }
+
+  /** The consumer stopped: the channel is left. */
+  async return(): Promise<IteratorResult<unknown>> {
+    this.release();
+    return DONE;
+  }
+
+  /** Leaves the channel (idempotent); a pull waiting for a message ends the iteration. */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#buffer = [];
+    this.#leave(this);
+    for (const waiter of this.#waiters.splice(0)) waiter.resolve(DONE);
+  }
+
+  /** Only ever with no pull waiting (a waiting pull takes the message instead). */
+  #overflow(): void {
+    this.#failure = new SourceOverflowError(`${this.#label}: the consumer fell more than ${this.#limit} messages behind the channel and was cut off`);
+    this.release();
+  }
 }

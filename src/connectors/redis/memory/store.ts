@@ -77,6 +77,11 @@ export class MemoryStore implements RedisStore {
     };
   }
 
+  /** In process: never down (a closed store is refused by the handle, which knows the set's state). */
+  subscribeRefusal(): undefined {
+    return undefined;
+  }
+
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {

@@ -66,6 +66,10 @@ export class ServerStore implements RedisStore {
     return this.subscriber.subscribe(channel, listener);
   }
 
+  subscribeRefusal(): Error | undefined {
+    return this.commands.refusal() ?? this.subscriber.refusal();
+  }
+
   /** Waits for the connection (the boot ping: a refused or failed connection rejects), then PING. */
   async ping(timeoutMs: number): Promise<void> {
     const started = performance.now();

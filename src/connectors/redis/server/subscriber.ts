@@ -52,6 +52,11 @@ export class SharedSubscriber {
     };
   }
 
+  /** Why a subscription would be refused now; none while the connection is not opened yet. */
+  refusal(): Error | undefined {
+    return this.connection?.refusal();
+  }
+
   async close(): Promise<void> {
     this.registry.clear();
     this.subscribing.clear();
