@@ -404,6 +404,16 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: 'A parallel block inside a transaction, whose one client cannot run two queries at once.',
   },
   { code: 'SVC_STEP_EMPTY_TRANSACTION', summary: 'Empty transaction', description: 'A transaction step with no sql step inside.' },
+  {
+    code: 'SVC_STEP_STREAM_IN_TRANSACTION',
+    summary: 'Streaming sql step in a transaction',
+    description: 'A sql step with stream = true inside a transaction, which commits before a stream step could read the rows.',
+  },
+  {
+    code: 'SVC_STEP_CATCH_ON_STREAM',
+    summary: 'Catch on a streaming sql step',
+    description: 'A catch block on a sql step with stream = true, whose response has started by the time a row fails.',
+  },
   { code: 'SVC_STEP_INVALID_ERROR_CODE', summary: 'Invalid error code', description: 'A catch label that is not a five-character SQLSTATE code.' },
   { code: 'SVC_STEP_DUPLICATE_CATCH', summary: 'Duplicate catch', description: 'Two catch blocks of one step catch the same code.' },
   { code: 'SVC_STEP_EMPTY_PARALLEL', summary: 'Empty parallel', description: 'A parallel block with no step inside.' },
@@ -468,11 +478,6 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     code: 'SVC_UNSUPPORTED_STEP_KIND',
     summary: '{kind} steps are not supported yet',
     description: 'A step kind that this release can check and draw but not run; serve and check refuse it.',
-  },
-  {
-    code: 'SVC_UNSUPPORTED_SQL_STREAM',
-    summary: 'sql steps with stream = true are not supported yet',
-    description: 'A sql step that streams its rows, which this release cannot feed to a stream step yet.',
   },
   {
     code: 'SVC_UNSUPPORTED_AUTH_GUARDS',

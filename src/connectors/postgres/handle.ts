@@ -1,16 +1,17 @@
 /**
  * The postgres handle step compilers bind to at boot. It holds no connection itself: each call reads
  * the open resource (so a call before `openAll` or after `closeAll` fails clearly), takes a client
- * from the pool for one statement or hands one out as a session.
+ * from the pool for one statement, for a cursor's life, or hands one out as a session.
  */
 import type { ConnectionModel } from '../../model/index.js';
 import { watchInterrupt } from '../interrupt.js';
+import { openCursor } from './cursor.js';
 import type { HandleIdentity, ResourceAccess } from '../types.js';
 import { acquire, runQuery, type QueryOutcome } from './execute.js';
 import type { PostgresResource } from './resource.js';
 import { openSession } from './session.js';
 import { targetOf } from './target.js';
-import type { PoolStats, PostgresHandle, PostgresSession, QueryOptions, SqlQuery, SqlResult } from './types.js';
+import type { CursorOptions, PoolStats, PostgresHandle, PostgresSession, QueryOptions, SqlCursor, SqlQuery, SqlResult } from './types.js';
 
 export function postgresHandle(connection: ConnectionModel, access: ResourceAccess<PostgresResource>, identity: HandleIdentity): PostgresHandle {
   const embedded = targetOf(connection).type === 'pglite';
@@ -25,6 +26,10 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
     embedded,
     // async, so that a call before open rejects like every other failure instead of throwing.
     query: async <Row>(query: SqlQuery | string, options: QueryOptions = {}) => queryPool<Row>(access.get(), query, options),
+    async cursor<Row>(query: SqlQuery | string, options: CursorOptions = {}): Promise<SqlCursor<Row>> {
+      const { pool, where } = access.get();
+      return openCursor<Row>(pool, query, options, where);
+    },
     async checkout(options: QueryOptions = {}): Promise<PostgresSession> {
       const { pool, where } = access.get();
       const interrupt = watchInterrupt(options, where.key, where.label, 'wait for a database connection');

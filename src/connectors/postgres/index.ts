@@ -25,5 +25,5 @@ export const postgresConnector: ConnectorDefinition<PostgresResource, PostgresHa
   classify: classifyPostgresError,
 };
 
-export type { PostgresHandle, PostgresSession, SqlResult } from './types.js';
+export type { PostgresHandle, PostgresSession, SqlCursor, SqlResult } from './types.js';
 export { MIGRATIONS_TABLE } from './migrations.js';

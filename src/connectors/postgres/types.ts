@@ -39,6 +39,42 @@ export interface QueryOptions {
   readonly interruptWith?: ((interrupt: (reason: unknown) => void) => void) | undefined;
 }
 
+/**
+ * How a cursor is opened (`PostgresHandle.cursor`). `signal` and `timeoutMs` bound the wait for a pool
+ * client only: once open, the cursor is paced by whoever reads it.
+ */
+export interface CursorOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs?: number | undefined;
+  /**
+   * Called once, before the wait for a client, with `end`: while the client is awaited, `end`
+   * abandons the wait (the call rejects); afterwards it closes the cursor as `close()` does.
+   * The graph's `ctx.onRelease` fits: one registration covers the cursor's whole life.
+   */
+  readonly endWith?: ((end: (reason: unknown) => void) => void) | undefined;
+  /** Rows asked of the server per fetch (default: the connector's, see ./cursor.ts). */
+  readonly batchRows?: number | undefined;
+}
+
+/**
+ * A query's rows read on demand from a server-side portal: the first pull sends the first fetch,
+ * and another batch is fetched only when the consumer has taken every row of the previous one. It is
+ * its own iterator (one pass). A query error rejects the first pull; a failure mid-way rejects the
+ * pull that met it. The pool client is held from the open to the end of the rows, a failure,
+ * `return()` or `close()`, and given back exactly once: clean (the portal closed) when no fetch was
+ * running, destroyed (the query cancelled on the server) when one was or when the connection failed.
+ */
+export interface SqlCursor<Row = Record<string, unknown>> extends AsyncIterableIterator<Row> {
+  /**
+   * Ends the cursor and gives the client back (see above); idempotent, never rejects; `return()` is
+   * the same. A pull waiting for a fetch then ends the iteration. Why the reader stopped does not
+   * matter: the client's state alone decides between reuse and destruction.
+   */
+  close(): Promise<void>;
+  /** True once the client is given back (rows exhausted, failed or closed). */
+  readonly released: boolean;
+}
+
 export interface PoolStats {
   /** Clients open (idle and checked out). */
   readonly total: number;
@@ -71,6 +107,13 @@ export interface PostgresHandle extends HandleBase {
   readonly embedded: boolean;
   /** Runs one statement on a pooled client. Rejects with a ConnectorError (see ../errors.ts). */
   query<Row = Record<string, unknown>>(query: SqlQuery | string, options?: QueryOptions): Promise<SqlResult<Row>>;
+  /**
+   * Takes a client for `query` and opens a cursor on it (see SqlCursor): rejects when no client comes
+   * (a ConnectorError, `dependency-unavailable` past the pool's wait) or the wait is cut short. The
+   * query is sent at once; its errors surface on the first pull. `name` is not used: a cursor's
+   * statement is parsed unnamed, once per cursor.
+   */
+  cursor<Row = Record<string, unknown>>(query: SqlQuery | string, options?: CursorOptions): Promise<SqlCursor<Row>>;
   /** Checks out one client; `options` bound the wait for it. */
   checkout(options?: QueryOptions): Promise<PostgresSession>;
   stats(): PoolStats;

@@ -2,6 +2,7 @@
 import {
   type BodySchema,
   CATCH_RULE,
+  type CatchSpec,
   type ConnectionRef,
   type Expr,
   type LowerContext,
@@ -15,7 +16,7 @@ import {
   readString,
   staticKey,
 } from '../../manifest/index.js';
-import type { Block } from '../../hcl/index.js';
+import type { Attribute, Block } from '../../hcl/index.js';
 import { didYouMean } from '../../diag/index.js';
 import { sqlParameters } from './parameters.js';
 import type { SqlStepSpec } from './spec.js';
@@ -83,9 +84,11 @@ export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
       }
     }
   }
-  const stream = readBool(d.attrs.get('stream'), s) ?? false;
+  const streamAttr = d.attrs.get('stream');
+  const stream = readBool(streamAttr, s) ?? false;
   const timeoutMs = readDuration(d.attrs.get('timeout'), s);
   const catches = decodeCatches(blocksOf(d, 'catch'), s);
+  if (stream) refuseStreamingMisuse(streamAttr!, catches, cx);
   if (query === undefined || (cx.place !== 'transaction' && !connection)) return undefined;
   return {
     kind: 'sql',
@@ -100,4 +103,24 @@ export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
     range: block.range,
     blockPath: s.path,
   };
+}
+
+/**
+ * What a streaming step cannot honour: a transaction commits (and its client goes back) when its body
+ * ends, before a stream step could read the cursor; a `catch` answers instead of the step, but by
+ * the time a row fails the response has started.
+ */
+function refuseStreamingMisuse(streamAttr: Attribute, catches: readonly CatchSpec[], cx: LowerContext): void {
+  if (cx.place === 'transaction') {
+    cx.scope.error('Streaming sql step in a transaction', streamAttr.range, {
+      detail:
+        'A transaction commits and gives its connection back when its body ends, before a stream step could read the rows. Stream from a sql step outside the transaction, with its own connection.',
+    });
+  }
+  for (const c of catches) {
+    cx.scope.error('Catch on a streaming sql step', c.range, {
+      detail:
+        "With stream = true the rows are sent as they are read: when a row fails, the response has started and cannot become the catch's. Remove the catch, or stream = true.",
+    });
+  }
 }

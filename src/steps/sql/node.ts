@@ -5,17 +5,19 @@
  * signal reaches the connector, which cancels the query on the server when the client goes away,
  * the request or the step times out, or a parallel sibling fails.
  *
- * Outputs (SPEC.md §2.5): `row` (the first row, or null), `rows`, `rows_affected`.
+ * Outputs (SPEC.md §2.5): `row` (the first row, or null), `rows`, `rows_affected`; with
+ * `stream = true`, `stream` instead: a cursor (./stream.ts).
  */
 import { createHash } from 'node:crypto';
-import type { StepNodeDef } from '../../../graph/index.js';
+import type { RunContext, StepNodeDef } from '../../../graph/index.js';
 import type { PostgresHandle, PostgresSession, SqlResult } from '../../connectors/index.js';
 import type { Expr } from '../../model/index.js';
 import type { EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import { caughtExit } from './catch.js';
-import { toPositional } from './parameters.js';
+import { toPositional, toParameter } from './parameters.js';
 import type { SqlStepSpec } from './spec.js';
+import { streamRows } from './stream.js';
 
 export interface SqlOutput {
   readonly row: Record<string, unknown> | null;
@@ -24,14 +26,6 @@ export interface SqlOutput {
 }
 
 export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
-  if (spec.stream && !env.forDrawing) {
-    env.error(
-      spec,
-      'sql steps with stream = true are not supported yet',
-      'This version of svc cannot stream rows to a stream step yet; the endpoint is refused at boot rather than served without its stream.',
-    );
-    return undefined;
-  }
   // The decoder accepts only postgres connections for sql steps.
   const handle = spec.connection ? env.connection({ kind: 'postgres', name: spec.connection.name }) : undefined;
   const text = toPositional(spec.query, spec.parameters);
@@ -46,43 +40,39 @@ export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
     id: env.idOf(spec),
     name: spec.name,
     // `svc graph` shows where the query runs: its connection, or its transaction's client.
-    label: `${spec.connection ? `on ${spec.connection.name}` : 'in transaction'}: ${firstLine(spec.query)}`,
+    label: `${spec.connection ? `on ${spec.connection.name}` : 'in transaction'}${spec.stream ? ', streamed' : ''}: ${firstLine(spec.query)}`,
     reads: env.readsOf([...spec.args.values(), ...spec.catches.map((c) => c.body)]),
     meta: spec,
     ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
-    run(scope, ctx) {
-      const values = args.map((a) => toParameter(a.evaluate(scope)));
-      const target: PostgresHandle | PostgresSession | undefined = scope.session ?? handle;
-      // The model puts every sql step either on a connection or in a transaction; never neither.
-      if (target === undefined) throw new Error(`sql "${spec.name}" has no connection and no transaction`);
-      // The step's own life ending abnormally (its time-out, which the graph enforces, a teardown, a
-      // failing sibling, the client gone) interrupts the query: the connector cancels it on the
-      // server. Through `onRelease`, not `ctx.signal`: no AbortController and no timer per query
-      // (bench/users), and nothing to do when the step ends normally.
-      const query = target.query(
-        { text, values, name },
-        { interruptWith: (interrupt) => ctx.onRelease((reason) => reason !== undefined && interrupt(reason)) },
-      );
-      return query.then(toOutput, (error: unknown) => {
-        const exit = caughtExit(spec.catches, error, scope);
-        if (exit) return exit;
-        throw error;
-      });
-    },
+    run: spec.stream ? streamRows(streamHandle(spec, handle), text, args) : run,
   };
+  function run(scope: EndpointScope, ctx: RunContext): Promise<unknown> {
+    const values = args.map((a) => toParameter(a.evaluate(scope)));
+    const target: PostgresHandle | PostgresSession | undefined = scope.session ?? handle;
+    // The model puts every sql step either on a connection or in a transaction; never neither.
+    if (target === undefined) throw new Error(`sql "${spec.name}" has no connection and no transaction`);
+    // The step's own life ending abnormally (its time-out, which the graph enforces, a teardown, a
+    // failing sibling, the client gone) interrupts the query: the connector cancels it on the
+    // server. Through `onRelease`, not `ctx.signal`: no AbortController and no timer per query
+    // (bench/users), and nothing to do when the step ends normally.
+    const query = target.query({ text, values, name }, { interruptWith: (interrupt) => ctx.onRelease((reason) => reason !== undefined && interrupt(reason)) });
+    return query.then(toOutput, (error: unknown) => {
+      const exit = caughtExit(spec.catches, error, scope);
+      if (exit) return exit;
+      throw error;
+    });
+  }
   return node;
 };
 
-function toOutput(result: SqlResult): SqlOutput {
-  return { row: result.rows[0] ?? null, rows: result.rows, rows_affected: result.rowCount ?? 0 };
+/** The decoder refuses stream = true inside a transaction: a streaming step has its own connection. */
+function streamHandle(spec: SqlStepSpec, handle: PostgresHandle | undefined): PostgresHandle {
+  if (handle === undefined) throw new Error(`sql "${spec.name}" streams but has no connection`);
+  return handle;
 }
 
-/**
- * A value as a bound parameter: as the driver binds it (lists as arrays, for `= ANY(@ids)`; maps as
- * JSON text, for json/jsonb), a missing value as NULL.
- */
-function toParameter(value: unknown): unknown {
-  return value === undefined ? null : value;
+function toOutput(result: SqlResult): SqlOutput {
+  return { row: result.rows[0] ?? null, rows: result.rows, rows_affected: result.rowCount ?? 0 };
 }
 
 function firstLine(query: string): string {

@@ -57,3 +57,11 @@ export function toPositional(sql: string, parameters: readonly string[]): string
   });
   return out + sql.slice(last);
 }
+
+/**
+ * A value as a bound parameter: as the driver binds it (lists as arrays, for `= ANY(@ids)`; maps as
+ * JSON text, for json/jsonb), a missing value as NULL.
+ */
+export function toParameter(value: unknown): unknown {
+  return value === undefined ? null : value;
+}
