@@ -4,7 +4,8 @@
  * as `svc serve` does, the named step compiled by its kind's compiler, and the graph run is that
  * step followed by a sink handing its output `stream` on, as a `stream` step does. So the step runs
  * with the engine's real context: its release runs when the stream outcome is disposed, or at once
- * when the step fails or the run is torn down. Shared by test/redis and test/http-step.
+ * when the step fails or the run is torn down. The outcome's payload is the step's whole output.
+ * Shared by test/redis and test/http-step.
  */
 import assert from 'node:assert/strict';
 import { compileGraphOrThrow, type CompiledGraph, type Outcome, type SinkNodeDef, type StreamOutcome } from '../../graph/index.js';
@@ -53,7 +54,11 @@ export async function streamHarness(manifest: string): Promise<StreamHarness> {
   const sink: SinkNodeDef<EndpointScope> = {
     type: 'sink',
     reads: [name],
-    run: (scope) => ({ source: (scope.steps[name] as { stream: AsyncIterable<unknown> }).stream }),
+    // The step's whole output rides along as the payload, for tests of its other outputs.
+    run: (scope) => {
+      const output = scope.steps[name] as { stream: AsyncIterable<unknown> };
+      return { source: output.stream, payload: output };
+    },
   };
   const graph = compileGraphOrThrow<EndpointScope>({ nodes: [node!, sink] }, { requireOutcome: true, classify: classifyConnectorError });
   await connectors.openAll();

@@ -1,0 +1,234 @@
+/**
+ * The http step with `stream = true` (SPEC.md §4.3) at the step level, against a real upstream on
+ * loopback: the output `{ status, headers, stream }` once the response head is in; the body read
+ * only as the stream is pulled (the upstream's writes stall while nobody reads, and move on by
+ * about what was read); the upstream connection destroyed when the reader stops early, returns
+ * before its first read, or never reads and the run ends; the step's time-out and the run's
+ * teardown bound the wait for the head, not the stream after it.
+ */
+import assert from 'node:assert/strict';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { after, before, test } from 'node:test';
+import type { Outcome, StepError, StreamOutcome } from '../../graph/index.js';
+import type { UpstreamBody } from '../../src/connectors/index.js';
+import { failureStatus } from '../../src/http/failure.js';
+import { ctx } from '../steps/helpers.js';
+import { sourceOf, streamHarness, type StreamHarness } from '../redis/stream-harness.js';
+import { upstream, within, type Upstream } from './helpers.js';
+
+const GiB = 1024 * 1024 * 1024;
+const MiB = 1024 * 1024;
+const CHUNK = Buffer.alloc(64 * 1024, 0x61);
+/** What the socket buffers on both sides of loopback may hold (several MiB each with autotuning). */
+const IN_FLIGHT = 32 * MiB;
+
+/** A request of an endless route, with what its response has written so far. */
+interface Feed {
+  readonly socket: Socket;
+  written: number;
+}
+const feeds: Feed[] = [];
+
+/**
+ * `/feed`: up to 1 GiB, one chunk at a time and only when the socket takes it (emits `stall` when a
+ * write must wait for `drain`). `/small`: a short body with a few headers. `/hang`: never answers.
+ * `/trickle`: a line every 20 ms. `/gzip`: claims a gzip body.
+ */
+function route(req: IncomingMessage, res: ServerResponse): void {
+  up.events.emit('request', req);
+  switch (req.url) {
+    case '/small':
+      res.statusCode = 201;
+      res.setHeader('content-type', 'text/plain; charset=utf-8');
+      res.setHeader('x-upstream', 'yes');
+      res.setHeader('set-cookie', ['a=1', 'b=2']);
+      res.end('hello, stream');
+      return;
+    case '/hang':
+      return;
+    case '/trickle': {
+      const timer = setInterval(() => res.write('tick\n'), 20);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
+    case '/gzip':
+      res.setHeader('content-encoding', 'gzip');
+      res.write(Buffer.alloc(1024));
+      return;
+  }
+  const feed: Feed = { socket: req.socket, written: 0 };
+  feeds.push(feed);
+  res.setHeader('content-type', 'application/octet-stream');
+  res.setHeader('content-length', String(GiB));
+  const pump = (): void => {
+    while (feed.written < GiB && !res.destroyed) {
+      feed.written += CHUNK.length;
+      if (!res.write(CHUNK)) {
+        up.events.emit('stall', feed);
+        res.once('drain', pump);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end();
+  };
+  pump();
+}
+
+const MANIFEST = `
+endpoint "GET /proxy/{path}" {
+  request {
+    path {
+      field "path" {
+        type = string
+      }
+    }
+  }
+  pipeline {
+    http "up" {
+      url     = "{{UPSTREAM}}/\${ctx.request.path.path}"
+      stream  = true
+      timeout = "300ms"
+    }
+    respond {
+      body = "the stream step reads steps.up.stream"
+    }
+  }
+}
+`;
+
+let up: Upstream;
+let h: StreamHarness;
+
+before(async () => {
+  up = await upstream(route);
+  h = await streamHarness(MANIFEST.replace('{{UPSTREAM}}', up.url));
+});
+
+after(async () => {
+  await h?.close();
+  await up?.close();
+});
+
+interface StreamOutput {
+  readonly status: number;
+  readonly headers: Record<string, string | readonly string[]>;
+  readonly stream: UpstreamBody;
+}
+
+const outputOf = (outcome: StreamOutcome): StreamOutput => outcome.payload as StreamOutput;
+const proxied = (path: string): Promise<StreamOutcome> => h.stream({ path });
+
+function failureOf(outcome: Outcome): StepError {
+  assert.equal(outcome.kind, 'error', `expected a failed run, got ${outcome.kind}`);
+  return (outcome as { error: StepError }).error;
+}
+
+test('the output: status and headers as the buffered step gives them, and the body as a stream of bytes', async () => {
+  const outcome = await proxied('small');
+  const { status, headers, stream } = outputOf(outcome);
+  assert.equal(status, 201);
+  assert.equal(headers['x-upstream'], 'yes');
+  assert.equal(headers['content-type'], 'text/plain; charset=utf-8');
+  assert.deepEqual(headers['set-cookie'], ['a=1', 'b=2']);
+  assert.equal(sourceOf(outcome), stream, 'the stream is what the stream step reads');
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  assert.equal(Buffer.concat(chunks).toString('utf8'), 'hello, stream');
+  outcome.dispose('complete');
+});
+
+test('a large body read slowly is read only as it is pulled; leaving early closes the upstream connection', async () => {
+  const stalled = within<[Feed]>(up.events, 'stall', 5_000, 'the upstream waiting for the reader');
+  const outcome = await proxied('feed');
+  const { stream } = outputOf(outcome);
+  // Nobody reads yet: the upstream must stop once the buffers on the way are full.
+  const [feed] = await stalled;
+  const atStall = feed.written;
+  assert.ok(atStall < IN_FLIGHT, `the upstream could write ${atStall} bytes before it had to wait`);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(feed.written, atStall, 'and it stays stopped while nobody reads');
+
+  const closed = within(feed.socket, 'close', 1_000, 'the upstream socket after the reader left');
+  let read = 0;
+  for await (const chunk of stream) {
+    read += chunk.length;
+    // A slow reader: a pause every MiB.
+    if (read % MiB < chunk.length) await new Promise((r) => setTimeout(r, 2));
+    if (read >= 48 * MiB) break;
+  }
+  await closed;
+  assert.ok(feed.written < read + IN_FLIGHT, `the upstream wrote ${feed.written} bytes for ${read} read`);
+  assert.ok(feed.written < GiB / 4, 'far from the whole body');
+  outcome.dispose('cancel');
+});
+
+test('return() before the first read destroys the upstream connection', async () => {
+  const count = feeds.length;
+  const outcome = await proxied('feed');
+  const feed = feeds[count]!;
+  const closed = within(feed.socket, 'close', 1_000, 'the upstream socket after return()');
+  const iterator = sourceOf<UpstreamBody>(outcome)[Symbol.asyncIterator]();
+  await iterator.return!();
+  await closed;
+  assert.deepEqual(await iterator.next(), { done: true, value: undefined });
+  outcome.dispose('cancel');
+});
+
+test('a stream never read: the run ending (the step released) destroys the upstream connection', async () => {
+  const count = feeds.length;
+  const outcome = await proxied('feed');
+  const feed = feeds[count]!;
+  const closed = within(feed.socket, 'close', 1_000, 'the upstream socket of the unread stream');
+  outcome.dispose('cancel');
+  await closed;
+});
+
+test('the step time-out bounds the wait for the head: 504, upstream connection closed', async () => {
+  const arrived = within<[IncomingMessage]>(up.events, 'request', 5_000, 'the upstream request');
+  const started = performance.now();
+  const pending = h.run({ path: 'hang' });
+  const [req] = await arrived;
+  const closed = within(req.socket, 'close', 1_000, 'the upstream socket after the time-out');
+  const error = failureOf(await pending);
+  assert.equal(error.category, 'timeout');
+  assert.equal(failureStatus(error.category), 504);
+  const ms = performance.now() - started;
+  assert.ok(ms >= 290 && ms < 1_000, `answered after ${ms} ms for a 300 ms time-out`);
+  await closed;
+});
+
+test('past the head the time-out no longer applies: a slow stream is read for longer than it', async () => {
+  const outcome = await proxied('trickle');
+  const started = performance.now();
+  let lines = 0;
+  for await (const chunk of outputOf(outcome).stream) {
+    lines += chunk.toString('utf8').split('\n').length - 1;
+    if (performance.now() - started > 600) break;
+  }
+  assert.ok(lines >= 10, `${lines} lines in 600 ms`);
+  outcome.dispose('cancel');
+});
+
+test('the run torn down while the head is awaited: the exchange is aborted, the upstream connection closed', async () => {
+  const arrived = within<[IncomingMessage]>(up.events, 'request', 5_000, 'the upstream request');
+  const outcomes: Outcome[] = [];
+  const subscription = h.graph.run({ steps: {}, ctx: ctx({ path: { path: 'hang' } }) }).subscribe((o) => outcomes.push(o));
+  const [req] = await arrived;
+  const closed = within(req.socket, 'close', 1_000, 'the upstream socket after the teardown');
+  subscription.unsubscribe();
+  await closed;
+  assert.deepEqual(outcomes, []);
+});
+
+test('a compressed body cannot be passed on without its encoding: 502, upstream connection closed', async () => {
+  const arrived = within<[IncomingMessage]>(up.events, 'request', 5_000, 'the upstream request');
+  const pending = h.run({ path: 'gzip' });
+  const [req] = await arrived;
+  const closed = within(req.socket, 'close', 1_000, 'the upstream socket of the refused body');
+  const error = failureOf(await pending);
+  assert.equal(error.category, 'bad-gateway');
+  assert.equal(failureStatus(error.category), 502);
+  assert.match(String((error.cause as Error).message), /Content-Encoding gzip/);
+  await closed;
+});
