@@ -58,6 +58,7 @@ export function writeStream(request: FastifyRequest, reply: FastifyReply, result
     encoding: result.encoding,
     out: reply.raw,
     problemOf: (error) => withInstance({ ...problem(failureStatus(result.categoryOf(error))), step: result.step }, request),
+    abort: () => cutShort(reply),
   });
   if (result.live || result.encoding.format === 'sse') {
     commit(reply, result);
@@ -128,6 +129,16 @@ function failBeforeHead(request: FastifyRequest, reply: FastifyReply, result: St
   note.error = error;
   note.step = result.step;
   sendProblem(request, reply, { ...problem(failureStatus(result.categoryOf(error))), step: result.step });
+}
+
+/**
+ * Ends the connection after the bytes already written, without the chunked encoding's last chunk:
+ * the client sees the transfer cut short (curl: "transfer closed with outstanding read data").
+ */
+function cutShort(reply: FastifyReply): void {
+  const socket = reply.raw.socket;
+  if (socket === null) reply.raw.destroy();
+  else socket.end();
 }
 
 /** Sends the head: the format's headers, the step's, and the request id Fastify would have added. */

@@ -34,6 +34,12 @@ export interface PumpOptions {
   readonly out: Writable;
   /** The problem record sent in the final frame of a stream whose source failed after its first byte. */
   readonly problemOf: (error: unknown) => Problem;
+  /**
+   * Cuts the transfer short after what was written has left (csv and raw failures): the client must
+   * see a truncated response, never a complete one. The HTTP edge ends the socket without the
+   * response's terminating chunk.
+   */
+  readonly abort: () => void;
 }
 
 type Iter = Iterator<unknown> | AsyncIterator<unknown>;
@@ -205,7 +211,8 @@ export class Pump {
     const frame = this.encoder.error(this.options.problemOf(error));
     if (frame === undefined) {
       // csv, raw: no way to say it in the format; a truncated transfer, never a silent success.
-      this.out.destroy();
+      if (this.corked) this.uncork();
+      this.options.abort();
     } else {
       this.writeText(frame);
       this.out.end();
