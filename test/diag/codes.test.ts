@@ -69,7 +69,7 @@ test('the catalogue is grouped by area in the order of DIAGNOSTIC_AREAS', () => 
 
 test('codeOf: an exact summary, a pattern, an explicit code, and nothing for an unknown summary', () => {
   assert.equal(codeOf({ summary: 'Unsupported argument' }), 'SVC_MANIFEST_UNSUPPORTED_ARGUMENT');
-  assert.equal(codeOf({ summary: 'sql steps are not supported yet' }), 'SVC_UNSUPPORTED_STEP_KIND');
+  assert.equal(codeOf({ summary: 'Duplicate server block' }), 'SVC_MANIFEST_DUPLICATE_BLOCK');
   assert.equal(codeOf({ summary: 'Missing method and path for endpoint' }), 'SVC_MANIFEST_MISSING_LABEL');
   assert.equal(codeOf({ summary: 'Undeclared query parameter' }), 'SVC_REF_UNDECLARED_REQUEST_PARAMETER');
   // Exact summaries win over patterns; a closed list of alternatives admits nothing else.
@@ -91,9 +91,9 @@ test('--diagnostics=json carries the code (check on stdout, serve on stderr); th
   const dir = join(root, 'test', 'model', 'fixtures', 'good');
   const check = await svc(['check', '-c', dir, '--diagnostics=json']);
   const checked = JSON.parse(check.stdout) as { diagnostics: { code: string; summary: string }[] };
-  assert.ok(checked.diagnostics.length > 0, 'the reference manifest has step kinds this release refuses');
+  assert.ok(checked.diagnostics.length > 0, 'the reference manifest has guards this release refuses');
   for (const x of checked.diagnostics) assert.equal(x.code, codeOf(x), x.summary);
-  assert.ok(checked.diagnostics.some((x) => x.code === 'SVC_UNSUPPORTED_STEP_KIND'));
+  assert.ok(checked.diagnostics.some((x) => x.code === 'SVC_UNSUPPORTED_AUTH_GUARDS'));
   const serve = await svc(['serve', '-c', dir, '--diagnostics=json']);
   assert.equal(serve.code, 1);
   assert.deepEqual(

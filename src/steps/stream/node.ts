@@ -27,17 +27,11 @@ export class StreamStepError extends Error {
 const fail = (message: string): Error => new StreamStepError(message);
 
 export const compileStream: NodeCompiler<StreamStepSpec> = (spec, env) => {
-  const encoding = createEncoding({
-    format: spec.format,
-    contentType: spec.contentType,
-    ...(spec.event !== undefined ? { event: spec.event } : {}),
-    ...(spec.retryMs !== undefined ? { retryMs: spec.retryMs } : {}),
-    ...(spec.heartbeatMs !== undefined ? { heartbeatMs: spec.heartbeatMs } : {}),
-    flushEvery: spec.flushEvery,
-    ...(spec.columns ? { columns: spec.columns } : {}),
-    ...(spec.id ? { idOf: itemExpression(spec.id) } : {}),
-    ...(spec.schema ? { mask: compileMask(spec.schema) } : {}),
-  });
+  const encoding = encodingOf(spec);
+  if (typeof encoding === 'string') {
+    env.error(spec, 'Invalid stream step', encoding);
+    return undefined;
+  }
   const { source, headers, when } = spec;
   let fixedHeaders: Record<string, string> | undefined;
   if (headers?.constant) {
@@ -70,6 +64,25 @@ export const compileStream: NodeCompiler<StreamStepSpec> = (spec, env) => {
   };
   return node;
 };
+
+/** The step's encoding, or why its options cannot be sent (an event name with a line break). */
+function encodingOf(spec: StreamStepSpec): StreamEncoding | string {
+  try {
+    return createEncoding({
+      format: spec.format,
+      contentType: spec.contentType,
+      ...(spec.event !== undefined ? { event: spec.event } : {}),
+      ...(spec.retryMs !== undefined ? { retryMs: spec.retryMs } : {}),
+      ...(spec.heartbeatMs !== undefined ? { heartbeatMs: spec.heartbeatMs } : {}),
+      flushEvery: spec.flushEvery,
+      ...(spec.columns ? { columns: spec.columns } : {}),
+      ...(spec.id ? { idOf: itemExpression(spec.id) } : {}),
+      ...(spec.schema ? { mask: compileMask(spec.schema) } : {}),
+    });
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 /** The `id` expression, a function of the item alone (its only root is `item`: ITEM_ROOTS). */
 function itemExpression(expr: Expr): (item: unknown) => unknown {
