@@ -26,13 +26,22 @@ export function sseEncoding(options: EncodingOptions): StreamEncoding {
   const start = retryMs !== undefined ? `retry: ${Math.round(retryMs)}\n\n` : '';
   // An empty event name is the default type ("message"): no line needed.
   const eventLine = event ? `event: ${event}\n` : '';
+  // Fan-out: a published message reaches every client of the channel as the very same value, one
+  // client after the other (src/steps/redis/fanout.ts), and a frame depends on the item alone. So the
+  // last frame is kept: a publish to N clients is framed once, not N times.
+  let lastItem: unknown;
+  let lastFrame: string | undefined;
   const encoder: StreamEncoder = {
     start: () => start,
     item(value) {
+      if (lastFrame !== undefined && value === lastItem) return lastFrame;
       // The id is taken from the item as the source gave it: the mask may drop the field it names.
       const idLine = idOf ? idField(idOf(value)) : '';
       const sent = mask ? mask(value) : value;
-      return idLine + eventLine + dataLines(sent) + '\n';
+      const frame = idLine + eventLine + dataLines(sent) + '\n';
+      lastItem = value;
+      lastFrame = frame;
+      return frame;
     },
     error: (problem: Problem) => `event: error\ndata: ${jsonText(problem, 'sse')}\n\n`,
     heartbeat: () => HEARTBEAT,

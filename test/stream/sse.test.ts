@@ -115,3 +115,14 @@ test('sse: the mask shapes the data', () => {
   const e = open({ mask: (item) => ({ kept: (item as { kept: number }).kept }) });
   assert.equal(e.item({ kept: 1, dropped: 2 }), 'data: {"kept":1}\n\n');
 });
+
+test('sse: one published item reaching many clients is framed once (fan-out)', () => {
+  let masked = 0;
+  const encoding = createEncoding({ ...base, event: 'tick', mask: (v) => (masked++, v) });
+  const message = { seq: 1 };
+  const frames = Array.from({ length: 100 }, () => encoding.open().item(message));
+  assert.equal(masked, 1);
+  assert.ok(frames.every((f) => f === 'event: tick\ndata: {"seq":1}\n\n'));
+  encoding.open().item({ seq: 1 });
+  assert.equal(masked, 2, 'an equal but different item is framed anew');
+});
