@@ -1,0 +1,73 @@
+# The feed itself: GET /events is the Server-Sent Events stream a browser's EventSource reads;
+# POST /events keeps a message in the log and publishes it on the channel.
+
+endpoint "GET /events" {
+  description = "The live feed: every posted message, as Server-Sent Events"
+
+  pipeline {
+    # A subscription to the channel: a live stream of its messages, from now on.
+    redis "feed" {
+      connection = connection.redis.feed
+      command    = "SUBSCRIBE"
+      channel    = "live:messages"
+    }
+
+    # The head goes out at once (the feed may stay silent for long); each message is one
+    # `event: posted` whose `id` is the message's seq. `retry` tells the browser to reconnect one
+    # second after the connection drops (its own default is about 3 s); a `: heartbeat` comment
+    # every 15 s (the default) keeps proxies from closing a quiet connection.
+    stream "sse" {
+      source = steps.feed.stream
+      event  = "posted"
+      id     = item.seq
+      retry  = "1s"
+    }
+  }
+}
+
+endpoint "POST /events" {
+  description = "Posts a message to the feed"
+
+  request {
+    body {
+      field "author" {
+        type       = string
+        required   = true
+        min_length = 1
+        max_length = 40
+      }
+      field "text" {
+        type       = string
+        required   = true
+        min_length = 1
+        max_length = 280
+      }
+    }
+  }
+
+  pipeline {
+    # Kept first, so the message has its seq (the SSE id) and is in the exports.
+    sql "saved" {
+      connection = connection.postgres.log
+      query      = "INSERT INTO messages (author, text) VALUES (@author, @text) RETURNING seq, author, text, sent_at"
+      args = {
+        author = ctx.request.body.author
+        text   = ctx.request.body.text
+      }
+    }
+
+    # Sent as JSON text; every subscriber decodes it back into the object.
+    redis "announce" {
+      connection = connection.redis.feed
+      command    = "PUBLISH"
+      channel    = "live:messages"
+      value      = steps.saved.row
+    }
+
+    # 202: accepted and on its way; the feed delivers it.
+    respond {
+      status = 202
+      body   = steps.saved.row
+    }
+  }
+}
