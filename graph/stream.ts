@@ -20,6 +20,11 @@ export interface SourceTraits {
    * starts the response at once instead of after the first item.
    */
   readonly live?: boolean;
+  /**
+   * A live source can fail while nobody pulls (a consumer stuck behind a full socket overflows its
+   * buffer): the consumer registers here to hear of it at once, then pulls to receive the error.
+   */
+  onFailure?(listener: () => void): void;
 }
 
 /** How a stream's consumption ended: every item delivered, the source failed, or the consumer stopped. */

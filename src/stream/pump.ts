@@ -10,7 +10,7 @@
  * answer), and reads the pump's result for its log line.
  */
 import type { Writable } from 'node:stream';
-import { SourceOverflowError, type PulledSource, type StreamEnd } from '../../graph/index.js';
+import { SourceOverflowError, type PulledSource, type SourceTraits, type StreamEnd } from '../../graph/index.js';
 import type { Problem } from '../problem/index.js';
 import type { StreamEncoder, StreamEncoding } from './types.js';
 
@@ -78,6 +78,9 @@ export class Pump {
     this.onDrain = this.onDrain.bind(this);
     this.onClose = this.onClose.bind(this);
     this.uncork = this.uncork.bind(this);
+    // A live source that fails while this pump waits for a drain that may never come (the client
+    // stopped reading) wakes it, so it pulls, receives the failure and cuts the client off.
+    if (options.live) (source as SourceTraits).onFailure?.(() => this.wakeDrained?.());
   }
 
   /** The first pull, before the response is committed: its failure can still be a problem answer. */

@@ -41,6 +41,8 @@ export class LiveChannelSource implements AsyncIterableIterator<unknown>, Source
   /** Pulls waiting for a message (a for-await loop has at most one). */
   #waiters: Waiter[] = [];
   #failure: SourceOverflowError | undefined;
+  /** The consumer's ear for a failure while it does not pull (SourceTraits.onFailure). */
+  #onFailure: (() => void) | undefined;
   #released = false;
   #iterated = false;
 
@@ -87,6 +89,10 @@ export class LiveChannelSource implements AsyncIterableIterator<unknown>, Source
     return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
 
+  onFailure(listener: () => void): void {
+    this.#onFailure = listener;
+  }
+
   /** The consumer stopped: the channel is left. */
   async return(): Promise<IteratorResult<unknown>> {
     this.release();
@@ -106,5 +112,7 @@ export class LiveChannelSource implements AsyncIterableIterator<unknown>, Source
   #overflow(): void {
     this.#failure = new SourceOverflowError(`${this.#label}: the consumer fell more than ${this.#limit} messages behind the channel and was cut off`);
     this.release();
+    // The consumer is typically waiting for its socket to drain, not pulling: tell it now.
+    this.#onFailure?.();
   }
 }
