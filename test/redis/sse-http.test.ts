@@ -99,7 +99,10 @@ for (const store of STORES) {
       if (store.name === 'redis') assert.equal(await serverSubscribers(store.url, channel), 1);
       for (const c of clients) c.destroy();
       if (store.name === 'redis') {
-        const left = await eventually(() => serverSubscribers(store.url, channel), (n) => n === 0);
+        const left = await eventually(
+          () => serverSubscribers(store.url, channel),
+          (n) => n === 0,
+        );
         assert.equal(left, 0, 'the channel is unsubscribed once its last client left');
       }
       await until(() => served.log.requests().filter((l) => l.url === '/events' && l.method === 'GET').length === 25);
@@ -121,7 +124,10 @@ for (const store of STORES) {
       slow.pause();
       let fastBody = '';
       fast.on('data', (c: Buffer) => (fastBody += c.toString()));
-      await eventually(() => publish(url, 0, 'warm-up'), (n) => n >= 1);
+      await eventually(
+        () => publish(url, 0, 'warm-up'),
+        (n) => n >= 1,
+      );
       // Each message is ~64 KiB: the socket buffers fill after a few dozen, then the slow client's
       // buffer of 1,000 messages, then it is cut off.
       const text = 'x'.repeat(64 * 1024);
