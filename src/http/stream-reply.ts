@@ -52,6 +52,14 @@ declare module 'fastify' {
 }
 
 export function writeStream(request: FastifyRequest, reply: FastifyReply, result: StreamResult, timeoutMs: number): void {
+  if (request.method === 'HEAD') {
+    // The head a GET would send, and nothing is pulled: a subscription would otherwise never end.
+    commit(reply, result);
+    reply.raw.end();
+    result.dispose('cancel');
+    logSent(request, reply, 200);
+    return;
+  }
   const pump = new Pump({
     source: result.source,
     live: result.live,

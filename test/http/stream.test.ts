@@ -356,3 +356,26 @@ test('stream steps from a manifest: when = false falls through; a source that is
     await served.close();
   }
 });
+
+test('HEAD of a stream endpoint: the head a GET would send, nothing pulled, the stream disposed', async () => {
+  let made: ReturnType<typeof counted> | undefined;
+  let disposals: Disposal[] = [];
+  const { app } = await server([
+    endpoint('GET /feed', () => {
+      made = counted(10);
+      const r = streamResult(made.source, { format: 'sse', live: true });
+      disposals = r.disposals;
+      return r.result;
+    }),
+  ]);
+  const url = await listenLocal(app);
+  try {
+    const res = await fetch(`${url}/feed`, { method: 'HEAD' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/event-stream');
+    assert.equal(made!.pulled(), 0);
+    assert.deepEqual(disposals, [{ end: 'cancel' }]);
+  } finally {
+    await app.close();
+  }
+});
