@@ -476,11 +476,6 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
 
   // ------------------------------------------------------------------ UNSUPPORTED
   {
-    code: 'SVC_UNSUPPORTED_AUTH_GUARDS',
-    summary: 'auth guards are not supported yet',
-    description: 'An endpoint with guards, which this release cannot check; it is refused rather than served unguarded.',
-  },
-  {
     code: 'SVC_UNSUPPORTED_DOCS_ENDPOINT',
     summary: 'documentation endpoints are not supported yet',
     description: 'A documentation endpoint, which this release cannot serve.',

@@ -63,6 +63,8 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
       request: { method: request.method, path: input.path, query: input.query, headers: input.headers, body: input.body },
       timestamp_epoch: Math.floor(Date.now() / 1000),
       request_id: request.id,
+      // Set by the endpoint's guard hook (guard.ts), which ran before the body was read; else null.
+      auth: request.svcAuth,
     };
 
     let outcome: EndpointResult | PendingResult;

@@ -9,6 +9,11 @@
  * per line, as much as a third of a whole request. So lines go to a `LineSink` that batches them into
  * one write per 16 KiB or per 100 ms, whichever comes first, and the plain success line (no error, no
  * note) is formatted by hand in pino's layout; everything else goes through pino itself.
+ *
+ * Credentials never reach a line: lines carry no request header (so neither `Authorization` nor an
+ * API-key header), and the values of query parameters that carry API keys are replaced by
+ * `[REDACTED]` in the url. A refused request's line says which guards refused it, why and from which
+ * client address (brute-force hygiene), at `warn` when a wrong credential was sent.
  */
 import { pino, type Logger } from 'pino';
 
@@ -108,6 +113,20 @@ export interface RequestNote {
   cancelled?: string;
   /** A streamed response, logged when the stream ends. */
   stream?: StreamNote;
+  /** A request the endpoint's guards refused (401, 403, 503). */
+  auth?: AuthNote;
+}
+
+export interface AuthNote {
+  /** The endpoint's guards. */
+  readonly guards: readonly string[];
+  /** The guard whose refusal was answered, and why (never the credential). */
+  readonly guard: string;
+  readonly refused: string;
+  /** A credential was sent (a wrong one), rather than none. */
+  readonly presented: boolean;
+  /** The client's address. */
+  readonly client: string;
 }
 
 export interface StreamNote {
@@ -134,11 +153,18 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
 /** Writes one request line; positional, so the common path allocates nothing but the line itself. */
 export type RequestLogger = (reqId: string, method: string, url: string, status: number, ms: number, note: RequestNote | null) => void;
 
+export interface RequestLoggerOptions {
+  /** Query parameters whose values are credentials (API keys): redacted in every url. */
+  readonly secretQueryParams?: readonly string[];
+}
+
 /** The request logger of a server, fast for the plain case. */
-export function requestLogger(log: Logger): RequestLogger {
+export function requestLogger(log: Logger, options: RequestLoggerOptions = {}): RequestLogger {
   const sink = SINKS.get(log);
   const fast = sink !== undefined && log.isLevelEnabled('info');
-  return (reqId, method, url, status, ms, note) => {
+  const secrets = options.secretQueryParams?.length ? new Set(options.secretQueryParams) : undefined;
+  return (reqId, method, rawUrl, status, ms, note) => {
+    const url = secrets !== undefined && rawUrl.includes('?') ? redactQuery(rawUrl, secrets) : rawUrl;
     if (note === null && status < 500 && fast) {
       // Exactly pino's layout for log.info({reqId, method, url, status, ms}, 'request'). Request ids
       // (request-id.ts) and methods (HTTP tokens) never need JSON escaping; a url only rarely does.
@@ -165,14 +191,45 @@ function logRequest(log: Logger, line: RequestLine): void {
     if (note.step !== undefined) fields.step = note.step;
     if (note.cancelled !== undefined) fields.cancelled = note.cancelled;
     if (note.stream !== undefined) fields.stream = note.stream;
+    if (note.auth !== undefined) fields.auth = note.auth;
     if (note.error !== undefined) {
       fields.err = note.error instanceof Error ? note.error : { message: String(note.error) };
       log.error(fields, 'request failed');
       return;
     }
   }
-  if (line.status >= 500) log.warn(fields, 'request');
+  if (line.status >= 500 || note?.auth?.presented) log.warn(fields, 'request');
   else log.info(fields, 'request');
+}
+
+export const REDACTED = '[REDACTED]';
+
+/** `url` with the values of the `secrets` query parameters replaced by `[REDACTED]`. */
+export function redactQuery(url: string, secrets: ReadonlySet<string>): string {
+  const q = url.indexOf('?');
+  const hash = url.indexOf('#', q);
+  const end = hash < 0 ? url.length : hash;
+  let changed = false;
+  const pairs = url
+    .slice(q + 1, end)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      if (!secrets.has(decodeName(name))) return pair;
+      changed = true;
+      return `${name}=${REDACTED}`;
+    });
+  return changed ? `${url.slice(0, q + 1)}${pairs.join('&')}${url.slice(end)}` : url;
+}
+
+/** A query parameter name as the query parser reads it (`+` is a space; bad escapes stay as sent). */
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }
 
 function round(ms: number): number {

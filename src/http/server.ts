@@ -6,6 +6,7 @@ import { fastify, type FastifyInstance } from 'fastify';
 import type { CompiledEndpoint } from '../steps/index.js';
 import { installRawBodyParser } from './body.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
+import { guardHook } from './guard.js';
 import { makeHandler } from './handler.js';
 import { requestLogger, type Logger } from './log.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
@@ -43,11 +44,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
 
   app.decorateRequest('svcNote', null);
+  app.decorateRequest('svcAuth', null);
   installRawBodyParser(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
 
-  app.decorate('svcLogLine', requestLogger(logger));
+  // API keys sent in a query string are blanked out of every line's url, whatever the path.
+  const secretQueryParams = [...new Set(options.endpoints.flatMap((e) => e.guard?.secretQueryParams ?? []))];
+  app.decorate('svcLogLine', requestLogger(logger, { secretQueryParams }));
   app.decorate('svcStreams', new OpenStreams());
 
   // Endpoints grouped by path shape (parameter names aside: `/a/{x}` and `/a/{y}` are one path to the
@@ -67,6 +71,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         method: endpoint.method.toUpperCase(),
         url,
         ...(explicitHead ? { exposeHeadRoute: false } : {}),
+        // Only a guarded endpoint has a hook: it runs before the body is read (guard.ts).
+        ...(endpoint.guard ? { onRequest: guardHook(endpoint.guard) } : {}),
         handler: makeHandler({
           endpoint,
           validate: compileValidator(endpoint.request),

@@ -4,7 +4,7 @@
  * another guard type are rejected by name, so a `tokens` on a basic guard is not silently ignored.
  */
 import type { Attribute, Block } from '../hcl/index.js';
-import type { AuthModel, JwtConfig } from './types.js';
+import type { AuthModel, JwtConfig, RequiredClaim } from './types.js';
 import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
 import type { DecodeScope } from './scope.js';
 import { readChoice, readStatic, readString, readStringList, typeError } from './values.js';
@@ -15,16 +15,27 @@ type GuardType = (typeof GUARD_TYPES)[number];
 const OWN_ATTRS: Record<GuardType, readonly string[]> = {
   basic: ['username', 'password'],
   bearer: ['tokens'],
-  api_key: ['header', 'keys'],
+  api_key: ['header', 'query', 'keys'],
 };
 
 const AUTH_BODY: BodySchema = {
-  attributes: { type: { required: true }, username: {}, password: {}, tokens: {}, header: {}, keys: {} },
+  attributes: { type: { required: true }, username: {}, password: {}, tokens: {}, header: {}, query: {}, keys: {} },
   blocks: { jwt: {} },
 };
 const JWT_BODY: BodySchema = {
-  attributes: { secret: {}, jwks_url: {}, issuer: {}, audience: {}, algorithms: {} },
+  attributes: { secret: {}, jwks_url: {}, issuer: {}, audience: {}, algorithms: {}, required_claims: {} },
 };
+
+/**
+ * The signature algorithms a jwt block may accept, by the kind of key it holds. A shared secret can
+ * only check HMAC signatures and a key set only public-key ones, so the two lists never mix: that is
+ * what keeps a token signed with HS256 over a public key (algorithm confusion) out. `none` is in
+ * neither.
+ */
+const JWT_ALGORITHMS = {
+  secret: ['HS256', 'HS384', 'HS512'],
+  jwks: ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'],
+} as const;
 
 export function decodeAuth(block: Block, scope: DecodeScope): AuthModel | undefined {
   const s = scope.enter(block);
@@ -75,8 +86,18 @@ export function decodeAuth(block: Block, scope: DecodeScope): AuthModel | undefi
     }
     case 'api_key': {
       const headerAttr = d.attrs.get('header');
-      const header = (readString(headerAttr, s) ?? 'x-api-key').toLowerCase();
-      if (headerAttr && !HEADER_NAME.test(header)) {
+      const queryAttr = d.attrs.get('query');
+      if (headerAttr && queryAttr) {
+        s.error('Conflicting arguments', queryAttr.nameRange, { detail: 'An api_key guard reads its key from `header` or from `query`, not both.' });
+        return undefined;
+      }
+      const query = readString(queryAttr, s);
+      if (queryAttr && query !== undefined && !QUERY_NAME.test(query)) {
+        s.error('Invalid value', queryAttr.expr.range, { detail: `"${query}" is not a usable query parameter name (letters, digits, "-", "_", "." only).` });
+        return undefined;
+      }
+      const header = query === undefined ? (readString(headerAttr, s) ?? 'x-api-key').toLowerCase() : undefined;
+      if (headerAttr && header !== undefined && !HEADER_NAME.test(header)) {
         s.error('Invalid value', headerAttr.expr.range, { detail: `"${header}" is not a valid HTTP header name (RFC 9110 token characters only).` });
         return undefined;
       }
@@ -92,7 +113,8 @@ export function decodeAuth(block: Block, scope: DecodeScope): AuthModel | undefi
         )
       )
         return undefined;
-      return keys ? { ...base, type, header, keys } : undefined;
+      if (!keys || (queryAttr && query === undefined)) return undefined;
+      return { ...base, type, ...(query !== undefined ? { query } : { header: header! }), keys };
     }
   }
 }
@@ -110,6 +132,10 @@ function decodeJwt(block: Block, scope: DecodeScope): JwtConfig | undefined {
       s.error('Conflicting jwt keys', attrs.get('jwks_url')!.nameRange, { detail: 'Give either `secret` or `jwks_url`, not both.' });
     return undefined;
   }
+  if (jwksUrl !== undefined && !httpUrl(jwksUrl)) {
+    s.error('Invalid value', attrs.get('jwks_url')!.expr.range, { detail: `"${jwksUrl}" is not an absolute http: or https: URL.` });
+    return undefined;
+  }
   const issuer = readString(attrs.get('issuer'), s);
   const audAttr = attrs.get('audience');
   let audience: string[] | undefined;
@@ -121,17 +147,66 @@ function decodeJwt(block: Block, scope: DecodeScope): JwtConfig | undefined {
       else typeError(audAttr, s, 'a string or a list of strings');
     }
   }
-  const algorithms = readStringList(attrs.get('algorithms'), s);
+  const algorithmsAttr = attrs.get('algorithms');
+  const algorithms = readStringList(algorithmsAttr, s);
+  if (algorithms && !checkAlgorithms(algorithmsAttr!, algorithms, secret !== undefined ? 'secret' : 'jwks', s)) return undefined;
+  const claimsAttr = attrs.get('required_claims');
+  const requiredClaims = claimsAttr ? readRequiredClaims(claimsAttr, s) : undefined;
+  if (claimsAttr && !requiredClaims) return undefined;
   return {
     ...(secret !== undefined ? { secret } : {}),
     ...(jwksUrl !== undefined ? { jwksUrl } : {}),
     ...(issuer !== undefined ? { issuer } : {}),
     ...(audience ? { audience } : {}),
     ...(algorithms ? { algorithms } : {}),
+    ...(requiredClaims ? { requiredClaims } : {}),
   };
 }
 
+function checkAlgorithms(attr: Attribute, algorithms: readonly string[], key: keyof typeof JWT_ALGORITHMS, scope: DecodeScope): boolean {
+  const allowed: readonly string[] = JWT_ALGORITHMS[key];
+  if (algorithms.length === 0) {
+    scope.error('Invalid value', attr.expr.range, { detail: '"algorithms" is empty, so the guard admits no token.' });
+    return false;
+  }
+  const wrong = algorithms.find((a) => !allowed.includes(a));
+  if (wrong === undefined) return true;
+  const other = key === 'secret' ? 'jwks' : 'secret';
+  const why = (JWT_ALGORITHMS[other] as readonly string[]).includes(wrong)
+    ? `"${wrong}" needs ${key === 'secret' ? 'a public key (jwks_url)' : 'a shared secret'}; with ${key === 'secret' ? 'a secret' : 'jwks_url'} the algorithms are ${allowed.join(', ')}.`
+    : `"${wrong}" is not a supported signature algorithm; with ${key === 'secret' ? 'a secret' : 'jwks_url'} they are ${allowed.join(', ')}.`;
+  scope.error('Invalid value', attr.expr.range, { detail: why });
+  return false;
+}
+
+/** `["role"]`: each claim must be present; `{ role = "admin" }`: each must hold that value. */
+function readRequiredClaims(attr: Attribute, scope: DecodeScope): RequiredClaim[] | undefined {
+  const v = readStatic(attr, scope);
+  if (!v.ok) return undefined;
+  if (Array.isArray(v.value) && v.value.every((c) => typeof c === 'string' && c !== '')) return v.value.map((name: string) => ({ name }));
+  const scalar = (x: unknown): boolean => typeof x === 'string' || typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean';
+  if (v.value && typeof v.value === 'object' && !Array.isArray(v.value) && Object.values(v.value).every(scalar)) {
+    // Whole numbers may arrive as bigint; a claim compares with JSON numbers.
+    return Object.entries(v.value as Record<string, string | number | bigint | boolean>).map(([name, value]) => ({
+      name,
+      value: typeof value === 'bigint' ? Number(value) : value,
+    }));
+  }
+  typeError(attr, scope, 'a list of claim names or a map of claim = value (string, number or bool)');
+  return undefined;
+}
+
+function httpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+const QUERY_NAME = /^[A-Za-z0-9._-]+$/;
 
 /**
  * Credentials may not be empty: a guard holding "" would admit an empty password, token or key (an

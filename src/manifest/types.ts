@@ -76,14 +76,26 @@ export interface JwtConfig {
   readonly jwksUrl?: string;
   readonly issuer?: string;
   readonly audience?: readonly string[];
-  /** Accepted `alg` values; default HS256 for a secret, RS256/ES256 for JWKS. */
+  /** Accepted `alg` values; default HS256/384/512 for a secret, RS256/ES256/EdDSA for JWKS. */
   readonly algorithms?: readonly string[];
+  /**
+   * `required_claims = ["role"]` (present) or `{ role = "admin" }` (equal to, or contained in a list
+   * claim, or one of the words of a `scope` claim); a verified token without them is a 403.
+   */
+  readonly requiredClaims?: readonly RequiredClaim[];
+}
+
+export interface RequiredClaim {
+  readonly name: string;
+  /** Absent: the claim must only be present. */
+  readonly value?: string | number | boolean;
 }
 
 export interface ApiKeyAuthModel extends AuthBase {
   readonly type: 'api_key';
-  /** Lower-case header name; default `x-api-key`. */
-  readonly header: string;
+  /** Where the key is read: a lower-case header name (default `x-api-key`), or a query parameter. */
+  readonly header?: string;
+  readonly query?: string;
   /** `keys = ["k1", ...]` gets ids `key1`, `key2`, ...; `keys = { id = "k" }` keeps the map's ids. */
   readonly keys: readonly { readonly id: string; readonly key: string }[];
 }

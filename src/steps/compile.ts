@@ -3,6 +3,7 @@
  * every step by its kind's compiler (./kinds.ts). What the compiled endpoint runs is in ./run.ts.
  */
 import { compileGraph, type CompiledGraph, type StepError } from '../../graph/index.js';
+import { compileEndpointGuard } from '../auth/index.js';
 import { classifyConnectorError, createConnectors, type ConnectorSet } from '../connectors/index.js';
 import type { Diagnostic } from '../diag/index.js';
 import type { Expr, PipelineEndpointModel, ServiceModel, StepSpecBase } from '../model/index.js';
@@ -72,16 +73,9 @@ export function compileEndpoint(
     },
   };
 
-  if (endpoint.auth.length > 0 && !forDrawing) {
-    // Serving a guarded endpoint without its guard would expose it: refuse rather than ignore.
-    diagnostics.push({
-      severity: 'error',
-      summary: 'auth guards are not supported yet',
-      detail: `This version of svc cannot check the guards ${endpoint.auth.map((a) => `auth.${a}`).join(', ')}; the endpoint would be public, so it is refused at boot. Use auth = [] to make it public explicitly.`,
-      subject: endpoint.labelRange,
-      path: endpoint.blockPath,
-    });
-  }
+  // The endpoint's guards, one check compiled once (src/auth): the HTTP adapter runs it before the
+  // body is read and before any step. `svc graph` draws steps only.
+  const guard = forDrawing ? undefined : compileEndpointGuard(endpoint.auth, model);
 
   const nodes = env.compileSteps(endpoint.steps);
   if (!nodes || diagnostics.length > 0) return { diagnostics };
@@ -107,6 +101,7 @@ export function compileEndpoint(
       method: endpoint.method,
       path: endpoint.path,
       request: endpoint.request,
+      ...(guard ? { guard } : {}),
       run: (ctx) => runGraph(graph, ctx),
     },
   };

@@ -9,6 +9,7 @@
  * `PendingResult` the adapter can cancel on time-out or client disconnect.
  */
 import type { NodeDef, PulledSource, StreamEnd } from '../../graph/index.js';
+import type { AuthContext, EndpointGuard } from '../auth/index.js';
 import type { PostgresSession } from '../connectors/index.js';
 import type { RequestSpec } from '../schema/index.js';
 import type { StreamEncoding } from '../stream/index.js';
@@ -43,7 +44,8 @@ export interface RequestContext {
   };
   readonly timestamp_epoch: number;
   readonly request_id: string;
-  readonly auth?: unknown;
+  /** The guard that admitted the request and its principal; null on a public endpoint. */
+  readonly auth?: AuthContext | null;
 }
 
 /** A response decided by the pipeline (a `respond` step, or a `catch`). */
@@ -112,5 +114,7 @@ export interface CompiledEndpoint {
   readonly path: string;
   /** What the endpoint declares about its request, validated before the pipeline runs. */
   readonly request: RequestSpec;
+  /** The endpoint's guards (src/auth), checked before the body is read; absent on a public endpoint. */
+  readonly guard?: EndpointGuard;
   run(ctx: RequestContext): EndpointResult | PendingResult;
 }

@@ -1,12 +1,12 @@
 /**
  * Holds the import rules of ARCHITECTURE.md and CONTRIBUTING.md:
- * - layers: imports flow one way (cli -> http -> steps/openapi -> connectors/stream -> model ->
+ * - layers: imports flow one way (cli -> http -> steps/openapi -> connectors/stream/auth -> model ->
  *   manifest -> expr/schema/graph -> hcl/starlark -> diag/problem/json);
  * - the engine and the interpreters stand alone;
  * - another area is imported only through its `index.ts` (what it does not export there is private);
  * - no import cycle between files, type-only imports included (the parsers' own grammar recursion
  *   aside);
- * - drivers and fastify each have exactly one home.
+ * - drivers, fastify and jose each have exactly one home.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,6 +30,7 @@ const LAYER: Record<string, number> = {
   'src/model': 4,
   'src/connectors': 5,
   'src/stream': 5,
+  'src/auth': 5,
   'src/steps': 6,
   'src/openapi': 6,
   'src/http': 7,
@@ -56,6 +57,7 @@ const PACKAGE_HOME: Record<string, string> = {
   '@electric-sql/pglite-socket': 'src/connectors',
   ioredis: 'src/connectors',
   undici: 'src/connectors',
+  jose: 'src/auth',
 };
 
 /**

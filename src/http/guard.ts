@@ -1,0 +1,52 @@
+/**
+ * The guard of a guarded endpoint (src/auth), run as the route's own `onRequest` hook: before the body
+ * is read, validated or any step runs, so a refused request costs no body upload and no work. A
+ * public endpoint has no hook at all, so its requests pay nothing for guards.
+ *
+ * A refusal is a 401 `unauthorized` problem with one `WWW-Authenticate` challenge per scheme (none
+ * for API keys), a 403 `forbidden` for a verified token lacking a required claim, a 503 when a key
+ * set cannot be fetched. Its log line names the guards, the reason and the client address, never the
+ * credentials.
+ */
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
+import { Refusal, type AuthContext, type EndpointGuard, type GuardInput } from '../auth/index.js';
+import { logSent, noteOf } from './note.js';
+import { sendStatusProblem } from './problems.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What `ctx.auth` holds: set by the guard hook, null on a public endpoint. */
+    svcAuth: AuthContext | null;
+  }
+}
+
+export function guardHook(guard: EndpointGuard): onRequestHookHandler {
+  return function checkGuard(request, reply, done) {
+    // The request has what a guard reads (`headers`, the parsed `query`): passed as it is.
+    const verdict = guard.check(request as unknown as GuardInput);
+    if (!(verdict instanceof Promise)) {
+      settle(guard, request, reply, done, verdict);
+      return;
+    }
+    verdict.then(
+      (v) => {
+        // The client left while the token was being verified: nothing to answer, no step to run.
+        if (request.raw.destroyed) logSent(request, reply, 499);
+        else settle(guard, request, reply, done, v);
+      },
+      (error: unknown) => done(error as Error),
+    );
+  };
+}
+
+function settle(guard: EndpointGuard, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, verdict: AuthContext | Refusal): void {
+  if (!(verdict instanceof Refusal)) {
+    request.svcAuth = verdict;
+    done();
+    return;
+  }
+  noteOf(request).auth = { guards: guard.guards, guard: verdict.guard, refused: verdict.reason, presented: verdict.presented, client: request.ip };
+  if (verdict.status === 401 && guard.challenges.length > 0) reply.header('www-authenticate', guard.challenges);
+  // Answered here, so Fastify goes no further (no body read, no handler); `done` is not called.
+  sendStatusProblem(request, reply, verdict.status, verdict.detail);
+}
