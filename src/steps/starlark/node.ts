@@ -3,7 +3,7 @@
  * `execute(ctx)` synchronously (no event-loop hop) and the returned value becomes
  * `steps.<name>.result`.
  *
- * `ctx` holds what expressions see as `ctx` (request, timestamp_epoch, request_id) plus `steps`, the
+ * `ctx` holds what expressions see as `ctx` (request, timestamp_epoch, request_id, auth) plus `steps`, the
  * outputs of earlier steps; `ctx["request"]["headers"]` is case-insensitive. A compile or top-level
  * error is a boot diagnostic at the manifest line of the program; a run-time error is a failure of
  * this step (500 naming it; the Starlark backtrace goes to the log), and running past the step's time
@@ -90,6 +90,8 @@ function starlarkContext(scope: EndpointScope) {
     },
     timestamp_epoch: ctx.timestamp_epoch,
     request_id: ctx.request_id,
+    // The guard that admitted the request: { guard, type, principal, claims }; None when public.
+    auth: ctx.auth ?? null,
     steps: scope.steps,
   });
 }
