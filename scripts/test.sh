@@ -19,6 +19,8 @@ install_missing() { # CHECK PACKAGE WHAT-SKIPS
 install_missing 'command -v dot >/dev/null 2>&1' graphviz 'DOT acceptance tests'
 install_missing have_postgres postgresql 'tests against a real PostgreSQL server'
 install_missing 'command -v redis-server >/dev/null 2>&1' redis-server 'tests against a real Redis server'
+# Headless Chromium: the browser test of examples/live drives it with puppeteer-core (no browser download).
+install_missing 'command -v chromium >/dev/null 2>&1' chromium 'the browser test of examples/live'
 
 # CI installs with `npm ci` on a clean clone, which refuses a lock file out of step with package.json
 # (for example one missing another platform's optional binaries). A local run with node_modules
