@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Refusal, type AuthContext } from '../../src/auth/index.js';
+import type { GuardInput } from '../../src/auth/index.js';
 import { guardOf, request } from './helpers.js';
 
 const GUARDS = `
@@ -42,7 +43,7 @@ test('a key in the query string', () => {
 });
 
 test('refusals: missing, empty, wrong, a prefix or extension of a key, repeated values', () => {
-  const cases: [string, string, ReturnType<typeof request>, string][] = [
+  const cases: [string, string, GuardInput, string][] = [
     ['missing', 'default_header', request(), 'no API key in the header x-api-key'],
     ['empty', 'default_header', request({ 'x-api-key': '' }), 'no API key in the header x-api-key'],
     ['wrong', 'default_header', request({ 'x-api-key': 'third-key' }), 'unknown API key'],

@@ -257,7 +257,7 @@ async function fetchRaw(
 test('a guarded ndjson stream: 401 before any byte of the stream and before any step runs', async () => {
   await svc.app.listen({ host: '127.0.0.1', port: 0 });
   const port = (svc.app.server.address() as AddressInfo).port;
-  for (const headers of [{}, { 'x-api-key': 'wrong' }]) {
+  for (const headers of [{}, { 'x-api-key': 'wrong' }] as Record<string, string>[]) {
     const r = await fetchRaw(port, '/export', headers);
     assert.equal(r.status, 401);
     assert.match(String(r.headers['content-type']), /^application\/problem\+json/);
