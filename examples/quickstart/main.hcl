@@ -1,5 +1,8 @@
-# The quickstart: a few endpoints that need no database.
+# The quickstart: a few endpoints that need no database and no other process.
 # Serve it with `npx svc serve -c examples/quickstart` and try the requests in README.md.
+# Every *.hcl file of this directory belongs to it: this one holds the endpoints that compute their
+# answer; products.hcl a cache (cache-aside), proxy.hcl proxies in front of the stand-in upstream
+# service of upstream.hcl, one of them streaming.
 
 server {
   host = "127.0.0.1"
@@ -9,7 +12,7 @@ server {
 openapi {
   title       = "Quickstart"
   version     = "1.0.0"
-  description = "A first svc manifest: health, templates, functions and early exits."
+  description = "A first svc manifest: health, templates, functions, early exits, a cache and proxies."
 }
 
 # SPEC.md §4.4: responds unconditionally.
