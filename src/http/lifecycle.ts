@@ -34,8 +34,13 @@ export async function shutdown(app: FastifyInstance, options: ShutdownOptions): 
   // Live and SSE streams never end by themselves: they end now, politely (SSE: a last comment), and
   // their clients reconnect elsewhere. Finite streams (exports) run on within the time-out.
   app.svcStreams.stopAll();
-  // Connections that turn idle after their last response are closed as they do.
-  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  // Connections that turn idle after their last response are closed as they do. A connection that
+  // never sent a request (a browser's or a client pool's spare socket) is not idle to Node, and would
+  // hold the shutdown for the whole time-out: those are closed too.
+  const sweep = setInterval(() => {
+    server.closeIdleConnections();
+    for (const socket of app.svcSilentSockets) socket.destroy();
+  }, 50);
   const deadline = setTimeout(() => {
     options.logger.warn({ shutdownTimeoutMs: options.shutdownTimeoutMs }, 'shutdown time-out: closing remaining connections');
     server.closeAllConnections();

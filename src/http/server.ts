@@ -13,6 +13,7 @@ import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './me
 import { pathShape, toRoutePath } from './paths.js';
 import { arrive } from './note.js';
 import { OpenStreams } from './stream-reply.js';
+import { trackSilentSockets } from './silent-sockets.js';
 import { compileValidator, declaresJsonBody } from './validation.js';
 
 export interface ServerOptions {
@@ -53,6 +54,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const secretQueryParams = [...new Set(options.endpoints.flatMap((e) => e.guard?.secretQueryParams ?? []))];
   app.decorate('svcLogLine', requestLogger(logger, { secretQueryParams }));
   app.decorate('svcStreams', new OpenStreams());
+  app.decorate('svcSilentSockets', trackSilentSockets(app.server));
 
   // Endpoints grouped by path shape (parameter names aside: `/a/{x}` and `/a/{y}` are one path to the
   // router), so each path's 405 route knows all its methods.

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { listen, shutdown } from '../../src/http/index.js';
 import type { EndpointResult, PendingResult } from '../../src/steps/index.js';
 import { endpoint, json, server } from './helpers.js';
@@ -51,4 +52,17 @@ test('shutdown_timeout closes connections whose requests do not finish', async (
   assert.ok(elapsed >= 180 && elapsed < 2_000, `closed after the time-out (${elapsed} ms)`);
   assert.match(String(await hanging), /socket hang up|ECONNRESET/);
   assert.equal(warnings.length, 1);
+});
+
+test('a connection that never sent a request does not hold the shutdown until the time-out', async () => {
+  const { app } = await server([endpoint('GET /fast', () => json({}))]);
+  const { port } = await listen(app, { host: '127.0.0.1', port: 0 });
+  // A browser's or a client pool's spare socket: connected, silent.
+  const spare = connect(port, '127.0.0.1');
+  await new Promise((r) => spare.once('connect', r));
+  const closedByServer = new Promise((r) => spare.once('close', r));
+  const started = Date.now();
+  await shutdown(app, { shutdownTimeoutMs: 10_000, logger: { warn() {}, info() {} } as never });
+  assert.ok(Date.now() - started < 2_000, `shut down after ${Date.now() - started} ms`);
+  await closedByServer;
 });
