@@ -4,6 +4,7 @@
  * pg + pg-query-stream server (baseline.ts), measured in the same run, in alternating rounds.
  *
  *     npm run bench:export [-- --rounds 3 --slow-seconds 10 --slow-rate 1000000 --rows 1000000]
+ *       [--svc-node-options '--max-semi-space-size=2']
  *
  * Per download (one client process, bench/export/client.ts, reading the whole body and discarding
  * it): wall time and MB/s (10^6 bytes), the server process' CPU time, and its peak RSS (VmHWM, reset
@@ -21,7 +22,8 @@
  * under 100 MB).
  */
 import type { ChildProcess } from 'node:child_process';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { postgresServer } from '../lib/engines.js';
@@ -47,6 +49,8 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '1000000' },
     'slow-seconds': { type: 'string', default: '10' },
     'slow-rate': { type: 'string', default: '1000000' },
+    // Node options for the svc process only (informational runs, e.g. '--max-semi-space-size=2').
+    'svc-node-options': { type: 'string', default: '' },
   },
 });
 const rounds = Number(values.rounds);
@@ -55,6 +59,8 @@ const slowSeconds = Number(values['slow-seconds']);
 const slowRate = Number(values['slow-rate']);
 
 const DATABASE = 'svc_bench_export';
+/** svc's log lines (one per request, with how each stream ended), kept for a look after the run. */
+const svcLog = join(tmpdir(), `svc-bench-export-${process.pid}.log`);
 const QUERY_MARK = 'FROM export_rows ORDER BY id';
 
 interface Server {
@@ -142,7 +148,8 @@ async function prepare(url: string): Promise<{ databaseUrl: string; version: str
 
 async function startSvc(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const child = spawnNode(svcServe('bench/export/manifest', port), { env });
+  const nodeOptions = values['svc-node-options'].split(' ').filter((o) => o !== '');
+  const child = spawnNode([...nodeOptions, ...svcServe('bench/export/manifest', port)], { env, logFile: svcLog });
   await waitForPort(port, child, 'svc');
   return { name: 'svc', child, port };
 }
@@ -236,21 +243,25 @@ async function measure(svc: Server, baseline: Server, format: (typeof FORMATS)[n
   return out;
 }
 
-/** Waits until no backend runs the export query any more; answers how long that took (ms), or -1. */
-async function queryGone(databaseUrl: string, withinMs: number): Promise<number> {
+/**
+ * Waits until no backend holds the export query any more (each server's client back in its pool,
+ * idle); answers how long that took (ms), or the backends still holding it after `withinMs`.
+ */
+async function queryGone(databaseUrl: string, withinMs: number): Promise<number | string> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const t0 = performance.now();
   try {
-    while (performance.now() - t0 < withinMs) {
-      const r = await db.query<{ n: string }>(
-        "SELECT count(*) AS n FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND state <> 'idle' AND position($1 in query) > 0",
+    for (;;) {
+      const r = await db.query<{ pid: number; state: string; wait_event: string | null; since: string }>(
+        `SELECT pid, state, wait_event, round(extract(epoch FROM now() - state_change) * 1000) AS since
+         FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND state <> 'idle' AND position($1 in query) > 0`,
         [QUERY_MARK],
       );
-      if (r.rows[0]!.n === '0') return performance.now() - t0;
+      if (r.rows.length === 0) return performance.now() - t0;
+      if (performance.now() - t0 >= withinMs) return r.rows.map((b) => `pid ${b.pid} ${b.state} (${b.wait_event}) for ${b.since} ms`).join(', ');
       await new Promise((r) => setTimeout(r, 50));
     }
-    return -1;
   } finally {
     await db.end();
   }
@@ -268,7 +279,7 @@ async function slowClient(server: Server, databaseUrl: string): Promise<void> {
   console.log(
     `${server.name.padEnd(9)} read ${(d.bytes / 1e6).toFixed(1)} MB in ${(d.totalMs / 1000).toFixed(1)} s (${mbps(d).toFixed(2)} MB/s), ` +
       `${d.lines} lines; server CPU ${(d.cpuMs / 1000).toFixed(2)} s; RSS MiB from 1 s to the end: min ${Math.min(...inWindow).toFixed(1)}, ` +
-      `max ${Math.max(...inWindow).toFixed(1)}; peak (VmHWM) ${d.peak.toFixed(1)}; query gone ${gone < 0 ? 'NOT within 5 s' : `${gone.toFixed(0)} ms`} after the client left`,
+      `max ${Math.max(...inWindow).toFixed(1)}; peak (VmHWM) ${d.peak.toFixed(1)}; query gone ${typeof gone === 'number' ? `${gone.toFixed(0)} ms after the client left` : `NOT within 5 s after the client left: ${gone}`}`,
   );
   console.log(`          RSS MiB at each second: ${perSecond.join(' ')}`);
 }
@@ -290,6 +301,8 @@ try {
         .map((l) => l.toFixed(2))
         .join(' ')}`,
   );
+  console.log(`svc's log: ${svcLog}`);
+  if (values['svc-node-options'] !== '') console.log(`svc runs under node ${values['svc-node-options']}`);
   console.log(`svc idle RSS ${memoryMiB(svc.child.pid!).rss.toFixed(1)} MiB, baseline idle RSS ${memoryMiB(baseline.child.pid!).rss.toFixed(1)} MiB\n`);
   const summary: string[] = [];
   for (const format of FORMATS) {

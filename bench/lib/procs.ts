@@ -5,7 +5,7 @@
  * JavaScript, as users run svc), read its CPU time and memory from /proc, stop it.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,8 @@ export function buildOnce(scripts: readonly string[]): void {
 
 export interface NodeOptions {
   readonly env?: Readonly<Record<string, string>>;
+  /** Append the child's stdout (svc's log lines) to this file instead of discarding it. */
+  readonly logFile?: string;
   /** Raise the open-file limit to the hard limit first (a shell's `ulimit -n`): thousands of sockets. */
   readonly manyFiles?: boolean;
   readonly stdout?: 'pipe' | 'ignore' | 'inherit';
@@ -38,10 +40,14 @@ export interface NodeOptions {
  */
 export function spawnNode(argv: readonly string[], options: NodeOptions = {}): ChildProcess {
   const env = options.env ? { ...process.env, ...options.env } : process.env;
-  const stdio: ['ignore', 'pipe' | 'ignore' | 'inherit', 'inherit'] = ['ignore', options.stdout ?? 'ignore', 'inherit'];
-  if (!options.manyFiles) return spawn(process.execPath, [...argv], { cwd: root, stdio, env });
-  const script = 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$0" "$@"';
-  return spawn('sh', ['-c', script, process.execPath, ...argv], { cwd: root, stdio, env });
+  const stdout = options.logFile !== undefined ? openSync(options.logFile, 'a') : (options.stdout ?? 'ignore');
+  const stdio: ['ignore', typeof stdout, 'inherit'] = ['ignore', stdout, 'inherit'];
+  const child = options.manyFiles
+    ? spawn('sh', ['-c', 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$0" "$@"', process.execPath, ...argv], { cwd: root, stdio, env })
+    : spawn(process.execPath, [...argv], { cwd: root, stdio, env });
+  // The child holds its own copy of the descriptor.
+  if (typeof stdout === 'number') closeSync(stdout);
+  return child;
 }
 
 /** A compiled script of the tree (`bench/export/baseline`) with its arguments, as node's argv. */

@@ -21,7 +21,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Engine, redisServer } from '../lib/engines.js';
 import { buildOnce, compiled, cpuMs, freePort, memoryMiB, onJsonLines, RssSampler, spawnNode, stopChild, svcServe, waitForPort } from '../lib/procs.js';
@@ -36,7 +37,9 @@ const { values } = parseArgs({
     stores: { type: 'string', default: 'memory,redis' },
   },
 });
-const clients = Number(values.clients);
+const clientCounts = values.clients.split(',').map(Number);
+/** svc's log lines (one per SSE client, with how its stream ended), kept for a look after the run. */
+const svcLog = join(tmpdir(), `svc-bench-sse-${process.pid}.log`);
 const stores = values.stores.split(',').map((s) => s.trim());
 
 interface Server {
@@ -69,12 +72,15 @@ interface ClientReport {
   cpuMs?: number;
 }
 
+type Phase = 'connecting' | 'holding' | 'publishing' | 'leaving';
+
 interface Run {
   server: 'svc' | 'baseline';
   idle: number;
   connected: number;
   held: number;
-  peak: number;
+  /** The highest RSS sample of each phase (MiB). */
+  peaks: Record<Phase, number>;
   connectMs: number;
   /** Connections that got no 200 head within 15 s. */
   failed: number;
@@ -89,7 +95,7 @@ interface Run {
 
 async function startSvc(redisUrl: string): Promise<Server> {
   const port = await freePort();
-  const child = spawnNode(svcServe('bench/sse/manifest', port), { env: { REDIS_URL: redisUrl }, manyFiles: true });
+  const child = spawnNode(svcServe('bench/sse/manifest', port), { env: { REDIS_URL: redisUrl }, manyFiles: true, logFile: svcLog });
   await waitForPort(port, child, 'svc');
   return { name: 'svc', child, port };
 }
@@ -130,13 +136,19 @@ function runClient(port: number, args: Record<string, number>, on: (report: Clie
   });
 }
 
-async function measure(server: Server): Promise<Run> {
+async function measure(server: Server, clients: number): Promise<Run> {
   const pid = server.child.pid!;
   const warm = await runClient(server.port, { clients: 10, hold: 0, messages: 3, every: 50 });
   if (warm.deliveries !== 30) throw new Error(`${server.name}: the warm-up got ${warm.deliveries} of 30 deliveries`);
   await new Promise((r) => setTimeout(r, 1000));
   const idle = memoryMiB(pid).rss;
-  const sampler = new RssSampler(pid, 250);
+  // One sampler per phase, for the highest RSS of each.
+  let sampler = new RssSampler(pid, 250);
+  const peaks: Partial<Record<Phase, number>> = {};
+  const nextPhase = (ended: Phase): void => {
+    peaks[ended] = sampler.stop().max;
+    sampler = new RssSampler(pid, 250);
+  };
   let connected = NaN;
   let failed = NaN;
   let held = NaN;
@@ -151,28 +163,31 @@ async function measure(server: Server): Promise<Run> {
     { clients, hold: Number(values.hold), messages: Number(values.messages), every: Number(values.every), concurrency: Number(values.concurrency) },
     (report) => {
       if (report.phase === 'connected') {
+        nextPhase('connecting');
         cpuConnected = cpuMs(pid);
         connected = memoryMiB(pid).rss;
         failed = report.failed ?? NaN;
         process.stdout.write(`  ${server.name}: ${report.clients} connected in ${((report.ms ?? 0) / 1000).toFixed(1)} s (${report.failed} failed)\n`);
       } else if (report.phase === 'publishing') {
+        nextPhase('holding');
         cpuPublishing = cpuMs(pid);
         clientCpuPublishing = report.cpuMs ?? NaN;
         held = memoryMiB(pid).rss;
       } else if (report.phase === 'result') {
+        nextPhase('publishing');
         // Before the client leaves: closing N connections is not the publish phase's work.
         cpuEnd = cpuMs(pid);
         clientCpuEnd = report.cpuMs ?? NaN;
       }
     },
   );
-  const { max } = sampler.stop();
+  peaks.leaving = sampler.stop().max;
   return {
     server: server.name,
     idle,
     connected,
     held,
-    peak: max,
+    peaks: peaks as Record<Phase, number>,
     connectMs: result.ms ?? NaN,
     failed,
     connectCpuMs: (cpuConnected - cpuStart) / Math.max(1, result.clients),
@@ -191,7 +206,10 @@ function print(run: Run): void {
       `heartbeats per client min ${r.heartbeats!.min} median ${r.heartbeats!.median}; failed to open ${run.failed}; closed early ${r.closedEarly}; publish failures ${r.publishFailures}`,
   );
   console.log(
-    `  ${''.padEnd(8)} RSS MiB idle ${run.idle.toFixed(1)}, connected ${run.connected.toFixed(1)}, held ${run.held.toFixed(1)}, max ${run.peak.toFixed(1)}: ` +
+    `  ${''.padEnd(8)} RSS MiB idle ${run.idle.toFixed(1)}, connected ${run.connected.toFixed(1)}, held ${run.held.toFixed(1)}; highest while ` +
+      `${Object.entries(run.peaks)
+        .map(([phase, mib]) => `${phase} ${mib.toFixed(1)}`)
+        .join(', ')}: ` +
       `${perClientKiB.toFixed(1)} KiB per client; CPU ${(run.connectCpuMs * 1000).toFixed(0)} us per connection opened, ` +
       `${(run.publishCpuMs / 1000).toFixed(2)} s over the publish phase (${((run.publishCpuMs * 1000) / Math.max(1, r.deliveries!)).toFixed(1)} us per delivery, heartbeats included); ` +
       `client process ${(run.clientPublishCpuMs / 1000).toFixed(2)} s (${((run.clientPublishCpuMs * 1000) / Math.max(1, r.deliveries!)).toFixed(1)} us per delivery)`,
@@ -214,8 +232,25 @@ console.log(
       .map((l) => l.toFixed(2))
       .join(' ')}`,
 );
-console.log(`${clients} SSE clients (one client process), heartbeat 5 s, held ${values.hold} s, then ${values.messages} messages ${values.every} ms apart\n`);
+console.log(
+  `${clientCounts.join(', ')} SSE clients (one client process), heartbeat 5 s, held ${values.hold} s, then ${values.messages} messages ${values.every} ms apart\n`,
+);
+console.log(`svc's log: ${svcLog}`);
 buildOnce(['bench/sse/baseline', 'bench/sse/client']);
+
+function summarize(store: string, s: Run, b: Run): string {
+  const kib = (run: Run): number => ((run.held - run.idle) * 1024) / Math.max(1, run.result.clients);
+  const us = (run: Run): number => (run.publishCpuMs * 1000) / Math.max(1, run.result.deliveries!);
+  const [sr, br] = [s.result, b.result];
+  return (
+    `${store}, ${sr.clients} vs ${br.clients} clients: p50 ${sr.p50!.toFixed(1)} vs ${br.p50!.toFixed(1)} ms (ratio ${(sr.p50! / br.p50!).toFixed(2)}), ` +
+    `p99 ${sr.p99!.toFixed(1)} vs ${br.p99!.toFixed(1)} ms (ratio ${(sr.p99! / br.p99!).toFixed(2)}; goal svc p99 < 100 ms), ` +
+    `max ${sr.max!.toFixed(1)} vs ${br.max!.toFixed(1)} ms; one message to every client (median of the worst per message) ` +
+    `${sr.worstPerMessage!.median.toFixed(1)} vs ${br.worstPerMessage!.median.toFixed(1)} ms; memory per client ${kib(s).toFixed(1)} vs ` +
+    `${kib(b).toFixed(1)} KiB (ratio ${(kib(s) / kib(b)).toFixed(2)}); CPU per delivery ${us(s).toFixed(1)} vs ${us(b).toFixed(1)} us ` +
+    `(ratio ${(us(s) / us(b)).toFixed(2)})`
+  );
+}
 
 const summary: string[] = [];
 for (const store of stores) {
@@ -232,26 +267,21 @@ for (const store of stores) {
     console.log(`\n== real Redis ${redisVersion()} on loopback (${engine.started ? 'started for this run' : 'SVC_TEST_REDIS_URL'})`);
   } else console.log("\n== memory: (svc's embedded store; the baseline writes to its Set directly)");
   try {
-    const runs: Run[] = [];
-    for (const start of [startSvc, startBaseline]) {
-      const server = await start(url);
-      try {
-        const run = await measure(server);
-        print(run);
-        runs.push(run);
-      } finally {
-        await stopChild(server.child);
+    for (const clients of clientCounts) {
+      console.log(`-- ${clients} clients`);
+      const runs: Run[] = [];
+      for (const start of [startSvc, startBaseline]) {
+        const server = await start(url);
+        try {
+          const run = await measure(server, clients);
+          print(run);
+          runs.push(run);
+        } finally {
+          await stopChild(server.child);
+        }
       }
+      summary.push(summarize(store, runs[0]!, runs[1]!));
     }
-    const [s, b] = runs as [Run, Run];
-    const kib = (run: Run): number => ((run.held - run.idle) * 1024) / Math.max(1, run.result.clients);
-    summary.push(
-      `${store}: p50 ${s.result.p50!.toFixed(1)} vs ${b.result.p50!.toFixed(1)} ms (ratio ${(s.result.p50! / b.result.p50!).toFixed(2)}), ` +
-        `p99 ${s.result.p99!.toFixed(1)} vs ${b.result.p99!.toFixed(1)} ms (ratio ${(s.result.p99! / b.result.p99!).toFixed(2)}; goal svc p99 < 100 ms), ` +
-        `max ${s.result.max!.toFixed(1)} vs ${b.result.max!.toFixed(1)} ms; memory per client ${kib(s).toFixed(1)} vs ${kib(b).toFixed(1)} KiB ` +
-        `(ratio ${(kib(s) / kib(b)).toFixed(2)}); CPU per delivery ${((s.publishCpuMs * 1000) / s.result.deliveries!).toFixed(1)} vs ` +
-        `${((b.publishCpuMs * 1000) / b.result.deliveries!).toFixed(1)} us; clients ${s.result.clients} vs ${b.result.clients}`,
-    );
   } finally {
     engine?.stop();
   }
