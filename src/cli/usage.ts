@@ -40,12 +40,13 @@ export const COMMANDS: readonly CommandHelp[] = [
   },
   {
     name: 'openapi',
-    synopsis: 'svc openapi -c DIR [-o FILE] [--format=yaml]',
-    summary: 'Writes the OpenAPI 3.1 document compiled from the manifest (not implemented yet).',
+    synopsis: 'svc openapi -c DIR [-o FILE] [--format=json|yaml]',
+    summary: 'Writes the OpenAPI 3.1 document compiled from the manifest (JSON on standard output by default).',
     options: [
       ['-c, --config DIR', 'manifest directory'],
       ['-o, --output FILE', 'write to FILE instead of standard output'],
       ['--format=json|yaml', 'output format; default json'],
+      ['--diagnostics=json', 'print manifest errors as JSON instead of text'],
     ],
   },
   {

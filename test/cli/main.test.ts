@@ -64,10 +64,13 @@ test('an unknown command or flag is a clear message, the usage, exit 2', async (
   assert.equal(global.code, 2);
 });
 
-test('openapi is not implemented yet: exit 2 with a message', async () => {
+test('openapi prints the document as JSON; a bad --format is a usage error', async () => {
   const r = await svc(['openapi', '-c', QUICKSTART]);
-  assert.equal(r.code, 2);
-  assert.equal(r.stderr, 'svc openapi: not implemented yet\n');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal((JSON.parse(r.stdout) as { openapi: string }).openapi, '3.1.0');
+  const bad = await svc(['openapi', '-c', QUICKSTART, '--format=xml']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--format must be "json" or "yaml"/);
 });
 
 test('a manifest error exits 1 with every diagnostic, HCL-style; no stack trace', async () => {

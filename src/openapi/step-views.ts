@@ -1,0 +1,99 @@
+/**
+ * What the document reads of a pipeline's steps. src/openapi and src/steps are peers (layer 6) and do
+ * not import each other, so the few step kinds whose specs shape a response are seen through these
+ * structural views, selected by `kind`: `respond` (status, headers, body), `stream` (media type, item
+ * schema), the `catch` blocks of `sql` and `transaction`, and the nested steps of `parallel` and
+ * `transaction`. test/openapi/step-views.test.ts holds each view to the spec type src/steps decodes,
+ * so a change there fails the type check here rather than silently dropping a response.
+ */
+import type { CatchSpec, Expr, StepSpecBase, TypeSpec } from '../model/index.js';
+
+export interface RespondView extends StepSpecBase {
+  readonly kind: 'respond';
+  readonly condition?: Expr;
+  readonly statusCode?: number;
+  readonly status?: Expr;
+  readonly statusOmitted?: boolean;
+  readonly headers?: Expr;
+  readonly body?: Expr;
+}
+
+export interface StreamView extends StepSpecBase {
+  readonly kind: 'stream';
+  readonly format: 'sse' | 'ndjson' | 'csv' | 'raw';
+  readonly source: Expr;
+  readonly contentType: string;
+  readonly headers?: Expr;
+  readonly schema?: TypeSpec;
+  readonly columns?: readonly string[];
+  readonly event?: string;
+}
+
+/** An `sql` step: its query names the row's columns. */
+export interface SqlView extends StepSpecBase {
+  readonly kind: 'sql';
+  readonly name: string;
+  readonly query: string;
+  readonly stream: boolean;
+  readonly catches: readonly CatchSpec[];
+}
+
+export interface HttpView extends StepSpecBase {
+  readonly kind: 'http';
+  readonly name: string;
+  readonly stream: boolean;
+}
+
+export interface RedisView extends StepSpecBase {
+  readonly kind: 'redis';
+  readonly name: string;
+  readonly op: string;
+}
+
+/** A step that holds steps (`parallel`, `transaction`). */
+interface ParentView extends StepSpecBase {
+  readonly steps: readonly StepSpecBase[];
+}
+
+/** A step with `catch` blocks (`sql`, `transaction`). */
+interface CatchingView extends StepSpecBase {
+  readonly catches: readonly CatchSpec[];
+}
+
+export const isRespond = (s: StepSpecBase): s is RespondView => s.kind === 'respond';
+export const isStream = (s: StepSpecBase): s is StreamView => s.kind === 'stream';
+export const isSql = (s: StepSpecBase): s is SqlView => s.kind === 'sql';
+export const isHttp = (s: StepSpecBase): s is HttpView => s.kind === 'http';
+export const isRedis = (s: StepSpecBase): s is RedisView => s.kind === 'redis';
+
+/** Kinds that reach a database, a cache or an upstream: they can fail as 503 and run into the 504. */
+const IO_KINDS: ReadonlySet<string> = new Set(['sql', 'redis', 'http', 'transaction']);
+
+export function doesIo(s: StepSpecBase): boolean {
+  return IO_KINDS.has(s.kind);
+}
+
+/** The nested steps of a step, if it holds any. */
+export function childrenOf(s: StepSpecBase): readonly StepSpecBase[] {
+  const steps = (s as Partial<ParentView>).steps;
+  return Array.isArray(steps) ? steps : [];
+}
+
+/** The `catch` blocks of a step, if it has any. */
+export function catchesOf(s: StepSpecBase): readonly CatchSpec[] {
+  const catches = (s as Partial<CatchingView>).catches;
+  return Array.isArray(catches) ? catches : [];
+}
+
+/** Every step of a pipeline, nested ones included, in declared order (a parent before its children). */
+export function allSteps(steps: readonly StepSpecBase[]): StepSpecBase[] {
+  const out: StepSpecBase[] = [];
+  const visit = (list: readonly StepSpecBase[]): void => {
+    for (const s of list) {
+      out.push(s);
+      visit(childrenOf(s));
+    }
+  };
+  visit(steps);
+  return out;
+}
