@@ -4,5 +4,5 @@
  * Only this area imports `jose`.
  */
 export { compileEndpointGuard, type EndpointGuard, type GuardOptions, type GuardSource } from './endpoint.js';
-export { DEFAULT_KEY_SET_LIMITS, type KeySetLimits } from './jwks.js';
+export type { KeySetLimits } from './jwks.js';
 export { Refusal, type AuthContext, type GuardInput } from './types.js';
