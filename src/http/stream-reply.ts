@@ -153,11 +153,13 @@ function cutShort(reply: FastifyReply): void {
 function commit(reply: FastifyReply, result: StreamResult): void {
   // From here on the response is ours, not Fastify's: it sends nothing and runs no onSend hook.
   reply.hijack();
+  // Names are merged case-insensitively (lower case, as Fastify keeps them): a step's
+  // "Content-Type" replaces the format's, never goes out beside it.
   const headers: Record<string, string | number | string[]> = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
   headers['content-type'] = result.encoding.contentType;
-  Object.assign(headers, result.encoding.headers);
-  if (result.headers !== undefined) Object.assign(headers, result.headers);
+  for (const [name, value] of Object.entries(result.encoding.headers)) headers[name.toLowerCase()] = value;
+  if (result.headers !== undefined) for (const [name, value] of Object.entries(result.headers)) headers[name.toLowerCase()] = value;
   reply.raw.writeHead(200, headers);
   // The head leaves now, not with the first item: an SSE client opens on it.
   reply.raw.flushHeaders();
