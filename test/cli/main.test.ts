@@ -84,21 +84,16 @@ test('a manifest error exits 1 with every diagnostic, HCL-style; no stack trace'
   assert.doesNotMatch(r.stderr, /\n\s+at .*\.(ts|js):\d+/);
 });
 
-test('step kinds without a runtime are refused by serve, pointing at the step block', async () => {
+test('a stream step is served: check accepts it and graph draws its sink with the format', async () => {
   const dir = manifest(
     'connection "redis" "c" {\n  url = "memory:"\n}\nendpoint "GET /a" {\n  pipeline {\n    kv "q" {\n      op  = "GET"\n      key = "k"\n    }\n    stream "ndjson" {\n      source = steps.q.value\n    }\n  }\n}\n',
   );
-  const r = await svc(['serve', '-c', dir, '--port', '0']);
-  assert.equal(r.code, 1);
-  assert.match(r.stderr, /Error: stream steps are not supported yet/);
-  assert.match(r.stderr, /line 10, in endpoint "GET \/a" > pipeline > stream "ndjson"/);
-  const json = await svc(['serve', '-c', dir, '--diagnostics=json']);
-  assert.equal(json.code, 1);
-  const parsed = JSON.parse(json.stderr) as { diagnostics: { summary: string }[] };
-  assert.deepEqual(
-    parsed.diagnostics.map((d) => d.summary),
-    ['stream steps are not supported yet'],
-  );
+  const r = await svc(['check', '-c', dir]);
+  assert.equal(r.code, 0, r.stderr);
+  const g = await svc(['graph', '-c', dir]);
+  assert.equal(g.code, 0, g.stderr);
+  assert.match(g.stdout, /label="stream\\nndjson"/);
+  assert.match(g.stdout, /style=dashed/, 'the stream reads steps.q: a data edge');
 });
 
 test('graph prints DOT for every endpoint, or one with --endpoint', async () => {
@@ -114,16 +109,6 @@ test('graph prints DOT for every endpoint, or one with --endpoint', async () => 
   const none = await svc(['graph', '-c', QUICKSTART, '--endpoint', 'GET /nope']);
   assert.equal(none.code, 1);
   assert.match(none.stderr, /no endpoint "GET \/nope"/);
-});
-
-test('graph draws steps that cannot run yet', async () => {
-  const dir = manifest(
-    'connection "redis" "c" {\n  url = "memory:"\n}\nendpoint "GET /a" {\n  pipeline {\n    kv "q" {\n      op  = "GET"\n      key = "k"\n    }\n    stream "ndjson" {\n      source = steps.q.value\n    }\n  }\n}\n',
-  );
-  const r = await svc(['graph', '-c', dir]);
-  assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /label="stream\\nnot supported yet"/);
-  assert.match(r.stdout, /style=dashed/, 'the stream reads steps.q: a data edge');
 });
 
 test('graph output is accepted by Graphviz dot', { skip: hasDot() ? false : 'Graphviz `dot` is not installed (apt-get install graphviz)' }, async () => {
