@@ -325,6 +325,59 @@ for (const target of TARGETS) {
     });
   });
 
+  describe(`a cursor under statement_timeout on ${target.name}`, {
+    skip: target.skip || (target.name === 'pglite' && 'PGlite ignores statement_timeout'),
+    timeout: 30_000,
+  }, () => {
+    let set: ConnectorSet;
+    let db: PostgresHandle;
+
+    before(async () => {
+      set = createConnectors(modelOf(postgresConnection(await target.fresh(), { name: 'db', pool: { max: 2 }, statementTimeoutMs: 300 })));
+      await set.openAll();
+      db = set.handle('postgres', 'db');
+    });
+    after(() => set.closeAll());
+
+    test('read within it, a cursor is not affected', async () => {
+      const cursor = await db.cursor<{ i: number }>('SELECT i FROM generate_series(1, 3000) i', { batchRows: 100 });
+      let n = 0;
+      for await (const row of cursor) assert.equal(row.i, ++n);
+      assert.equal(n, 3000);
+      await whole(db);
+    });
+
+    test("it bounds the whole stream, the reader's pauses included (counted from Parse to Sync): the next pull is a time-out", async () => {
+      const cursor = await db.cursor<{ i: number }>('SELECT i FROM generate_series(1, 300) i', { batchRows: 100 });
+      await take(cursor, 100);
+      // The server's timer runs while the portal waits for the next Execute.
+      await delay(500);
+      const error = await cursor.next().then(
+        () => assert.fail('the second fetch must time out'),
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof ConnectorError);
+      assert.equal(error.category, ConnectorCategory.timeout);
+      await whole(db);
+      assert.deepEqual((await db.query('SELECT 7 AS seven')).rows, [{ seven: 7 }]);
+    });
+
+    test('a fetch that runs past it fails the pull that waits for it as a time-out', async () => {
+      const cursor = await db.cursor<{ i: number }>('SELECT i, CASE WHEN i = 150 THEN pg_sleep(1) END AS nap FROM generate_series(1, 300) i', {
+        batchRows: 100,
+      });
+      await take(cursor, 100);
+      const error = await cursor.next().then(
+        () => assert.fail('the second fetch must time out'),
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof ConnectorError);
+      assert.equal(error.category, ConnectorCategory.timeout);
+      await whole(db);
+      assert.deepEqual((await db.query('SELECT 6 AS six')).rows, [{ six: 6 }]);
+    });
+  });
+
   describe(`a cursor without a client on ${target.name}`, { skip: target.skip, timeout: 30_000 }, () => {
     let set: ConnectorSet;
     let db: PostgresHandle;

@@ -21,6 +21,11 @@
  *   released clean; destroyed if that does not complete;
  * - closed while a fetch runs: the server is asked to cancel it (./cancel.ts) and the client is
  *   destroyed, as an interrupted query's is (./execute.ts): its connection may still deliver the batch.
+ *
+ * While open, the portal is one statement in an implicit transaction (no Sync until it ends): it
+ * holds its snapshot, and the connection's `statement_timeout` counts from Parse to Sync, so it
+ * bounds the whole stream, the reader's pauses included (the next fetch fails as a time-out). On
+ * PGlite, whose pool has one client, an open cursor makes every other query wait for it.
  */
 import type pg from 'pg';
 import QueryStream from 'pg-query-stream';

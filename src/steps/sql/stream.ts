@@ -9,7 +9,10 @@
  * The cursor lives as long as the step's life (graph/README.md "The node's context"): that ends
  * when the stream outcome is disposed, or when the run ends another way (a failure, a time-out, the
  * client gone, a stream nobody read), and its release closes the cursor and gives the client back.
- * The step's `timeout` bounds the wait for a client, not the reading.
+ * The step's `timeout` bounds the wait for a client, not the reading; the connection's
+ * `statement_timeout` bounds the whole stream (src/connectors/postgres/cursor.ts), so an export
+ * that slow clients read for long wants a connection without one. On PGlite (one client) an open
+ * stream makes the endpoint's other queries wait until it ends.
  *
  * Not in a transaction (the decoder refuses it: the transaction would commit before the rows are
  * read), and without `catch` blocks (refused too: the response has started when a row fails).
