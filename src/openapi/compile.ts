@@ -91,7 +91,7 @@ function operation(
   const requestBody = operationRequestBody(endpoint, scope.components);
   return {
     ...(endpoint.tags.length > 0 ? { tags: [...endpoint.tags] } : {}),
-    ...(summary !== undefined ? { summary } : {}),
+    summary,
     ...(description !== undefined ? { description } : {}),
     operationId,
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -104,15 +104,13 @@ function operation(
 
 /**
  * SPEC.md §4.5: an endpoint's `description` is the operation's description and summary (its first
- * line); a route's `summary` is the summary.
+ * line); a route's `summary` is the summary. An endpoint that says nothing is summarised by its
+ * method and path, so every operation has a title in a renderer's list.
  */
-function texts(endpoint: EndpointModel): { summary?: string; description?: string } {
+function texts(endpoint: EndpointModel): { summary: string; description?: string } {
   const description = endpoint.description?.trim();
-  const summary = endpoint.summary?.trim() ?? description?.split('\n')[0]?.trim();
-  return {
-    ...(summary !== undefined && summary !== '' ? { summary } : {}),
-    ...(description !== undefined && description !== '' ? { description } : {}),
-  };
+  const summary = endpoint.summary?.trim() || description?.split('\n')[0]?.trim() || `${endpoint.method} ${endpoint.path}`;
+  return { summary, ...(description ? { description } : {}) };
 }
 
 /** `{rest...}` is written `{rest}`: OpenAPI has no catch-all, the parameter says it takes the rest. */

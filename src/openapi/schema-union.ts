@@ -40,6 +40,11 @@ export function unionOf(schemas: readonly JsonSchema[]): JsonSchema {
       members.push(m);
     }
   }
+  // A literal is one value of its type: `{type: T}` absorbs `{type: T, const: v}`.
+  const bare = new Set(members.filter((m) => Object.keys(m).length === 1 && typeof m.type === 'string').map((m) => m.type));
+  const kept = members.filter((m) => !(bare.has(m.type) && isLiteral(m)));
+  members.length = 0;
+  members.push(...kept);
   if (members.length === 0) return ANY;
   if (members.length === 1) return members[0]!;
   return asEnum(members) ?? asTypeList(members) ?? { anyOf: members };
@@ -55,6 +60,10 @@ function asTypeList(members: readonly JsonSchema[]): JsonSchema | undefined {
     else return undefined;
   }
   return { type: [...new Set(types)] };
+}
+
+function isLiteral(m: JsonSchema): boolean {
+  return Object.keys(m).length === 2 && ('const' in m || Array.isArray(m.enum));
 }
 
 /** `{type: T, const: a}`, `{type: T, const: b}`... as `{type: T, enum: [a, b]}`; undefined when they are not all such. */
