@@ -418,7 +418,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: 'SVC_STEP_DUPLICATE_CATCH', summary: 'Duplicate catch', description: 'Two catch blocks of one step catch the same code.' },
   { code: 'SVC_STEP_EMPTY_PARALLEL', summary: 'Empty parallel', description: 'A parallel block with no step inside.' },
   { code: 'SVC_STEP_UNKNOWN_STREAM_FORMAT', summary: 'Unknown stream format', description: 'A stream step with a format svc does not encode.' },
-  { code: 'SVC_STEP_INVALID_STREAM', summary: 'Invalid stream step', description: 'A stream step whose constant headers or options cannot be sent (a bad header name or value, an event name with a line break).' },
+  {
+    code: 'SVC_STEP_INVALID_STREAM',
+    summary: 'Invalid stream step',
+    description: 'A stream step whose constant headers or options cannot be sent (a bad header name or value, an event name with a line break).',
+  },
   { code: 'SVC_STEP_INVALID_RESPOND', summary: 'Invalid respond step', description: 'A respond step that cannot be compiled.' },
   { code: 'SVC_STEP_INVALID_RESPOND_STATUS', summary: 'Invalid respond status', description: 'A respond step with an interim (1xx) status.' },
   { code: 'SVC_STEP_MISSING_EXECUTE', summary: 'Missing execute function', description: 'An inline Starlark program without a def execute(ctx).' },
