@@ -12,7 +12,7 @@
  * The step's `timeout` bounds the wait for a client, not the reading; the connection's
  * `statement_timeout` bounds the whole stream (src/connectors/postgres/cursor.ts), so an export
  * that slow clients read for long wants a connection without one. On PGlite (one client) an open
- * stream makes the endpoint's other queries wait until it ends.
+ * stream makes every other query on the connection wait until it ends.
  *
  * Not in a transaction (the decoder refuses it: the transaction would commit before the rows are
  * read), and without `catch` blocks (refused too: the response has started when a row fails).
