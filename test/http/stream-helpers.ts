@@ -54,8 +54,10 @@ export function readUntil(res: IncomingMessage, text: string, timeoutMs = 5000):
       reject(new Error(`timed out waiting for ${JSON.stringify(text)}; got ${JSON.stringify(got)}`));
     }, timeoutMs);
     const onData = (chunk: Buffer): void => {
+      // Only the new text and the tail before it can complete the marker: no rescan of all that came.
+      const from = Math.max(0, got.length - text.length);
       got += chunk.toString('utf8');
-      if (got.includes(text)) {
+      if (got.indexOf(text, from) >= 0) {
         clearTimeout(timer);
         res.off('data', onData);
         res.pause();
