@@ -3,7 +3,7 @@
  * graceful shutdown. Host and port: flag, else SVC_HOST/HOST and SVC_PORT/PORT, else the server block.
  */
 import type { StepError } from '../../graph/index.js';
-import { buildServer, createLogger, flushLogger, listen, shutdownOnSignals } from '../http/index.js';
+import { buildServer, createLogger, docsSites, flushLogger, listen, shutdownOnSignals } from '../http/index.js';
 import { flagString, parseArgs, parsePort, UsageError, type ParsedArgs } from './args.js';
 import { boot, configDir, diagnosticsFormat } from './boot.js';
 import { EXIT_FAILURE, type CliIO } from './io.js';
@@ -35,6 +35,8 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
 
   const app = await buildServer({
     endpoints: booted.service.endpoints,
+    // The OpenAPI document is compiled here, once, when a documentation endpoint serves it.
+    docs: docsSites(booted.service.docs, booted.model),
     bodyLimit: server.maxBodySize,
     requestTimeoutMs: server.requestTimeoutMs,
     logger,

@@ -481,8 +481,8 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   // ------------------------------------------------------------------ UNSUPPORTED
   {
     code: 'SVC_UNSUPPORTED_DOCS_ENDPOINT',
-    summary: 'documentation endpoints are not supported yet',
-    description: 'A documentation endpoint, which this release cannot serve.',
+    summary: 'documentation pages are not supported yet',
+    description: 'A documentation page (a ui renderer or a template), which this release cannot serve; spec endpoints (format = "json" or "yaml") are served.',
   },
 ];
 

@@ -1,4 +1,5 @@
 /** The HTTP adapter: the only importer of fastify. */
 export { buildServer, type ServerOptions } from './server.js';
+export { docsSites, type DocsSite } from './docs.js';
 export { listen, shutdown, shutdownOnSignals, type ListenOptions, type ShutdownOptions } from './lifecycle.js';
 export { createLogger, flushLogger, type Logger, type LoggerOptions } from './log.js';

@@ -5,6 +5,7 @@
 import { fastify, type FastifyInstance } from 'fastify';
 import type { CompiledEndpoint } from '../steps/index.js';
 import { installRawBodyParser } from './body.js';
+import type { DocsSite } from './docs.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
 import { guardHook } from './guard.js';
 import { makeHandler } from './handler.js';
@@ -12,12 +13,15 @@ import { requestLogger, type Logger } from './log.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
 import { pathShape, toRoutePath } from './paths.js';
 import { arrive } from './note.js';
+import { serveStaticFile, type StaticFile } from './static-file.js';
 import { OpenStreams } from './stream-reply.js';
 import { trackSilentSockets } from './silent-sockets.js';
 import { compileValidator, declaresJsonBody } from './validation.js';
 
 export interface ServerOptions {
   readonly endpoints: readonly CompiledEndpoint[];
+  /** Documentation endpoints and the files they serve (docs.ts). */
+  readonly docs?: readonly DocsSite[];
   /** `server.max_body_size` in bytes. */
   readonly bodyLimit: number;
   /** `server.request_timeout` in milliseconds. */
@@ -50,21 +54,28 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
 
+  const docs = (options.docs ?? []).flatMap(docsRoutes);
   // API keys sent in a query string are blanked out of every line's url, whatever the path.
-  const secretQueryParams = [...new Set(options.endpoints.flatMap((e) => e.guard?.secretQueryParams ?? []))];
+  const guards = [...options.endpoints.map((e) => e.guard), ...docs.map((d) => d.guard)];
+  const secretQueryParams = [...new Set(guards.flatMap((g) => g?.secretQueryParams ?? []))];
   app.decorate('svcLogLine', requestLogger(logger, { secretQueryParams }));
   app.decorate('svcStreams', new OpenStreams());
   app.decorate('svcSilentSockets', trackSilentSockets(app.server));
 
-  // Endpoints grouped by path shape (parameter names aside: `/a/{x}` and `/a/{y}` are one path to the
-  // router), so each path's 405 route knows all its methods.
-  const byShape = new Map<string, CompiledEndpoint[]>();
-  for (const endpoint of options.endpoints) {
-    const shape = pathShape(endpoint.path);
-    byShape.set(shape, [...(byShape.get(shape) ?? []), endpoint]);
-  }
+  // Routes grouped by path shape (parameter names aside: `/a/{x}` and `/a/{y}` are one path to the
+  // router), so each path's 405 route knows all its methods, documentation routes' included.
+  const byShape = new Map<string, { endpoints: CompiledEndpoint[]; docs: DocsRoute[] }>();
+  const shapeOf = (path: string) => {
+    const shape = pathShape(path);
+    let group = byShape.get(shape);
+    if (group === undefined) byShape.set(shape, (group = { endpoints: [], docs: [] }));
+    return group;
+  };
+  for (const endpoint of options.endpoints) shapeOf(endpoint.path).endpoints.push(endpoint);
+  for (const route of docs) shapeOf(route.path).docs.push(route);
 
-  for (const endpoints of byShape.values()) {
+  for (const group of byShape.values()) {
+    const { endpoints } = group;
     // An endpoint declared for HEAD takes the place of the HEAD route Fastify derives from GET.
     const explicitHead = endpoints.some((e) => e.method.toUpperCase() === 'HEAD');
     for (const endpoint of endpoints) {
@@ -84,12 +95,38 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         }),
       });
     }
-    const declared = endpoints.map((e) => e.method);
+    for (const route of group.docs) {
+      app.route({
+        method: route.method.toUpperCase(),
+        url: toRoutePath(route.path).url,
+        ...(explicitHead ? { exposeHeadRoute: false } : {}),
+        ...(route.guard ? { onRequest: guardHook(route.guard) } : {}),
+        handler: serveStaticFile(route.file),
+      });
+    }
+    const declared = [...endpoints.map((e) => e.method), ...group.docs.map((d) => d.method)];
     const others = notAllowedMethods(declared);
-    const { url } = toRoutePath(endpoints[0]!.path);
+    const { url } = toRoutePath(endpoints[0]?.path ?? group.docs[0]!.path);
     if (others.length > 0) app.route({ method: others, url, handler: methodNotAllowedHandler(allowedMethods(declared)) });
   }
 
   await app.ready();
   return app;
+}
+
+/** One route per file of a documentation site. */
+interface DocsRoute {
+  readonly method: string;
+  readonly path: string;
+  readonly file: StaticFile;
+  readonly guard?: DocsSite['guard'];
+}
+
+function docsRoutes(site: DocsSite): DocsRoute[] {
+  return [...site.files].map(([sub, file]) => ({
+    method: site.method,
+    path: sub === '' ? site.path : `${site.path.replace(/\/$/, '')}/${sub}`,
+    file,
+    ...(site.guard ? { guard: site.guard } : {}),
+  }));
 }

@@ -3,10 +3,10 @@
  * every step by its kind's compiler (./kinds.ts). What the compiled endpoint runs is in ./run.ts.
  */
 import { compileGraph, type CompiledGraph, type StepError } from '../../graph/index.js';
-import { compileEndpointGuard } from '../auth/index.js';
+import { compileEndpointGuard, type EndpointGuard } from '../auth/index.js';
 import { classifyConnectorError, createConnectors, type ConnectorSet } from '../connectors/index.js';
 import type { Diagnostic } from '../diag/index.js';
-import type { Expr, PipelineEndpointModel, ServiceModel, StepSpecBase } from '../model/index.js';
+import type { DocsConfig, DocsEndpointModel, Expr, PipelineEndpointModel, ServiceModel, StepSpecBase } from '../model/index.js';
 import type { CompiledEndpoint, EndpointNode, EndpointScope } from './contract.js';
 import type { CompileEnv, NodeCompiler } from './definition.js';
 import { STEP_KINDS, type StepSpec } from './kinds.js';
@@ -113,8 +113,19 @@ export interface EndpointCompilation {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** A documentation endpoint ready to serve (DECISIONS.md §5): src/http builds what it serves. */
+export interface CompiledDocsEndpoint {
+  readonly method: string;
+  readonly path: string;
+  readonly docs: DocsConfig;
+  /** The endpoint's guards, as for any endpoint; absent when public. */
+  readonly guard?: EndpointGuard;
+}
+
 export interface ServiceCompilation {
   readonly endpoints: readonly CompiledEndpoint[];
+  /** Documentation endpoints, in declaration order. */
+  readonly docs: readonly CompiledDocsEndpoint[];
   /** `"GET /path"` and its graph, in declaration order, for `svc graph`. */
   readonly graphs: readonly { readonly name: string; readonly graph: CompiledGraph<EndpointScope> }[];
   readonly diagnostics: readonly Diagnostic[];
@@ -135,23 +146,20 @@ export interface CompileServiceOptions {
   readonly onTeardownError?: (error: StepError) => void;
 }
 
-/** Every endpoint of the service; documentation endpoints wait for their own release. */
+/** Every endpoint of the service, documentation endpoints included. */
 export function compileService(model: ServiceModel<StepSpec>, options: CompileServiceOptions = {}): ServiceCompilation {
   const endpoints: CompiledEndpoint[] = [];
   const graphs: { name: string; graph: CompiledGraph<EndpointScope> }[] = [];
   const diagnostics: Diagnostic[] = [];
+  const docs: CompiledDocsEndpoint[] = [];
   // One set for the whole service: every endpoint binds to the same handles.
   const shared = { ...options, connectors: options.connectors ?? createConnectors(model) };
   for (const endpoint of model.endpoints) {
     if (endpoint.kind === 'docs') {
       if (options.forDrawing) continue;
-      diagnostics.push({
-        severity: 'error',
-        summary: 'documentation endpoints are not supported yet',
-        detail: 'This version of svc cannot serve an openapi block; no route is mounted implicitly, so the endpoint is refused at boot.',
-        subject: endpoint.docs.range,
-        path: endpoint.blockPath,
-      });
+      const compiled = compileDocsEndpoint(endpoint, model);
+      if ('diagnostic' in compiled) diagnostics.push(compiled.diagnostic);
+      else docs.push(compiled);
       continue;
     }
     const result = compileEndpoint(endpoint, model, shared);
@@ -161,7 +169,28 @@ export function compileService(model: ServiceModel<StepSpec>, options: CompileSe
       graphs.push({ name: endpoint.id, graph: result.graph });
     }
   }
-  return { endpoints, graphs, diagnostics };
+  return { endpoints, graphs, docs, diagnostics };
+}
+
+/**
+ * A documentation endpoint: what it serves and its guard; src/http builds the document (src/openapi)
+ * and serves it. Spec endpoints (`format = "json" | "yaml"`) are served; renderer pages and templates
+ * are refused until their release, since no route is ever mounted implicitly (DECISIONS.md §5).
+ */
+function compileDocsEndpoint(endpoint: DocsEndpointModel, model: ServiceModel<StepSpec>): CompiledDocsEndpoint | { diagnostic: Diagnostic } {
+  if (endpoint.docs.kind !== 'spec') {
+    return {
+      diagnostic: {
+        severity: 'error',
+        summary: 'documentation pages are not supported yet',
+        detail: `This version of svc serves the document itself (openapi { format = "json" } or "yaml") but not a documentation page (${endpoint.docs.kind === 'ui' ? `the ${endpoint.docs.renderer} renderer` : 'a custom template'}); the endpoint is refused at boot rather than left out.`,
+        subject: endpoint.docs.range,
+        path: endpoint.blockPath,
+      },
+    };
+  }
+  const guard = compileEndpointGuard(endpoint.auth, model);
+  return { method: endpoint.method, path: endpoint.path, docs: endpoint.docs, ...(guard ? { guard } : {}) };
 }
 
 /** `steps.<name>` roots read by expressions: the graph's data edges (for DOT and engine checks). */

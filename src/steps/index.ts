@@ -16,7 +16,14 @@ export type {
   RequestContext,
   ResponseResult,
 } from './contract.js';
-export { compileEndpoint, compileService, type CompileServiceOptions, type EndpointCompilation, type ServiceCompilation } from './compile.js';
+export {
+  compileEndpoint,
+  compileService,
+  type CompiledDocsEndpoint,
+  type CompileServiceOptions,
+  type EndpointCompilation,
+  type ServiceCompilation,
+} from './compile.js';
 export { runGraph } from './run.js';
 export { STEP_KINDS, type StepKind, type StepSpec } from './kinds.js';
 export type { CompileEnv, NodeCompiler, StepKindDefinition } from './definition.js';

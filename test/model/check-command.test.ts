@@ -51,7 +51,7 @@ test('check reports what serve would refuse: documentation this version cannot s
   const r = await run(['-c', reference]);
   assert.equal(r.code, 1);
   assert.equal(r.out, '');
-  for (const summary of ['documentation endpoints are not supported yet']) {
+  for (const summary of ['documentation pages are not supported yet']) {
     assert.ok(r.err.includes(`Error: ${summary}`), `${summary} in:\n${r.err}`);
   }
 });
