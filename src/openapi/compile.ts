@@ -27,14 +27,20 @@ export function compileOpenApi(model: ServiceModel): OpenApiDocument {
   const ids = operationIds(endpoints);
 
   const operations = new Map<string, Map<string, Operation>>();
+  // `/a/{x}` and `/a/{y}` are one path (routes collide by shape): the first one written names it.
+  const pathOfShape = new Map<string, string>();
   const guards = new Set<string>();
   for (const endpoint of endpoints) {
     const guarded = endpoint.auth.length > 0;
     const scope: InferScope = { method: endpoint.method, request: endpoint.request, guarded, steps: namedSteps(endpoint.steps), syntax, components };
     const endpointGuards = endpoint.auth.map((g) => model.auths.get(g)).filter((a): a is AuthModel => a !== undefined);
-    const key = pathKey(endpoint);
+    const own = pathKey(endpoint);
+    const shape = own.replace(/\{[^}]*\}/g, '{}');
+    if (!pathOfShape.has(shape)) pathOfShape.set(shape, own);
+    const key = pathOfShape.get(shape)!;
     if (!operations.has(key)) operations.set(key, new Map());
-    operations.get(key)!.set(endpoint.method.toLowerCase(), operation(endpoint, ids.get(endpoint)!, endpointGuards, scope, standard));
+    const names = [...key.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
+    operations.get(key)!.set(endpoint.method.toLowerCase(), operation(endpoint, ids.get(endpoint)!, endpointGuards, scope, standard, names));
     for (const g of endpoint.auth) guards.add(g);
   }
 
@@ -85,9 +91,10 @@ function operation(
   guards: readonly AuthModel[],
   scope: InferScope,
   standard: StandardResponses,
+  templateNames: readonly string[],
 ): Operation {
   const { summary, description } = texts(endpoint);
-  const parameters = operationParameters(endpoint, scope.components);
+  const parameters = operationParameters(endpoint, scope.components, templateNames);
   const requestBody = operationRequestBody(endpoint, scope.components);
   return {
     ...(endpoint.tags.length > 0 ? { tags: [...endpoint.tags] } : {}),

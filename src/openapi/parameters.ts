@@ -7,16 +7,21 @@ import type { FieldSpec, PipelineEndpointModel } from '../model/index.js';
 import type { Components } from './components.js';
 import type { ParameterObject, RequestBodyObject } from './document-types.js';
 
-export function operationParameters(endpoint: PipelineEndpointModel, components: Components): ParameterObject[] {
+/**
+ * `templateNames` are the parameter names of the document's path, in order: another endpoint of the
+ * same path shape may have named them differently (`/a/{x}` and `/a/{y}`), and the document has one
+ * path, so its parameters take the path's names.
+ */
+export function operationParameters(endpoint: PipelineEndpointModel, components: Components, templateNames: readonly string[]): ParameterObject[] {
   const { request } = endpoint;
   const out: ParameterObject[] = [];
   // Path parameters in the order of the pattern, whatever the order of their declarations.
-  for (const name of endpoint.pathParams) {
+  endpoint.pathParams.forEach((name, i) => {
     const field = request.path.find((f) => f.name === name);
-    if (field === undefined) continue;
+    if (field === undefined) return;
     const rest = name === endpoint.catchAll ? 'Matches the rest of the path, slashes included.' : undefined;
-    out.push(parameter(field, 'path', components, rest));
-  }
+    out.push({ ...parameter(field, 'path', components, rest), name: templateNames[i] ?? name });
+  });
   for (const field of request.query) out.push(parameter(field, 'query', components));
   for (const field of request.headers) out.push(parameter(field, 'header', components));
   return out;

@@ -228,3 +228,29 @@ test('sql row columns: RETURNING, the select list, aliases, casts, functions; un
   assert.equal(rowColumns('UPDATE t SET a = 1'), undefined);
   assert.equal(rowColumns("SELECT 'unterminated FROM t"), undefined);
 });
+
+test('endpoints whose paths differ only by parameter names share one path, named by the first', () => {
+  const doc = documentOf(`
+endpoint "GET /items/{id}" {
+  pipeline {
+    respond { body = ctx.request.path.id }
+  }
+}
+endpoint "DELETE /items/{item}" {
+  request {
+    path {
+      field "item" {
+        type = int
+      }
+    }
+  }
+  pipeline {
+    respond { body = ctx.request.path.item }
+  }
+}`);
+  assert.deepEqual(Object.keys(doc.paths), ['/items/{id}']);
+  const del = operation(doc, 'DELETE', '/items/{id}');
+  assert.deepEqual(del.parameters, [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }]);
+  assert.equal(del.operationId, 'deleteItemsByItem');
+  assert.deepEqual(del.responses['200'].content['application/json'].schema, { type: 'integer' });
+});
