@@ -4,7 +4,7 @@
  * pg + pg-query-stream server (baseline.ts), measured in the same run, in alternating rounds.
  *
  *     npm run bench:export [-- --rounds 3 --slow-seconds 10 --slow-rate 1000000 --rows 1000000]
- *       [--svc-node-options '--max-semi-space-size=2']
+ *       [--svc-node-options='--max-semi-space-size=2']
  *
  * Per download (one client process, bench/export/client.ts, reading the whole body and discarding
  * it): wall time and MB/s (10^6 bytes), the server process' CPU time, and its peak RSS (VmHWM, reset

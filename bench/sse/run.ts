@@ -197,9 +197,19 @@ async function measure(server: Server, clients: number): Promise<Run> {
   };
 }
 
+/**
+ * RSS growth per held client, in KiB. Below a few thousand clients the growth is within the RSS
+ * noise of the heap's own resizing (a collection can make it negative), so it is not reported there.
+ */
+const MIN_CLIENTS_FOR_MEMORY = 5000;
+
+function perClient(run: Run): string {
+  if (run.result.clients < MIN_CLIENTS_FOR_MEMORY) return `n/a below ${MIN_CLIENTS_FOR_MEMORY} clients`;
+  return `${(((run.held - run.idle) * 1024) / run.result.clients).toFixed(1)} KiB`;
+}
+
 function print(run: Run): void {
   const r = run.result;
-  const perClientKiB = ((run.held - run.idle) * 1024) / Math.max(1, r.clients);
   console.log(
     `  ${run.server.padEnd(8)} clients ${r.clients}, deliveries ${r.deliveries}/${r.expected}, latency ms p50 ${r.p50!.toFixed(1)} p99 ${r.p99!.toFixed(1)} ` +
       `max ${r.max!.toFixed(1)} (worst per message: min ${r.worstPerMessage!.min.toFixed(1)}, median ${r.worstPerMessage!.median.toFixed(1)}); ` +
@@ -210,7 +220,7 @@ function print(run: Run): void {
       `${Object.entries(run.peaks)
         .map(([phase, mib]) => `${phase} ${mib.toFixed(1)}`)
         .join(', ')}: ` +
-      `${perClientKiB.toFixed(1)} KiB per client; CPU ${(run.connectCpuMs * 1000).toFixed(0)} us per connection opened, ` +
+      `${perClient(run)} per client; CPU ${(run.connectCpuMs * 1000).toFixed(0)} us per connection opened, ` +
       `${(run.publishCpuMs / 1000).toFixed(2)} s over the publish phase (${((run.publishCpuMs * 1000) / Math.max(1, r.deliveries!)).toFixed(1)} us per delivery, heartbeats included); ` +
       `client process ${(run.clientPublishCpuMs / 1000).toFixed(2)} s (${((run.clientPublishCpuMs * 1000) / Math.max(1, r.deliveries!)).toFixed(1)} us per delivery)`,
   );
@@ -239,15 +249,15 @@ console.log(`svc's log: ${svcLog}`);
 buildOnce(['bench/sse/baseline', 'bench/sse/client']);
 
 function summarize(store: string, s: Run, b: Run): string {
-  const kib = (run: Run): number => ((run.held - run.idle) * 1024) / Math.max(1, run.result.clients);
+  const kib = (run: Run): number => ((run.held - run.idle) * 1024) / run.result.clients;
   const us = (run: Run): number => (run.publishCpuMs * 1000) / Math.max(1, run.result.deliveries!);
   const [sr, br] = [s.result, b.result];
   return (
     `${store}, ${sr.clients} vs ${br.clients} clients: p50 ${sr.p50!.toFixed(1)} vs ${br.p50!.toFixed(1)} ms (ratio ${(sr.p50! / br.p50!).toFixed(2)}), ` +
     `p99 ${sr.p99!.toFixed(1)} vs ${br.p99!.toFixed(1)} ms (ratio ${(sr.p99! / br.p99!).toFixed(2)}; goal svc p99 < 100 ms), ` +
     `max ${sr.max!.toFixed(1)} vs ${br.max!.toFixed(1)} ms; one message to every client (median of the worst per message) ` +
-    `${sr.worstPerMessage!.median.toFixed(1)} vs ${br.worstPerMessage!.median.toFixed(1)} ms; memory per client ${kib(s).toFixed(1)} vs ` +
-    `${kib(b).toFixed(1)} KiB (ratio ${(kib(s) / kib(b)).toFixed(2)}); CPU per delivery ${us(s).toFixed(1)} vs ${us(b).toFixed(1)} us ` +
+    `${sr.worstPerMessage!.median.toFixed(1)} vs ${br.worstPerMessage!.median.toFixed(1)} ms; memory per client ${perClient(s)} vs ` +
+    `${perClient(b)}${sr.clients >= MIN_CLIENTS_FOR_MEMORY ? ` (ratio ${(kib(s) / kib(b)).toFixed(2)})` : ''}; CPU per delivery ${us(s).toFixed(1)} vs ${us(b).toFixed(1)} us ` +
     `(ratio ${(us(s) / us(b)).toFixed(2)})`
   );
 }
