@@ -5,7 +5,6 @@
  */
 import type { ConnectionModel } from '../../model/index.js';
 import { watchInterrupt } from '../interrupt.js';
-import { openCursor } from './cursor.js';
 import type { HandleIdentity, ResourceAccess } from '../types.js';
 import { acquire, runQuery, type QueryOutcome } from './execute.js';
 import type { PostgresResource } from './resource.js';
@@ -28,6 +27,8 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
     query: async <Row>(query: SqlQuery | string, options: QueryOptions = {}) => queryPool<Row>(access.get(), query, options),
     async cursor<Row>(query: SqlQuery | string, options: CursorOptions = {}): Promise<SqlCursor<Row>> {
       const { pool, where } = access.get();
+      // pg-query-stream is loaded by the first cursor (cached by the module loader after that).
+      const { openCursor } = await import('./cursor.js');
       return openCursor<Row>(pool, query, options, where);
     },
     async checkout(options: QueryOptions = {}): Promise<PostgresSession> {

@@ -6,7 +6,7 @@ import type { ConnectorDefinition } from '../types.js';
 import { classifyPostgresError } from './errors.js';
 import { postgresHandle, queryPool } from './handle.js';
 import { applyMigrations } from './migrations.js';
-import { closePostgres, openPostgres, type PostgresResource } from './resource.js';
+import type { PostgresResource } from './resource.js';
 import { describeTarget, targetOf } from './target.js';
 import type { PostgresHandle } from './types.js';
 
@@ -14,14 +14,22 @@ export const postgresConnector: ConnectorDefinition<PostgresResource, PostgresHa
   kind: 'postgres',
   describe: (connection) => describeTarget(targetOf(connection)),
   handle: postgresHandle,
-  open: (connection, context) => openPostgres(connection, targetOf(connection), { key: context.key, label: context.label }, context),
+  // The driver (pg, PGlite) is loaded by the first postgres connection, not by every process that
+  // imports the connectors: a service without one never pays its memory and load time.
+  async open(connection, context) {
+    const { openPostgres } = await import('./resource.js');
+    return openPostgres(connection, targetOf(connection), { key: context.key, label: context.label }, context);
+  },
   async ping(resource, timeoutMs) {
     await queryPool(resource, 'SELECT 1', { timeoutMs });
   },
   async prepare(resource, connection, context) {
     if (connection.migrations !== undefined) await applyMigrations(resource.pool, connection.migrations, resource.where.key, context.logger);
   },
-  close: closePostgres,
+  async close(resource) {
+    const { closePostgres } = await import('./resource.js');
+    await closePostgres(resource);
+  },
   classify: classifyPostgresError,
 };
 

@@ -6,7 +6,6 @@ import type { ConnectorDefinition } from '../types.js';
 import { classifyRedisError } from './errors.js';
 import { redisHandle, type RedisResource } from './handle.js';
 import { MemoryStore } from './memory/store.js';
-import { ServerStore } from './server/store.js';
 import { describeTarget, targetOf } from './target.js';
 import type { RedisHandle } from './types.js';
 
@@ -21,10 +20,18 @@ export const redisConnector: ConnectorDefinition<RedisResource, RedisHandle> = {
     }
     // No I/O waited for here: the server connection is dialled now and awaited by the ping, which
     // set.ts retries while the server is unreachable.
+    // ioredis is loaded by the first Redis server connection: `memory:` and services without Redis
+    // never pay its memory and load time.
     const store =
       target.type === 'memory'
         ? new MemoryStore()
-        : new ServerStore({ url: target.url, key: context.key, label: context.label, connectTimeoutMs: context.acquireTimeoutMs, logger: context.logger });
+        : new (await import('./server/store.js')).ServerStore({
+            url: target.url,
+            key: context.key,
+            label: context.label,
+            connectTimeoutMs: context.acquireTimeoutMs,
+            logger: context.logger,
+          });
     return { store, key: context.key, label: context.label };
   },
   ping: (resource, timeoutMs) => resource.store.ping(timeoutMs),
