@@ -3,12 +3,12 @@
  * created with the set (no I/O, so `svc check` and `svc graph` compile http steps too), opened by
  * `openAll` before the server listens, closed by `closeAll` after its requests have drained.
  *
- * An http step whose URL is known at boot registers its origin: `open` gives that origin a keep-alive
- * Pool of its own, bound to the step, so a request does no lookup. URLs computed per request go
+ * An http step whose URL is known at boot registers its origin: that origin gets a keep-alive Pool of
+ * its own (made by its first request), bound to the step. URLs computed per request go
  * through one shared Agent, which keeps a pool per origin it meets. Upstreams are not pinged at boot:
  * one that is down is the 502 of the requests that need it, not a reason to refuse to start.
  */
-import { Agent, Pool, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher, Pool } from 'undici';
 import { ConnectorCategory, ConnectorError } from '../errors.js';
 import { exchange, exchangeStream, targetOf, type OutboundRequest, type OutboundResponse, type OutboundStreamResponse } from './exchange.js';
 
@@ -28,7 +28,7 @@ export interface OutboundHttp {
   forOrigin(origin: string): OutboundClient;
   /** A client for URLs known only per request (the shared agent). */
   readonly any: OutboundClient;
-  /** Creates the pools and the agent (no connection is made until a request needs one). */
+  /** Lets requests through (pools, the agent and undici itself come with the first request that needs them). */
   open(): void;
   /** Closes every pool and the agent, waiting up to `graceMs` for requests still under way. Final. */
   close(graceMs?: number): Promise<void>;
@@ -40,9 +40,15 @@ const CLOSE_GRACE_MS = 5_000;
 
 const DISPATCHER_OPTIONS = { keepAliveTimeout: KEEP_ALIVE_MS } as const;
 
+/**
+ * undici is loaded by the first outbound request, not by every process that imports the connectors
+ * (a service without http steps never pays its memory and load time); the module loader keeps it.
+ */
+let undici: typeof import('undici') | undefined;
+
 export function createOutboundHttp(): OutboundHttp {
   let state: 'created' | 'open' | 'closed' = 'created';
-  /** Origins registered at boot; their pools exist while the client is open. */
+  /** Origins registered at boot: each gets a keep-alive Pool of its own on first use. */
   const origins = new Set<string>();
   const pools = new Map<string, Pool>();
   let agent: Agent | undefined;
@@ -52,38 +58,49 @@ export function createOutboundHttp(): OutboundHttp {
       const why = state === 'created' ? 'is not open: it opens with the connections, before the server listens' : 'is closed';
       throw new ConnectorError(`the outbound HTTP client ${why}`, { connection: 'http', category: ConnectorCategory.unavailable });
     }
-    return (origin === target.origin ? pools.get(origin) : undefined) ?? agent!;
+    const { Agent, Pool } = undici!;
+    if (origin !== undefined && origin === target.origin && origins.has(origin)) {
+      let pool = pools.get(origin);
+      if (pool === undefined) pools.set(origin, (pool = new Pool(origin, DISPATCHER_OPTIONS)));
+      return pool;
+    }
+    return (agent ??= new Agent(DISPATCHER_OPTIONS));
+  };
+
+  /** The dispatcher, once undici is loaded (a first request waits for it; later ones do not). */
+  const dispatcher = (origin: string | undefined, target: URL): Dispatcher | Promise<Dispatcher> => {
+    if (undici !== undefined) return dispatcherFor(origin, target);
+    return import('undici').then((module) => {
+      undici = module;
+      return dispatcherFor(origin, target);
+    });
   };
 
   const clientOf = (origin: string | undefined): OutboundClient => ({
     async request(request) {
       const target = targetOf(request.url);
-      return exchange(dispatcherFor(origin, target), target, request);
+      return exchange(await dispatcher(origin, target), target, request);
     },
     async stream(request) {
       const target = targetOf(request.url);
-      return exchangeStream(dispatcherFor(origin, target), target, request);
+      return exchangeStream(await dispatcher(origin, target), target, request);
     },
   });
 
   return {
     forOrigin(origin) {
       origins.add(origin);
-      if (state === 'open' && !pools.has(origin)) pools.set(origin, new Pool(origin, DISPATCHER_OPTIONS));
       return clientOf(origin);
     },
     any: clientOf(undefined),
     open() {
-      if (state !== 'created') return;
-      state = 'open';
-      for (const origin of origins) pools.set(origin, new Pool(origin, DISPATCHER_OPTIONS));
-      agent = new Agent(DISPATCHER_OPTIONS);
+      if (state === 'created') state = 'open';
     },
     async close(graceMs = CLOSE_GRACE_MS) {
-      const previous = state;
       state = 'closed';
-      if (previous !== 'open') return;
-      const dispatchers: Dispatcher[] = [...pools.values(), agent!];
+      const dispatchers: Dispatcher[] = [...pools.values(), ...(agent ? [agent] : [])];
+      pools.clear();
+      agent = undefined;
       await Promise.all(dispatchers.map((d) => closeWithin(d, graceMs)));
     },
   };
