@@ -17,7 +17,8 @@ export type PulledSource<T = unknown> = AsyncIterable<T> | Iterable<T>;
 export interface SourceTraits {
   /**
    * Items come when something else publishes them (a subscription), possibly never: the consumer
-   * starts the response at once instead of after the first item.
+   * starts the response at once instead of after the first item. A live source's `return()` settles
+   * a pull that is still waiting (with `done`), so a consumer that stops is never left hanging.
    */
   readonly live?: boolean;
   /**

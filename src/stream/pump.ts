@@ -28,7 +28,7 @@ export interface PumpResult {
 
 export interface PumpOptions {
   readonly source: PulledSource;
-  /** Items arrive when published: waiting for one is interrupted at once when the client goes. */
+  /** Items arrive when published (SourceTraits.live): it may fail while nobody pulls (onFailure). */
   readonly live: boolean;
   readonly encoding: StreamEncoding;
   readonly out: Writable;
@@ -45,8 +45,6 @@ export interface PumpOptions {
 type Iter = Iterator<unknown> | AsyncIterator<unknown>;
 type Step = IteratorResult<unknown> | Promise<IteratorResult<unknown>>;
 
-const STOPPED: IteratorResult<unknown> = Object.freeze({ done: true, value: undefined });
-
 export class Pump {
   private readonly iterator: Iter;
   private readonly encoder: StreamEncoder;
@@ -62,8 +60,6 @@ export class Pump {
   private stopped: StreamEndReason | undefined;
   /** Wakes a pump waiting for `drain`. */
   private wakeDrained: (() => void) | undefined;
-  /** Wakes a pump waiting for a live source's next item (the client left, the server stops). */
-  private wakeWaiting: (() => void) | undefined;
   /** The last write was refused (the socket's buffer is over its mark): wait for `drain`. */
   private needDrain = false;
   private corked = false;
@@ -158,16 +154,13 @@ export class Pump {
     return this.result('complete', 'complete');
   }
 
-  /** The next item; for a live source, a client leaving wakes the wait at once. */
+  /**
+   * The next item. A live source may keep a pull waiting for minutes; a client leaving or a shutdown
+   * ends that wait through the iterator's `return()`, which a live source answers by settling the
+   * waiting pull (SourceTraits.live): no wrapper promise per item on the fan-out path.
+   */
   private next(): Step {
-    const step = this.iterator.next();
-    if (!this.options.live || !(step instanceof Promise)) return step;
-    return new Promise<IteratorResult<unknown>>((resolve, reject) => {
-      this.wakeWaiting = () => resolve(STOPPED);
-      step.then(resolve, reject);
-    }).finally(() => {
-      this.wakeWaiting = undefined;
-    });
+    return this.iterator.next();
   }
 
   private drained(): Promise<void> {
@@ -185,7 +178,6 @@ export class Pump {
 
   private wakeAll(): void {
     this.wakeDrained?.();
-    this.wakeWaiting?.();
   }
 
   private onClose(): void {

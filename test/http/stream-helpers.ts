@@ -103,3 +103,22 @@ export async function until(check: () => boolean, timeoutMs = 5000): Promise<voi
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/**
+ * A live source as SourceTraits.live describes it: pulls wait until `fail` is called or the consumer
+ * returns, which settles a waiting pull with `done`.
+ */
+export function silentLiveSource(): { source: AsyncIterable<unknown> & { live: true }; fail: (error: unknown) => void } {
+  let waiting: { resolve: (r: IteratorResult<unknown>) => void; reject: (e: unknown) => void } | undefined;
+  const source = {
+    live: true as const,
+    [Symbol.asyncIterator]: () => ({
+      next: () => new Promise<IteratorResult<unknown>>((resolve, reject) => (waiting = { resolve, reject })),
+      return: async () => {
+        waiting?.resolve({ done: true, value: undefined });
+        return { done: true as const, value: undefined };
+      },
+    }),
+  };
+  return { source, fail: (error) => waiting?.reject(error) };
+}

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SourceOverflowError } from '../../graph/index.js';
 import { shutdown } from '../../src/http/index.js';
 import { endpoint, server, serveManifest } from './helpers.js';
-import { fetchAll, listenLocal, open, readUntil, streamResult, until, type Disposal } from './stream-helpers.js';
+import { fetchAll, listenLocal, open, readUntil, silentLiveSource, streamResult, until, type Disposal } from './stream-helpers.js';
 
 const logger = { warn() {}, info() {}, error() {} } as never;
 
@@ -215,14 +215,7 @@ test('the first item is bounded by the request time-out: 504 and the stream disp
 });
 
 test('a live source: head at once, a client that cannot keep up is cut off with a logged reason', async () => {
-  let fail: ((e: unknown) => void) | undefined;
-  const source = {
-    live: true,
-    [Symbol.asyncIterator]: () => ({
-      next: () => new Promise<IteratorResult<unknown>>((_resolve, reject) => (fail = reject)),
-      return: async () => ({ done: true as const, value: undefined }),
-    }),
-  };
+  const { source, fail } = silentLiveSource();
   let disposals: Disposal[] = [];
   const { app, log } = await server([
     endpoint('GET /live', () => {
@@ -235,7 +228,7 @@ test('a live source: head at once, a client that cannot keep up is cut off with 
   try {
     const res = await open(`${url}/live`);
     assert.equal(res.statusCode, 200, 'the head went out before any item');
-    fail!(new SourceOverflowError('more than 1000 messages behind'));
+    fail(new SourceOverflowError('more than 1000 messages behind'));
     await new Promise((r) => res.on('close', r));
     await until(() => disposals.length === 1);
     assert.equal(disposals[0]!.end, 'error');
@@ -284,13 +277,7 @@ test('sse over a manifest: retry once, event, id from the item, heartbeats, Last
 });
 
 test('sse heartbeats arrive every heartbeat period while a live source is silent; shutdown ends it politely', async () => {
-  const source = {
-    live: true,
-    [Symbol.asyncIterator]: () => ({
-      next: () => new Promise<IteratorResult<unknown>>(() => {}),
-      return: async () => ({ done: true as const, value: undefined }),
-    }),
-  };
+  const { source } = silentLiveSource();
   let disposals: Disposal[] = [];
   const { app, log } = await server([
     endpoint('GET /quiet', () => {
