@@ -344,7 +344,7 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   {
     code: 'SVC_SCHEMA_QUESTIONABLE_FIELD',
     summary: 'Questionable field declaration',
-    description: 'A field that is valid but probably not what was meant (a pattern prone to slow matching).',
+    description: 'A field that is valid but probably not what was meant.',
   },
 
   // ------------------------------------------------------------------ REF

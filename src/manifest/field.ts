@@ -7,6 +7,7 @@
  */
 import type { Attribute, Body, Expression, ObjectCons } from '../hcl/index.js';
 import { type Range, didYouMean } from '../diag/index.js';
+import { compileRegex, RegexError } from '../regex/index.js';
 import { type FieldSpec, type TypeSpec, FORMAT_NAMES, isKnownFormat, typeName } from '../schema/index.js';
 import { decodeBody, type BodySchema } from './body.js';
 import type { DecodeScope } from './scope.js';
@@ -114,11 +115,14 @@ export function decodeField(
   if (patternAttr) {
     const p = readString(patternAttr, scope);
     if (p !== undefined) {
+      // The pattern runs on src/regex (linear time): one it cannot compile, whether its syntax is wrong
+      // or RE2 cannot express it (lookaround, back-references), is refused here, with the reason.
       try {
-        new RegExp(p, 'u');
+        compileRegex(p);
         field.pattern = p;
       } catch (e) {
-        invalidValue(patternAttr, scope, `Invalid regular expression: ${(e as Error).message}`);
+        if (!(e instanceof RegexError)) throw e;
+        invalidValue(patternAttr, scope, `Invalid regular expression: ${e.reason}.`);
       }
     }
   }

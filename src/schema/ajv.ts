@@ -3,6 +3,7 @@
  * request time.
  */
 import Ajv2020Module, { type Ajv2020 } from 'ajv/dist/2020.js';
+import { compileRegex } from '../regex/index.js';
 import { FORMATS } from './formats.js';
 import { allDistinct, UNIQUE_ITEMS_KEYWORD } from './unique.js';
 
@@ -11,6 +12,12 @@ import { allDistinct, UNIQUE_ITEMS_KEYWORD } from './unique.js';
 const Ajv = Ajv2020Module.default;
 
 let instance: Ajv2020 | undefined;
+
+/**
+ * ajv's `code.regExp`: called with the pattern and `u`. The `u` is the meaning src/regex always gives.
+ * `code` names the engine only in standalone code, which svc does not generate.
+ */
+const linearRegExp = Object.assign((pattern: string, _flags: string) => compileRegex(pattern), { code: 'compileRegex' });
 
 export function sharedAjv(): Ajv2020 {
   if (instance !== undefined) return instance;
@@ -29,6 +36,9 @@ export function sharedAjv(): Ajv2020 {
     formats: { ...FORMATS },
     // The schemas carry no $id and are never referenced by other schemas.
     addUsedSchema: false,
+    // `pattern` runs in linear time (src/regex): a backtracking engine lets one request value stall the
+    // process. check.ts refuses at boot what src/regex cannot compile, so this never throws.
+    code: { regExp: linearRegExp },
   });
   instance.addKeyword({
     keyword: UNIQUE_ITEMS_KEYWORD,

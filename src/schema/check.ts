@@ -8,7 +8,7 @@ import type { Coordinate, FieldSpec, ObjectTypeSpec, RequestSpec, TypeSpec } fro
 import { isKnownFormat, FORMAT_NAMES } from './formats.js';
 import { forEachObject, toValidatorSchema } from './json-schema.js';
 import { mapErrors } from './errors.js';
-import { mayBacktrackCatastrophically } from './pattern.js';
+import { compileRegex, RegexError } from '../regex/index.js';
 import { sharedAjv } from './ajv.js';
 
 export interface SchemaIssue {
@@ -220,20 +220,11 @@ function checkField(field: FieldSpec, report: (message: string, extra?: IssueExt
   }
   if (field.pattern !== undefined) {
     applies('pattern', stringy, 'string');
-    let valid = true;
     try {
-      new RegExp(field.pattern, 'u');
+      compileRegex(field.pattern);
     } catch (e) {
-      valid = false;
-      report(`\`pattern\` is not a valid regular expression: ${(e as Error).message}`, { attribute: 'pattern' });
-    }
-    if (valid && mayBacktrackCatastrophically(field.pattern)) {
-      report(
-        '`pattern` repeats a group that itself repeats or alternates (as in `(a+)+` or `(a|aa)+`): on a near-miss value ' +
-          'the regular expression engine may backtrack for a time exponential in the length, once per request; ' +
-          'make the repetitions unambiguous (for instance `a+` for `(a+)+` or `(a|aa)+`)',
-        { attribute: 'pattern', severity: 'warning' },
-      );
+      if (!(e instanceof RegexError)) throw e;
+      report(`\`pattern\` is not a valid regular expression: ${e.reason}`, { attribute: 'pattern' });
     }
   }
   if (field.minLength !== undefined) applies('min_length', stringy, 'string');

@@ -1,12 +1,12 @@
 /**
  * Holds the import rules of ARCHITECTURE.md and CONTRIBUTING.md:
  * - layers: imports flow one way (cli -> http -> steps/openapi -> connectors/stream/auth -> model ->
- *   manifest -> expr/schema/graph -> hcl/starlark -> diag/problem/json);
+ *   manifest -> expr/schema/graph -> hcl/starlark -> diag/problem/json/regex);
  * - the engine and the interpreters stand alone;
  * - another area is imported only through its `index.ts` (what it does not export there is private);
  * - no import cycle between files, type-only imports included (the parsers' own grammar recursion
  *   aside);
- * - drivers, fastify and jose each have exactly one home.
+ * - drivers, fastify, jose and re2js each have exactly one home.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +21,7 @@ const LAYER: Record<string, number> = {
   'src/diag': 0,
   'src/problem': 0,
   'src/json': 0,
+  'src/regex': 0,
   'src/hcl': 1,
   'src/starlark': 1,
   graph: 2,
@@ -42,6 +43,7 @@ const STANDALONE: Record<string, string[]> = {
   'src/diag': [],
   'src/problem': [],
   'src/json': [],
+  'src/regex': [],
   'src/hcl': ['src/diag'],
   'src/starlark': [],
   graph: [],
@@ -58,6 +60,7 @@ const PACKAGE_HOME: Record<string, string> = {
   ioredis: 'src/connectors',
   undici: 'src/connectors',
   jose: 'src/auth',
+  re2js: 'src/regex',
 };
 
 /**

@@ -145,20 +145,23 @@ test('a default of the wrong type names the type; the safe range is mentioned on
   );
 });
 
-test('a pattern that may backtrack catastrophically is a warning at the pattern; the model is still built', () => {
-  const r = buildServiceModel([{ filename: 'f.hcl', source: query('type = string\npattern = "^(a+)+$"') }]);
-  assert.ok(r.model, 'a warning does not block the model');
+test('a pattern runs in linear time: nested quantifiers are accepted as they are, one RE2 cannot run is an error at the pattern', () => {
+  const ok = buildServiceModel([{ filename: 'f.hcl', source: query('type = string\npattern = "^(a+)+$"') }]);
+  assert.ok(ok.model);
+  assert.deepEqual(ok.diagnostics, []);
+  const r = buildServiceModel([{ filename: 'f.hcl', source: query('type = string\npattern = "^(?!admin)[a-z]+$"') }]);
+  assert.equal(r.model, undefined);
   assert.deepEqual(
     r.diagnostics.map((d) => [d.severity, d.summary, `${d.subject?.start.line}:${d.subject?.start.column}`, d.path?.join(' > ')]),
-    [['warning', 'Questionable field declaration', '6:19', 'endpoint "GET /x" > request > query > field "q"']],
+    [['error', 'Invalid value', '6:19', 'endpoint "GET /x" > request > query > field "q"']],
   );
-  assert.match(r.diagnostics[0]!.detail!, /^query\.q: `pattern` repeats a group .* backtrack/);
+  assert.match(r.diagnostics[0]!.detail!, /^Invalid regular expression: a lookahead assertion `\(\?!` cannot be matched in linear time/);
 });
 
-test('svc check prints the warning and still succeeds', async (t) => {
+test('svc check refuses a pattern RE2 cannot run, with the reason', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-fields-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(join(dir, 'api.hcl'), query('type = string\npattern = "^(a|aa)+$"'));
+  writeFileSync(join(dir, 'api.hcl'), query('type = string\npattern = "^(a)\\\\1$"'));
   let out = '';
   let err = '';
   const code = await checkCommand(['-c', dir], {
@@ -167,10 +170,9 @@ test('svc check prints the warning and still succeeds', async (t) => {
     env: process.env,
     cwd: process.cwd(),
   });
-  assert.equal(code, 0);
-  assert.match(out + err, /Warning: Questionable field declaration/);
-  assert.match(out + err, /backtrack/);
-  assert.match(out, /1 warning/);
+  assert.equal(code, 1);
+  assert.match(out + err, /Error: Invalid value/);
+  assert.match(out + err, /a back-reference `\\1` cannot be matched in linear time/);
 });
 
 test('an invalid default is reported at its value, with the reason the 422 would give', () => {

@@ -1,12 +1,15 @@
 /**
  * `replace(str, substr, replacement)`: every occurrence of substr. As in Terraform, a substr written
- * `/pattern/` is a regular expression (JS syntax) and the replacement may use `$1` groups.
+ * `/pattern/` is a regular expression (JavaScript syntax, as a field's `pattern`) and the replacement
+ * may use `$1` groups.
  *
  * The regular-expression form applies only to a pattern written as a constant in the manifest: it is
- * compiled once, at boot (an invalid one is a boot error). A substr computed from request data is
- * always a plain substring, so a client can never supply a pattern (catastrophic backtracking would
- * stall the whole server).
+ * compiled once, at boot, by src/regex, and matched in time linear in the string (RE2), so neither a
+ * long request value nor a constant folded at boot can make it backtrack. An invalid pattern, or one
+ * RE2 cannot run (lookaround, back-references), is a boot error. A substr computed from request data
+ * is always a plain substring: a client never supplies a pattern.
  */
+import { compileRegex, type LinearRegex, RegexError } from '../../regex/index.js';
 import { FunctionArgError } from '../errors.js';
 import { str } from './args.js';
 import { defineFunction } from './types.js';
@@ -19,11 +22,12 @@ function isPattern(sub: string): boolean {
   return sub.length > 1 && sub.startsWith('/') && sub.endsWith('/');
 }
 
-function compilePattern(sub: string): RegExp {
+function compilePattern(sub: string): LinearRegex {
   try {
-    return new RegExp(sub.slice(1, -1), 'gu');
+    return compileRegex(sub.slice(1, -1));
   } catch (e) {
-    throw new FunctionArgError(1, `invalid regular expression: ${(e as Error).message}`);
+    if (!(e instanceof RegexError)) throw e;
+    throw new FunctionArgError(1, `invalid regular expression: ${e.reason}`);
   }
 }
 
@@ -35,7 +39,6 @@ export const replace = defineFunction({
     const sub = constants[1]?.value;
     if (typeof sub !== 'string' || !isPattern(sub)) return undefined;
     const re = compilePattern(sub);
-    // A global RegExp keeps state in lastIndex, but String.prototype.replace resets it on every call.
-    return (args) => str(args, 0).replace(re, str(args, 2));
+    return (args) => re.replaceAll(str(args, 0), str(args, 2));
   },
 });
