@@ -7,14 +7,14 @@
  * - date-time: ajv-formats accepts a space separator, `+0100` and `+01` offsets; RFC 3339 §5.6 wants
  *   `T` and `+01:00`.
  * - hostname: ajv-formats is ASCII only and does not check the 253-character total; ours accepts
- *   internationalised names by converting them with WHATWG `domainToASCII` (UTS #46) first.
+ *   internationalised names by converting them with UTS #46 first (`tr46`, pinned: see isHostname).
  * - email: ajv-formats' regex does not bound the local part (64), the address (254) or labels (63).
  * - date: ajv-formats' would do; ours shares its calendar check (leap years) with date-time, so the two
  *   formats cannot disagree about which days exist.
  */
-import { domainToASCII } from 'node:url';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Format } from 'ajv';
+import { toASCII } from 'tr46';
 
 // --- uuid ---------------------------------------------------------------------------------------
 
@@ -69,19 +69,38 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const A_LABEL = /(?:^|\.)xn--/i;
 
 /**
+ * UTS #46 ToASCII (nontransitional) with the options of the WHATWG URL standard's "domain to ASCII"
+ * (CheckBidi, CheckJoiners; no CheckHyphens, no STD3 rules, no DNS length: the RFC 1123 checks on the
+ * result do those), except that an `xn--` label which is not valid Punycode is an error. `null` when
+ * UTS #46 refuses the name.
+ *
+ * Why not `node:url`'s `domainToASCII`: its answer is the runtime's. Node.js 24 (Ada 3) follows the
+ * 2025 URL standard, which sets IgnoreInvalidPunycode, so `xn--zz.example` became valid there while 20
+ * and 22 refuse it; and Ada's bidi check is laxer than RFC 5893 (`a.bא` passes). `tr46` is pure
+ * JavaScript with its own IDNA mapping table (Unicode 17.0, the version pinned in package.json), so
+ * every Node.js line answers alike. What it still takes from the runtime is NFC normalisation
+ * (`String.prototype.normalize`, ICU): the same on every runtime whose Unicode version is at least the
+ * table's, which test/portability/runtime.test.ts checks.
+ */
+function idnaToASCII(name: string): string | null {
+  return toASCII(name, { checkBidi: true, checkJoiners: true, transitionalProcessing: false, ignoreInvalidPunycode: false });
+}
+
+/**
  * RFC 1123 host name or FQDN (an optional trailing dot): labels of 1-63 letters, digits and inner
  * hyphens, 253 characters at most without the trailing dot. A name with Unicode labels goes through
- * `domainToASCII` first (UTS #46: mapped, punycode-encoded, refused when IDNA forbids it) and the ASCII
- * result must pass the same rules, so `bücher.example` is valid; an ASCII `xn--` label must decode
- * (`xn--zz` is not valid). The common all-ASCII case is one regular expression.
+ * UTS #46 first (idnaToASCII: mapped, punycode-encoded, refused when IDNA forbids it) and the ASCII
+ * result must pass the same rules, so `bücher.example` is valid; an ASCII `xn--` label must decode to
+ * a valid label (`xn--zz` is not valid). The common all-ASCII case is one regular expression.
  */
 export function isHostname(s: string, allowIdn = true): boolean {
   let host = s;
   if (NON_ASCII.test(host)) {
     if (!allowIdn) return false;
-    host = domainToASCII(host);
-    if (host === '') return false;
-  } else if (A_LABEL.test(host) && domainToASCII(host) === '') {
+    const ascii = idnaToASCII(host);
+    if (ascii === null) return false;
+    host = ascii;
+  } else if (A_LABEL.test(host) && idnaToASCII(host) === null) {
     return false;
   }
   const length = host.endsWith('.') ? host.length - 1 : host.length;
