@@ -1,6 +1,8 @@
-# The OpenAPI 3.1 document of this manifest, served by the server itself. Nothing is mounted
-# implicitly: these two endpoints exist because they are declared here. Both serve the text
-# `npx svc openapi -c examples/quickstart` prints (the YAML one with --format=yaml).
+# The OpenAPI 3.1 document of this manifest, and a page that shows it, served by the server itself.
+# Nothing is mounted implicitly: these endpoints exist because they are declared here. The two spec
+# endpoints serve the text `npx svc openapi -c examples/quickstart` prints (the YAML one with
+# --format=yaml); /docs is the Scalar reference page, which loads /openapi.json (the nearest JSON spec
+# endpoint) and takes its scripts from below /docs/assets/, never from another host.
 
 endpoint "GET /openapi.json" {
   openapi {
@@ -11,5 +13,11 @@ endpoint "GET /openapi.json" {
 endpoint "GET /openapi.yaml" {
   openapi {
     format = "yaml"
+  }
+}
+
+endpoint "GET /docs" {
+  openapi {
+    ui = "scalar"
   }
 }

@@ -46,7 +46,6 @@ export const DIAGNOSTIC_AREAS: Readonly<Record<string, string>> = {
   AUTH: 'Guards (auth blocks).',
   CONNECTION: 'Connection blocks.',
   DOCS: 'Documentation endpoints and OpenAPI metadata.',
-  UNSUPPORTED: 'Valid manifests that this release refuses to serve, because it cannot yet run what they declare.',
 };
 
 export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
@@ -473,16 +472,34 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: 'SVC_DOCS_CONFLICTING_TEMPLATE', summary: 'Conflicting template', description: 'A template given both inline and as a file.' },
   { code: 'SVC_DOCS_MISSING_TEMPLATE', summary: 'Missing template', description: 'openapi "template" without file or inline.' },
   {
+    code: 'SVC_DOCS_RENDERER_NOT_INSTALLED',
+    summary: 'Documentation renderer not installed',
+    description: 'A ui renderer whose browser bundle is not in vendor/docs (npm install and npm run build fetch it).',
+  },
+  {
+    code: 'SVC_DOCS_PAGE_PATH_PARAMETER',
+    summary: 'Documentation page path ends in a parameter',
+    description: 'A ui renderer page whose path ends in a parameter or holds a catch-all, so its assets cannot be named relative to it.',
+  },
+  {
+    code: 'SVC_DOCS_UNKNOWN_TEMPLATE_VARIABLE',
+    summary: 'Unknown template variable',
+    description: 'A documentation template names a variable other than .Title, .Version, .Description, .SpecURL and .SpecYAMLURL.',
+  },
+  {
+    code: 'SVC_DOCS_INVALID_TEMPLATE_ACTION',
+    summary: 'Invalid template action',
+    description: 'A documentation template holds a {{ ... }} that is not one variable, or one without its closing }}.',
+  },
+  {
+    code: 'SVC_DOCS_TEMPLATE_WITHOUT_SPEC',
+    summary: 'No spec endpoint for the template',
+    description: 'A documentation template uses .SpecURL or .SpecYAMLURL, and the manifest declares no spec endpoint of that format.',
+  },
+  {
     code: 'SVC_DOCS_TEMPLATE_IGNORED',
     summary: 'Template ignored',
     description: 'A template on an endpoint that serves the ui renderer, which does not use it.',
-  },
-
-  // ------------------------------------------------------------------ UNSUPPORTED
-  {
-    code: 'SVC_UNSUPPORTED_DOCS_ENDPOINT',
-    summary: 'documentation pages are not supported yet',
-    description: 'A documentation page (a ui renderer or a template), which this release cannot serve; spec endpoints (format = "json" or "yaml") are served.',
   },
 ];
 

@@ -2,13 +2,14 @@
  * Documentation endpoints (SPEC.md §4.2, DECISIONS.md §5): what each serves, as files built once at
  * boot. A site is the files of one endpoint, keyed by their path below the endpoint's own (`''` is the
  * endpoint's path itself), all behind the endpoint's guard. A spec endpoint serves the document in
- * JSON or YAML, the very text `svc openapi` prints. A renderer page will be one more kind here: its
- * page under `''` and its assets under `assets/...` (cached as immutable), with no change to how
- * sites are mounted (server.ts).
+ * JSON or YAML, the very text `svc openapi` prints; a renderer page serves its page and its assets
+ * under `assets/` (cached as immutable: their names carry a hash of their bytes); a template serves
+ * its page (src/docs builds pages).
  */
 import type { ServiceModel } from '../model/index.js';
 import { compileOpenApi, serializeDocument, type OpenApiDocument } from '../openapi/index.js';
 import type { CompiledDocsEndpoint } from '../steps/index.js';
+import { docsPageFiles } from '../docs/index.js';
 import type { EndpointGuard } from '../auth/index.js';
 import { REVALIDATE, staticFile, type StaticFile } from './static-file.js';
 
@@ -24,26 +25,31 @@ export interface DocsSite {
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** RFC 9512. */
 const YAML_TYPE = 'application/yaml';
+/** Assets are named by a hash of their bytes: a client may keep them for good. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** The sites of the documentation endpoints; the document is compiled once, and only if one needs it. */
+/**
+ * The sites of the documentation endpoints. The document is compiled once, and only if one needs it:
+ * a spec endpoint, or a renderer page with no JSON spec endpoint to load it from (it embeds it).
+ */
 export function docsSites(endpoints: readonly CompiledDocsEndpoint[], model: ServiceModel): DocsSite[] {
   let document: OpenApiDocument | undefined;
   const theDocument = (): OpenApiDocument => (document ??= compileOpenApi(model));
   return endpoints.map((endpoint) => ({
     method: endpoint.method,
     path: endpoint.path,
-    files: filesOf(endpoint, theDocument),
+    files: filesOf(endpoint, theDocument, model),
     ...(endpoint.guard ? { guard: endpoint.guard } : {}),
   }));
 }
 
-function filesOf(endpoint: CompiledDocsEndpoint, document: () => OpenApiDocument): Map<string, StaticFile> {
-  const { docs } = endpoint;
-  switch (docs.kind) {
-    case 'spec':
-      return new Map([['', staticFile(serializeDocument(document(), docs.format), docs.format === 'json' ? JSON_TYPE : YAML_TYPE, REVALIDATE)]]);
-    default:
-      // Refused at boot (src/steps/compile.ts) until the renderers' release.
-      throw new Error(`documentation endpoint ${endpoint.method} ${endpoint.path}: ${docs.kind} pages are not served by this release`);
+function filesOf(endpoint: CompiledDocsEndpoint, document: () => OpenApiDocument, model: ServiceModel): Map<string, StaticFile> {
+  const { docs, page } = endpoint;
+  if (docs.kind === 'spec') {
+    return new Map([['', staticFile(serializeDocument(document(), docs.format), docs.format === 'json' ? JSON_TYPE : YAML_TYPE, REVALIDATE)]]);
   }
+  // compileService plans every page (src/docs) and refuses the endpoint when it cannot.
+  if (page === undefined) throw new Error(`documentation endpoint ${endpoint.method} ${endpoint.path} was not planned`);
+  const files = docsPageFiles({ page, path: endpoint.path, meta: model.openapi, documentJson: () => serializeDocument(document(), 'json') });
+  return new Map([...files].map(([sub, file]) => [sub, staticFile(file.content, file.contentType, file.immutable ? IMMUTABLE : REVALIDATE)]));
 }

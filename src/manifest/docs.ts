@@ -39,12 +39,15 @@ export function decodeDocs(block: Block, scope: DecodeScope, files: FileAccess):
   }
   const { attrs } = decodeBody(block.body, schema, s, block);
   const range = block.range;
-  const template = (inline: string | undefined, fileAttr: ReturnType<typeof attrs.get>): DocsConfig | undefined => {
+  const template = (inline: string | undefined, fileAttr: ReturnType<typeof attrs.get>, inlineAttr: ReturnType<typeof attrs.get>): DocsConfig | undefined => {
     if (inline !== undefined && fileAttr) {
       s.error('Conflicting template', fileAttr.nameRange, { detail: 'Give the template inline or as a file, not both.' });
       return undefined;
     }
-    if (inline !== undefined) return { kind: 'template', inline, range };
+    if (inline !== undefined) {
+      const expr = inlineAttr!.expr;
+      return { kind: 'template', inline, source: { range: expr.range, heredoc: expr.kind === 'Template' && expr.heredoc }, range };
+    }
     const name = readString(fileAttr, s);
     if (name === undefined) return undefined;
     const f = resolveFile(fileAttr!, name, files.rootDir, files, s);
@@ -63,7 +66,7 @@ export function decodeDocs(block: Block, scope: DecodeScope, files: FileAccess):
         s.error('Missing template', blockHeader(block), { detail: 'openapi "template" needs `file` or `inline`.' });
         return undefined;
       }
-      return template(readString(attrs.get('inline'), s), attrs.get('file'));
+      return template(readString(attrs.get('inline'), s), attrs.get('file'), attrs.get('inline'));
     }
   }
 
@@ -78,7 +81,7 @@ export function decodeDocs(block: Block, scope: DecodeScope, files: FileAccess):
     return undefined;
   }
   if (format) return { kind: 'spec', format: readChoice(format, s, FORMATS) ?? 'json', range };
-  if (hasTemplate && !ui) return template(readString(attrs.get('template'), s), attrs.get('template_file'));
+  if (hasTemplate && !ui) return template(readString(attrs.get('template'), s), attrs.get('template_file'), attrs.get('template'));
   if (hasTemplate && ui) {
     s.warning('Template ignored', (attrs.get('template') ?? attrs.get('template_file'))!.nameRange, {
       detail: 'A template is used only when `ui` is omitted; this endpoint serves the `ui` renderer.',

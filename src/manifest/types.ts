@@ -174,5 +174,13 @@ export type DocsConfig =
   /**
    * `template` / `template_file`. `inline` is the template text: written inline, or read from `file`
    * at boot (loadManifest reads it; in-memory builds only resolve `file`, leaving `inline` unset).
+   * `source` is where inline text was written (a heredoc's text starts on the line after `<<EOT`),
+   * so a template diagnostic can name the manifest line.
    */
-  | { readonly kind: 'template'; readonly inline?: string; readonly file?: string; readonly range: Range };
+  | {
+      readonly kind: 'template';
+      readonly inline?: string;
+      readonly file?: string;
+      readonly source?: { readonly range: Range; readonly heredoc: boolean };
+      readonly range: Range;
+    };

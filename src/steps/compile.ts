@@ -6,6 +6,7 @@ import { compileGraph, type CompiledGraph, type StepError } from '../../graph/in
 import { compileEndpointGuard, type EndpointGuard } from '../auth/index.js';
 import { classifyConnectorError, createConnectors, type ConnectorSet } from '../connectors/index.js';
 import type { Diagnostic } from '../diag/index.js';
+import { planDocsPage, type DocsPage } from '../docs/index.js';
 import type { DocsConfig, DocsEndpointModel, Expr, PipelineEndpointModel, ServiceModel, StepSpecBase } from '../model/index.js';
 import type { CompiledEndpoint, EndpointNode, EndpointScope } from './contract.js';
 import type { CompileEnv, NodeCompiler } from './definition.js';
@@ -118,6 +119,8 @@ export interface CompiledDocsEndpoint {
   readonly method: string;
   readonly path: string;
   readonly docs: DocsConfig;
+  /** A renderer or template page, planned (src/docs); absent for a spec endpoint. */
+  readonly page?: DocsPage;
   /** The endpoint's guards, as for any endpoint; absent when public. */
   readonly guard?: EndpointGuard;
 }
@@ -158,8 +161,8 @@ export function compileService(model: ServiceModel<StepSpec>, options: CompileSe
     if (endpoint.kind === 'docs') {
       if (options.forDrawing) continue;
       const compiled = compileDocsEndpoint(endpoint, model);
-      if ('diagnostic' in compiled) diagnostics.push(compiled.diagnostic);
-      else docs.push(compiled);
+      diagnostics.push(...compiled.diagnostics);
+      if (compiled.endpoint) docs.push(compiled.endpoint);
       continue;
     }
     const result = compileEndpoint(endpoint, model, shared);
@@ -173,24 +176,21 @@ export function compileService(model: ServiceModel<StepSpec>, options: CompileSe
 }
 
 /**
- * A documentation endpoint: what it serves and its guard; src/http builds the document (src/openapi)
- * and serves it. Spec endpoints (`format = "json" | "yaml"`) are served; renderer pages and templates
- * are refused until their release, since no route is ever mounted implicitly (DECISIONS.md §5).
+ * A documentation endpoint: what it serves and its guard. src/http builds the files (the document
+ * from src/openapi, pages from src/docs); a page is planned here, so a template's unknown variable or
+ * a renderer that is not installed stops the boot (and `svc check`) instead of a request.
  */
-function compileDocsEndpoint(endpoint: DocsEndpointModel, model: ServiceModel<StepSpec>): CompiledDocsEndpoint | { diagnostic: Diagnostic } {
-  if (endpoint.docs.kind !== 'spec') {
-    return {
-      diagnostic: {
-        severity: 'error',
-        summary: 'documentation pages are not supported yet',
-        detail: `This version of svc serves the document itself (openapi { format = "json" } or "yaml") but not a documentation page (${endpoint.docs.kind === 'ui' ? `the ${endpoint.docs.renderer} renderer` : 'a custom template'}); the endpoint is refused at boot rather than left out.`,
-        subject: endpoint.docs.range,
-        path: endpoint.blockPath,
-      },
-    };
-  }
+function compileDocsEndpoint(
+  endpoint: DocsEndpointModel,
+  model: ServiceModel<StepSpec>,
+): { endpoint?: CompiledDocsEndpoint; diagnostics: readonly Diagnostic[] } {
+  const { page, diagnostics } = planDocsPage(endpoint, model.endpoints);
+  if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   const guard = compileEndpointGuard(endpoint.auth, model);
-  return { method: endpoint.method, path: endpoint.path, docs: endpoint.docs, ...(guard ? { guard } : {}) };
+  return {
+    endpoint: { method: endpoint.method, path: endpoint.path, docs: endpoint.docs, ...(page ? { page } : {}), ...(guard ? { guard } : {}) },
+    diagnostics,
+  };
 }
 
 /** `steps.<name>` roots read by expressions: the graph's data edges (for DOT and engine checks). */

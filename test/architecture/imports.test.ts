@@ -32,6 +32,7 @@ const LAYER: Record<string, number> = {
   'src/connectors': 5,
   'src/stream': 5,
   'src/auth': 5,
+  'src/docs': 5,
   'src/steps': 6,
   'src/openapi': 6,
   'src/http': 7,
@@ -60,6 +61,7 @@ const PACKAGE_HOME: Record<string, string> = {
   ioredis: 'src/connectors',
   undici: 'src/connectors',
   jose: 'src/auth',
+  marked: 'src/docs',
   re2js: 'src/regex',
 };
 

@@ -123,7 +123,7 @@ test('graph output is accepted by Graphviz dot', { skip: hasDot() ? false : 'Gra
 test('check and starlark are delegated', async () => {
   const check = await svc(['check', '-c', QUICKSTART]);
   assert.equal(check.code, 0);
-  assert.match(check.stdout, /ok: 11 endpoints/);
+  assert.match(check.stdout, /ok: 12 endpoints/);
   const dir = manifest('');
   writeFileSync(join(dir, 'double.star'), 'def execute(ctx):\n    return {"n": ctx["x"] * 2}\n');
   const star = await svc(['starlark', join(dir, 'double.star'), '--ctx', '{"x": 21}']);

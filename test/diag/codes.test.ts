@@ -10,7 +10,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { codeOf, DIAGNOSTIC_AREAS, DIAGNOSTIC_CODES, diagnosticToJSON, summaryPattern, type Diagnostic } from '../../src/diag/index.js';
@@ -83,15 +84,21 @@ test('codeOf: an exact summary, a pattern, an explicit code, and nothing for an 
   assert.equal(codeOf({ summary: 'No such summary' }), undefined);
 });
 
-test('--diagnostics=json carries the code (check on stdout, serve on stderr); the text rendering is unchanged', async () => {
+test('--diagnostics=json carries the code (check on stdout, serve on stderr); the text rendering is unchanged', async (t) => {
   const d: Diagnostic = { severity: 'error', summary: 'Unsupported argument' };
   assert.deepEqual(diagnosticToJSON(d), { severity: 'error', code: 'SVC_MANIFEST_UNSUPPORTED_ARGUMENT', summary: 'Unsupported argument' });
   assert.deepEqual(diagnosticToJSON({ severity: 'warning', summary: 'No such summary' }), { severity: 'warning', summary: 'No such summary' });
 
-  const dir = join(root, 'test', 'model', 'fixtures', 'good');
+  // A manifest that decodes and is refused when compiled: a template naming an unknown variable.
+  const dir = mkdtempSync(join(tmpdir(), 'svc-codes-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'api.hcl'), 'endpoint "GET /page" {\n  openapi {\n    template = "<h1>{{ .Titel }}</h1>"\n  }\n}\n');
   const check = await svc(['check', '-c', dir, '--diagnostics=json']);
   const checked = JSON.parse(check.stdout) as { diagnostics: { code: string; summary: string }[] };
-  assert.ok(checked.diagnostics.length > 0, 'the reference manifest has documentation endpoints this release refuses');
+  assert.deepEqual(
+    checked.diagnostics.map((x) => x.code),
+    ['SVC_DOCS_UNKNOWN_TEMPLATE_VARIABLE'],
+  );
   for (const x of checked.diagnostics) assert.equal(x.code, codeOf(x), x.summary);
   const serve = await svc(['serve', '-c', dir, '--diagnostics=json']);
   assert.equal(serve.code, 1);

@@ -2,8 +2,8 @@
  * Spec endpoints (SPEC.md §4.2, issue 12): `openapi { format = "json" | "yaml" }` serves the document
  * built once at boot. The quickstart is served by `svc serve` in a child process over a real socket:
  * the JSON is `svc openapi`'s output byte for byte, the YAML parses to the same object, ETag +
- * `Cache-Control: no-cache` and a 304 on `If-None-Match`. In-process servers cover guards, 405s
- * beside pipeline endpoints, and the boot refusal of renderer pages (their release comes next).
+ * `Cache-Control: no-cache` and a 304 on `If-None-Match`. In-process servers cover guards and 405s
+ * beside pipeline endpoints. Renderer pages and templates: test/docs/.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -179,42 +179,4 @@ endpoint "POST /api" {
   } finally {
     await app.close();
   }
-});
-
-test('renderer pages and templates are refused at boot with a clear diagnostic; spec endpoints are not', () => {
-  const built = buildServiceModel([
-    {
-      filename: 'main.hcl',
-      source: `
-endpoint "GET /docs" {
-  openapi {
-    ui = "redoc"
-  }
-}
-endpoint "GET /page" {
-  openapi {
-    template = "<h1>{{ .Title }}</h1>"
-  }
-}
-endpoint "GET /openapi.json" {
-  openapi "spec" {
-    format = "json"
-  }
-}`,
-    },
-  ]);
-  const service = compileService(built.model!);
-  assert.deepEqual(
-    service.diagnostics.map((d) => [d.summary, d.subject?.start.line]),
-    [
-      ['documentation pages are not supported yet', 3],
-      ['documentation pages are not supported yet', 8],
-    ],
-  );
-  assert.match(service.diagnostics[0]!.detail!, /the redoc renderer/);
-  assert.match(service.diagnostics[1]!.detail!, /a custom template/);
-  assert.deepEqual(
-    service.docs.map((d) => d.path),
-    ['/openapi.json'],
-  );
 });

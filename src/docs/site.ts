@@ -1,0 +1,69 @@
+/**
+ * The files of a documentation page, by sub-path below the endpoint's path (`''` is the page
+ * itself): a template's page, or a renderer's page and its assets under `assets/`, each named by a
+ * hash of its bytes so it can be cached as immutable and a new bundle gets a new URL.
+ */
+import { createHash } from 'node:crypto';
+import type { OpenApiMeta } from '../model/index.js';
+import { markdownToHtml } from './markdown.js';
+import { rendererPage } from './pages.js';
+import type { DocsPage } from './plan.js';
+import { renderTemplate } from './template.js';
+import { relativeUrl } from './urls.js';
+import { bundleAssets } from './vendor.js';
+
+export interface DocsFile {
+  readonly content: string | Buffer;
+  readonly contentType: string;
+  /** True for assets (their path names their content); pages are revalidated. */
+  readonly immutable: boolean;
+}
+
+export const HTML_TYPE = 'text/html; charset=utf-8';
+
+export interface SiteInput {
+  readonly page: DocsPage;
+  /** The endpoint's path. */
+  readonly path: string;
+  readonly meta: OpenApiMeta;
+  /** The document as JSON text, for a renderer page with no spec endpoint to load it from. */
+  readonly documentJson: () => string;
+  readonly vendorRoot?: string;
+}
+
+export function docsPageFiles(input: SiteInput): Map<string, DocsFile> {
+  const { page, meta } = input;
+  if (page.kind === 'template') {
+    const html = renderTemplate(page.template, {
+      title: meta.title,
+      version: meta.version,
+      descriptionHtml: meta.description !== undefined ? markdownToHtml(meta.description) : '',
+      specUrl: page.specUrl ?? '',
+      specYamlUrl: page.specYamlUrl ?? '',
+    });
+    return new Map([['', { content: html, contentType: HTML_TYPE, immutable: false }]]);
+  }
+  const files = new Map<string, DocsFile>();
+  const urls = new Map<string, string>();
+  for (const asset of bundleAssets(page.renderer, input.vendorRoot)) {
+    const sub = `assets/${hashedName(asset.name, asset.body)}`;
+    files.set(sub, { content: asset.body, contentType: asset.contentType, immutable: true });
+    // planDocsPage refused paths for which this is undefined.
+    urls.set(asset.name, relativeUrl(input.path, `${input.path.replace(/\/$/, '')}/${sub}`)!);
+  }
+  const html = rendererPage({
+    renderer: page.renderer,
+    title: meta.title,
+    assets: urls,
+    spec: page.specUrl !== undefined ? { url: page.specUrl } : { documentJson: input.documentJson() },
+  });
+  files.set('', { content: html, contentType: HTML_TYPE, immutable: false });
+  return files;
+}
+
+/** `swagger-ui.css` -> `swagger-ui.<10 hex digits of its sha-256>.css`. */
+function hashedName(name: string, body: Buffer): string {
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
+  const dot = name.lastIndexOf('.');
+  return dot === -1 ? `${name}.${hash}` : `${name.slice(0, dot)}.${hash}${name.slice(dot)}`;
+}
