@@ -84,6 +84,24 @@ set -e
 pass=$(grep -E '^# pass ' "$results" | awk '{print $3}')
 fail=$(grep -E '^# fail ' "$results" | awk '{print $3}')
 rm -f "$results"
+
+# --- Node.js lines -------------------------------------------------------------------------------
+# The unit tests again under each supported Node.js line other than the machine's own (README
+# "Supported Node.js lines"; scripts/node-lines.sh takes each line's binary from the npm registry once
+# and keeps it in .cache/node-lines). The real-engine, end-to-end and browser tests (test/postgres,
+# test/redis, test/connectors, test/e2e) ran once, above. A line whose binary cannot be had is
+# reported as skipped with the reason. Its passes and failures count in the summary line.
+echo "== Node.js lines: the unit tests under each supported line"
+mapfile -t unit_files < <(printf '%s\n' "${files[@]}" | grep -vE '^test/(e2e|postgres|redis|connectors)/')
+matrix_totals=$(mktemp)
+on_exit+=("rm -f $(printf %q "$matrix_totals")")
+scripts/node-lines.sh matrix "$matrix_totals" "${unit_files[@]}" || true
+# No totals means the matrix itself broke (its error is above): one failure, not a silent pass.
+read -r matrix_pass matrix_fail <"$matrix_totals" || { matrix_pass=0 matrix_fail=1; }
+pass=$(( ${pass:-0} + matrix_pass ))
+fail=$(( ${fail:-0} + matrix_fail ))
+if [ "$matrix_fail" != 0 ] && [ "$status" = 0 ]; then status=1; fi
+
 if [ "$lint_failed" = 1 ]; then
   echo "lint failed (see the findings above the tests): counted as one failed test"
   fail=$(( ${fail:-0} + 1 ))
