@@ -56,17 +56,26 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: 'The directory given with -c does not exist or cannot be listed.',
   },
   { code: 'SVC_LOAD_NO_MANIFEST_FILES', summary: 'No manifest files', description: 'The manifest directory holds no *.hcl file.' },
-  { code: 'SVC_LOAD_FILE_UNREADABLE', summary: 'Cannot read manifest file', description: 'A manifest file could not be read.' },
+  {
+    code: 'SVC_LOAD_FILE_UNREADABLE',
+    summary: 'Cannot read manifest file',
+    description: 'A manifest file could not be read, or is not a regular file (a directory, device or pipe).',
+  },
   { code: 'SVC_LOAD_INVALID_ENCODING', summary: 'Invalid file encoding', description: 'A manifest file is not UTF-8 text.' },
   {
     code: 'SVC_LOAD_REFERENCED_FILE_UNREADABLE',
     summary: 'Cannot read file',
-    description: 'A file the manifest references (a Starlark program, a template) could not be read.',
+    description: 'A file the manifest references (a Starlark program, a template) could not be read, or is not a regular file.',
   },
   {
     code: 'SVC_LOAD_FILE_OUTSIDE_DIRECTORY',
     summary: 'File outside the manifest directory',
-    description: 'A referenced file path leads outside the manifest directory.',
+    description: 'A referenced file path, or a symbolic link on its way, leads outside the manifest directory.',
+  },
+  {
+    code: 'SVC_LOAD_FILE_TOO_LARGE',
+    summary: 'File too large',
+    description: 'A manifest file, or a file it references, is larger than the 16 MiB svc reads of one file.',
   },
 
   // ------------------------------------------------------------------ HCL

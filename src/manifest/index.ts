@@ -11,6 +11,7 @@ export type { DecodedEndpoint } from './endpoint.js';
 export { discoverManifestFiles } from './discover.js';
 export type { FileAccess } from './files.js';
 export { resolveFile } from './files.js';
+export { MAX_MANIFEST_FILE_BYTES, readRegularFile } from './read.js';
 export { DecodeScope } from './scope.js';
 export type { ConnectionKind } from './connection-kind.js';
 export type { CatchSpec, ConnectionRef, Expr, StepSpecBase } from './step-types.js';

@@ -3,10 +3,10 @@
  * directory as given joined with each file's relative path (`examples/shop/api.hcl`), so a user can
  * click through from a terminal.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diag/index.js';
-import { discoverManifestFiles, type StepSpecBase } from '../manifest/index.js';
+import { discoverManifestFiles, readRegularFile, type StepSpecBase } from '../manifest/index.js';
 import { buildModel, type SourceFile } from './build.js';
 import type { AnyStepKindModel } from './step-kind.js';
 import type { ServiceModel } from './types.js';
@@ -44,17 +44,19 @@ export async function loadManifest<S extends StepSpecBase = StepSpecBase>(dir: s
   const read = await Promise.all(
     names.map(async (rel): Promise<SourceFile | Diagnostic> => {
       const filename = join(dir, rel);
+      // Regular files only, and bounded: a *.hcl symlink to /dev/zero or a growing file would
+      // otherwise be read until memory runs out (src/manifest/read.ts).
+      const read = await readRegularFile(filename);
+      if (!read.ok) {
+        if (read.kind === 'too-large') return { severity: 'error', summary: 'File too large', detail: `${filename} ${read.problem}.` };
+        // A dangling symlink, a directory or a FIFO named *.hcl, a file without read permission.
+        return { severity: 'error', summary: 'Cannot read manifest file', detail: `${filename}${read.kind === 'io' ? ':' : ''} ${read.problem}.` };
+      }
       try {
-        const bytes = await readFile(filename);
-        try {
-          return { filename, source: UTF8.decode(bytes) };
-        } catch {
-          // Decoded leniently, each bad byte would be one "Invalid character" error after another.
-          return { severity: 'error', summary: 'Invalid file encoding', detail: `${filename} is not UTF-8 text; manifest files are UTF-8.` };
-        }
-      } catch (e) {
-        // A dangling symlink, a directory named *.hcl, a file without read permission.
-        return { severity: 'error', summary: 'Cannot read manifest file', detail: `${filename}: ${ioProblem(e)}` };
+        return { filename, source: UTF8.decode(read.bytes) };
+      } catch {
+        // Decoded leniently, each bad byte would be one "Invalid character" error after another.
+        return { severity: 'error', summary: 'Invalid file encoding', detail: `${filename} is not UTF-8 text; manifest files are UTF-8.` };
       }
     }),
   );

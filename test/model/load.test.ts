@@ -153,7 +153,7 @@ test('unreadable manifest files are diagnostics, not exceptions: dangling symlin
     r.diagnostics.map((d) => [d.summary, d.detail!.slice(dir.length + 1)]),
     [
       ['Cannot read manifest file', 'dangling.hcl: ENOENT.'],
-      ['Cannot read manifest file', 'dir.hcl: EISDIR.'],
+      ['Cannot read manifest file', 'dir.hcl is a directory, not a regular file.'],
       ['Invalid file encoding', 'latin1.hcl is not UTF-8 text; manifest files are UTF-8.'],
     ],
   );

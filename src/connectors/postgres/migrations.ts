@@ -13,13 +13,19 @@
  */
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type pg from 'pg';
+import { readRegularFile } from '../../manifest/index.js';
 import { describeCause } from '../errors.js';
 import type { ConnectorLogger } from '../types.js';
 
 export const MIGRATIONS_TABLE = 'svc_migrations';
+/**
+ * The bound of one migration file, read whole into memory at boot: far above a schema change, room
+ * for a seed file. Over it, or not a regular file (a FIFO or device in its place), is a boot error.
+ */
+export const MAX_MIGRATION_FILE_BYTES = 64 * 1024 * 1024;
 /** An arbitrary constant shared by every svc process: the bytes of "svc-migr" as a bigint. */
 const LOCK_KEY = '8319946408373872498';
 
@@ -58,7 +64,12 @@ export async function readMigrations(dir: string): Promise<MigrationFile[]> {
   return Promise.all(
     names.map(async (name) => {
       const path = join(dir, name);
-      const sql = await readFile(path, 'utf8');
+      const read = await readRegularFile(path, MAX_MIGRATION_FILE_BYTES);
+      if (!read.ok) {
+        const why = read.kind === 'io' ? `cannot be read: ${read.problem}` : read.problem;
+        throw new MigrationError(`migration ${path} ${why}`, path);
+      }
+      const sql = read.bytes.toString('utf8');
       return { name, path, sql, checksum: createHash('sha256').update(sql).digest('hex') };
     }),
   );
