@@ -82,7 +82,7 @@ const A_LABEL = /(?:^|\.)xn--/i;
  * (`String.prototype.normalize`, ICU): the same on every runtime whose Unicode version is at least the
  * table's, which test/portability/runtime.test.ts checks.
  */
-function idnaToASCII(name: string): string | null {
+export function idnaToASCII(name: string): string | null {
   return toASCII(name, { checkBidi: true, checkJoiners: true, transitionalProcessing: false, ignoreInvalidPunycode: false });
 }
 
@@ -123,7 +123,10 @@ const EMAIL =
  */
 export function isEmail(s: string): boolean {
   if (s.length > 254 || !EMAIL.test(s)) return false;
-  return !A_LABEL.test(s) || isHostname(s.slice(s.lastIndexOf('@') + 1), false);
+  // The A-label test is on the domain alone: on the whole address, `ada@xn--zz.example` escaped it
+  // (its `xn--` follows the `@`, not a dot).
+  const domain = s.slice(s.lastIndexOf('@') + 1);
+  return !A_LABEL.test(domain) || isHostname(domain, false);
 }
 
 // --- the table -----------------------------------------------------------------------------------
