@@ -215,8 +215,32 @@ export function compileModule(source: string, filename: string, options: Compile
     file = parseFile(filename, source);
   } catch (e) {
     if (e instanceof SyntaxError_) return { program: null, errors: [{ file: filename, line: e.pos.line, col: e.pos.col, message: e.msg }] };
-    throw e;
+    return { program: null, errors: [stackOverflowDiagnostic(e, filename)] };
   }
+  try {
+    return compileParsed(file, filename, fopts, options);
+  } catch (e) {
+    return { program: null, errors: [stackOverflowDiagnostic(e, filename)] };
+  }
+}
+
+/**
+ * The parser's nesting limits (syntax/parser.ts) keep every phase within the JS
+ * stack; should a phase still overflow (a host calling compileModule from deep
+ * inside its own recursion), the program is refused with a diagnostic rather
+ * than a RangeError.
+ */
+function stackOverflowDiagnostic(e: unknown, filename: string): StarlarkDiagnostic {
+  if (!(e instanceof RangeError)) throw e;
+  return { file: filename, line: 1, col: 1, message: 'program too deeply nested to compile (the stack ran out)' };
+}
+
+function compileParsed(
+  file: ReturnType<typeof parseFile>,
+  filename: string,
+  fopts: FileOptions,
+  options: CompileOptions,
+): { program: Program | null; errors: StarlarkDiagnostic[] } {
   const universe = makeUniverse();
   const builtinModules = new Map<string, Value>([
     ['json', makeJSONModule()],

@@ -24,6 +24,22 @@ preclevels.forEach((toks, level) => {
   for (const t of toks) precedence[t] = level;
 });
 
+/**
+ * How deep a program may nest. The parser, the resolver, the compiler and the
+ * evaluator all recurse over the tree, so a program nested deeper than the JS
+ * stack allows would end in a RangeError in one of them: instead the parser
+ * refuses it with a located error, like CPython's "too many nested
+ * parentheses". Two measures, because they cost the stack differently:
+ * - NESTING: brackets, parentheses, braces, lambdas, conditional and unary
+ *   operators, and statement blocks (if/elif, for, while, def) inside each
+ *   other; each level is some twenty parser frames;
+ * - CHAIN: the depth of the expression tree, which also grows along chains
+ *   that the parser builds in a loop (`a + b + c`, `x[0][0]`, `f()()`, `a.b.c`)
+ *   and which every later phase walks recursively, a frame or two per link.
+ */
+export const MAX_NESTING = 100;
+export const MAX_CHAIN = 1000;
+
 function terminatesExprList(t: T): boolean {
   return t === T.EOF || t === T.NEWLINE || t === T.EQ || t === T.RBRACE || t === T.RBRACK || t === T.RPAREN || t === T.SEMI;
 }
@@ -36,6 +52,23 @@ class Parser {
   }
   val: TokenValue = { raw: '', int: 0, float: 0, str: '', pos: { line: 0, col: 0 } };
   constructor(public sc: Scanner) {}
+
+  /** Levels of nesting entered (see MAX_NESTING). */
+  nesting = 0;
+  /** Depth of the expression tree being built, chain links included (see MAX_CHAIN). */
+  chain = 0;
+
+  /** Enter one level of nesting at pos: a located error beyond MAX_NESTING. The caller leaves it with `this.nesting--; this.chain--` (an error ends the parse, so no finally). */
+  enter(pos: Pos): void {
+    if (++this.nesting > MAX_NESTING)
+      this.err(pos, `program nested too deeply (more than ${MAX_NESTING} levels of brackets, blocks, lambdas or unary operators)`);
+    this.link(pos);
+  }
+
+  /** One more link of a chain (an operator, index, call or attribute) at pos. The chain's parser restores `this.chain` when it returns. */
+  link(pos: Pos): void {
+    if (++this.chain > MAX_CHAIN) this.err(pos, `expression nested too deeply (more than ${MAX_CHAIN} operators, calls, indexes or attributes in a chain)`);
+  }
 
   /** Advance; returns the position of the token just consumed. */
   next(): Pos {
@@ -100,7 +133,10 @@ class Parser {
     this.consume(T.COLON);
     const root: A.IfStmt = { kind: 'If', cond, t: this.parseSuite(), f: [], pos };
     let tail = root;
+    // each elif is an if statement inside the previous one's else branch: a chain
+    const chain = this.chain;
     while (this.cur() === T.ELIF) {
+      this.link(this.val.pos);
       const epos = this.next();
       const c = this.parseTest();
       this.consume(T.COLON);
@@ -113,6 +149,7 @@ class Parser {
       this.consume(T.COLON);
       tail.f = this.parseSuite();
     }
+    this.chain = chain;
     return root;
   }
 
@@ -220,6 +257,14 @@ class Parser {
   }
 
   parseSuite(): A.Stmt[] {
+    this.enter(this.val.pos);
+    const stmts = this.parseSuiteNested();
+    this.nesting--;
+    this.chain--;
+    return stmts;
+  }
+
+  parseSuiteNested(): A.Stmt[] {
     if (this.cur() === T.NEWLINE) {
       this.next();
       this.consume(T.INDENT);
@@ -288,6 +333,14 @@ class Parser {
   }
 
   parseTest(): A.Expr {
+    this.enter(this.val.pos);
+    const x = this.parseTestNested();
+    this.nesting--;
+    this.chain--;
+    return x;
+  }
+
+  parseTestNested(): A.Expr {
     if (this.cur() === T.LAMBDA) return this.parseLambda(true);
     const x = this.parseTestPrec(0);
     if (this.cur() === T.IF) {
@@ -319,13 +372,17 @@ class Parser {
     if (prec >= preclevels.length) return this.parsePrimaryWithSuffix();
     if (this.cur() === T.NOT && prec === precedence[T.NOT]) {
       const pos = this.next();
+      this.enter(pos);
       const x = this.parseTestPrec(prec);
+      this.nesting--;
+      this.chain--;
       return { kind: 'Unary', op: T.NOT, x, pos };
     }
     return this.parseBinop(prec);
   }
 
   parseBinop(prec: number): A.Expr {
+    const chain = this.chain;
     let x = this.parseTestPrec(prec + 1);
     for (let first = true; ; first = false) {
       if (this.cur() === T.NOT) {
@@ -334,11 +391,15 @@ class Parser {
         this.tok = T.NOT_IN;
       }
       const opprec = precedence[this.cur()]!;
-      if (opprec < prec) return x;
+      if (opprec < prec) {
+        this.chain = chain;
+        return x;
+      }
       if (!first && opprec === precedence[T.EQL]) {
         this.err(this.sc.pos, `${tokenNames[(x as A.BinaryExpr).op]} does not associate with ${tokenNames[this.cur()]} (use parens)`);
       }
       const op = this.cur();
+      this.link(this.val.pos);
       const pos = this.next();
       const y = this.parseTestPrec(opprec + 1);
       x = { kind: 'Binary', op, x, y, pos };
@@ -346,8 +407,10 @@ class Parser {
   }
 
   parsePrimaryWithSuffix(): A.Expr {
+    const chain = this.chain;
     let x = this.parsePrimary();
     for (;;) {
+      if (this.cur() === T.DOT || this.cur() === T.LBRACK || this.cur() === T.LPAREN) this.link(this.val.pos);
       switch (this.cur()) {
         case T.DOT: {
           const pos = this.next();
@@ -362,6 +425,7 @@ class Parser {
           x = this.parseCallSuffix(x);
           break;
         default:
+          this.chain = chain;
           return x;
       }
     }
@@ -459,7 +523,11 @@ class Parser {
       case T.TILDE: {
         const op = this.cur();
         const pos = this.next();
-        return { kind: 'Unary', op, x: this.parsePrimaryWithSuffix(), pos };
+        this.enter(pos);
+        const x = this.parsePrimaryWithSuffix();
+        this.nesting--;
+        this.chain--;
+        return { kind: 'Unary', op, x, pos };
       }
     }
     this.err(this.val.pos, `got ${tokenGoString(this.cur())}, want primary expression`);
@@ -510,11 +578,19 @@ class Parser {
         const p = this.next();
         const vars = this.parseForLoopVariables();
         this.consume(T.IN);
+        // clauses are nested expressions that bypass parseTest
+        this.enter(this.val.pos);
         const x = this.parseTestPrec(0);
+        this.nesting--;
+        this.chain--;
         clauses.push({ kind: 'for', vars, x, pos: p });
       } else if (this.cur() === T.IF) {
         const p = this.next();
-        clauses.push({ kind: 'if', cond: this.parseTestNoCond(), pos: p });
+        this.enter(this.val.pos);
+        const cond = this.parseTestNoCond();
+        this.nesting--;
+        this.chain--;
+        clauses.push({ kind: 'if', cond, pos: p });
       } else {
         this.err(this.sc.pos, `got ${tokenGoString(this.cur())}, want '${tokenNames[end]}', for, or if`);
       }
