@@ -91,15 +91,23 @@ matrix() (
     fi
     version=$(cat "$CACHE/$line/version")
     echo "== node $line ($version): ${#} test files"
-    tap=$(mktemp)
+    spec=$(mktemp)
     start=$SECONDS
-    # dot: one character a test (the failures are listed after the dots); tap: for the counts.
+    # dot on the screen: one character a test. spec in a file: its closing lines are the counts, and on
+    # a failure it is what to show, since it alone carries what a test file printed on stderr (why it
+    # could not even load, for one).
     "$bin" --import tsx --test --test-reporter=dot --test-reporter-destination=stdout \
-      --test-reporter=tap --test-reporter-destination="$tap" "$@" </dev/null || true
-    p=$(awk '/^# pass /{print $3}' "$tap")
-    f=$(awk '/^# fail /{print $3}' "$tap")
-    sk=$(awk '/^# skipped /{print $3}' "$tap")
-    rm -f "$tap"
+      --test-reporter=spec --test-reporter-destination="$spec" "$@" </dev/null || true
+    p=$(awk '/^ℹ pass /{print $3}' "$spec")
+    f=$(awk '/^ℹ fail /{print $3}' "$spec")
+    sk=$(awk '/^ℹ skipped /{print $3}' "$spec")
+    if [ "${f:-1}" != 0 ]; then
+      # The dot reporter lists the failed tests; what the test files printed (stderr included) is in
+      # the spec report, above its summary: shown without the passing tests and suite headers.
+      echo "What the test files printed, and where they failed:"
+      sed '/^ℹ tests /,$d' "$spec" | grep -vE '^[[:space:]]*(✔|▶|﹣)' | head -n 400
+    fi
+    rm -f "$spec"
     if [ -z "$p" ]; then # the runner died before its summary
       p=0 f=1
     fi
