@@ -181,6 +181,31 @@ for (const target of TARGETS) {
       assert.equal(again.body, '{"i":1,"label":"n1"}\n{"i":2,"label":"n2"}\n');
     });
 
+    test('20 clients that hang up mid-download at once leave the pool whole and the database idle', {
+      skip: target.name === 'pglite' && 'PGlite has one client: 20 streams at once would queue behind the first',
+    }, async () => {
+      // More clients than the pool has: each hangs up after a part of its download, letting the next
+      // queued stream have the pool client it frees.
+      const hangUp = async (i: number): Promise<void> => {
+        const res = await open(`${url}/numbers.ndjson?n=1000000`);
+        assert.equal(res.statusCode, 200);
+        await readLines(res, 1000 + i * 250);
+        res.destroy();
+      };
+      await Promise.all(Array.from({ length: 20 }, (_, i) => hangUp(i)));
+      await poolWhole(s);
+      if (target.name === 'postgres') {
+        const busy = await eventually(
+          () => rowsOf(s, "SELECT state FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'"),
+          (rows) => rows.length === 0,
+          5000,
+        );
+        assert.deepEqual(busy, [], 'no backend left running a query');
+      }
+      const again = await fetchAll(`${url}/numbers.ndjson?n=1`);
+      assert.equal(again.body, '{"i":1,"label":"n1"}\n');
+    });
+
     test('a client that stops reading stops the database: rows are produced only as the socket drains', {
       skip: target.name === 'pglite' && 'PGlite has one client: the stream holds it, so nothing can watch',
     }, async () => {
