@@ -333,14 +333,22 @@ endpoint "GET /page2" {
   }
 }
 `);
-  const docs = m.endpoints.map((e) => (e.kind === 'docs' ? { ...e.docs, range: undefined } : undefined));
+  // A template written inline keeps where its text is, for diagnostics at its line (src/docs).
+  const sources = m.endpoints.map((e) =>
+    e.kind === 'docs' && e.docs.kind === 'template' ? [e.docs.source?.heredoc, e.docs.source?.range.start.line] : undefined,
+  );
+  assert.deepEqual(sources.slice(4), [
+    [false, 23],
+    [false, 28],
+  ]);
+  const docs = m.endpoints.map((e) => (e.kind === 'docs' ? { ...e.docs, range: undefined, ...('source' in e.docs ? { source: undefined } : {}) } : undefined));
   assert.deepEqual(docs, [
     { kind: 'ui', renderer: 'scalar', range: undefined },
     { kind: 'ui', renderer: 'swagger', specUrl: '/spec.json', range: undefined },
     { kind: 'spec', format: 'yaml', range: undefined },
     { kind: 'spec', format: 'json', range: undefined },
-    { kind: 'template', inline: '<h1>{{ .Title }}</h1>', range: undefined },
-    { kind: 'template', inline: '<p>{{ .Version }}</p>', range: undefined },
+    { kind: 'template', inline: '<h1>{{ .Title }}</h1>', range: undefined, source: undefined },
+    { kind: 'template', inline: '<p>{{ .Version }}</p>', range: undefined, source: undefined },
   ]);
 });
 
