@@ -1,6 +1,6 @@
 /**
- * Files built once at boot and served from memory: the OpenAPI document of a spec endpoint today, a
- * renderer's page and assets tomorrow. Each carries a strong ETag (a hash of its bytes), so a client
+ * Files built once at boot and served from memory: the OpenAPI document of a spec endpoint, and a
+ * documentation page with its renderer's assets. Each carries a strong ETag (a hash of its bytes), so a client
  * that revalidates (`If-None-Match`) gets a 304 without the body; `Cache-Control` says whether it
  * must revalidate (`no-cache`, the document: it changes when the manifest does) or may keep the file
  * (`public, max-age=31536000, immutable`, for assets whose path carries their version).
