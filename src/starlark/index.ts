@@ -26,7 +26,7 @@ export {
   type StarlarkDiagnostic,
 } from './program.js';
 export { DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, type RunOptions, type Thread } from './thread.js';
-export type { SizeLimits } from './values/limits.js';
+export { DEFAULT_SIZE_LIMITS, type SizeLimits } from './values/limits.js';
 export type { FileOptions } from './resolve.js';
 export { Builtin, Dict, Float, List, Module, Struct, type Value } from './values/types.js';
 export { repr } from './values/repr.js';
@@ -44,6 +44,14 @@ export interface ConvertLimits {
   maxNodes: number;
   /** toJS: refuse NaN and ±Infinity (JSON has no such numbers) instead of returning them */
   finiteOnly?: boolean;
+  /**
+   * toJS: bound on the text the result holds, as its serialisation will
+   * write it: the bytes of every string, bytes value and dict key plus one per
+   * node, a shared value counted once per reference (a list of sixteen
+   * references to one 16 MiB string is 256 MiB of text). Beyond it a
+   * StarlarkError of kind 'size'. Default: unbounded (maxNodes still applies).
+   */
+  maxBytes?: number;
 }
 export const DEFAULT_CONVERT_LIMITS: ConvertLimits = { maxDepth: 1000, maxNodes: 16_000_000 };
 
@@ -55,7 +63,20 @@ export const DEFAULT_CONVERT_LIMITS: ConvertLimits = { maxDepth: 1000, maxNodes:
 class Converter {
   depth = 0;
   nodes = 0;
-  constructor(readonly limits: ConvertLimits) {}
+  /** toJS: text written so far (see ConvertLimits.maxBytes) */
+  bytes = 0;
+  readonly maxBytes: number;
+  constructor(readonly limits: ConvertLimits) {
+    this.maxBytes = limits.maxBytes ?? Infinity;
+  }
+
+  /** Count n more bytes of the result's text (toJS). */
+  text(n: number): void {
+    this.bytes += n;
+    if (this.bytes > this.maxBytes) {
+      throw new StarlarkError('size', `value too large to convert: more than ${this.maxBytes} bytes of text (a shared value counts once per reference)`);
+    }
+  }
 
   /** Enter a container of n nodes (the caller leaves it with depth--). */
   enter(n: number): void {
@@ -125,6 +146,7 @@ class Converter {
   }
 
   toJS(v: Value): unknown {
+    this.text(typeof v === 'string' ? v.length + 1 : v instanceof Bytes ? v.s.length + 1 : 1);
     if (v === null) return null;
     switch (typeof v) {
       case 'boolean':
@@ -161,7 +183,10 @@ class Converter {
     } else if (v instanceof Struct) {
       const o: Record<string, unknown> = {};
       this.enter(v.fields.size + 1);
-      for (const [k, x] of v.fields) setKey(o, k, this.toJS(x), true);
+      for (const [k, x] of v.fields) {
+        this.text(k.length);
+        setKey(o, k, this.toJS(x), true);
+      }
       out = o;
     } else if (v instanceof StringIterable) {
       const a: unknown[] = [];
@@ -187,17 +212,22 @@ class Converter {
       let mixed = false; // a non-string key may share its JS spelling with a string key
       for (const [k, x] of ht.vals) {
         if (typeof k === 'string') {
+          this.text(k.length);
           const s = decodeUTF8(k);
           setKey(o, s, this.toJS(x), s === k && !mixed);
         } else {
           mixed = true;
-          setKey(o, String(k), this.toJS(x), false);
+          const s = String(k);
+          this.text(s.length);
+          setKey(o, s, this.toJS(x), false);
         }
       }
     } else {
       for (const [hk, x] of ht.vals) {
         const k = ht.keyOf(hk);
-        setKey(o, typeof k === 'string' ? decodeUTF8(k) : decodeUTF8(typeof k === 'object' && k !== null ? repr(k) : String(k)), this.toJS(x), false);
+        const s = typeof k === 'string' ? decodeUTF8(k) : decodeUTF8(typeof k === 'object' && k !== null ? repr(k) : String(k));
+        this.text(s.length);
+        setKey(o, s, this.toJS(x), false);
       }
     }
     return o;

@@ -27,6 +27,12 @@ export interface RunOptions {
   print?: (line: string) => void;
   /** loader for load(); default: load is refused */
   load?: (module: string) => Map<string, Value>;
+  /**
+   * A flag another thread sets (`Atomics.store(flag, 0, 1)`) to cancel the run
+   * from outside, since a run is synchronous: read at every clock check, so the
+   * run stops within CLOCK_EVERY steps with a 'cancelled' error.
+   */
+  interrupt?: Int32Array;
 }
 
 export const DEFAULT_MAX_STEPS = 1_000_000;
@@ -68,6 +74,8 @@ export class Thread {
   readonly load: ((module: string) => Map<string, Value>) | null;
   /** why the run was cancelled (cancel()), or null */
   cancelled: string | null = null;
+  /** RunOptions.interrupt, or null */
+  readonly interrupt: Int32Array | null;
 
   constructor(opts: RunOptions = {}, recursion = true) {
     this.maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -83,6 +91,7 @@ export class Thread {
     this.maxAllocBytes = lim?.maxAllocBytes ?? DEFAULT_SIZE_LIMITS.maxAllocBytes;
     this.print = opts.print ?? noPrint;
     this.load = opts.load ?? null;
+    this.interrupt = opts.interrupt ?? null;
   }
 
   /**
@@ -98,6 +107,7 @@ export class Thread {
   /** Called when steps pass checkAt: enforce the step budget, cancellation and the deadline. */
   tick(): void {
     if (this.steps > this.maxSteps) throw new EvalErr(`Starlark computation cancelled: too many steps (limit ${this.maxSteps})`, 'steps');
+    if (this.interrupt !== null && Atomics.load(this.interrupt, 0) !== 0) this.cancelled ??= 'interrupted by the host';
     if (this.cancelled !== null) throw new EvalErr(`Starlark computation cancelled: ${this.cancelled}`, 'cancelled');
     if (performance.now() > this.deadline) throw new EvalErr(`Starlark computation cancelled: timeout after ${this.timeoutMs} ms`, 'timeout');
     this.checkAt = Math.min(this.steps + CLOCK_EVERY, this.maxSteps);

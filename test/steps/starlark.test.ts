@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StarlarkStepSpec } from '../../src/steps/index.js';
-import type { EndpointResult } from '../../src/steps/index.js';
+import type { EndpointResult, PendingResult } from '../../src/steps/index.js';
 import { compileEndpoint, statusOf, ctx, expr, pipeline, RANGE, respond } from './helpers.js';
 
 function starlark(source: string, extra: Partial<StarlarkStepSpec> = {}): StarlarkStepSpec {
@@ -16,6 +16,12 @@ function starlark(source: string, extra: Partial<StarlarkStepSpec> = {}): Starla
   };
 }
 
+/** The endpoint's answer: a Starlark step runs on a worker thread, so the run is pending. */
+async function settle(out: EndpointResult | PendingResult): Promise<EndpointResult> {
+  assert.equal(out.kind, 'pending', 'a Starlark step never runs on the event loop');
+  return out.kind === 'pending' ? await out.result : out;
+}
+
 const TRANSFORM = `
 def execute(ctx):
     body = ctx["request"]["body"]
@@ -23,27 +29,27 @@ def execute(ctx):
     return {"count": len(out), "tags": out, "key": ctx["request"]["headers"]["X-Key"], "id": ctx["request_id"]}
 `;
 
-test('execute(ctx) runs synchronously and its value is steps.<name>.result', () => {
+test('execute(ctx) runs on a worker thread and its value is steps.<name>.result', async () => {
   const { endpoint, diagnostics } = compileEndpoint(pipeline([starlark(TRANSFORM), respond({ body: expr('steps.script.result') })]));
   assert.deepEqual(diagnostics, []);
-  const out = endpoint!.run(ctx({ body: { prefix: 'p', tags: [' A ', '', 'b'] }, headers: { 'x-key': 'k1' } }, 'rid')) as EndpointResult;
+  const out = await settle(endpoint!.run(ctx({ body: { prefix: 'p', tags: [' A ', '', 'b'] }, headers: { 'x-key': 'k1' } }, 'rid')));
   assert.equal(out.kind, 'response');
   assert.deepEqual(out.kind === 'response' && out.body, { count: 2, tags: ['p:a', 'p:b'], key: 'k1', id: 'rid' });
 });
 
-test('a Starlark error at run time is a 500 failure naming the step', () => {
+test('a Starlark error at run time is a 500 failure naming the step', async () => {
   const { endpoint } = compileEndpoint(pipeline([starlark('def execute(ctx):\n    return 1 // 0\n'), respond({})]));
-  const out = endpoint!.run(ctx()) as EndpointResult;
+  const out = await settle(endpoint!.run(ctx()));
   assert.equal(out.kind, 'failure');
   assert.equal(out.kind === 'failure' && statusOf(out), 500);
   assert.equal(out.kind === 'failure' && out.step, 'script');
 });
 
-test('running out of time is a 504 failure', () => {
+test('running out of time is a 504 failure', async () => {
   const { endpoint } = compileEndpoint(
     pipeline([starlark('def execute(ctx):\n    n = 0\n    while True:\n        n += 1\n', { timeoutMs: 20, maxSteps: 1e12 }), respond({})]),
   );
-  const out = endpoint!.run(ctx()) as EndpointResult;
+  const out = await settle(endpoint!.run(ctx()));
   assert.equal(out.kind === 'failure' && statusOf(out), 504);
 });
 
@@ -69,7 +75,7 @@ test('a program without execute() is refused at boot', () => {
   assert.match(diagnostics[0]!.summary, /no execute\(ctx\) function/);
 });
 
-test('parallel branches run and all their outputs are visible afterwards', () => {
+test('parallel branches run and all their outputs are visible afterwards', async () => {
   const a = starlark('def execute(ctx):\n    return 1\n', { name: 'a' });
   const b = starlark('def execute(ctx):\n    return 2\n', { name: 'b' });
   const parallel = { kind: 'parallel' as const, range: RANGE, blockPath: ['endpoint "GET /t"', 'pipeline', 'parallel'], steps: [a, b] };
@@ -77,30 +83,30 @@ test('parallel branches run and all their outputs are visible afterwards', () =>
   assert.deepEqual(diagnostics, []);
   assert.equal(graph!.plan[0]!.type, 'parallel');
   assert.deepEqual(graph!.plan[1]!.reads, ['a', 'b']);
-  const out = endpoint!.run(ctx()) as EndpointResult;
+  const out = await settle(endpoint!.run(ctx()));
   assert.deepEqual(out.kind === 'response' && out.body, { sum: 3 });
 });
 
-test('a result JSON cannot hold (NaN, Infinity, a cycle) is a 500 naming the step; __proto__ stays data', () => {
+test('a result JSON cannot hold (NaN, Infinity, a cycle) is a 500 naming the step; __proto__ stays data', async () => {
   for (const body of ['float("nan")', '[float("inf")]', '{"a": -float("inf")}']) {
     const { endpoint } = compileEndpoint(pipeline([starlark(`def execute(ctx):\n    return ${body}\n`), respond({ body: expr('steps.script.result') })]));
-    const out = endpoint!.run(ctx()) as EndpointResult;
+    const out = await settle(endpoint!.run(ctx()));
     assert.equal(out.kind === 'failure' && statusOf(out), 500, body);
     assert.equal(out.kind === 'failure' && out.step, 'script');
   }
   const cyclic = compileEndpoint(pipeline([starlark('def execute(ctx):\n    x = []\n    x.append(x)\n    return x\n'), respond({})]));
-  const failed = cyclic.endpoint!.run(ctx()) as EndpointResult;
+  const failed = await settle(cyclic.endpoint!.run(ctx()));
   assert.equal(failed.kind === 'failure' && statusOf(failed), 500);
   const { endpoint } = compileEndpoint(
     pipeline([starlark('def execute(ctx):\n    return {"__proto__": {"x": 1}}\n'), respond({ body: expr('steps.script.result') })]),
   );
-  const out = endpoint!.run(ctx()) as EndpointResult;
+  const out = await settle(endpoint!.run(ctx()));
   assert.equal(out.kind === 'response' && JSON.stringify(out.body), '{"__proto__":{"x":1}}');
 });
 
-test('request headers arrive case-insensitively, multi-valued as lists', () => {
+test('request headers arrive case-insensitively, multi-valued as lists', async () => {
   const src = 'def execute(ctx):\n    h = ctx["request"]["headers"]\n    return [h["X-A"], h.get("x-b"), "X-C" in h]\n';
   const { endpoint } = compileEndpoint(pipeline([starlark(src), respond({ body: expr('steps.script.result') })]));
-  const out = endpoint!.run(ctx({ headers: { 'x-a': '1', 'x-b': ['p', 'q'], 'x-c': undefined } })) as EndpointResult;
+  const out = await settle(endpoint!.run(ctx({ headers: { 'x-a': '1', 'x-b': ['p', 'q'], 'x-c': undefined } })));
   assert.deepEqual(out.kind === 'response' && out.body, ['1', ['p', 'q'], false]);
 });

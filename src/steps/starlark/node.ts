@@ -1,7 +1,8 @@
 /**
- * `starlark "<name>"`: the program is compiled and its top level run once, at boot; each request calls
- * `execute(ctx)` synchronously (no event-loop hop) and the returned value becomes
- * `steps.<name>.result`.
+ * `starlark "<name>"`: the program is compiled and its top level run once, at boot (on the event loop,
+ * which reports a failing top level as a boot diagnostic); each request calls `execute(ctx)` on a
+ * worker thread of the Starlark pool (pool.ts), never on the event loop, and the returned value
+ * becomes `steps.<name>.result`.
  *
  * `ctx` holds what expressions see as `ctx` (request, timestamp_epoch, request_id, auth) plus `steps`, the
  * outputs of earlier steps; `ctx["request"]["headers"]` is case-insensitive. A compile or top-level
@@ -11,21 +12,11 @@
  */
 import { messageOf } from '../../../graph/index.js';
 import type { Range } from '../../diag/index.js';
-import {
-  callFunction,
-  compileModule,
-  DEFAULT_CONVERT_LIMITS,
-  DEFAULT_MAX_STEPS,
-  DEFAULT_TIMEOUT_MS,
-  fromJS,
-  headersFromJS,
-  StarlarkError,
-  toJS,
-  type StarlarkDiagnostic,
-  type StarlarkModule,
-} from '../../starlark/index.js';
+import { compileModule, DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, StarlarkError, type StarlarkDiagnostic, type StarlarkModule } from '../../starlark/index.js';
 import type { EndpointNode, EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
+import { starlarkPool } from './pool.js';
+import type { CallContext } from './protocol.js';
 import type { StarlarkStepSpec } from './spec.js';
 
 export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
@@ -34,7 +25,7 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
     for (const error of errors) env.error(spec, `Starlark: ${error.message}`, undefined, programRange(spec, error, env.model?.sources));
     return undefined;
   }
-  // Never longer than a request may take: a synchronous run cannot be interrupted from outside.
+  // Never longer than a request may take.
   const timeoutMs = Math.min(spec.timeoutMs ?? DEFAULT_TIMEOUT_MS, env.model?.server.requestTimeoutMs ?? Infinity);
   const limits = { maxSteps: spec.maxSteps ?? DEFAULT_MAX_STEPS, timeoutMs };
 
@@ -54,6 +45,8 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
     return undefined;
   }
 
+  const pool = starlarkPool();
+  const registered = pool.register(spec.source, spec.sourceName, limits.maxSteps, limits.timeoutMs);
   const node: EndpointNode = {
     type: 'step',
     kind: 'starlark',
@@ -62,30 +55,29 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
     label: spec.file !== undefined ? spec.sourceName : 'inline program',
     meta: spec,
     classify: (cause) => (cause instanceof StarlarkError && cause.kind === 'timeout' ? 'timeout' : undefined),
-    run: (scope: EndpointScope) => {
-      const result = callFunction(module, 'execute', [starlarkContext(scope)], limits);
-      return { result: toJS(result, RESULT_LIMITS) };
+    run: (scope: EndpointScope, run) => {
+      const call = pool.call(registered, starlarkContext(scope), limits.maxSteps, limits.timeoutMs);
+      // The request timed out, its client left or a parallel branch failed: stop the script.
+      run.onRelease((reason) => {
+        if (reason !== undefined) call.cancel(reason);
+      });
+      // The result feeds expressions and JSON bodies (protocol.ts resultLimits): NaN and ±Infinity are
+      // refused, ints beyond 2^53 stay exact BigInts, which the response writer serialises.
+      return call.result.then((result) => ({ result }));
     },
   };
   return node;
 };
 
-/**
- * The result feeds expressions and JSON bodies: NaN and ±Infinity are refused (a 500 naming the
- * step, like json.encode) rather than becoming `null` in the body. Ints beyond 2^53 stay exact
- * BigInts here; the response writer must serialise them (JSON.stringify alone cannot).
- */
-const RESULT_LIMITS = { ...DEFAULT_CONVERT_LIMITS, finiteOnly: true };
-
-function starlarkContext(scope: EndpointScope) {
+function starlarkContext(scope: EndpointScope): CallContext {
   const { ctx } = scope;
   const request = ctx.request;
-  return fromJS({
+  return {
     request: {
       method: request.method,
       path: request.path,
       query: request.query,
-      headers: headersFromJS(request.headers as Record<string, string | string[] | undefined>),
+      headers: request.headers as Record<string, string | string[] | undefined>,
       body: request.body ?? null,
     },
     timestamp_epoch: ctx.timestamp_epoch,
@@ -93,7 +85,7 @@ function starlarkContext(scope: EndpointScope) {
     // The guard that admitted the request: { guard, type, principal, claims }; None when public.
     auth: ctx.auth ?? null,
     steps: scope.steps,
-  });
+  };
 }
 
 function describe(error: unknown): string {

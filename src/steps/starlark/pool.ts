@@ -1,0 +1,245 @@
+/**
+ * The worker threads Starlark steps run on, so that a script never runs on the event loop: a
+ * script at its limits takes a worker for its whole time budget, while the event loop goes on
+ * serving every other request (issue 15, class 1). One pool per process, as many workers as the
+ * machine has CPUs, started on first use; each worker compiles and initialises every program it
+ * runs once.
+ *
+ * A call's time limit is enforced twice: by the interpreter inside the worker (its clock is checked
+ * within built-ins' loops too, so a script stops close to its budget with a clean `timeout` error),
+ * and by a hard kill here: a worker that has not answered KILL_SLACK after the budget is terminated
+ * (`worker.terminate()` interrupts any JavaScript, a built-in's included) and the call fails with
+ * the same `timeout` error, so a caller never waits longer than the budget plus that slack. A killed
+ * worker is replaced on demand. Cancelling a call (the request timed out or its client left) sets
+ * the worker's interrupt flag, which the interpreter reads at every clock check; a worker that does
+ * not stop within CANCEL_GRACE_MS is killed too.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { StarlarkError } from '../../starlark/index.js';
+import { errorFromData, type CallContext, type CallMessage, type FromWorker, type ProgramDef } from './protocol.js';
+
+/** The hard kill comes this fraction of the budget, plus KILL_SLACK_MS, after the budget. */
+const KILL_SLACK = 0.05;
+const KILL_SLACK_MS = 10;
+const CANCEL_GRACE_MS = 50;
+
+interface Task {
+  readonly id: number;
+  readonly program: ProgramDef;
+  readonly ctx: CallContext;
+  readonly maxSteps: number;
+  readonly timeoutMs: number;
+  readonly resolve: (result: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  /** The caller has its answer (or gave up): a later reply is dropped. */
+  settled: boolean;
+}
+
+/** One worker and what it is doing. */
+interface Slot {
+  readonly worker: Worker;
+  readonly interrupt: Int32Array;
+  ready: boolean;
+  task: Task | null;
+  timer: NodeJS.Timeout | undefined;
+  /** Programs sent to this worker. */
+  readonly sent: Set<number>;
+  /** Programs that completed a call here: their initialisation is behind them. */
+  readonly warm: Set<number>;
+}
+
+/** A call in flight: its result, and a way to give up on it. */
+export interface PoolCall {
+  readonly result: Promise<unknown>;
+  cancel(reason: unknown): void;
+}
+
+export class StarlarkPool {
+  readonly size: number;
+  readonly #programs = new Map<string, ProgramDef>();
+  readonly #slots: Slot[] = [];
+  readonly #queue: Task[] = [];
+  #nextTask = 1;
+  readonly #entry = workerEntry();
+
+  constructor(size = Math.max(1, availableParallelism())) {
+    this.size = size;
+  }
+
+  /** The program of a step, by content: compiling the same manifest again reuses its entry. */
+  register(source: string, sourceName: string, maxSteps: number, timeoutMs: number): ProgramDef {
+    const key = JSON.stringify([sourceName, maxSteps, timeoutMs, source]);
+    let def = this.#programs.get(key);
+    if (def === undefined) {
+      def = { id: this.#programs.size + 1, source, sourceName, maxSteps, timeoutMs };
+      this.#programs.set(key, def);
+      for (const slot of this.#slots) if (slot.ready) this.#load(slot, [def]);
+    }
+    return def;
+  }
+
+  /** Runs `execute(ctx)` of a registered program on a worker. */
+  call(program: ProgramDef, ctx: CallContext, maxSteps: number, timeoutMs: number): PoolCall {
+    let task!: Task;
+    const result = new Promise<unknown>((resolve, reject) => {
+      task = { id: this.#nextTask++, program, ctx, maxSteps, timeoutMs, resolve, reject, settled: false };
+    });
+    this.#queue.push(task);
+    this.#pump();
+    return { result, cancel: (reason) => this.#cancel(task, reason) };
+  }
+
+  /** Workers started and not stopped (for tests). */
+  get workers(): number {
+    return this.#slots.length;
+  }
+
+  #pump(): void {
+    while (this.#queue.length > 0) {
+      const slot = this.#slots.find((s) => s.ready && s.task === null);
+      if (slot === undefined) {
+        let starting = this.#slots.filter((s) => !s.ready).length;
+        while (starting < this.#queue.length && this.#slots.length < this.size) {
+          this.#spawn();
+          starting++;
+        }
+        return;
+      }
+      this.#dispatch(slot, this.#queue.shift()!);
+    }
+  }
+
+  #spawn(): void {
+    const interrupt = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(this.#entry.filename, { eval: this.#entry.eval, workerData: { interrupt: interrupt.buffer } });
+    const slot: Slot = { worker, interrupt, ready: false, task: null, timer: undefined, sent: new Set(), warm: new Set() };
+    this.#slots.push(slot);
+    worker.on('message', (message: FromWorker) => this.#onMessage(slot, message));
+    worker.on('error', (error) => this.#lost(slot, error));
+    worker.on('exit', (code) => this.#lost(slot, new Error(`the Starlark worker exited with code ${code}`)));
+  }
+
+  #load(slot: Slot, programs: ProgramDef[]): void {
+    slot.worker.postMessage({ type: 'load', programs });
+    for (const p of programs) slot.sent.add(p.id);
+  }
+
+  #dispatch(slot: Slot, task: Task): void {
+    const { program } = task;
+    const message: CallMessage = {
+      type: 'call',
+      task: task.id,
+      program: program.id,
+      ...(slot.sent.has(program.id) ? {} : { define: program }),
+      ctx: task.ctx,
+      maxSteps: task.maxSteps,
+      timeoutMs: task.timeoutMs,
+    };
+    Atomics.store(slot.interrupt, 0, 0);
+    try {
+      slot.worker.postMessage(message);
+    } catch (error) {
+      // A value of `steps` a thread cannot receive (a function, a stream): refused like fromJS refuses it.
+      this.#settle(task, new StarlarkError('convert', `cannot pass ctx to the script: ${error instanceof Error ? error.message : String(error)}`));
+      return;
+    }
+    slot.sent.add(program.id);
+    slot.task = task;
+    slot.worker.ref();
+    // A program's first call on a worker also initialises it there: its own budget is added.
+    const initMs = slot.warm.has(program.id) ? 0 : program.timeoutMs;
+    const killAfter = task.timeoutMs * (1 + KILL_SLACK) + KILL_SLACK_MS + initMs;
+    slot.timer = setTimeout(() => this.#kill(slot, timeoutError(task.timeoutMs)), killAfter);
+  }
+
+  #onMessage(slot: Slot, message: FromWorker): void {
+    if (message.type === 'ready') {
+      slot.ready = true;
+      slot.worker.unref();
+      const programs = [...this.#programs.values()];
+      if (programs.length > 0) this.#load(slot, programs);
+      this.#pump();
+      return;
+    }
+    const task = slot.task;
+    if (task === null || task.id !== message.task) return;
+    clearTimeout(slot.timer);
+    slot.task = null;
+    slot.warm.add(task.program.id);
+    slot.worker.unref();
+    if (message.type === 'done') this.#settle(task, undefined, message.result);
+    else this.#settle(task, errorFromData(message.error));
+    this.#pump();
+  }
+
+  #settle(task: Task, error: unknown, result?: unknown): void {
+    if (task.settled) return;
+    task.settled = true;
+    if (error === undefined) task.resolve(result);
+    else task.reject(error);
+  }
+
+  #cancel(task: Task, reason: unknown): void {
+    if (task.settled) return;
+    const queued = this.#queue.indexOf(task);
+    if (queued >= 0) this.#queue.splice(queued, 1);
+    this.#settle(task, reason ?? new StarlarkError('cancelled', 'Starlark computation cancelled'));
+    const slot = this.#slots.find((s) => s.task === task);
+    if (slot === undefined) return;
+    // The worker stays busy with it until it stops: at its next clock check, or killed.
+    Atomics.store(slot.interrupt, 0, 1);
+    clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => this.#kill(slot, reason), CANCEL_GRACE_MS);
+  }
+
+  /** Terminates a worker that overran (or ignored a cancel); its call fails with `error`. */
+  #kill(slot: Slot, error: unknown): void {
+    this.#remove(slot);
+    if (slot.task !== null) this.#settle(slot.task, error);
+    slot.task = null;
+    void slot.worker.terminate();
+    this.#pump();
+  }
+
+  /** A worker died on its own (out of memory, a defect): its call fails, another replaces it. */
+  #lost(slot: Slot, error: Error): void {
+    if (!this.#remove(slot)) return;
+    clearTimeout(slot.timer);
+    if (slot.task !== null) this.#settle(slot.task, error);
+    slot.task = null;
+    this.#pump();
+  }
+
+  #remove(slot: Slot): boolean {
+    const i = this.#slots.indexOf(slot);
+    if (i < 0) return false;
+    this.#slots.splice(i, 1);
+    return true;
+  }
+}
+
+/**
+ * The worker's entry: built, worker.js beside this file. From the TypeScript sources (tests, `--tsx`
+ * benchmarks), Node 20 does not apply the parent's `--import tsx` hooks to a worker's entry, so the
+ * worker registers tsx itself before importing worker.ts.
+ */
+function workerEntry(): { filename: string | URL; eval: boolean } {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return { filename: new URL('./worker.js', here), eval: false };
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const worker = JSON.stringify(new URL('./worker.ts', here).href);
+  return { filename: `import(${tsx}).then((tsx) => { tsx.register(); return import(${worker}); })`, eval: true };
+}
+
+function timeoutError(timeoutMs: number): StarlarkError {
+  return new StarlarkError('timeout', `Starlark computation cancelled: timeout after ${timeoutMs} ms (the worker was stopped)`);
+}
+
+let shared: StarlarkPool | undefined;
+
+/** The process' pool, made on first use. */
+export function starlarkPool(): StarlarkPool {
+  shared ??= new StarlarkPool();
+  return shared;
+}

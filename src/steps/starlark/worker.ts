@@ -1,0 +1,67 @@
+/**
+ * A thread of the Starlark pool (pool.ts): compiles and initialises each program it is given once,
+ * then runs `execute(ctx)` calls one at a time, each on its own Starlark thread with the step's
+ * limits and the pool's interrupt flag (set by the event loop to cancel a call). The result is
+ * converted here, under the result limits, so a value too large to send never leaves the worker.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { callFunction, compileError, compileModule, DEFAULT_SIZE_LIMITS, fromJS, headersFromJS, toJS, type StarlarkModule } from '../../starlark/index.js';
+import { errorToData, resultLimits, type CallMessage, type FromWorker, type ProgramDef, type ToWorker } from './protocol.js';
+
+const port = parentPort!;
+const interrupt = new Int32Array((workerData as { interrupt: SharedArrayBuffer }).interrupt);
+const defs = new Map<number, ProgramDef>();
+const modules = new Map<number, StarlarkModule>();
+const RESULT_LIMITS = resultLimits(DEFAULT_SIZE_LIMITS.maxStringBytes);
+
+function load(def: ProgramDef): StarlarkModule {
+  const loaded = modules.get(def.id);
+  if (loaded !== undefined) return loaded;
+  const { program, errors } = compileModule(def.source, def.sourceName);
+  // It compiled and initialised at boot, on the event loop, with the same interpreter and limits.
+  if (!program) throw compileError(errors);
+  const module = program.init({ maxSteps: def.maxSteps, timeoutMs: def.timeoutMs });
+  modules.set(def.id, module);
+  return module;
+}
+
+function call(message: CallMessage): unknown {
+  if (message.define !== undefined) defs.set(message.define.id, message.define);
+  const def = defs.get(message.program);
+  if (def === undefined) throw new Error(`program ${message.program} was never sent to this worker`);
+  const module = load(def);
+  const { request, ...rest } = message.ctx;
+  const ctx = fromJS({
+    request: { ...request, headers: headersFromJS(request.headers) },
+    ...rest,
+  });
+  const result = callFunction(module, 'execute', [ctx], { maxSteps: message.maxSteps, timeoutMs: message.timeoutMs, interrupt });
+  return toJS(result, RESULT_LIMITS);
+}
+
+function send(message: FromWorker): void {
+  port.postMessage(message);
+}
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'load') {
+    for (const def of message.programs) {
+      defs.set(def.id, def);
+      try {
+        load(def);
+      } catch {
+        // It initialised at boot under the same limits; should it fail here, its first call reports why.
+      }
+    }
+    return;
+  }
+  let reply: FromWorker;
+  try {
+    reply = { type: 'done', task: message.task, result: call(message) };
+  } catch (error) {
+    reply = { type: 'failed', task: message.task, error: errorToData(error) };
+  }
+  send(reply);
+});
+
+send({ type: 'ready' });
