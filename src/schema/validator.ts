@@ -76,7 +76,7 @@ export function compileRequestValidator(spec: RequestSpec, options: ValidatorOpt
   // ajv errors mapped per coordinate: enough that the first `maxInvalidParams` entries are exact for
   // any realistic request, bounded for hostile ones (errors.ts).
   const mapLimit = Math.max(1000, maxInvalidParams * 10);
-  // Warnings (a pattern that may backtrack) are src/model's to report; they do not stop the compile.
+  // Warnings are src/model's to report; they do not stop the compile.
   const errors = checkRequestSpec(spec).filter((i) => i.severity === 'error');
   if (errors.length > 0) throw new SchemaError(errors);
 
