@@ -22,6 +22,12 @@ export const ConnectorCategory = {
    * answers are data, never this.
    */
   badGateway: 'bad-gateway',
+  /**
+   * The database refused a value the request supplied (SQLSTATE class 22, data exception: a NUL
+   * character or invalid text for its type, a number out of range, a string too long for its
+   * column): the request's fault, 400, never a 500 that blames the server.
+   */
+  invalidInput: 'invalid-input',
 } as const;
 
 export type ConnectorCategoryName = (typeof ConnectorCategory)[keyof typeof ConnectorCategory];

@@ -47,6 +47,7 @@ export function classifyPostgresError(cause: unknown): ConnectorCategoryName | u
     if (unavailableState(state)) return ConnectorCategory.unavailable;
     // 57014 is any cancellation; only statement_timeout's is a time-out (a user's cancel is not).
     if (state === '57014' && /statement timeout/.test(cause.message)) return ConnectorCategory.timeout;
+    if (state.startsWith('22')) return ConnectorCategory.invalidInput;
     return undefined;
   }
   const errno = (cause as NodeJS.ErrnoException).code;
