@@ -102,7 +102,7 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   {
     code: 'SVC_HCL_NESTING_TOO_DEEP',
     summary: 'Nesting too deep',
-    description: 'Blocks, brackets, operators or directives nest deeper than the parser allows.',
+    description: 'Blocks, brackets, operators, directives or traversal steps nest deeper than the parser allows.',
   },
   {
     code: 'SVC_HCL_ARGUMENT_OR_BLOCK_REQUIRED',
@@ -233,6 +233,12 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: 'SVC_EXPR_INVALID_EXPANSION', summary: 'Invalid expanding argument value', description: 'The argument expanded with ... is not a list.' },
   { code: 'SVC_EXPR_INVALID_OPERAND', summary: 'Invalid operand', description: 'An operator is given a value of a type it cannot use.' },
   { code: 'SVC_EXPR_OPERATION_FAILED', summary: 'Operation failed', description: 'An operation on known values fails (division by zero, overflow).' },
+  {
+    code: 'SVC_EXPR_RESULT_TOO_LARGE',
+    summary: 'Expression result too large',
+    description:
+      'A constant expression would build more text, or go through more list and object items, than one evaluation may (a template that expands to gigabytes).',
+  },
   { code: 'SVC_EXPR_INVALID_CONDITION', summary: 'Invalid conditional', description: 'The condition of a ? : expression is not a bool.' },
   { code: 'SVC_EXPR_INVALID_KEY', summary: 'Invalid object key', description: 'An object key that is not a string.' },
   { code: 'SVC_EXPR_DUPLICATE_KEY', summary: 'Duplicate object key', description: 'The same key is given twice in an object.' },

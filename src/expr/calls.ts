@@ -2,9 +2,16 @@
  * Function calls at run time: arguments evaluated, a final `...` argument expanded (its count checked
  * then, since it is only known then), and errors thrown by implementations turned into positioned
  * EvalErrors: FunctionArgError -> "Invalid function argument" on that argument, FunctionError and
- * anything else -> "Error in function call" on the call.
+ * anything else -> "Error in function call" on the call, BudgetExceeded -> "Expression result too
+ * large" on the call.
+ *
+ * A call is charged to the size budget (budget.ts): the text of its string arguments and what it
+ * returns (the characters of a string, the elements of a list). One check per call covers every
+ * function, present and future; the few that could allocate far more than their arguments also
+ * charge before building (format, join, json_encode), and those that scan lists charge the items.
  */
 import type * as ast from '../hcl/index.js';
+import { BudgetExceeded, chargeChars, chargeItems } from './budget.js';
 import { ExprEvalError, FunctionArgError, FunctionError } from './errors.js';
 import type { FunctionDef } from './functions/index.js';
 import type { FunctionImpl } from './functions/types.js';
@@ -22,6 +29,7 @@ export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: rea
   const n = argFns.length;
   const argRanges = e.args.map((a) => a.range);
   const fail = (err: unknown): never => {
+    if (err instanceof BudgetExceeded) throw err.at(e.range);
     if (err instanceof FunctionArgError) {
       const i = Math.min(err.argIndex, argRanges.length - 1);
       const param = def.params[err.argIndex] ?? def.variadic ?? 'argument';
@@ -55,52 +63,76 @@ export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: rea
       }
       if (args.length > def.maxArgs)
         throw new ExprEvalError('Too many function arguments', `Function "${def.name}" expects only ${describeArity(def)}.`, e.range);
+      let r: unknown;
       try {
-        return impl(args);
+        r = impl(args);
       } catch (err) {
         return fail(err);
       }
+      return charged(r, args, e.range);
     };
   }
   if (n === 0) {
     const none: unknown[] = [];
     return () => {
+      let r: unknown;
       try {
-        return impl(none);
+        r = impl(none);
       } catch (err) {
         return fail(err);
       }
+      return charged(r, none, e.range);
     };
   }
   if (n === 1) {
     const a = argFns[0]!;
     return (v, f) => {
       const args = [a(v, f)];
+      let r: unknown;
       try {
-        return impl(args);
+        r = impl(args);
       } catch (err) {
         return fail(err);
       }
+      return charged(r, args, e.range);
     };
   }
   if (n === 2) {
     const [a, b] = argFns as [Evaluator, Evaluator];
     return (v, f) => {
       const args = [a(v, f), b(v, f)];
+      let r: unknown;
       try {
-        return impl(args);
+        r = impl(args);
       } catch (err) {
         return fail(err);
       }
+      return charged(r, args, e.range);
     };
   }
   return (v, f) => {
     const args = new Array<unknown>(n);
     for (let i = 0; i < n; i++) args[i] = argFns[i]!(v, f);
+    let r: unknown;
     try {
-      return impl(args);
+      r = impl(args);
     } catch (err) {
       return fail(err);
     }
+    return charged(r, args, e.range);
   };
+}
+
+/**
+ * Charges a call to the size budget: the text of its string arguments (which it may scan: a hash or
+ * `length` of a large string inside a loop is work too) and what it returns.
+ */
+function charged(r: unknown, args: readonly unknown[], range: ast.FunctionCall['range']): unknown {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (typeof a === 'string') chargeChars(a.length, range);
+  }
+  if (typeof r === 'string') chargeChars(r.length, range);
+  else if (Array.isArray(r)) chargeItems(r.length, range);
+  return r;
 }

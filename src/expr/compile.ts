@@ -10,6 +10,7 @@
 import { type Diagnostic, type Range, didYouMean } from '../diag/index.js';
 import type * as ast from '../hcl/index.js';
 import { isWrap } from '../hcl/index.js';
+import { enterBudget, MAX_BUILT_CHARS, tooMuchText } from './budget.js';
 import { ExprEvalError, FunctionArgError } from './errors.js';
 import { callEvaluator, describeArity } from './calls.js';
 import { forObject, forTuple } from './for.js';
@@ -40,8 +41,17 @@ const CTX_NAMES: ReadonlySet<string> = new Set(['request', 'timestamp_epoch', 'r
 
 const constNode = (value: unknown): Node => ({ fn: () => value, pure: true, minSlot: Infinity, constant: true, value });
 
+/** The variables of a constant folded at boot: none (so it draws from a fresh budget of its own). */
+const NO_VARS: Readonly<Record<string, unknown>> = Object.freeze({});
+
 export class ExprCompiler {
   readonly diagnostics: Diagnostic[] = [];
+  /**
+   * Some evaluator below builds what the size budget counts (a run-time template, a loop, a function
+   * call): evaluations must then start by selecting their budget (budget.ts). Expressions that only
+   * read (`ctx.request.query.limit`, `{ id = steps.find.row.id }`) skip that entirely.
+   */
+  charges = false;
 
   constructor(private readonly functions: FunctionTable) {}
 
@@ -56,7 +66,8 @@ export class ExprCompiler {
   private fold(node: Node, range: Range, frameSize: number): Node {
     try {
       const frame: Frame = frameSize === 0 ? EMPTY_FRAME : new Array<unknown>(frameSize);
-      return constNode(deepFreeze(node.fn({}, frame)));
+      enterBudget(NO_VARS);
+      return constNode(deepFreeze(node.fn(NO_VARS, frame)));
     } catch (err) {
       if (!(err instanceof ExprEvalError)) throw err;
       this.diagnostics.push(err.toDiagnostic(range));
@@ -95,7 +106,8 @@ export class ExprCompiler {
         const src = this.compile(e.source, scope);
         const { scope: inner, slot } = scope.splat();
         const each = this.compile(e.each, inner);
-        return { ...derived([src, each]), fn: splat(src.fn, slot, each.fn) };
+        this.charges = true;
+        return { ...derived([src, each]), fn: splat(src.fn, slot, each.fn, e.range) };
       }
       case 'SplatItem': {
         const slot = scope.splatSlot;
@@ -205,11 +217,11 @@ export class ExprCompiler {
   private template(e: ast.Template, scope: ExprScope): Node {
     if (isWrap(e)) return this.compile((e.parts[0] as ast.TemplateInterp).expr, scope);
     const children: Node[] = [];
-    const fn = this.parts(e.parts, scope, children);
+    const fn = this.parts(e.parts, scope, children, e.range);
     return { ...derived(children), fn };
   }
 
-  private parts(parts: readonly ast.TemplatePart[], scope: ExprScope, children: Node[]): Evaluator {
+  private parts(parts: readonly ast.TemplatePart[], scope: ExprScope, children: Node[], range: Range): Evaluator {
     const fns: Evaluator[] = [];
     let literal = '';
     const flush = (): void => {
@@ -229,6 +241,11 @@ export class ExprCompiler {
           children.push(n);
           const s = n.constant ? primitiveToString(n.value) : undefined;
           if (s !== undefined && !(typeof n.value === 'object' && n.value !== null)) {
+            // Constant parts are joined here, at boot: held to the budget of a folded constant.
+            if (literal.length + s.length > MAX_BUILT_CHARS) {
+              this.diagnostics.push(tooMuchText(p.expr.range).toDiagnostic());
+              break;
+            }
             literal += s;
           } else {
             flush();
@@ -240,7 +257,7 @@ export class ExprCompiler {
           flush();
           const cond = this.compile(p.cond, scope);
           children.push(cond);
-          fns.push(ifPart(cond.fn, p.cond.range, this.parts(p.then, scope, children), this.parts(p.else, scope, children)));
+          fns.push(ifPart(cond.fn, p.cond.range, this.parts(p.then, scope, children, p.range), this.parts(p.else, scope, children, p.range)));
           break;
         }
         case 'TemplateFor': {
@@ -251,14 +268,16 @@ export class ExprCompiler {
           const { scope: inner, slots } = scope.bind(names);
           const keySlot = p.keyVar !== undefined ? slots[0] : undefined;
           const valueSlot = slots[slots.length - 1]!;
-          const body = this.parts(p.body, inner, children);
-          fns.push(forPart(coll.fn, p.collection.range, keySlot, valueSlot, body));
+          const body = this.parts(p.body, inner, children, p.range);
+          this.charges = true;
+          fns.push(forPart(coll.fn, p.collection.range, keySlot, valueSlot, body, p.range));
           break;
         }
       }
     }
     flush();
-    return concat(fns);
+    if (fns.length > 1) this.charges = true;
+    return concat(fns, range);
   }
 
   private object(e: ast.ObjectCons, scope: ExprScope): Node {
@@ -350,6 +369,7 @@ export class ExprCompiler {
       ...(key && e.keyExpr ? { keyExpr: key.fn, keyRange: e.keyExpr.range } : {}),
       ...(cond && e.cond ? { cond: cond.fn, condRange: e.cond.range } : {}),
     };
+    this.charges = true;
     return { ...derived(children), fn: e.isObject ? forObject(parts) : forTuple(parts) };
   }
 
@@ -370,6 +390,7 @@ export class ExprCompiler {
       this.error('Too many function arguments', `Function "${e.name}" expects only ${describeArity(def)}.`, e.args[def.maxArgs]?.range ?? e.range);
     }
     const node = derived(args);
+    this.charges = true;
     // A call already reported for its arity is not folded (that would report it twice).
     const arityOk = this.diagnostics.length === before;
     const impl = arityOk ? this.specialize(def, e, args) : undefined;

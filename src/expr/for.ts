@@ -9,6 +9,7 @@
  *   duplicate key in the object form without `...` (grouping), all as HCL.
  */
 import type { Range } from '../diag/index.js';
+import { chargeItems } from './budget.js';
 import { ExprEvalError } from './errors.js';
 import type { Evaluator, Frame, Vars } from './scope.js';
 import { isObject, primitiveToBool, primitiveToString, setKey, sortedKeys, typeName } from './values.js';
@@ -30,12 +31,14 @@ export interface ForParts {
 /**
  * Runs `each(out, v, f)` per element, binding the key and value slots. `each` is created once per
  * compiled expression (not per evaluation), and the accumulator is passed in, so iterating allocates
- * nothing but the result.
+ * nothing but the result. Every step is charged to the size budget (budget.ts), filtered out or not:
+ * nested loops over request data stop there however little they keep.
  */
 function iterate<T>(c: unknown, p: ForParts, v: Vars, f: Frame, out: T, each: (out: T, v: Vars, f: Frame) => void): void {
   const { keySlot, valueSlot } = p;
   if (Array.isArray(c)) {
     for (let i = 0; i < c.length; i++) {
+      chargeItems(1, p.range);
       if (keySlot !== undefined) f[keySlot] = i;
       f[valueSlot] = c[i] ?? null;
       if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each(out, v, f);
@@ -44,6 +47,7 @@ function iterate<T>(c: unknown, p: ForParts, v: Vars, f: Frame, out: T, each: (o
   }
   if (isObject(c)) {
     for (const k of sortedKeys(c)) {
+      chargeItems(1, p.range);
       if (keySlot !== undefined) f[keySlot] = k;
       f[valueSlot] = c[k] ?? null;
       if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each(out, v, f);

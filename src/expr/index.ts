@@ -11,12 +11,15 @@
  */
 import type { Diagnostic, Range } from '../diag/index.js';
 import type { Expression } from '../hcl/index.js';
+import { enterBudget } from './budget.js';
 import { ExprCompiler } from './compile.js';
 import { standardFunctions, type FunctionTable } from './functions/index.js';
 import { staticReferences, type Reference } from './references.js';
 import { EMPTY_FRAME, ExprScope, type Vars } from './scope.js';
 
+export { EXPR_BUDGET, type ExprBudget, MAX_BUILT_CHARS, MAX_ITEMS, newExprBudget } from './budget.js';
 export { ExprEvalError } from './errors.js';
+export { jsonLengthExceeds } from './json-size.js';
 export { standardFunctions } from './functions/index.js';
 export type { FunctionDef, FunctionTable } from './functions/index.js';
 export { staticReferences } from './references.js';
@@ -55,10 +58,19 @@ export function compileExpression(expr: Expression, options: ExprCompileOptions 
   if (node.constant) {
     const value = node.value;
     evaluate = () => value;
+  } else if (!compiler.charges) {
+    // Reads only: nothing to charge, so no budget to select (budget.ts).
+    evaluate = frameSize === 0 ? (vars) => fn(vars, EMPTY_FRAME) : (vars) => fn(vars, new Array<unknown>(frameSize));
   } else if (frameSize === 0) {
-    evaluate = (vars) => fn(vars, EMPTY_FRAME);
+    evaluate = (vars) => {
+      enterBudget(vars);
+      return fn(vars, EMPTY_FRAME);
+    };
   } else {
-    evaluate = (vars) => fn(vars, new Array<unknown>(frameSize));
+    evaluate = (vars) => {
+      enterBudget(vars);
+      return fn(vars, new Array<unknown>(frameSize));
+    };
   }
   const compiled: CompiledExpression = {
     evaluate,

@@ -5,9 +5,12 @@
  * As HCL: a null source gives an empty tuple, a non-list source is wrapped as a one-element tuple
  * (`obj.*.id` = `[obj.id]`), and objects are not iterated.
  */
+import type { Range } from '../diag/index.js';
+import { chargeItems } from './budget.js';
 import type { Evaluator } from './scope.js';
 
-export function splat(source: Evaluator, slot: number, each: Evaluator): Evaluator {
+/** Each element gone through is charged to the size budget (a splat inside a `for` multiplies). */
+export function splat(source: Evaluator, slot: number, each: Evaluator, range: Range): Evaluator {
   return (v, f) => {
     const s = source(v, f);
     if (s === null || s === undefined) return [];
@@ -15,6 +18,7 @@ export function splat(source: Evaluator, slot: number, each: Evaluator): Evaluat
       f[slot] = s;
       return [each(v, f)];
     }
+    chargeItems(s.length, range);
     const out = new Array<unknown>(s.length);
     for (let i = 0; i < s.length; i++) {
       f[slot] = s[i] ?? null;

@@ -4,6 +4,7 @@
  * here (hclsyntax's TemplateWrapExpr).
  */
 import type { Range } from '../diag/index.js';
+import { chargeChars, chargeItems } from './budget.js';
 import { ExprEvalError } from './errors.js';
 import type { Evaluator, Frame, Vars } from './scope.js';
 import { isObject, primitiveToBool, primitiveToString, sortedKeys, typeName } from './values.js';
@@ -22,22 +23,35 @@ export function interpolate(v: unknown, range: Range): string {
   );
 }
 
-/** Concatenates parts, each already producing a string. */
-export function concat(parts: readonly Evaluator[]): Evaluator {
+/**
+ * Concatenates parts, each already producing a string; the text built is charged to the evaluation's
+ * budget (budget.ts). A single part is not charged again: it is a literal, or a directive that
+ * charges what it builds.
+ */
+export function concat(parts: readonly Evaluator[], range: Range): Evaluator {
   const n = parts.length;
   if (n === 0) return () => '';
   if (n === 1) return parts[0]!;
   if (n === 2) {
     const [a, b] = parts as [Evaluator, Evaluator];
-    return (v, f) => (a(v, f) as string) + (b(v, f) as string);
+    return (v, f) => {
+      const s = (a(v, f) as string) + (b(v, f) as string);
+      chargeChars(s.length, range);
+      return s;
+    };
   }
   if (n === 3) {
     const [a, b, c] = parts as [Evaluator, Evaluator, Evaluator];
-    return (v, f) => (a(v, f) as string) + (b(v, f) as string) + (c(v, f) as string);
+    return (v, f) => {
+      const s = (a(v, f) as string) + (b(v, f) as string) + (c(v, f) as string);
+      chargeChars(s.length, range);
+      return s;
+    };
   }
   return (v, f) => {
     let s = '';
     for (let i = 0; i < n; i++) s += parts[i]!(v, f) as string;
+    chargeChars(s.length, range);
     return s;
   };
 }
@@ -68,24 +82,34 @@ export function ifPart(cond: Evaluator, condRange: Range, then: Evaluator, other
   };
 }
 
-/** `%{for k, v in coll}body%{endfor}`: body evaluated per element with k, v in their frame slots. */
-export function forPart(coll: Evaluator, collRange: Range, keySlot: number | undefined, valueSlot: number, body: Evaluator): Evaluator {
+/**
+ * `%{for k, v in coll}body%{endfor}`: body evaluated per element with k, v in their frame slots. Each
+ * step and the text it adds are charged as they happen, so nested directives over request data stop
+ * at the budget instead of after building the whole text.
+ */
+export function forPart(coll: Evaluator, collRange: Range, keySlot: number | undefined, valueSlot: number, body: Evaluator, range: Range): Evaluator {
   return (v: Vars, f: Frame) => {
     const c = coll(v, f);
     let s = '';
     if (Array.isArray(c)) {
       for (let i = 0; i < c.length; i++) {
+        chargeItems(1, range);
         if (keySlot !== undefined) f[keySlot] = i;
         f[valueSlot] = c[i] ?? null;
-        s += body(v, f) as string;
+        const piece = body(v, f) as string;
+        chargeChars(piece.length, range);
+        s += piece;
       }
       return s;
     }
     if (isObject(c)) {
       for (const k of sortedKeys(c)) {
+        chargeItems(1, range);
         if (keySlot !== undefined) f[keySlot] = k;
         f[valueSlot] = c[k] ?? null;
-        s += body(v, f) as string;
+        const piece = body(v, f) as string;
+        chargeChars(piece.length, range);
+        s += piece;
       }
       return s;
     }

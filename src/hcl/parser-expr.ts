@@ -156,8 +156,10 @@ function legacyIndex(p: ParserState, dot: Token, num: Token, splat: boolean): Tr
 }
 
 function parseTraversals(p: ParserState, from: Expression): Expression {
-  // Steps added to a traversal keep the tree flat; a step after anything else (a call, a splat, a
-  // dynamic index...) wraps it one level deeper and counts as nesting.
+  // Every step counts as one level of nesting: a step after a call, a splat or a dynamic index wraps
+  // the tree one level deeper, and steps added to a traversal, although kept in one flat list, are
+  // applied one inside the other (`x[0][0]` indexes the result of `x[0]`). Without this, `[0]` twenty
+  // thousand times passed the nesting bound and took every later stage minutes (issue 15).
   let levels = 0;
   const wrap = (at: Range): boolean => {
     if (!p.enter(at)) return false;
@@ -172,11 +174,10 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
 }
 
 function traversalSteps(p: ParserState, from: Expression, wrap: (at: Range) => boolean): Expression {
-  const isTraversal = (e: Expression): boolean => e.kind === 'ScopeTraversal' || e.kind === 'RelativeTraversal';
   let ret = from;
   for (;;) {
     const next = p.peek();
-    if ((next.type === T.Dot || next.type === T.OBrack) && !isTraversal(ret) && !wrap(next.range)) return ret;
+    if ((next.type === T.Dot || next.type === T.OBrack) && !wrap(next.range)) return ret;
     if (next.type === T.Dot) {
       const dot = p.read();
       const attrTok = p.peek();

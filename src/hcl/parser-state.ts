@@ -91,7 +91,7 @@ export class ParserState {
       if (!this.recovery) {
         this.error(
           'Nesting too deep',
-          `Blocks, brackets, operators and template directives may nest at most ${MAX_NESTING} levels deep. Split this construct into smaller parts.`,
+          `Blocks, brackets, operators, template directives and traversal steps ([0], .name) may nest at most ${MAX_NESTING} levels deep. Split this construct into smaller parts.`,
           at,
         );
       }

@@ -40,9 +40,20 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   errorHandler(error.statusCode === undefined ? Object.assign(error, { statusCode: 400 }) : error, request, reply);
 }
 
-/** A request Node's parser rejected (malformed HTTP): answered when the socket can still take it. */
+/** How long a rejected connection may take to read its answer before it is closed anyway. */
+const LINGER_MS = 1000;
+
+/**
+ * A request Node's parser rejected (malformed HTTP), or one not received within the request time-out
+ * (node-server.ts): answered when the socket can still take an answer, then closed. Closed in any
+ * case, even if the client keeps sending: a body trickled a byte at a time must not keep the
+ * connection past its 408.
+ */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) {
+  // A response already started on this connection (a GET answered while its body still trickles in):
+  // nothing more can be written on it.
+  const started = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (!socket.writable || started) {
     socket.destroy();
     return;
   }
@@ -52,4 +63,6 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     `HTTP/1.1 ${status} ${problem(status).title}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  // end() closes only our side; a client that goes on sending would keep the socket open.
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }

@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { Category } from '../../graph/index.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { EXPR_BUDGET, type ExprBudget, newExprBudget } from '../expr/index.js';
 import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../steps/index.js';
 import { decodeBody } from './body.js';
 import { logSent, noteOf } from './note.js';
@@ -30,6 +31,9 @@ export interface HandlerOptions {
 }
 
 type Params = Record<string, string | undefined>;
+
+/** `ctx` with the size budget every expression of the request draws from (src/expr/budget.ts). */
+type BudgetedContext = RequestContext & { readonly [EXPR_BUDGET]: ExprBudget };
 
 export function makeHandler(options: HandlerOptions): (request: FastifyRequest, reply: FastifyReply) => void {
   const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs } = options;
@@ -59,12 +63,13 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
     }
 
     const input = checked.value;
-    const ctx: RequestContext = {
+    const ctx: BudgetedContext = {
       request: { method: request.method, path: input.path, query: input.query, headers: input.headers, body: input.body },
       timestamp_epoch: Math.floor(Date.now() / 1000),
       request_id: request.id,
       // Set by the endpoint's guard hook (guard.ts), which ran before the body was read; else null.
       auth: request.svcAuth,
+      [EXPR_BUDGET]: newExprBudget(),
     };
 
     let outcome: EndpointResult | PendingResult;

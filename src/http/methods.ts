@@ -5,8 +5,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendStatusProblem } from './problems.js';
 
-/** The methods the router answers for every declared path. */
-export const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+/**
+ * The methods the router answers for every declared path: the standard methods of RFC 9110 (less
+ * CONNECT, which Node hands to a separate event) and PATCH. TRACE is among them so that it gets the
+ * 405 with `Allow` of any other undeclared standard method on an existing path, not a 404.
+ */
+export const ROUTED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'] as const;
 
 /** Methods a path answers: the declared ones, plus HEAD where GET is declared (Fastify exposes it). */
 export function allowedMethods(declared: readonly string[]): string[] {

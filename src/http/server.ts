@@ -11,6 +11,7 @@ import { guardHook } from './guard.js';
 import { makeHandler } from './handler.js';
 import { requestLogger, type Logger } from './log.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
+import { nodeServerFactory } from './node-server.js';
 import { pathShape, toRoutePath } from './paths.js';
 import { arrive } from './note.js';
 import { serveStaticFile, type StaticFile } from './static-file.js';
@@ -31,14 +32,17 @@ export interface ServerOptions {
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { logger } = options;
-  const app = fastify({
+  const app: FastifyInstance = fastify({
     // Logging is ours: one line per request, see log.ts.
     logger: false,
     genReqId: arrive,
     requestIdHeader: false,
     bodyLimit: options.bodyLimit,
     // Receiving the request (headers and body) is bounded too, so a slow upload cannot hold a
-    // connection forever; Node answers 408, written as a problem by clientErrorHandler.
+    // connection; Node answers 408, written as a problem by clientErrorHandler. The Node server is
+    // built here so that the bound covers the body and a request without Host is a problem too
+    // (node-server.ts says why Fastify's own construction does neither).
+    serverFactory: nodeServerFactory({ requestTimeoutMs: options.requestTimeoutMs, log: () => app.svcLogLine }),
     requestTimeout: options.requestTimeoutMs,
     // Fastify's 503-while-closing body is not a problem record; in-flight and late requests are
     // served instead, bounded by the shutdown time-out (lifecycle.ts).

@@ -3,8 +3,26 @@
  * values are strings; numbers and bools are converted, null drops the header. Names and values are
  * checked here (RFC 9110 token, no CR/LF), so a bad header fails its step instead of breaking the
  * response half-way.
+ *
+ * Headers that frame the message or manage the connection (RFC 9110 §7.6.1 hop-by-hop headers,
+ * Content-Length, Transfer-Encoding) are refused too: the server writes them itself, and a name
+ * computed from request data must never put `Transfer-Encoding: chunked` beside the server's
+ * `Content-Length` (a response a proxy would split in two). A constant one is a boot error, a
+ * computed one fails its step.
  */
 import { validateHeaderName, validateHeaderValue } from 'node:http';
+
+/** Lower-case names a manifest may not set. */
+const SERVER_OWNED: ReadonlySet<string> = new Set([
+  'connection',
+  'content-length',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 export function checkHeaders(value: unknown, fail: (message: string) => Error): Record<string, string> | undefined {
   if (value === null || value === undefined) return undefined;
@@ -21,6 +39,9 @@ export function checkHeaders(value: unknown, fail: (message: string) => Error): 
       validateHeaderValue(name, text);
     } catch (error) {
       throw fail(`header ${JSON.stringify(name)}: ${(error as Error).message}`);
+    }
+    if (SERVER_OWNED.has(name.toLowerCase())) {
+      throw fail(`header ${JSON.stringify(name)} frames the message or manages the connection: the server sets it, a manifest may not`);
     }
     out[name] = text;
   }

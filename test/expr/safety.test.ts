@@ -106,11 +106,17 @@ test('deeply nested data neither overflows the stack at run time nor at boot', (
   };
   assert.equal(run('ctx.x == ctx.y', { ctx: { x: nest(200000), y: nest(200000) } }), true);
   assert.equal(run('ctx.x != ctx.y', { ctx: { x: nest(200000), y: nest(199999) } }), true);
-  // A deep constant is folded (and deep-frozen) at boot.
+  // A deep constant is refused at boot (issue 15: serialising it later would overflow the stack),
+  // with a diagnostic on the argument; one within the bound is folded and deep-frozen.
   const text = '['.repeat(200000) + ']'.repeat(200000);
   const { expr } = parseExpression(`json_decode("${text}")`, 't.hcl');
-  const { compiled, diagnostics } = compileExpression(expr);
-  assert.deepEqual(diagnostics, []);
-  assert.equal(compiled.constant, true);
-  assert.ok(Object.isFrozen(compiled.value));
+  const { diagnostics } = compileExpression(expr);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.summary, d.subject?.start.column, d.detail]),
+    [['Invalid function argument', 13, 'Invalid value for "text" parameter: the JSON text nests objects and arrays more than 64 levels deep.']],
+  );
+  const ok = compileExpression(parseExpression(`json_decode("${'['.repeat(64) + ']'.repeat(64)}")`, 't.hcl').expr);
+  assert.deepEqual(ok.diagnostics, []);
+  assert.equal(ok.compiled.constant, true);
+  assert.ok(Object.isFrozen(ok.compiled.value));
 });

@@ -1,4 +1,5 @@
 /** `contains(list, value)`: whether an element equals value (HCL equality: no conversion). */
+import { reserveItems } from '../budget.js';
 import { equals } from '../values.js';
 import { list } from './args.js';
 import { defineFunction } from './types.js';
@@ -9,6 +10,8 @@ export const contains = defineFunction({
   impl: (args) => {
     const l = list(args, 0);
     const v = args[1] ?? null;
+    // A scan of a request list inside a loop over it is quadratic work: charged to the budget.
+    reserveItems(l.length);
     for (const e of l) if (equals(e, v)) return true;
     return false;
   },

@@ -6,7 +6,9 @@
  * Flags `-` (left-align), `+`, ` `, `0` (zero-pad), `#`; width and `.precision`; `%[n]v` selects the
  * n-th value (1-based), as in HCL.
  */
+import { reserveChars } from '../budget.js';
 import { FunctionArgError, FunctionError } from '../errors.js';
+import { jsonText } from '../json-size.js';
 import { formatNumber, primitiveToBool, primitiveToNumber, primitiveToString, typeName } from '../values.js';
 import { str } from './args.js';
 import { defineFunction } from './types.js';
@@ -22,8 +24,11 @@ interface Flags {
 }
 
 function pad(s: string, width: number | undefined, f: Flags, numeric: boolean): string {
+  if (width === undefined) return s;
   const len = Array.from(s).length;
-  if (width === undefined || len >= width) return s;
+  if (len >= width) return s;
+  // The width may come from request data (`%${ctx.request.query.w}d`): charged before it is built.
+  reserveChars(width - len);
   if (f.minus) return s + ' '.repeat(width - len);
   if (f.zero && numeric) {
     const sign = s[0] === '-' || s[0] === '+' || s[0] === ' ' ? s[0] : '';
@@ -47,10 +52,10 @@ function formatOne(verb: string, v: unknown, f: Flags, precision: number | undef
   if ((v === null || v === undefined) && verb !== 'v') fail('null value cannot be formatted');
   switch (verb) {
     case 'v': {
-      if (f.sharp) return { text: JSON.stringify(v ?? null), numeric: false };
+      if (f.sharp) return { text: jsonText(v ?? null), numeric: false };
       if (v === null || v === undefined) return { text: 'null', numeric: false };
       if (typeof v === 'number') return { text: signed(formatNumber(v), v, f), numeric: true };
-      const s = typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : primitiveToString(v)!;
+      const s = typeof v === 'object' && !(v instanceof Date) ? jsonText(v) : primitiveToString(v)!;
       return { text: s, numeric: false };
     }
     case 's': {

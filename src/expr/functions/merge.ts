@@ -1,4 +1,5 @@
 /** `merge(objects...)`: later objects win; null arguments are skipped, as Terraform's merge does. */
+import { reserveItems } from '../budget.js';
 import { FunctionArgError } from '../errors.js';
 import { isObject, setKey, typeName } from '../values.js';
 import { defineFunction } from './types.js';
@@ -12,7 +13,10 @@ export const merge = defineFunction({
     args.forEach((a, i) => {
       if (a === null || a === undefined) return;
       if (!isObject(a)) throw new FunctionArgError(i, `object required, not ${typeName(a)}`);
-      for (const k of Object.keys(a)) setKey(out, k, a[k]);
+      const keys = Object.keys(a);
+      // The members copied are items built, charged to the size budget (budget.ts).
+      reserveItems(keys.length);
+      for (const k of keys) setKey(out, k, a[k]);
     });
     return out;
   },

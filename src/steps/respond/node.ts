@@ -22,9 +22,12 @@ export class RespondError extends Error {
 export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
   let headers: Part<Record<string, string> | undefined>;
   let body: Part<unknown>;
+  // A constant body is serialized once, here.
+  let json: string | undefined;
   try {
     headers = spec.headers ? partOf(spec.headers, checkRespondHeaders) : constant(undefined);
     body = spec.body ? partOf(spec.body, (v) => v) : constant(null);
+    json = body.constant && body.value !== null && body.value !== undefined ? JSON.stringify(body.value) : undefined;
   } catch (error) {
     // A constant that is wrong is wrong for every request: a boot error, not a 500 at run time.
     env.error(spec, 'Invalid respond step', messageOf(error));
@@ -36,8 +39,6 @@ export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
     return undefined;
   }
   const status = spec.status ? dynamic(spec.status, checkStatus) : constant(statusCode);
-  // A constant body is serialized once, here.
-  const json = body.constant && body.value !== null && body.value !== undefined ? JSON.stringify(body.value) : undefined;
 
   const statusFromProblem = spec.statusOmitted === true;
 

@@ -1,0 +1,122 @@
+/**
+ * The size budget of expression evaluation: how much text and how many collection elements the
+ * expressions of one request may build (issue 15, class 4).
+ *
+ * Without it, a `%{for}` nested in a `%{for}` over request data, or `format()` with a width taken from
+ * the query, builds a response of hundreds of megabytes from a small request. The budget is charged
+ * only where values are built or collections gone through, never on reads: every run-time template
+ * (its text), each step of a `for` expression, `%{for}` directive or splat, and every string or list
+ * a function returns (charged before it is built by the functions that could otherwise allocate far
+ * more than their arguments: `format` widths, `join`, `json_encode`). Reads, operators and
+ * constructors with a fixed number of items are free: they cannot grow faster than the manifest text.
+ *
+ * Charges are cumulative over one request: the HTTP adapter puts a fresh budget on `ctx` (under
+ * `EXPR_BUDGET`, a symbol, so no expression and no serialiser sees it), and every evaluation of that
+ * request draws from it. An evaluation without such a `ctx` (a constant at boot, a stream item) gets
+ * a fresh budget of its own. Evaluation is synchronous, so "the budget of the evaluation in progress"
+ * is one module variable set when an evaluation starts; nothing else can run in between.
+ *
+ * Exceeding it throws `ExprEvalError` "Expression result too large" at the sub-expression that
+ * crossed the line: at boot a located diagnostic (a constant template that would expand to
+ * gigabytes), at run time a 500 naming the step.
+ */
+import type { Range } from '../diag/index.js';
+import { ExprEvalError } from './errors.js';
+
+/** Characters of text the expressions of one request may build (UTF-16 code units). */
+export const MAX_BUILT_CHARS = 16 * 1024 * 1024;
+/**
+ * Collection items the expressions of one request may go through or build: each step of a `for`
+ * expression, a `%{for}` directive or a splat, each element of a list a function returns, each item a
+ * function scans (`contains`, `merge`). Counting steps rather than produced elements also bounds the
+ * work of nested loops that produce nothing (`[for a in x : [for b in x : 1 if false]]`).
+ */
+export const MAX_ITEMS = 1024 * 1024;
+
+/** What is left of a budget; both counts go down as values are built. */
+export interface ExprBudget {
+  chars: number;
+  items: number;
+}
+
+/** The key of the request's budget on `ctx`. */
+export const EXPR_BUDGET: unique symbol = Symbol('svc.exprBudget');
+
+export function newExprBudget(): ExprBudget {
+  return { chars: MAX_BUILT_CHARS, items: MAX_ITEMS };
+}
+
+/** The budget of evaluations that bring none (constants at boot, stream items). */
+const own: ExprBudget = newExprBudget();
+let active: ExprBudget = own;
+
+/** Called when an evaluation starts: the request's budget when `ctx` carries one, else a fresh one. */
+export function enterBudget(vars: Readonly<Record<string, unknown>>): void {
+  const ctx = vars.ctx as { readonly [EXPR_BUDGET]?: ExprBudget } | null | undefined;
+  const budget = ctx !== null && typeof ctx === 'object' ? ctx[EXPR_BUDGET] : undefined;
+  if (budget !== undefined) {
+    active = budget;
+    return;
+  }
+  own.chars = MAX_BUILT_CHARS;
+  own.items = MAX_ITEMS;
+  active = own;
+}
+
+/** Characters still allowed: what a function may build before it builds it. */
+export function charsLeft(): number {
+  return active.chars;
+}
+
+/** Charges `n` characters built at `range`; once over, every later charge of the request fails too. */
+export function chargeChars(n: number, range: Range): void {
+  if ((active.chars -= n) < 0) throw tooMuchText(range);
+}
+
+/** Charges `n` collection items gone through or built at `range`. */
+export function chargeItems(n: number, range: Range): void {
+  if ((active.items -= n) < 0) throw tooManyItems(range);
+}
+
+/**
+ * Thrown inside a function implementation that would build or scan more than is left; the call site
+ * turns it into the same error as `chargeChars` / `chargeItems`, at the call (calls.ts).
+ */
+export class BudgetExceeded extends Error {
+  constructor(readonly what: 'chars' | 'items') {
+    super(what === 'chars' ? 'the expressions built too much text' : 'the expressions went through too many items');
+    this.name = 'BudgetExceeded';
+  }
+
+  at(range: Range): ExprEvalError {
+    return this.what === 'chars' ? tooMuchText(range) : tooManyItems(range);
+  }
+}
+
+/** For function implementations: charges `n` characters before building (or scanning) them. */
+export function reserveChars(n: number): void {
+  if ((active.chars -= n) < 0) throw new BudgetExceeded('chars');
+}
+
+/** For function implementations: charges `n` items before building (or scanning) them. */
+export function reserveItems(n: number): void {
+  if ((active.items -= n) < 0) throw new BudgetExceeded('items');
+}
+
+export const TOO_LARGE = 'Expression result too large';
+
+export function tooMuchText(range: Range): ExprEvalError {
+  return new ExprEvalError(
+    TOO_LARGE,
+    `The expressions built more than ${MAX_BUILT_CHARS.toLocaleString('en-US')} characters of text (for one request, or for one constant at boot); a template or function here would exceed that.`,
+    range,
+  );
+}
+
+function tooManyItems(range: Range): ExprEvalError {
+  return new ExprEvalError(
+    TOO_LARGE,
+    `The expressions went through or built more than ${MAX_ITEMS.toLocaleString('en-US')} list or object items (for one request, or for one constant at boot); this expression would exceed that.`,
+    range,
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * How long a value is as JSON text, measured without writing it.
+ *
+ * A value can be small in memory and huge as text: a list built by a `for` over request data holds
+ * the same large object (a reference) once per element, and each reference is written out in full.
+ * `JSON.stringify` would build the whole text (hundreds of megabytes, or a "RangeError: Invalid string
+ * length" after a long stall) before anyone could look at its length, so the text is measured first,
+ * stopping as soon as the limit is passed: the walk costs at most as much as the limit allows.
+ *
+ * The measure is a lower bound of `JSON.stringify`'s length (numbers count one character, escapes
+ * none): a value over it is certainly too long; one under it may still be somewhat longer (at most a
+ * few times, for text made only of escaped characters or long numbers), which is why callers still
+ * check the length of what they then write.
+ */
+import { BudgetExceeded, charsLeft } from './budget.js';
+
+/** True when `value` written as JSON is certainly longer than `limit` characters. */
+export function jsonLengthExceeds(value: unknown, limit: number): boolean {
+  let total = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === 'string') total += v.length + 2;
+    else if (typeof v !== 'object' || v === null) total += 1;
+    else if (v instanceof Date) total += 26;
+    else if (Array.isArray(v)) {
+      // Brackets and commas, checked before the elements are queued.
+      total += v.length + 1;
+      if (total > limit) return true;
+      for (let i = 0; i < v.length; i++) pending.push(v[i]);
+    } else {
+      total += 1;
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        total += k.length + 4;
+        if (total > limit) return true;
+        pending.push((v as Record<string, unknown>)[k]);
+      }
+    }
+    if (total > limit) return true;
+  }
+  return false;
+}
+
+/** `JSON.stringify` for expression functions: refused (BudgetExceeded) when it cannot fit the budget. */
+export function jsonText(value: unknown): string {
+  if (jsonLengthExceeds(value, charsLeft())) throw new BudgetExceeded('chars');
+  return JSON.stringify(value);
+}

@@ -1,0 +1,81 @@
+/**
+ * The Node HTTP server under Fastify (its `serverFactory`), built here for two things Fastify's own
+ * construction gets wrong for us (issue 15):
+ *
+ * - **The whole request is bounded, body included.** Node bounds receiving a request by
+ *   `requestTimeout` (headers by `headersTimeout`), checked every `connectionsCheckingInterval`, but
+ *   only for the body when `requestTimeout` is given to the constructor: Fastify sets it on the server
+ *   afterwards, and then a body trickled at one byte a second kept its connection for minutes. Here all
+ *   three are constructor options: headers and body together within `server.request_timeout` of the
+ *   request's first byte, checked ten times per time-out (so it is overrun by at most a tenth), and a
+ *   late request is answered 408 by errors.ts's clientErrorHandler.
+ * - **A request without `Host` is a problem record.** Node answers an HTTP/1.1 request without `Host`
+ *   itself, with a bare 400 and no body. Node's check is turned off and the request answered here,
+ *   before Fastify routes it, with a 400 problem (logged like any other answer). HTTP/1.0 has no
+ *   `Host` requirement and is served.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
+import type { RequestLogger } from './log.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+
+/** Fastify's default, kept: idle keep-alive connections are closed after 72 s. */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+export interface NodeServerOptions {
+  /** `server.request_timeout` in milliseconds. */
+  readonly requestTimeoutMs: number;
+  /** The request log; read when a request is answered (Fastify decorates the instance later). */
+  readonly log: () => RequestLogger;
+}
+
+/** How often Node looks for requests past their time-out: a tenth of it, within 100 ms and 30 s. */
+export function checkIntervalMs(requestTimeoutMs: number): number {
+  return Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 10)));
+}
+
+export function nodeServerFactory(options: NodeServerOptions): (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server {
+  const { requestTimeoutMs } = options;
+  return (handler) => {
+    const server = createServer(
+      {
+        requestTimeout: requestTimeoutMs,
+        headersTimeout: requestTimeoutMs,
+        connectionsCheckingInterval: checkIntervalMs(requestTimeoutMs),
+        requireHostHeader: false,
+      },
+      (req, res) => {
+        if (req.headers.host === undefined && (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1)) {
+          answerWithoutHost(req, res, options.log());
+          return;
+        }
+        handler(req, res);
+      },
+    );
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    return server;
+  };
+}
+
+/** The 400 of an HTTP/1.1 request without `Host` (RFC 9112 §3.2), written without Fastify. */
+function answerWithoutHost(req: IncomingMessage, res: ServerResponse, log: RequestLogger): void {
+  const started = performance.now();
+  const id = requestIdOf(req);
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const body = JSON.stringify({ ...problem(400, undefined, 'an HTTP/1.1 request must have a Host header'), instance: q < 0 ? url : url.slice(0, q) });
+  res.writeHead(400, {
+    'content-type': PROBLEM_CONTENT_TYPE,
+    'content-length': Buffer.byteLength(body),
+    [REQUEST_ID_HEADER]: id,
+    // A client that omits Host is not one to keep talking to.
+    connection: 'close',
+  });
+  res.end(body);
+  try {
+    log(id, req.method ?? '', url, 400, performance.now() - started, null);
+  } catch {
+    // Logging never takes the server down.
+  }
+}
