@@ -29,7 +29,41 @@ const tables = new Map<string, Map<string, Method>>([
 export function registerMethods(type: string, methods: Record<string, Method>): void {
   const t = tables.get(type);
   if (!t) throw new Error(`no method table for ${type}`);
-  for (const [k, v] of Object.entries(methods)) t.set(k, v);
+  const text = type === 'string' || type === 'bytes';
+  const linear = LINEAR_IN_RECEIVER[type];
+  for (const [k, v] of Object.entries(methods)) t.set(k, text ? chargedByLength(v) : linear?.has(k) ? chargedBySize(v) : v);
+}
+
+/** Methods of dict and set whose work grows with the receiver (an iterable argument is charged as it is copied). */
+const LINEAR_IN_RECEIVER: Record<string, ReadonlySet<string>> = {
+  dict: new Set(['items', 'keys', 'values']),
+  set: new Set(['difference', 'intersection', 'isdisjoint', 'issubset', 'issuperset', 'symmetric_difference', 'union']),
+};
+
+/** A method charged by the receiver's size: one step per 64 entries. */
+function chargedBySize(m: Method): Method {
+  return (recv: Dict | SSet, args, kwargs, name, th) => {
+    const n = recv.ht.size;
+    if (n > 64) th.chargeSteps(n);
+    return m(recv, args, kwargs, name, th);
+  };
+}
+
+/**
+ * A method of str or bytes charged by the text it may scan: the receiver and the string arguments,
+ * one step per KiB (find, count, replace, split, strip, lower... are linear in them). Charged
+ * before the work, so a loop calling them on long strings reaches the clock.
+ */
+function chargedByLength(m: Method): Method {
+  return (recv: string | Bytes, args, kwargs, name, th) => {
+    let n = typeof recv === 'string' ? recv.length : recv.s.length;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (typeof a === 'string') n += a.length;
+    }
+    if (n > 1024) th.chargeSteps(n >> 4);
+    return m(recv, args, kwargs, name, th);
+  };
 }
 
 export function methodTable(x: Value): Map<string, Method> | undefined {

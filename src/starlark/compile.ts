@@ -96,9 +96,9 @@ function binaryAt(th: Thread, op: ops.BinOp, x: Value, y: Value, p: RuntimePos):
     annotate(e, p);
   }
 }
-function compareAt(op: ops.CmpOp, x: Value, y: Value, p: RuntimePos): boolean {
+function compareAt(th: Thread, op: ops.CmpOp, x: Value, y: Value, p: RuntimePos): boolean {
   try {
-    return ops.compare(op, x, y);
+    return ops.compare(op, x, y, th);
   } catch (e) {
     annotate(e, p);
   }
@@ -280,8 +280,10 @@ export class Compiler {
         }
         return NORMAL;
       }
-      if (it instanceof RangeValue) {
-        const { start, step, len } = it;
+      if (it instanceof RangeValue && it.small) {
+        const { len } = it;
+        const start = it.start as number,
+          step = it.step as number;
         for (let i = 0; i < len; i++) {
           if (++th.steps > th.checkAt) tickAt(th, p);
           set(fr, start + i * step);
@@ -546,37 +548,43 @@ export class Compiler {
         return (fr) => {
           const a = x(fr),
             b = y(fr);
-          return a === b ? typeof a !== 'object' || a === null || ops.equals(a, b) : (typeof a === 'object' || typeof b === 'object') && ops.equals(a, b);
+          if (typeof a === 'string' && a.length > 1024) return ops.equals(a, b, fr.th); // charged by length
+          return a === b
+            ? typeof a !== 'object' || a === null || ops.equals(a, b, fr.th)
+            : (typeof a === 'object' || typeof b === 'object') && ops.equals(a, b, fr.th);
         };
       case '!=':
         return (fr) => {
           const a = x(fr),
             b = y(fr);
-          return !(a === b ? typeof a !== 'object' || a === null || ops.equals(a, b) : (typeof a === 'object' || typeof b === 'object') && ops.equals(a, b));
+          if (typeof a === 'string' && a.length > 1024) return !ops.equals(a, b, fr.th);
+          return !(a === b
+            ? typeof a !== 'object' || a === null || ops.equals(a, b, fr.th)
+            : (typeof a === 'object' || typeof b === 'object') && ops.equals(a, b, fr.th));
         };
       case '<':
         return (fr) => {
           const a = x(fr),
             b = y(fr);
-          return typeof a === 'number' && typeof b === 'number' ? a < b : compareAt(op, a, b, p);
+          return typeof a === 'number' && typeof b === 'number' ? a < b : compareAt(fr.th, op, a, b, p);
         };
       case '<=':
         return (fr) => {
           const a = x(fr),
             b = y(fr);
-          return typeof a === 'number' && typeof b === 'number' ? a <= b : compareAt(op, a, b, p);
+          return typeof a === 'number' && typeof b === 'number' ? a <= b : compareAt(fr.th, op, a, b, p);
         };
       case '>':
         return (fr) => {
           const a = x(fr),
             b = y(fr);
-          return typeof a === 'number' && typeof b === 'number' ? a > b : compareAt(op, a, b, p);
+          return typeof a === 'number' && typeof b === 'number' ? a > b : compareAt(fr.th, op, a, b, p);
         };
       case '>=':
         return (fr) => {
           const a = x(fr),
             b = y(fr);
-          return typeof a === 'number' && typeof b === 'number' ? a >= b : compareAt(op, a, b, p);
+          return typeof a === 'number' && typeof b === 'number' ? a >= b : compareAt(fr.th, op, a, b, p);
         };
     }
   }

@@ -28,7 +28,16 @@ export function encodeJSON(x: Value, th: Thread | null = null): string {
   const parts: string[] = [];
   const maxBytes = th === null ? DEFAULT_SIZE_LIMITS.maxStringBytes : th.maxStringBytes;
   let size = 0;
+  /** values written since the last charge (one step per 64 values, so the clock is consulted) */
+  let uncharged = 0;
   const emit = (v: Value): void => {
+    // one byte at least per value: a list of many references to one big list is bounded too
+    size++;
+    if (++uncharged === 1024) {
+      if (size > maxBytes) throw new EvalErr(`string size limit exceeded (${size} > ${maxBytes} bytes)`, 'size');
+      th?.chargeSteps(uncharged);
+      uncharged = 0;
+    }
     if (v !== null && typeof v === 'object') {
       if (path.includes(v)) throw new EvalErr('cycle in JSON structure');
       path.push(v);
@@ -37,11 +46,15 @@ export function encodeJSON(x: Value, th: Thread | null = null): string {
       if (v === null) parts.push('null');
       else if (v === true) parts.push('true');
       else if (v === false) parts.push('false');
-      else if (typeof v === 'number' || typeof v === 'bigint') parts.push(String(v));
-      else if (typeof v === 'string') {
-        parts.push(quote(v));
+      else if (typeof v === 'number' || typeof v === 'bigint') {
+        const digits = String(v);
+        size += digits.length;
+        parts.push(digits);
+      } else if (typeof v === 'string') {
         size += v.length;
         if (size > 65536 && size > maxBytes) throw new EvalErr(`string size limit exceeded (${size} > ${maxBytes} bytes)`, 'size');
+        if (th !== null && v.length > 1024) th.chargeSteps(v.length >> 4);
+        parts.push(quote(v));
       } else if (v instanceof Float) {
         if (!Number.isFinite(v.v)) throw new EvalErr(`cannot encode non-finite float ${floatStr(v.v)}`);
         parts.push(floatStr(v.v));
@@ -60,7 +73,7 @@ export function encodeJSON(x: Value, th: Thread | null = null): string {
           try {
             emit(val);
           } catch (e) {
-            if (e instanceof EvalErr) throw new EvalErr(`in dict key ${starQuote(k)}: ${e.msg}`);
+            if (e instanceof EvalErr) throw new EvalErr(`in dict key ${starQuote(k)}: ${e.msg}`, e.kind);
             throw e;
           }
         });
@@ -73,7 +86,7 @@ export function encodeJSON(x: Value, th: Thread | null = null): string {
           try {
             emit(el);
           } catch (e) {
-            if (e instanceof EvalErr) throw new EvalErr(`at ${typeName(v)} index ${i}: ${e.msg}`);
+            if (e instanceof EvalErr) throw new EvalErr(`at ${typeName(v)} index ${i}: ${e.msg}`, e.kind);
             throw e;
           }
           i++;
@@ -87,7 +100,7 @@ export function encodeJSON(x: Value, th: Thread | null = null): string {
           try {
             emit(getAttr(v, name));
           } catch (e) {
-            if (e instanceof EvalErr) throw new EvalErr(`in field .${name}: ${e.msg}`);
+            if (e instanceof EvalErr) throw new EvalErr(`in field .${name}: ${e.msg}`, e.kind);
             throw e;
           }
         });
@@ -291,8 +304,15 @@ function isdigit(c: string | undefined): boolean {
   return c !== undefined && c >= '0' && c <= '9';
 }
 
-/** Re-indent JSON text like Go's json.Indent (tokens untouched, whitespace replaced). */
-export function indentJSON(src: string, prefix: string, indent: string): string {
+/**
+ * Re-indent JSON text like Go's json.Indent (tokens untouched, whitespace
+ * replaced). The output is capped at the string size limit (indentation grows
+ * with depth, so a short deeply nested text can indent to gigabytes) and its
+ * writing is charged to th.
+ */
+export function indentJSON(src: string, prefix: string, indent: string, th: Thread | null = null): string {
+  const maxBytes = th === null ? DEFAULT_SIZE_LIMITS.maxStringBytes : th.maxStringBytes;
+  if (th !== null && src.length > 1024) th.chargeSteps(src.length >> 4); // the validation below
   // validate first
   try {
     JSON.parse(decodeUTF8(src));
@@ -304,10 +324,21 @@ export function indentJSON(src: string, prefix: string, indent: string): string 
   let out = '';
   let depth = 0;
   let needIndent = false;
+  /** bytes of indentation written since the last charge */
+  let uncharged = 0;
   const newline = () => {
+    const width = 1 + prefix.length + indent.length * depth;
+    if (out.length + width > maxBytes) throw new EvalErr(`string size limit exceeded (more than ${maxBytes} bytes)`, 'size');
+    uncharged += width;
+    if (uncharged > 65536) {
+      th?.chargeSteps(uncharged >> 4);
+      uncharged = 0;
+    }
     out += '\n' + prefix + indent.repeat(depth);
   };
   for (let i = 0; i < src.length; i++) {
+    // this loop costs tens of nanoseconds a byte: 4 units each, so the clock is consulted every few KiB
+    if ((i & 4095) === 4095) th?.chargeSteps(4096 * 4);
     const c = src[i]!;
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
     if (needIndent && c !== ']' && c !== '}') {
@@ -385,7 +416,7 @@ export function makeJSONModule(): Module {
       const [x] = positional('json.encode_indent', args, null, 1, 1);
       const p = prefix === undefined ? '' : wantStr('json.encode_indent', 'prefix', prefix);
       const ind = indent === undefined ? '\t' : wantStr('json.encode_indent', 'indent', indent);
-      return wrap('json.encode_indent', () => indentJSON(encodeJSON(x!, th), p, ind));
+      return wrap('json.encode_indent', () => indentJSON(encodeJSON(x!, th), p, ind, th));
     }),
   );
   m.set(
@@ -404,13 +435,13 @@ export function makeJSONModule(): Module {
   );
   m.set(
     'indent',
-    mk('json.indent', (args, kwargs) => {
+    mk('json.indent', (args, kwargs, th) => {
       const [prefix, indent] = unpack('json.indent', [], kwargs, ['prefix?', 'indent?']);
       const [x] = positional('json.indent', args, null, 1, 1);
       const s = wantStr('json.indent', 1, x!);
       const p = prefix === undefined ? '' : wantStr('json.indent', 'prefix', prefix);
       const ind = indent === undefined ? '\t' : wantStr('json.indent', 'indent', indent);
-      return wrap('json.indent', () => indentJSON(s, p, ind));
+      return wrap('json.indent', () => indentJSON(s, p, ind, th));
     }),
   );
   return new Module('json', m);

@@ -96,9 +96,19 @@ export function floatFromString(s: string): number {
   return f;
 }
 
+/**
+ * Charge a built-in that walks all of x: one step per 64 elements (per KiB of a string). Lengths
+ * unknown in advance (-1) are charged by the iteration itself.
+ */
+function chargeLength(x: Value, th: Thread): void {
+  const n = typeof x === 'string' ? x.length >> 4 : x instanceof Bytes ? x.s.length >> 4 : ops.isIterable(x) ? ops.length(x) : 0;
+  if (n > 64) th.chargeSteps(n);
+}
+
 function updateDict(d: Dict, args: Value[], kwargs: Kwargs, th: Thread): void {
   if (args.length === 1) {
     const u = args[0]!;
+    chargeLength(u, th);
     if (u instanceof Dict) {
       for (const [hk, v] of u.ht.vals) ops.dictSet(d, u.ht.keyOf(hk), v, th);
     } else {
@@ -143,7 +153,7 @@ function minmax(args: Value[], kwargs: Kwargs, self: Builtin, th: Thread): Value
     const k = key !== undefined && key !== null ? callValue(th, key, [x], null) : x;
     let better: boolean;
     try {
-      better = ops.compare(op, k, extKey);
+      better = ops.compare(op, k, extKey, th);
     } catch (e) {
       throw nameErr(name, (e as EvalErr).msg);
     }
@@ -159,21 +169,43 @@ function isCallable(v: Value): boolean {
   return v instanceof Builtin || v instanceof Func || (v !== null && typeof v === 'object' && typeof (v as { callStar?: unknown }).callStar === 'function');
 }
 
-function rangeLen(start: number, stop: number, step: number): number {
-  if (step > 0) return start < stop ? Math.floor((stop - 1 - start) / step) + 1 : 0;
-  return start > stop ? Math.floor((start - 1 - stop) / -step) + 1 : 0;
+/**
+ * The number of elements, computed exactly; a range longer than 2^53 - 1 elements is refused (its
+ * length, indexes and iteration count could not be exact JS numbers).
+ */
+function rangeLen(start: number | bigint, stop: number | bigint, step: number | bigint): number {
+  if (typeof start === 'number' && typeof stop === 'number' && typeof step === 'number' && Math.abs(start) <= 2 ** 51 && Math.abs(stop) <= 2 ** 51) {
+    if (step > 0) return start < stop ? Math.floor((stop - 1 - start) / step) + 1 : 0;
+    return start > stop ? Math.floor((start - 1 - stop) / -step) + 1 : 0;
+  }
+  const b0 = BigInt(start),
+    b1 = BigInt(stop),
+    bs = BigInt(step);
+  const n = bs > 0n ? (b0 < b1 ? (b1 - 1n - b0) / bs + 1n : 0n) : b0 > b1 ? (b0 - 1n - b1) / -bs + 1n : 0n;
+  if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new EvalErr(`range: length ${n} exceeds the limit of ${Number.MAX_SAFE_INTEGER} elements`);
+  return Number(n);
 }
 
 export function sortValues(values: Value[], keys: Value[] | null, reverse: boolean, th: Thread): Value[] {
-  if (values.length > 64) th.chargeSteps(values.length * Math.ceil(Math.log2(values.length)));
+  if (values.length > 64) th.chargeSteps(values.length);
   const idx = values.map((_, i) => i);
   const k = keys ?? values;
+  // Comparisons are charged as they happen (one step per 64), so the clock is consulted inside the sort.
+  let compared = 0;
   const cmp = (a: number, b: number): number => {
+    if (++compared === 4096) {
+      th.chargeSteps(compared);
+      compared = 0;
+    }
     const x = k[a]!,
       y = k[b]!;
     if (typeof x === 'number' && typeof y === 'number') return x - y;
-    if (typeof x === 'string' && typeof y === 'string') return x < y ? -1 : x > y ? 1 : 0;
-    return ops.compare('<', x, y) ? -1 : ops.compare('<', y, x) ? 1 : 0;
+    if (typeof x === 'string' && typeof y === 'string') {
+      // long strings are charged by length, and the clock is consulted inside the sort
+      if (x.length > 1024 && y.length > 1024) th.chargeSteps(Math.min(x.length, y.length) >> 4);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    return ops.compare('<', x, y, th) ? -1 : ops.compare('<', y, x, th) ? 1 : 0;
   };
   try {
     idx.sort(reverse ? (a, b) => cmp(b, a) : cmp);
@@ -215,9 +247,10 @@ export const universeFns: Record<string, Fn> = {
     if (typeof x === 'number' || typeof x === 'bigint') return I.sign(x) >= 0 ? x : I.neg(x);
     throw new EvalErr(`got ${typeName(x)}, want int or float`);
   },
-  any(args, kwargs) {
+  any(args, kwargs, _self, th) {
     const [x] = positional('any', args, kwargs, 1, 1) as [Value];
     iterOrErr('any', x);
+    chargeLength(x, th);
     let r = false;
     ops.forEach(x, (v) => {
       if (ops.truth(v)) {
@@ -228,9 +261,10 @@ export const universeFns: Record<string, Fn> = {
     });
     return r;
   },
-  all(args, kwargs) {
+  all(args, kwargs, _self, th) {
     const [x] = positional('all', args, kwargs, 1, 1) as [Value];
     iterOrErr('all', x);
+    chargeLength(x, th);
     let r = true;
     ops.forEach(x, (v) => {
       if (!ops.truth(v)) {
@@ -245,8 +279,9 @@ export const universeFns: Record<string, Fn> = {
     const [x] = positional('bool', args, kwargs, 0, 1);
     return x === undefined ? false : ops.truth(x);
   },
-  bytes(args, kwargs) {
+  bytes(args, kwargs, _self, th) {
     noKw('bytes', kwargs);
+    if (args.length === 1) chargeLength(args[0]!, th);
     if (args.length !== 1) throw new EvalErr(`bytes: got ${args.length} arguments, want exactly 1`);
     const x = args[0]!;
     if (x instanceof Bytes) return x;
@@ -331,8 +366,9 @@ export const universeFns: Record<string, Fn> = {
     const [obj, name] = positional('hasattr', args, kwargs, 2, 2);
     return hasAttr(obj!, decodeUTF8(wantStr('hasattr', 2, name!)));
   },
-  hash(args, kwargs) {
+  hash(args, kwargs, _self, th) {
     const [x] = positional('hash', args, kwargs, 1, 1) as [Value];
+    chargeLength(x, th);
     if (typeof x === 'string') return javaStringHash(x);
     if (x instanceof Bytes) return softHashString(x.s);
     throw new EvalErr(`hash: got ${typeName(x)}, want string or bytes`);
@@ -403,13 +439,17 @@ export const universeFns: Record<string, Fn> = {
   },
   range(args, kwargs) {
     positional('range', args, kwargs, 1, 3);
+    // Bounds in signed 64 bits, as starlark-go's; kept exact (BigInts beyond 2^53).
     const vals = args.map((a, i) => {
-      if (typeof a === 'bigint') throw new EvalErr(`range: for parameter ${i + 1}: ${a} out of range (want value in signed 64-bit range)`);
+      if (typeof a === 'bigint') {
+        if (a < -(1n << 63n) || a >= 1n << 63n) throw new EvalErr(`range: for parameter ${i + 1}: ${a} out of range (want value in signed 64-bit range)`);
+        return a;
+      }
       return wantInt('range', i + 1, a);
     });
-    let start = 0,
-      stop: number,
-      step = 1;
+    let start: number | bigint = 0,
+      stop: number | bigint,
+      step: number | bigint = 1;
     if (vals.length === 1) stop = vals[0]!;
     else {
       start = vals[0]!;
@@ -433,6 +473,7 @@ export const universeFns: Record<string, Fn> = {
     const s = new SSet();
     if (x === undefined) return s;
     iterOrErr('set', x);
+    chargeLength(x, th);
     try {
       ops.forEach(x, (v) => {
         ops.setAdd(s, v, th);

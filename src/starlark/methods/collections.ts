@@ -56,23 +56,27 @@ const listMethods: Record<string, Method> = {
     for (const v of add) l.elems.push(v);
     return null;
   },
-  index(l: List, args, kwargs, name) {
+  index(l: List, args, kwargs, name, th) {
     const [x, st, en] = positional(name, args, kwargs, 1, 3);
     const [start, end] = clampIndices(name, st, en, l.elems.length);
-    for (let i = start; i < end; i++) if (named(name, () => ops.equals(l.elems[i]!, x!))) return i;
+    if (end - start > 64) th.chargeSteps(end - start);
+    for (let i = start; i < end; i++) if (named(name, () => ops.equals(l.elems[i]!, x!, th))) return i;
     throw new EvalErr(`${name}: value not in list`);
   },
-  insert(l: List, args, kwargs, name) {
+  insert(l: List, args, kwargs, name, th) {
     const [iv, x] = positional(name, args, kwargs, 2, 2);
     let i = wantInt(name, 1, iv!);
     named(name, () => l.checkMutable('insert into'));
     const n = l.elems.length;
     if (i < 0) i += n;
     if (i >= n) l.elems.push(x!);
-    else l.elems.splice(i < 0 ? 0 : i, 0, x!);
+    else {
+      if (n > 64) th.chargeSteps(n - Math.max(i, 0)); // the elements moved
+      l.elems.splice(i < 0 ? 0 : i, 0, x!);
+    }
     return null;
   },
-  pop(l: List, args, kwargs, name) {
+  pop(l: List, args, kwargs, name, th) {
     const [iv] = positional(name, args, kwargs, 0, 1);
     const n = l.elems.length;
     let i = iv === undefined ? n - 1 : wantInt(name, 1, iv);
@@ -82,13 +86,15 @@ const listMethods: Record<string, Method> = {
       throw new EvalErr(n === 0 ? `${name}: index ${orig} out of range: empty list` : `${name}: list index ${orig} out of range [${-n}:${n - 1}]`);
     }
     named(name, () => l.checkMutable('pop from'));
+    if (n - i > 64) th.chargeSteps(n - i); // the elements moved
     return l.elems.splice(i, 1)[0]!;
   },
-  remove(l: List, args, kwargs, name) {
+  remove(l: List, args, kwargs, name, th) {
     const [x] = positional(name, args, kwargs, 1, 1);
     named(name, () => l.checkMutable('remove from'));
+    if (l.elems.length > 64) th.chargeSteps(l.elems.length);
     for (let i = 0; i < l.elems.length; i++) {
-      if (named(name, () => ops.equals(l.elems[i]!, x!))) {
+      if (named(name, () => ops.equals(l.elems[i]!, x!, th))) {
         l.elems.splice(i, 1);
         return null;
       }

@@ -141,7 +141,15 @@ export function setHas(s: SSet, k: Value): boolean {
 
 export function newSet(elems: Iterable<Value>, th: Thread): SSet {
   const s = new SSet();
-  for (const e of elems) setAdd(s, e, th);
+  let n = 0;
+  for (const e of elems) {
+    // hashing is charged as it happens (one step per 64 elements), so the clock is consulted while a big set is built
+    if (++n === 1024) {
+      th.chargeSteps(n);
+      n = 0;
+    }
+    setAdd(s, e, th);
+  }
   return s;
 }
 

@@ -99,9 +99,10 @@ function elemsRepeat(e: Value[], n: Value, th: Thread): Value[] {
 }
 
 /** Membership test `x in y`. */
-export function contains(y: Value, x: Value): boolean {
+export function contains(y: Value, x: Value, th: Thread): boolean {
   if (typeof y === 'string') {
     if (typeof x !== 'string') throw new EvalErr(`'in <string>' requires string as left operand, not ${typeName(x)}`);
+    if (y.length > 1024) th.chargeSteps(y.length >> 4);
     return y.includes(x);
   }
   if (y instanceof Dict) {
@@ -113,21 +114,30 @@ export function contains(y: Value, x: Value): boolean {
   }
   if (y instanceof List || y instanceof Tuple) {
     const e = y.elems;
-    for (let i = 0; i < e.length; i++) if (equals(e[i]!, x)) return true;
+    if (e.length > 64) th.chargeSteps(e.length);
+    for (let i = 0; i < e.length; i++) if (equals(e[i]!, x, th)) return true;
     return false;
   }
   if (y instanceof SSet) return setHas(y, x);
   if (y instanceof RangeValue) {
-    let v: number;
-    if (typeof x === 'number') v = x;
+    let v: number | bigint;
+    if (typeof x === 'number' || typeof x === 'bigint') v = x;
     else if (x instanceof Float && Number.isInteger(x.v)) v = x.v;
-    else if (x instanceof Float || typeof x === 'bigint') return false;
+    else if (x instanceof Float) return false;
     else throw new EvalErr(`'in <range>' requires integer as left operand, not ${typeName(x)}`);
     if (y.len === 0) return false;
-    const d = v - y.start;
-    if (d % y.step !== 0) return false;
-    const i = d / y.step;
-    return i >= 0 && i < y.len;
+    if (y.small && typeof v === 'number' && Math.abs(v) <= 2 ** 51) {
+      const d = v - (y.start as number);
+      if (d % (y.step as number) !== 0) return false;
+      const i = d / (y.step as number);
+      return i >= 0 && i < y.len;
+    }
+    // exact: a float beyond 2^53 is an integer, and so is every bound
+    const d = BigInt(v) - BigInt(y.start),
+      step = BigInt(y.step);
+    if (d % step !== 0n) return false;
+    const i = d / step;
+    return i >= 0n && i < BigInt(y.len);
   }
   if (y instanceof Bytes) {
     if (x instanceof Bytes) return y.s.includes(x.s);
@@ -159,9 +169,9 @@ export function binary(op: BinOp, x: Value, y: Value, th: Thread): Value {
       r = divide(op, x, y, th);
       break;
     case 'in':
-      return contains(y, x);
+      return contains(y, x, th);
     case 'not in':
-      return !contains(y, x);
+      return !contains(y, x, th);
     case '|':
     case '&':
     case '^':
@@ -211,7 +221,7 @@ function plus(x: Value, y: Value, th: Thread): Value | undefined {
     return new Tuple(x.elems.concat(y.elems));
   }
   if (x instanceof Struct && y instanceof Struct) {
-    if (!equals(x.ctor, y.ctor)) throw new EvalErr(`cannot add structs of different constructors: ${str(x.ctor, th)} + ${str(y.ctor, th)}`);
+    if (!equals(x.ctor, y.ctor, th)) throw new EvalErr(`cannot add structs of different constructors: ${str(x.ctor, th)} + ${str(y.ctor, th)}`);
     const fields = new Map(x.fields);
     for (const [k, v] of y.fields) fields.set(k, v);
     return new Struct(new Map([...fields].sort((a, b) => (a[0] < b[0] ? -1 : 1))), x.ctor);

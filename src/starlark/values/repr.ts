@@ -146,6 +146,8 @@ function writeValue(p: Printer, x: Value): void {
     } // longer ones counted when pushed
     p.counted = out.length;
     if (p.written > p.max) p.tooLong();
+    // the work of printing, so that the clock is consulted while a large value prints
+    if (p.th !== null) p.th.chargeSteps(1024);
   }
   writeValue1(p, x);
 }
@@ -163,9 +165,13 @@ function writeValue1(p: Printer, x: Value): void {
     case 'number':
       out.push(String(x));
       return;
-    case 'bigint':
-      out.push(x.toString());
+    case 'bigint': {
+      const digits = x.toString();
+      // converting a big int to decimal is superlinear in its size
+      if (p.th !== null && digits.length > 1024) p.th.chargeSteps(digits.length);
+      out.push(digits);
       return;
+    }
     case 'string':
       p.pushQuoted(x, false);
       return;

@@ -3,7 +3,7 @@
 import { repr as reprOf, typeName } from './repr.js';
 import type { Thread } from '../thread.js';
 import { dictGet, dictSet } from './hash.js';
-import { Bytes, Dict, EvalErr, List, RangeValue, SSet, Tuple, type Value } from './types.js';
+import { Bytes, Dict, EvalErr, exactInt, List, RangeValue, SSet, Tuple, type Value } from './types.js';
 
 // ---------------------------------------------------------------- iteration and length
 
@@ -75,7 +75,11 @@ export function forEach(v: Value, f: (x: Value) => boolean | undefined): void {
     return;
   }
   if (v instanceof RangeValue) {
-    for (let i = 0; i < v.len; i++) if (f(v.start + i * v.step) === true) return;
+    if (v.small) {
+      const start = v.start as number,
+        step = v.step as number;
+      for (let i = 0; i < v.len; i++) if (f(start + i * step) === true) return;
+    } else for (let i = 0; i < v.len; i++) if (f(v.at(i)) === true) return;
     return;
   }
   if (v !== null && typeof v === 'object' && typeof (v as unknown as CustomIterable).iterate === 'function') {
@@ -231,9 +235,12 @@ export function slice(x: Value, lo: Value, hi: Value, stepv: Value): Value {
     return typeof x === 'string' ? r : new Bytes(r);
   }
   if (x instanceof RangeValue) {
-    const nstart = x.start + start * x.step,
-      nstop = x.start + end * x.step,
-      nstep = x.step * step;
+    // exact whatever the sizes (start and end are indices in [-1, len]; the new step may pass 2^53)
+    const b0 = BigInt(x.start),
+      bstep = BigInt(x.step);
+    const nstart = exactInt(b0 + BigInt(start) * bstep),
+      nstop = exactInt(b0 + BigInt(end) * bstep),
+      nstep = exactInt(bstep * BigInt(step));
     const len = step > 0 ? Math.max(0, Math.ceil((end - start) / step)) : Math.max(0, Math.ceil((start - end) / -step));
     return new RangeValue(nstart, nstop, nstep, len);
   }

@@ -295,14 +295,35 @@ export interface Callable {
   callStar(args: Value[], kwargs: Kwargs, th: Thread): Value;
 }
 
+/** Bound under which a range's elements are computed in float arithmetic exactly (see RangeValue.small). */
+const SMALL_RANGE = 2 ** 51;
+
+/**
+ * range(start, stop, step): bounds are ints of any size within signed 64 bits (JS numbers when
+ * safe, BigInts beyond); the length is a safe integer (range() refuses longer ones), so every
+ * element is exact.
+ */
 export class RangeValue extends SValue {
+  /**
+   * start, stop and step are numbers within ±2^51: then i * step (|i * step| < |stop - start| + |step|)
+   * and start + i * step stay below 2^53, exact in float arithmetic; otherwise elements are computed
+   * with BigInts.
+   */
+  readonly small: boolean;
   constructor(
-    public readonly start: number,
-    public readonly stop: number,
-    public readonly step: number,
+    public readonly start: number | bigint,
+    public readonly stop: number | bigint,
+    public readonly step: number | bigint,
     public readonly len: number,
   ) {
     super();
+    this.small =
+      typeof start === 'number' &&
+      typeof stop === 'number' &&
+      typeof step === 'number' &&
+      Math.abs(start) <= SMALL_RANGE &&
+      Math.abs(stop) <= SMALL_RANGE &&
+      Math.abs(step) <= SMALL_RANGE;
   }
   get type() {
     return 'range';
@@ -310,9 +331,16 @@ export class RangeValue extends SValue {
   override truth() {
     return this.len > 0;
   }
-  at(i: number): number {
-    return this.start + i * this.step;
+  /** Element i (0 <= i < len). */
+  at(i: number): number | bigint {
+    if (this.small) return (this.start as number) + i * (this.step as number);
+    return exactInt(BigInt(this.start) + BigInt(i) * BigInt(this.step));
   }
+}
+
+/** An int in its one representation: a number when safe, else a BigInt. */
+export function exactInt(b: bigint): number | bigint {
+  return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
 }
 
 export function freezeValue(v: Value): void {
