@@ -1,0 +1,147 @@
+// Issue 15, class 1 (the step's half): Starlark steps run on worker threads. A script at its limits
+// leaves the event loop free, a worker that overruns its budget is killed and replaced, a cancelled
+// call stops its script, and what crosses the thread boundary keeps the limits of the interpreter.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { StarlarkError } from '../../src/starlark/index.js';
+import { StarlarkPool } from '../../src/steps/starlark/pool.js';
+import type { CallContext } from '../../src/steps/starlark/protocol.js';
+
+const ctx = (steps: unknown = {}): CallContext => ({
+  request: { method: 'GET', path: {}, query: {}, headers: { 'x-a': '1' }, body: null },
+  timestamp_epoch: 0,
+  request_id: 'r-1',
+  auth: null,
+  steps,
+});
+
+const SPIN = 'def execute(ctx):\n    n = 0\n    while True:\n        n += 1\n';
+const ECHO = 'def execute(ctx):\n    return {"a": ctx["request"]["headers"]["X-A"], "steps": ctx["steps"]}\n';
+
+/** The largest delay of a 5 ms timer on this thread while `during` runs. */
+async function eventLoopLag<T>(during: Promise<T>): Promise<{ lag: number; outcome: PromiseSettledResult<T> }> {
+  let lag = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    lag = Math.max(lag, now - last - 5);
+    last = now;
+  }, 5);
+  const [outcome] = await Promise.allSettled([during]);
+  clearInterval(timer);
+  return { lag, outcome: outcome! };
+}
+
+test('pool: a script runs on a worker and its result crosses back exactly', async () => {
+  const pool = new StarlarkPool(1);
+  const program = pool.register(ECHO, 'echo.star', 1000, 1000);
+  const result = await pool.call(program, ctx({ big: 2n ** 70n, bytes: new Uint8Array([1, 2]) }), 1000, 1000).result;
+  assert.deepEqual(result, { a: '1', steps: { big: 2n ** 70n, bytes: new Uint8Array([1, 2]) } });
+});
+
+test('pool: a script at its time limit leaves the event loop free', async () => {
+  const pool = new StarlarkPool(2);
+  const program = pool.register(SPIN, 'spin.star', 1e12, 1000);
+  await Promise.allSettled([pool.call(program, ctx(), 1e12, 10).result, pool.call(program, ctx(), 1e12, 10).result]); // both workers started
+  const started = performance.now();
+  const calls = Promise.all([pool.call(program, ctx(), 1e12, 1000).result, pool.call(program, ctx(), 1e12, 1000).result]);
+  const { lag, outcome } = await eventLoopLag(calls);
+  const took = performance.now() - started;
+  assert.equal(outcome.status, 'rejected');
+  const error = (outcome as PromiseRejectedResult).reason;
+  assert.ok(error instanceof StarlarkError && error.kind === 'timeout', String(error));
+  assert.ok(took >= 1000 && took <= 1100, `two scripts at their 1000 ms limit answered after ${took.toFixed(0)} ms`);
+  assert.ok(lag < 50, `the event loop stalled ${lag.toFixed(0)} ms`);
+});
+
+test('pool: busy built-ins stop within 10% of their limit, the event loop free meanwhile', async () => {
+  const pool = new StarlarkPool(1);
+  const source = `${readFileSync(join(import.meta.dirname, 'fixtures/busy-builtins/sort-long-strings.star'), 'utf8')}\ndef execute(ctx):\n    return f()\n`;
+  const program = pool.register(source, 'sort.star', 1e12, 60_000);
+  await pool.call(pool.register('def execute(ctx):\n    return 1\n', 'one.star', 100, 100), ctx(), 100, 100).result; // started
+  await Promise.allSettled([pool.call(program, ctx(), 1e12, 1).result]); // loaded (its top level builds 200 MB)
+  const started = performance.now();
+  const { lag, outcome } = await eventLoopLag(pool.call(program, ctx(), 1e12, 1000).result);
+  const took = performance.now() - started;
+  assert.equal(outcome.status, 'rejected');
+  assert.equal((outcome as PromiseRejectedResult).reason.kind, 'timeout');
+  assert.ok(took <= 1100, `${took.toFixed(0)} ms`);
+  assert.ok(lag < 50, `the event loop stalled ${lag.toFixed(0)} ms`);
+});
+
+test('pool: a worker stuck in one long native operation is killed at its limit and replaced', async () => {
+  const pool = new StarlarkPool(1);
+  // one replace over 16 MB splits and joins sixteen million pieces: far longer than 50 ms, in one call
+  const stuck = pool.register('TEXT = "a" * 16000000\ndef execute(ctx):\n    return len(TEXT.replace("a", "bc"))\n', 'stuck.star', 1e12, 10_000);
+  const echo = pool.register(ECHO, 'echo.star', 1000, 1000);
+  await pool.call(echo, ctx(), 1000, 1000).result;
+  await pool.call(stuck, ctx(), 1e12, 10_000).result.catch(() => {}); // loaded: the kill below is not the first call's
+  const started = performance.now();
+  await assert.rejects(pool.call(stuck, ctx(), 1e12, 50).result, (e: unknown) => {
+    assert.ok(e instanceof StarlarkError && e.kind === 'timeout', String(e));
+    assert.match(e.msg, /timeout after 50 ms \(the worker was stopped\)/);
+    return true;
+  });
+  const took = performance.now() - started;
+  assert.ok(took < 50 * 1.05 + 10 + 25, `answered after ${took.toFixed(0)} ms`);
+  assert.deepEqual(await pool.call(echo, ctx(7), 1000, 1000).result, { a: '1', steps: 7 });
+});
+
+test('pool: a cancelled call stops its script, and the worker serves the next one', async () => {
+  const pool = new StarlarkPool(1);
+  const spin = pool.register(SPIN, 'spin.star', 1e12, 1000);
+  const echo = pool.register(ECHO, 'echo.star', 1000, 1000);
+  await pool.call(echo, ctx(), 1000, 1000).result;
+  const call = pool.call(spin, ctx(), 1e12, 60_000);
+  setTimeout(() => call.cancel(new Error('client went away')), 50);
+  await assert.rejects(call.result, /client went away/);
+  const started = performance.now();
+  assert.deepEqual(await pool.call(echo, ctx(1), 1000, 1000).result, { a: '1', steps: 1 });
+  assert.ok(performance.now() - started < 40, 'the interrupt flag stopped the script: no kill, no new worker');
+  assert.equal(pool.workers, 1);
+});
+
+test('pool: calls beyond the workers queue, and a call cancelled in the queue never runs', async () => {
+  const pool = new StarlarkPool(2);
+  const program = pool.register('def execute(ctx):\n    return ctx["steps"] * 2\n', 'double.star', 1000, 1000);
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => pool.call(program, ctx(i), 1000, 1000).result));
+  assert.deepEqual(
+    results,
+    Array.from({ length: 20 }, (_, i) => i * 2),
+  );
+  const spin = pool.register(SPIN, 'spin.star', 1e12, 1000);
+  const busy = [pool.call(spin, ctx(), 1e12, 300), pool.call(spin, ctx(), 1e12, 300)];
+  const queued = pool.call(program, ctx(1), 1000, 1000);
+  queued.cancel(new Error('gave up'));
+  await assert.rejects(queued.result, /gave up/);
+  await Promise.allSettled(busy.map((b) => b.result));
+});
+
+test('pool: the result is converted in the worker under the text budget, shared values once per reference', async () => {
+  const pool = new StarlarkPool(1);
+  const program = pool.register('def execute(ctx):\n    s = "x" * (16 * 1024 * 1024 - 16)\n    return [s] * 16\n', 'shared.star', 1e6, 10_000);
+  await assert.rejects(pool.call(program, ctx(), 1e6, 10_000).result, (e: unknown) => {
+    assert.ok(e instanceof StarlarkError && e.kind === 'size', String(e));
+    assert.match(e.msg, /bytes of text \(a shared value counts once per reference\)/);
+    return true;
+  });
+  const nan = pool.register('def execute(ctx):\n    return [float("nan")]\n', 'nan.star', 1000, 1000);
+  await assert.rejects(pool.call(nan, ctx(), 1000, 1000).result, (e: unknown) => e instanceof StarlarkError && e.kind === 'convert');
+});
+
+test('pool: a ctx a thread cannot receive is a conversion error, the backtrace of a failure survives', async () => {
+  const pool = new StarlarkPool(1);
+  const echo = pool.register(ECHO, 'echo.star', 1000, 1000);
+  await assert.rejects(pool.call(echo, ctx({ f: () => 1 }), 1000, 1000).result, (e: unknown) => {
+    assert.ok(e instanceof StarlarkError && e.kind === 'convert', String(e));
+    return true;
+  });
+  const failing = pool.register('def g(x):\n    return 1 // x\ndef execute(ctx):\n    return g(0)\n', 'fail.star', 1000, 1000);
+  await assert.rejects(pool.call(failing, ctx(), 1000, 1000).result, (e: unknown) => {
+    assert.ok(e instanceof StarlarkError && e.kind === 'eval');
+    assert.match(e.backtrace(), /fail\.star:4:13: in execute\n {2}fail\.star:2:14: in g\nError: floored division by zero/);
+    return true;
+  });
+});
