@@ -19,7 +19,7 @@ import { EMPTY_FRAME, ExprScope, type Vars } from './scope.js';
 
 export { EXPR_BUDGET, type ExprBudget, MAX_BUILT_CHARS, MAX_ITEMS, newExprBudget } from './budget.js';
 export { ExprEvalError } from './errors.js';
-export { jsonLengthExceeds } from './json-size.js';
+export { jsonLengthExceeds, MAX_RESPONSE_CHARS, ResponseTooLarge, responseJson } from './json-size.js';
 export { standardFunctions } from './functions/index.js';
 export type { FunctionDef, FunctionTable } from './functions/index.js';
 export { staticReferences } from './references.js';

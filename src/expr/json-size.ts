@@ -12,7 +12,31 @@
  * few times, for text made only of escaped characters or long numbers), which is why callers still
  * check the length of what they then write.
  */
+import { stringifyExact } from '../json/index.js';
 import { BudgetExceeded, charsLeft } from './budget.js';
+
+/**
+ * The longest response body a pipeline may send, in characters (issue 15, class 4): the one bound
+ * the `respond` step (which names itself in the 500) and the HTTP adapter (for every other answer)
+ * hold bodies to. Larger answers are what `stream` steps are for.
+ */
+export const MAX_RESPONSE_CHARS = 32 * 1024 * 1024;
+
+/** A body over MAX_RESPONSE_CHARS: a 500, logged with this message. */
+export class ResponseTooLarge extends Error {
+  override readonly name = 'ResponseTooLarge';
+  constructor() {
+    super(`the response body is longer than ${MAX_RESPONSE_CHARS.toLocaleString('en-US')} characters; a stream step can send more`);
+  }
+}
+
+/** A response body's JSON text (BigInts exact), refused before and after writing when too long. */
+export function responseJson(body: unknown): string {
+  if (jsonLengthExceeds(body, MAX_RESPONSE_CHARS)) throw new ResponseTooLarge();
+  const text = stringifyExact(body);
+  if (text.length > MAX_RESPONSE_CHARS) throw new ResponseTooLarge();
+  return text;
+}
 
 /** True when `value` written as JSON is certainly longer than `limit` characters. */
 export function jsonLengthExceeds(value: unknown, limit: number): boolean {

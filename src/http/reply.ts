@@ -1,11 +1,12 @@
 /**
  * Writes what a pipeline decided. The common case (a JSON object, no extra headers) is one
- * `JSON.stringify` (or none, for a body serialized at boot) and one `send`.
+ * `JSON.stringify` (or none, for a body the respond step serialized: at boot when constant) and one
+ * `send`. Every body is held to MAX_RESPONSE_CHARS (src/expr/json-size.ts), measured before it is
+ * written: over it, the answer is a 500.
  */
 import { Category } from '../../graph/index.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { jsonLengthExceeds } from '../expr/index.js';
-import { stringifyExact } from '../json/index.js';
+import { MAX_RESPONSE_CHARS, ResponseTooLarge, responseJson } from '../expr/index.js';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
 import type { FailureResult, ResponseResult } from '../steps/index.js';
 import { failureStatus } from './failure.js';
@@ -13,31 +14,6 @@ import { logSent, noteOf } from './note.js';
 import { sendProblem, withInstance } from './problems.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-/**
- * The longest response body a pipeline may send, in characters (issue 15, class 4). Expressions have
- * their own budget (src/expr/budget.ts), but a body can also hold the same large value many times
- * (a `for` over request data repeating a reference), which is small in memory and huge as text: it
- * is measured before it is written, and refused with a 500 (the cause in the log). Larger answers
- * are what `stream` steps are for.
- */
-export const MAX_RESPONSE_CHARS = 32 * 1024 * 1024;
-
-/** A pipeline's answer over MAX_RESPONSE_CHARS: a 500, logged with this message. */
-export class ResponseTooLarge extends Error {
-  override readonly name = 'ResponseTooLarge';
-  constructor() {
-    super(`the response body is longer than ${MAX_RESPONSE_CHARS.toLocaleString('en-US')} characters; a stream step can send more`);
-  }
-}
-
-/** The JSON text of a body, refused before and after writing when over MAX_RESPONSE_CHARS. */
-function boundedJson(body: unknown): string {
-  if (jsonLengthExceeds(body, MAX_RESPONSE_CHARS)) throw new ResponseTooLarge();
-  const text = stringifyExact(body);
-  if (text.length > MAX_RESPONSE_CHARS) throw new ResponseTooLarge();
-  return text;
-}
 
 export function writeResult(request: FastifyRequest, reply: FastifyReply, result: ResponseResult | FailureResult): void {
   if (result.kind === 'failure') {
@@ -88,7 +64,7 @@ function writeResponse(request: FastifyRequest, reply: FastifyReply, result: Res
     return;
   }
   if (result.problem) {
-    reply.header('content-type', contentType ?? PROBLEM_CONTENT_TYPE).send(boundedJson(withInstance(body as Record<string, unknown>, request)));
+    reply.header('content-type', contentType ?? PROBLEM_CONTENT_TYPE).send(responseJson(withInstance(body as Record<string, unknown>, request)));
     return;
   }
   // A string with a declared media type is sent as is (text, HTML, CSV); everything else is JSON.
@@ -99,5 +75,5 @@ function writeResponse(request: FastifyRequest, reply: FastifyReply, result: Res
   }
   // `type` stores the header as is; `header` would lower-case the constant name on every request.
   // Exact: Starlark ints beyond 2^53 arrive as BigInt and are sent as the JSON numbers they are.
-  reply.type(contentType ?? JSON_TYPE).send(result.json ?? boundedJson(body));
+  reply.type(contentType ?? JSON_TYPE).send(result.json ?? responseJson(body));
 }

@@ -7,6 +7,8 @@
  * evaluates only what depends on the request, synchronously.
  */
 import { messageOf, type ExitNodeDef } from '../../../graph/index.js';
+import { jsonLengthExceeds, MAX_RESPONSE_CHARS, ResponseTooLarge, responseJson } from '../../expr/index.js';
+import { isMarkedProblem } from '../../problem/index.js';
 import type { Expr } from '../../model/index.js';
 import type { EndpointScope, ResponseResult } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
@@ -57,14 +59,12 @@ export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
     ...(condition ? { condition: (scope: EndpointScope) => checkCondition(condition.evaluate(scope)) } : {}),
     run: fixed
       ? () => fixed
-      : (scope) =>
-          build(
-            status.constant ? status.value : status.get(scope),
-            headers.constant ? headers.value : headers.get(scope),
-            body.constant ? body.value : body.get(scope),
-            json,
-            statusFromProblem,
-          ),
+      : (scope) => {
+          const h = headers.constant ? headers.value : headers.get(scope);
+          if (body.constant) return build(status.constant ? status.value : status.get(scope), h, body.value, json, statusFromProblem);
+          const b = body.get(scope);
+          return build(status.constant ? status.value : status.get(scope), h, b, serialize(b, h), statusFromProblem);
+        },
   };
   return node;
 };
@@ -95,6 +95,30 @@ function checkCondition(value: unknown): boolean {
   // A missing value in dynamic data is null (DECISIONS.md §2): treated as false, as a guard should.
   if (value === null || value === undefined) return false;
   throw new RespondError(`condition must be a bool, got ${typeof value}`);
+}
+
+/**
+ * A computed body's JSON text, written here rather than by the HTTP adapter so that a body over
+ * MAX_RESPONSE_CHARS (a list repeating the same large value once per element of request data) fails
+ * this step, named in the 500, before any of it is written. A problem body is only measured (the
+ * adapter adds its `instance`), a text body with its own Content-Type only counted.
+ */
+function serialize(body: unknown, headers: Record<string, string> | undefined): string | undefined {
+  if (body === null || body === undefined) return undefined;
+  if (typeof body === 'string' && headers !== undefined && hasContentType(headers)) {
+    if (body.length > MAX_RESPONSE_CHARS) throw new ResponseTooLarge();
+    return undefined;
+  }
+  if (isMarkedProblem(body)) {
+    if (jsonLengthExceeds(body, MAX_RESPONSE_CHARS)) throw new ResponseTooLarge();
+    return undefined;
+  }
+  return responseJson(body);
+}
+
+function hasContentType(headers: Record<string, string>): boolean {
+  for (const name in headers) if (name.length === 12 && name.toLowerCase() === 'content-type') return true;
+  return false;
 }
 
 function checkRespondHeaders(value: unknown): Record<string, string> | undefined {
