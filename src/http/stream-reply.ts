@@ -67,6 +67,7 @@ export function writeStream(request: FastifyRequest, reply: FastifyReply, result
     out: reply.raw,
     problemOf: (error) => withInstance({ ...problem(failureStatus(result.categoryOf(error))), step: result.step }, request),
     abort: () => cutShort(reply),
+    corkable: reply.raw.socket ?? undefined,
   });
   if (result.live || result.encoding.format === 'sse') {
     commit(reply, result);

@@ -40,6 +40,11 @@ export interface PumpOptions {
    * response's terminating chunk.
    */
   readonly abort: () => void;
+  /**
+   * What to cork so that the writes of one turn leave together: the response's socket. Corking the
+   * response itself after its head was flushed sends the body before the head on Node.js 22.
+   */
+  readonly corkable?: { cork(): void; uncork(): void } | undefined;
 }
 
 type Iter = Iterator<unknown> | AsyncIterator<unknown>;
@@ -268,7 +273,7 @@ export class Pump {
     if (this.out.destroyed) return;
     if (!this.corked) {
       this.corked = true;
-      this.out.cork();
+      (this.options.corkable ?? this.out).cork();
       process.nextTick(this.uncork);
     }
     if (!this.out.write(chunk)) this.needDrain = true;
@@ -276,6 +281,6 @@ export class Pump {
 
   private uncork(): void {
     this.corked = false;
-    this.out.uncork();
+    (this.options.corkable ?? this.out).uncork();
   }
 }
