@@ -27,10 +27,22 @@ async function serve(t: { after: (f: () => Promise<void>) => void }): Promise<Se
 }
 
 const REPRODUCTIONS: { name: string; method: 'GET' | 'POST'; url: string; payload?: object; cause: RegExp }[] = [
-  { name: 'nested %{for} over request data', method: 'POST', url: '/nested-templates', payload: { items: many(2000, 'xxxxxxxxxx') }, cause: /characters of text/ },
+  {
+    name: 'nested %{for} over request data',
+    method: 'POST',
+    url: '/nested-templates',
+    payload: { items: many(2000, 'xxxxxxxxxx') },
+    cause: /characters of text/,
+  },
   { name: 'a format() width from the query', method: 'GET', url: '/padded?width=999999999', cause: /characters of text/ },
   { name: 'nested for expressions that keep nothing', method: 'POST', url: '/cubed', payload: { items: many(400, 1), pad: '' }, cause: /list or object items/ },
-  { name: 'one body referenced once per element', method: 'POST', url: '/repeated', payload: { items: many(400, 1), pad: PAD }, cause: /response body is longer/ },
+  {
+    name: 'one body referenced once per element',
+    method: 'POST',
+    url: '/repeated',
+    payload: { items: many(400, 1), pad: PAD },
+    cause: /response body is longer/,
+  },
   { name: 'json_encode of those references', method: 'POST', url: '/encoded', payload: { items: many(400, 1), pad: PAD }, cause: /characters of text/ },
 ];
 
