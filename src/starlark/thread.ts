@@ -19,6 +19,12 @@ export interface RunOptions {
   maxSteps?: number;
   /** wall-clock budget in ms; default 1000 */
   timeoutMs?: number;
+  /**
+   * Part of the budget already spent before the run started (a host that
+   * queued the call, e.g. waiting for a worker thread): the deadline is
+   * `timeoutMs - elapsedMs` from now, while errors still name `timeoutMs`.
+   */
+  elapsedMs?: number;
   /** max Starlark call depth; default 400 */
   maxDepth?: number;
   /** size limits on strings and collections built by the script */
@@ -81,7 +87,7 @@ export class Thread {
     this.maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
     this.checkAt = Math.min(CLOCK_EVERY, this.maxSteps);
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.deadline = performance.now() + this.timeoutMs;
+    this.deadline = performance.now() + this.timeoutMs - (opts.elapsedMs ?? 0);
     this.maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.recursion = recursion;
     this.active = recursion ? null : new Set();

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { StarlarkError } from '../../src/starlark/index.js';
 import { StarlarkPool } from '../../src/steps/starlark/pool.js';
@@ -20,19 +21,23 @@ const ctx = (steps: unknown = {}): CallContext => ({
 const SPIN = 'def execute(ctx):\n    n = 0\n    while True:\n        n += 1\n';
 const ECHO = 'def execute(ctx):\n    return {"a": ctx["request"]["headers"]["X-A"], "steps": ctx["steps"]}\n';
 
-/** The largest delay of a 5 ms timer on this thread while `during` runs. */
+/** The 99th percentile of the delays of a 5 ms timer on this thread while `during` runs. */
 async function eventLoopLag<T>(during: Promise<T>): Promise<{ lag: number; outcome: PromiseSettledResult<T> }> {
-  let lag = 0;
+  const lags: number[] = [];
   let last = performance.now();
   const timer = setInterval(() => {
     const now = performance.now();
-    lag = Math.max(lag, now - last - 5);
+    lags.push(now - last - 5);
     last = now;
   }, 5);
   const [outcome] = await Promise.allSettled([during]);
   clearInterval(timer);
-  return { lag, outcome: outcome! };
+  lags.sort((a, b) => a - b);
+  return { lag: lags[Math.floor(lags.length * 0.99)] ?? 0, outcome: outcome! };
 }
+
+/** The default pool's size: a CPU is left to the event loop. */
+const WORKERS = Math.max(1, availableParallelism() - 1);
 
 test('pool: a script runs on a worker and its result crosses back exactly', async () => {
   const pool = new StarlarkPool(1);
@@ -41,19 +46,24 @@ test('pool: a script runs on a worker and its result crosses back exactly', asyn
   assert.deepEqual(result, { a: '1', steps: { big: 2n ** 70n, bytes: new Uint8Array([1, 2]) } });
 });
 
-test('pool: a script at its time limit leaves the event loop free', async () => {
-  const pool = new StarlarkPool(2);
+test('pool: scripts at their time limit leave the event loop free; one queued behind them times out there', async () => {
+  const pool = new StarlarkPool();
+  assert.equal(pool.size, WORKERS);
   const program = pool.register(SPIN, 'spin.star', 1e12, 1000);
-  await Promise.allSettled([pool.call(program, ctx(), 1e12, 10).result, pool.call(program, ctx(), 1e12, 10).result]); // both workers started
+  await Promise.allSettled(Array.from({ length: WORKERS }, () => pool.call(program, ctx(), 1e12, 10).result)); // every worker started
   const started = performance.now();
-  const calls = Promise.all([pool.call(program, ctx(), 1e12, 1000).result, pool.call(program, ctx(), 1e12, 1000).result]);
-  const { lag, outcome } = await eventLoopLag(calls);
-  const took = performance.now() - started;
-  assert.equal(outcome.status, 'rejected');
-  const error = (outcome as PromiseRejectedResult).reason;
-  assert.ok(error instanceof StarlarkError && error.kind === 'timeout', String(error));
-  assert.ok(took >= 1000 && took <= 1100, `two scripts at their 1000 ms limit answered after ${took.toFixed(0)} ms`);
-  assert.ok(lag < 50, `the event loop stalled ${lag.toFixed(0)} ms`);
+  const calls = Array.from({ length: WORKERS + 1 }, () =>
+    pool.call(program, ctx(), 1e12, 1000).result.catch((e: unknown) => {
+      assert.ok(e instanceof StarlarkError && e.kind === 'timeout', String(e));
+      return [performance.now() - started, e.msg] as const;
+    }),
+  );
+  const { lag, outcome } = await eventLoopLag(Promise.all(calls));
+  assert.equal(outcome.status, 'fulfilled');
+  const answers = (outcome as PromiseFulfilledResult<(readonly [number, string])[]>).value;
+  for (const [took] of answers) assert.ok(took >= 990 && took <= 1100, `a script at its 1000 ms limit answered after ${took.toFixed(0)} ms`);
+  assert.match(answers.at(-1)![1], /timeout after 1000 ms \(waiting for a worker\)/);
+  assert.ok(lag < 50, `the event loop's timer p99 lag was ${lag.toFixed(0)} ms`);
 });
 
 test('pool: busy built-ins stop within 10% of their limit, the event loop free meanwhile', async () => {
@@ -68,7 +78,7 @@ test('pool: busy built-ins stop within 10% of their limit, the event loop free m
   assert.equal(outcome.status, 'rejected');
   assert.equal((outcome as PromiseRejectedResult).reason.kind, 'timeout');
   assert.ok(took <= 1100, `${took.toFixed(0)} ms`);
-  assert.ok(lag < 50, `the event loop stalled ${lag.toFixed(0)} ms`);
+  assert.ok(lag < 50, `the event loop's timer p99 lag was ${lag.toFixed(0)} ms`);
 });
 
 test('pool: a worker stuck in one long native operation is killed at its limit and replaced', async () => {

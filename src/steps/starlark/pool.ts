@@ -1,23 +1,23 @@
 /**
  * The worker threads Starlark steps run on, so that a script never runs on the event loop: a
  * script at its limits takes a worker for its whole time budget, while the event loop goes on
- * serving every other request (issue 15, class 1). One pool per process, as many workers as the
- * machine has CPUs, started on first use; each worker compiles and initialises every program it
- * runs once.
+ * serving every other request (issue 15, class 1). One pool per process, one worker per CPU but
+ * one, started on first use; each worker compiles and initialises every program it runs once.
  *
- * A call's time limit is enforced twice: by the interpreter inside the worker (its clock is checked
- * within built-ins' loops too, so a script stops close to its budget with a clean `timeout` error),
- * and by a hard kill here: a worker that has not answered KILL_SLACK after the budget is terminated
- * (`worker.terminate()` interrupts any JavaScript, a built-in's included) and the call fails with
- * the same `timeout` error, so a caller never waits longer than the budget plus that slack. A killed
- * worker is replaced on demand. Cancelling a call (the request timed out or its client left) sets
+ * A call's time limit runs from the step's request, time queued behind busy workers included (not
+ * the start-up of a worker: the first calls, a replacement), and is enforced three times: a call still queued when it runs out fails; the
+ * interpreter inside the worker stops the script (its clock is checked within built-ins' loops
+ * too, so a script stops close to its budget with a clean `timeout` error); and a worker that has
+ * not answered KILL_SLACK after the budget is terminated (`worker.terminate()` interrupts any
+ * JavaScript, a built-in's included) and the call fails with the same `timeout` error. So a caller
+ * never waits longer than the budget plus that slack. A killed worker is replaced on demand. Cancelling a call (the request timed out or its client left) sets
  * the worker's interrupt flag, which the interpreter reads at every clock check; a worker that does
  * not stop within CANCEL_GRACE_MS is killed too.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { StarlarkError } from '../../starlark/index.js';
-import { errorFromData, type CallContext, type CallMessage, type FromWorker, type ProgramDef } from './protocol.js';
+import { errorFromData, wallClock, type CallContext, type CallMessage, type FromWorker, type ProgramDef } from './protocol.js';
 
 /** The hard kill comes this fraction of the budget, plus KILL_SLACK_MS, after the budget. */
 const KILL_SLACK = 0.05;
@@ -30,10 +30,14 @@ interface Task {
   readonly ctx: CallContext;
   readonly maxSteps: number;
   readonly timeoutMs: number;
+  /** wallClock() when the step asked: the budget runs from here, queueing included */
+  readonly requestedAt: number;
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: unknown) => void;
   /** The caller has its answer (or gave up): a later reply is dropped. */
   settled: boolean;
+  /** Set while it waits for a worker: fails it when its budget runs out in the queue. */
+  queueTimer?: NodeJS.Timeout;
 }
 
 /** One worker and what it is doing. */
@@ -41,6 +45,8 @@ interface Slot {
   readonly worker: Worker;
   readonly interrupt: Int32Array;
   ready: boolean;
+  /** wallClock() when it became ready: a call that waited for it to start is not charged that wait */
+  readyAt: number;
   task: Task | null;
   timer: NodeJS.Timeout | undefined;
   /** Programs sent to this worker. */
@@ -63,7 +69,12 @@ export class StarlarkPool {
   #nextTask = 1;
   readonly #entry = workerEntry();
 
-  constructor(size = Math.max(1, availableParallelism())) {
+  /**
+   * One worker per CPU but one: the event loop keeps a CPU of its own while scripts run at their
+   * limits (with every CPU spinning a script, /health waited for the scheduler: p99 above 50 ms on
+   * two CPUs under load, bench/starlark-loop).
+   */
+  constructor(size = Math.max(1, availableParallelism() - 1)) {
     this.size = size;
   }
 
@@ -83,10 +94,17 @@ export class StarlarkPool {
   call(program: ProgramDef, ctx: CallContext, maxSteps: number, timeoutMs: number): PoolCall {
     let task!: Task;
     const result = new Promise<unknown>((resolve, reject) => {
-      task = { id: this.#nextTask++, program, ctx, maxSteps, timeoutMs, resolve, reject, settled: false };
+      task = { id: this.#nextTask++, program, ctx, maxSteps, timeoutMs, requestedAt: wallClock(), resolve, reject, settled: false };
     });
     this.#queue.push(task);
     this.#pump();
+    // Queued behind busy workers (none starting): its budget runs out in the queue.
+    if (this.#queue.includes(task) && this.#slots.every((s) => s.ready)) {
+      task.queueTimer = setTimeout(() => {
+        this.#queue.splice(this.#queue.indexOf(task), 1);
+        this.#settle(task, timeoutError(timeoutMs, 'waiting for a worker'));
+      }, timeoutMs);
+    }
     return { result, cancel: (reason) => this.#cancel(task, reason) };
   }
 
@@ -113,7 +131,7 @@ export class StarlarkPool {
   #spawn(): void {
     const interrupt = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(this.#entry.filename, { eval: this.#entry.eval, workerData: { interrupt: interrupt.buffer } });
-    const slot: Slot = { worker, interrupt, ready: false, task: null, timer: undefined, sent: new Set(), warm: new Set() };
+    const slot: Slot = { worker, interrupt, ready: false, readyAt: Infinity, task: null, timer: undefined, sent: new Set(), warm: new Set() };
     this.#slots.push(slot);
     worker.on('message', (message: FromWorker) => this.#onMessage(slot, message));
     worker.on('error', (error) => this.#lost(slot, error));
@@ -127,6 +145,15 @@ export class StarlarkPool {
 
   #dispatch(slot: Slot, task: Task): void {
     const { program } = task;
+    clearTimeout(task.queueTimer);
+    // the budget runs from the request, but not while the worker was starting (first calls, replacements)
+    const requestedAt = Math.max(task.requestedAt, slot.readyAt);
+    const elapsed = wallClock() - requestedAt;
+    if (elapsed >= task.timeoutMs) {
+      // it waited for a worker past its whole budget
+      this.#settle(task, timeoutError(task.timeoutMs, 'waiting for a worker'));
+      return;
+    }
     const message: CallMessage = {
       type: 'call',
       task: task.id,
@@ -135,6 +162,7 @@ export class StarlarkPool {
       ctx: task.ctx,
       maxSteps: task.maxSteps,
       timeoutMs: task.timeoutMs,
+      requestedAt,
     };
     Atomics.store(slot.interrupt, 0, 0);
     try {
@@ -149,13 +177,14 @@ export class StarlarkPool {
     slot.worker.ref();
     // A program's first call on a worker also initialises it there: its own budget is added.
     const initMs = slot.warm.has(program.id) ? 0 : program.timeoutMs;
-    const killAfter = task.timeoutMs * (1 + KILL_SLACK) + KILL_SLACK_MS + initMs;
-    slot.timer = setTimeout(() => this.#kill(slot, timeoutError(task.timeoutMs)), killAfter);
+    const killAfter = task.timeoutMs * (1 + KILL_SLACK) + KILL_SLACK_MS + initMs - elapsed;
+    slot.timer = setTimeout(() => this.#kill(slot, timeoutError(task.timeoutMs, 'the worker was stopped')), killAfter);
   }
 
   #onMessage(slot: Slot, message: FromWorker): void {
     if (message.type === 'ready') {
       slot.ready = true;
+      slot.readyAt = wallClock();
       slot.worker.unref();
       const programs = [...this.#programs.values()];
       if (programs.length > 0) this.#load(slot, programs);
@@ -184,6 +213,7 @@ export class StarlarkPool {
     if (task.settled) return;
     const queued = this.#queue.indexOf(task);
     if (queued >= 0) this.#queue.splice(queued, 1);
+    clearTimeout(task.queueTimer);
     this.#settle(task, reason ?? new StarlarkError('cancelled', 'Starlark computation cancelled'));
     const slot = this.#slots.find((s) => s.task === task);
     if (slot === undefined) return;
@@ -232,8 +262,8 @@ function workerEntry(): { filename: string | URL; eval: boolean } {
   return { filename: `import(${tsx}).then((tsx) => { tsx.register(); return import(${worker}); })`, eval: true };
 }
 
-function timeoutError(timeoutMs: number): StarlarkError {
-  return new StarlarkError('timeout', `Starlark computation cancelled: timeout after ${timeoutMs} ms (the worker was stopped)`);
+function timeoutError(timeoutMs: number, how: string): StarlarkError {
+  return new StarlarkError('timeout', `Starlark computation cancelled: timeout after ${timeoutMs} ms (${how})`);
 }
 
 let shared: StarlarkPool | undefined;

@@ -39,6 +39,16 @@ export interface CallMessage {
   readonly ctx: CallContext;
   readonly maxSteps: number;
   readonly timeoutMs: number;
+  /**
+   * When the step asked for the call (`performance.timeOrigin + performance.now()`, comparable across
+   * threads): time spent queued counts against the budget.
+   */
+  readonly requestedAt: number;
+}
+
+/** Now, comparable across threads (each thread's `performance.now()` has its own origin). */
+export function wallClock(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 /** Programs registered after the worker started, loaded ahead of their first call. */

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { callFunction, compileError, compileModule, DEFAULT_SIZE_LIMITS, fromJS, headersFromJS, toJS, type StarlarkModule } from '../../starlark/index.js';
-import { errorToData, resultLimits, type CallMessage, type FromWorker, type ProgramDef, type ToWorker } from './protocol.js';
+import { errorToData, resultLimits, wallClock, type CallMessage, type FromWorker, type ProgramDef, type ToWorker } from './protocol.js';
 
 const port = parentPort!;
 const interrupt = new Int32Array((workerData as { interrupt: SharedArrayBuffer }).interrupt);
@@ -35,7 +35,8 @@ function call(message: CallMessage): unknown {
     request: { ...request, headers: headersFromJS(request.headers) },
     ...rest,
   });
-  const result = callFunction(module, 'execute', [ctx], { maxSteps: message.maxSteps, timeoutMs: message.timeoutMs, interrupt });
+  const elapsedMs = wallClock() - message.requestedAt;
+  const result = callFunction(module, 'execute', [ctx], { maxSteps: message.maxSteps, timeoutMs: message.timeoutMs, elapsedMs, interrupt });
   return toJS(result, RESULT_LIMITS);
 }
 
