@@ -5,7 +5,7 @@
  * one, started on first use; each worker compiles and initialises every program it runs once.
  *
  * A call's time limit runs from the step's request, time queued behind busy workers included (not
- * the start-up of a worker: the first calls, a replacement), and is enforced three times: a call still queued when it runs out fails; the
+ * the start-up of the pool's first workers), and is enforced three times: a call still queued when it runs out fails; the
  * interpreter inside the worker stops the script (its clock is checked within built-ins' loops
  * too, so a script stops close to its budget with a clean `timeout` error); and a worker that has
  * not answered KILL_SLACK after the budget is terminated (`worker.terminate()` interrupts any
@@ -13,6 +13,11 @@
  * never waits longer than the budget plus that slack. A killed worker is replaced on demand. Cancelling a call (the request timed out or its client left) sets
  * the worker's interrupt flag, which the interpreter reads at every clock check; a worker that does
  * not stop within CANCEL_GRACE_MS is killed too.
+ *
+ * Why not piscina: its version 5 depends on a native addon (`@napi-rs/nice`, a package per
+ * platform), and what this pool needs beyond a queue is specific: a budget that counts the queue,
+ * programs compiled once per worker, an interrupt flag per worker, and a kill that answers the call
+ * at once rather than when the thread is gone. That is the two hundred lines below.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -45,8 +50,13 @@ interface Slot {
   readonly worker: Worker;
   readonly interrupt: Int32Array;
   ready: boolean;
-  /** wallClock() when it became ready: a call that waited for it to start is not charged that wait */
+  /**
+   * wallClock() when it became ready, for the pool's first workers: a call that waited for one to
+   * start is not charged that wait. -Infinity for a replacement (of a killed or lost worker): a call
+   * waits for it on its own budget, so overruns never add up to more than the budget.
+   */
   readyAt: number;
+  readonly replacement: boolean;
   task: Task | null;
   timer: NodeJS.Timeout | undefined;
   /** Programs sent to this worker. */
@@ -67,6 +77,7 @@ export class StarlarkPool {
   readonly #slots: Slot[] = [];
   readonly #queue: Task[] = [];
   #nextTask = 1;
+  #spawned = 0;
   readonly #entry = workerEntry();
 
   /**
@@ -98,8 +109,8 @@ export class StarlarkPool {
     });
     this.#queue.push(task);
     this.#pump();
-    // Queued behind busy workers (none starting): its budget runs out in the queue.
-    if (this.#queue.includes(task) && this.#slots.every((s) => s.ready)) {
+    // Queued behind busy workers or a replacement starting: its budget runs out in the queue.
+    if (this.#queue.includes(task) && this.#slots.every((s) => s.ready || s.replacement)) {
       task.queueTimer = setTimeout(() => {
         this.#queue.splice(this.#queue.indexOf(task), 1);
         this.#settle(task, timeoutError(timeoutMs, 'waiting for a worker'));
@@ -131,7 +142,18 @@ export class StarlarkPool {
   #spawn(): void {
     const interrupt = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(this.#entry.filename, { eval: this.#entry.eval, workerData: { interrupt: interrupt.buffer } });
-    const slot: Slot = { worker, interrupt, ready: false, readyAt: Infinity, task: null, timer: undefined, sent: new Set(), warm: new Set() };
+    const replacement = ++this.#spawned > this.size;
+    const slot: Slot = {
+      worker,
+      interrupt,
+      ready: false,
+      readyAt: replacement ? -Infinity : Infinity,
+      replacement,
+      task: null,
+      timer: undefined,
+      sent: new Set(),
+      warm: new Set(),
+    };
     this.#slots.push(slot);
     worker.on('message', (message: FromWorker) => this.#onMessage(slot, message));
     worker.on('error', (error) => this.#lost(slot, error));
@@ -184,7 +206,7 @@ export class StarlarkPool {
   #onMessage(slot: Slot, message: FromWorker): void {
     if (message.type === 'ready') {
       slot.ready = true;
-      slot.readyAt = wallClock();
+      if (!slot.replacement) slot.readyAt = wallClock();
       slot.worker.unref();
       const programs = [...this.#programs.values()];
       if (programs.length > 0) this.#load(slot, programs);
