@@ -72,7 +72,7 @@ binary_of() { # LINE [refresh]: install when missing (or asked to), print the bi
   echo "$PWD/$CACHE/$1/node"
 }
 
-# TOTALS FILE...: what scripts/test.sh runs after its main run (which is on the machine's own node).
+# TOTALS FILE...: what scripts/test.sh runs beside its main run (which is on the machine's own node).
 matrix() (
   totals=$1
   shift
@@ -95,8 +95,10 @@ matrix() (
     start=$SECONDS
     # dot on the screen: one character a test. spec in a file: its closing lines are the counts, and on
     # a failure it is what to show, since it alone carries what a test file printed on stderr (why it
-    # could not even load, for one).
-    "$bin" --import tsx --test --test-reporter=dot --test-reporter-destination=stdout \
+    # could not even load, for one). A test file still running after 5 minutes is cancelled and counts
+    # as failed: a line on which something hangs (as the stream pump once did on 22) must not hold
+    # `npm test` until CI's own limit.
+    "$bin" --import tsx --test --test-timeout=300000 --test-reporter=dot --test-reporter-destination=stdout \
       --test-reporter=spec --test-reporter-destination="$spec" "$@" </dev/null || true
     p=$(awk '/^ℹ pass /{print $3}' "$spec")
     f=$(awk '/^ℹ fail /{print $3}' "$spec")

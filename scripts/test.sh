@@ -75,6 +75,28 @@ if [ -z "${SVC_TEST_REDIS_URL:-}" ]; then
 fi
 
 mapfile -t files < <(find test -name '*.test.ts' | sort)
+
+# --- Node.js lines -------------------------------------------------------------------------------
+# The unit tests again under each supported Node.js line other than the machine's own (README
+# "Supported Node.js lines"; scripts/node-lines.sh takes each line's binary from the npm registry once
+# and keeps it in .cache/node-lines). Not the real-engine, end-to-end and browser tests (test/postgres,
+# test/redis, test/connectors, test/e2e): they run once, in the main run. A line whose binary cannot be
+# had is reported as skipped with the reason; the matrix's passes and failures count in the summary.
+# It runs beside the main run, its report printed after it: the main run keeps one test file at a time
+# and leaves the second core mostly idle, and in series the two overran the 15 minutes `npm test` may
+# take on a 2-core machine (README "Supported Node.js lines" has the figures). At a lower priority
+# (nice), so that the main run, whose real-engine tests run nowhere else, keeps its pace.
+mapfile -t unit_files < <(printf '%s\n' "${files[@]}" | grep -vE '^test/(e2e|postgres|redis|connectors)/')
+matrix_totals=$(mktemp)
+matrix_log=$(mktemp)
+# In a process group of its own (setsid, where there is one), so that an interrupted run stops it whole.
+matrix_start=(nice -n 10)
+command -v setsid >/dev/null 2>&1 && matrix_start=(setsid nice -n 10)
+"${matrix_start[@]}" scripts/node-lines.sh matrix "$matrix_totals" "${unit_files[@]}" >"$matrix_log" 2>&1 </dev/null &
+matrix_pid=$!
+on_exit+=('[ -z "$matrix_pid" ] || kill -- "-$matrix_pid" 2>/dev/null || kill "$matrix_pid" 2>/dev/null')
+on_exit+=("rm -f $(printf %q "$matrix_totals") $(printf %q "$matrix_log")")
+
 results=$(mktemp)
 set +e
 node --import tsx --test --test-reporter=spec --test-reporter-destination=stdout \
@@ -85,17 +107,12 @@ pass=$(grep -E '^# pass ' "$results" | awk '{print $3}')
 fail=$(grep -E '^# fail ' "$results" | awk '{print $3}')
 rm -f "$results"
 
-# --- Node.js lines -------------------------------------------------------------------------------
-# The unit tests again under each supported Node.js line other than the machine's own (README
-# "Supported Node.js lines"; scripts/node-lines.sh takes each line's binary from the npm registry once
-# and keeps it in .cache/node-lines). The real-engine, end-to-end and browser tests (test/postgres,
-# test/redis, test/connectors, test/e2e) ran once, above. A line whose binary cannot be had is
-# reported as skipped with the reason. Its passes and failures count in the summary line.
-echo "== Node.js lines: the unit tests under each supported line"
-mapfile -t unit_files < <(printf '%s\n' "${files[@]}" | grep -vE '^test/(e2e|postgres|redis|connectors)/')
-matrix_totals=$(mktemp)
-on_exit+=("rm -f $(printf %q "$matrix_totals")")
-scripts/node-lines.sh matrix "$matrix_totals" "${unit_files[@]}" || true
+# --- Node.js lines: the report of the matrix started before the main run ---------------------------
+echo
+echo "== Node.js lines: the unit tests under each supported line other than the machine's own"
+wait "$matrix_pid" || true
+matrix_pid=
+cat "$matrix_log"
 # No totals means the matrix itself broke (its error is above): one failure, not a silent pass.
 read -r matrix_pass matrix_fail <"$matrix_totals" || { matrix_pass=0 matrix_fail=1; }
 pass=$(( ${pass:-0} + matrix_pass ))
