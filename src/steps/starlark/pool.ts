@@ -119,9 +119,9 @@ export class StarlarkPool {
     return { result, cancel: (reason) => this.#cancel(task, reason) };
   }
 
-  /** Workers started and not stopped (for tests). */
-  get workers(): number {
-    return this.#slots.length;
+  /** Workers started so far, replacements included (for tests). */
+  get started(): number {
+    return this.#spawned;
   }
 
   #pump(): void {
