@@ -147,6 +147,8 @@ export function decodeJSON(s: string, th: Thread | null = null): Value {
 /** A recursive-descent JSON decoder over a binary string; i is the offset reached (for messages). */
 class JSONDecoder {
   i = 0;
+  /** values decoded since the last charge to th (one step per 64, so the clock is consulted) */
+  uncharged = 0;
   constructor(
     readonly s: string,
     readonly th: Thread | null,
@@ -172,6 +174,10 @@ class JSONDecoder {
   }
 
   value(): Value {
+    if (++this.uncharged === 1024 && this.th !== null) {
+      this.th.chargeSteps(this.uncharged);
+      this.uncharged = 0;
+    }
     const s = this.s;
     const b = this.next();
     switch (b) {
