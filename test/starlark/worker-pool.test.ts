@@ -120,6 +120,21 @@ test('pool: a worker stuck in one long native operation is killed at its limit a
   assert.equal(pool.started, 2, 'a new worker replaced the killed one');
 });
 
+test('pool: a worker that runs out of memory stops alone: its call fails, a new worker takes the next', async () => {
+  const pool = new StarlarkPool(1, 64);
+  const echo = pool.register(ECHO, 'echo.star', 1000, 1000);
+  await pool.call(echo, ctx(), 1000, 1000).result;
+  // 200 lists of 100,000 elements: within the script's limits (160 MB built in bulk), beyond a 64 MB heap
+  const hog = pool.register('def execute(ctx):\n    return len([[i] * 100000 for i in range(200)])\n', 'hog.star', 1e6, 10_000);
+  await assert.rejects(pool.call(hog, ctx(), 1e6, 10_000).result, (e: unknown) => {
+    assert.ok(e instanceof StarlarkError && e.kind === 'size', String(e));
+    assert.match(e.msg, /out of memory: the script's worker passed its 64 MB heap/);
+    return true;
+  });
+  assert.deepEqual(await pool.call(echo, ctx(3), 1000, 1000).result, { a: '1', steps: 3 });
+  assert.equal(pool.started, 2);
+});
+
 test('pool: a cancelled call stops its script, and the worker serves the next one', async () => {
   const pool = new StarlarkPool(1);
   const spin = pool.register(SPIN, 'spin.star', 1e12, 1000);

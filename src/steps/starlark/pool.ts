@@ -28,6 +28,12 @@ import { errorFromData, wallClock, type CallContext, type CallMessage, type From
 const KILL_SLACK = 0.05;
 const KILL_SLACK_MS = 10;
 const CANCEL_GRACE_MS = 50;
+/**
+ * A worker's heap. A call is bounded well below it (256 MiB built in bulk, a million steps of small
+ * values, the programs' globals); with a limit of its own, a worker that runs out of memory stops
+ * alone (its call fails, another replaces it) instead of taking the process down.
+ */
+const WORKER_HEAP_MB = 1024;
 
 interface Task {
   readonly id: number;
@@ -85,7 +91,10 @@ export class StarlarkPool {
    * limits (with every CPU spinning a script, /health waited for the scheduler: p99 above 50 ms on
    * two CPUs under load, bench/starlark-loop).
    */
-  constructor(size = Math.max(1, availableParallelism() - 1)) {
+  constructor(
+    size = Math.max(1, availableParallelism() - 1),
+    readonly heapMb = WORKER_HEAP_MB,
+  ) {
     this.size = size;
   }
 
@@ -141,7 +150,11 @@ export class StarlarkPool {
 
   #spawn(): void {
     const interrupt = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(this.#entry.filename, { eval: this.#entry.eval, workerData: { interrupt: interrupt.buffer } });
+    const worker = new Worker(this.#entry.filename, {
+      eval: this.#entry.eval,
+      workerData: { interrupt: interrupt.buffer },
+      resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
+    });
     const replacement = ++this.#spawned > this.size;
     const slot: Slot = {
       worker,
@@ -258,7 +271,10 @@ export class StarlarkPool {
   #lost(slot: Slot, error: Error): void {
     if (!this.#remove(slot)) return;
     clearTimeout(slot.timer);
-    if (slot.task !== null) this.#settle(slot.task, error);
+    const outOfMemory = (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+    if (slot.task !== null) {
+      this.#settle(slot.task, outOfMemory ? new StarlarkError('size', `out of memory: the script's worker passed its ${this.heapMb} MB heap`) : error);
+    }
     slot.task = null;
     this.#pump();
   }
