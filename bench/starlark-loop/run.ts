@@ -4,7 +4,7 @@
  * (baseline.ts: the same interpreter, its built-ins charged and timed, on the event loop), each a
  * child process running compiled code, the load clients separate processes (client.ts).
  *
- *     node --import tsx bench/starlark-loop/run.ts [--seconds 5] [--scripts 2] [--calls 20000]
+ *     npm run bench:starlark-loop [-- --seconds 5 --scripts 2 --calls 20000]
  *
  * Per server: /health alone; /health while `--scripts` connections call /spin (a loop until its
  * 1 s budget) back to back; the same with /busy (a scanning built-in on 10 MB of text in a loop);
