@@ -5,14 +5,15 @@
  * one, started on first use; each worker compiles and initialises every program it runs once.
  *
  * A call's time limit runs from the step's request, time queued behind busy workers included (not
- * the start-up of the pool's first workers), and is enforced three times: a call still queued when it runs out fails; the
- * interpreter inside the worker stops the script (its clock is checked within built-ins' loops
- * too, so a script stops close to its budget with a clean `timeout` error); and a worker that has
- * not answered KILL_SLACK after the budget is terminated (`worker.terminate()` interrupts any
- * JavaScript, a built-in's included) and the call fails with the same `timeout` error. So a caller
- * never waits longer than the budget plus that slack. A killed worker is replaced on demand. Cancelling a call (the request timed out or its client left) sets
- * the worker's interrupt flag, which the interpreter reads at every clock check; a worker that does
- * not stop within CANCEL_GRACE_MS is killed too.
+ * the start-up of the pool's first workers), and is enforced three times: a call still queued when
+ * it runs out fails; the interpreter inside the worker stops the script (its clock is checked
+ * within built-ins' loops too, so a script stops close to its budget with a clean `timeout` error);
+ * and a worker that has not answered KILL_SLACK after the budget is terminated (`worker.terminate()`
+ * interrupts any JavaScript, a built-in's included) and the call fails with the same `timeout`
+ * error. So a caller never waits longer than the budget plus that slack. A killed worker is replaced
+ * on demand, and a call waiting for the replacement waits on its own budget. Cancelling a call (the
+ * request timed out or its client left) sets the worker's interrupt flag, which the interpreter
+ * reads at every clock check; a worker that does not stop within CANCEL_GRACE_MS is killed too.
  *
  * Why not piscina: its version 5 depends on a native addon (`@napi-rs/nice`, a package per
  * platform), and what this pool needs beyond a queue is specific: a budget that counts the queue,
@@ -121,7 +122,8 @@ export class StarlarkPool {
     // Queued behind busy workers or a replacement starting: its budget runs out in the queue.
     if (this.#queue.includes(task) && this.#slots.every((s) => s.ready || s.replacement)) {
       task.queueTimer = setTimeout(() => {
-        this.#queue.splice(this.#queue.indexOf(task), 1);
+        const i = this.#queue.indexOf(task);
+        if (i >= 0) this.#queue.splice(i, 1);
         this.#settle(task, timeoutError(timeoutMs, 'waiting for a worker'));
       }, timeoutMs);
     }
