@@ -28,7 +28,7 @@ import { errorFromData, wallClock, type CallContext, type CallMessage, type From
 /** The hard kill comes this fraction of the budget, plus KILL_SLACK_MS, after the budget. */
 const KILL_SLACK = 0.05;
 const KILL_SLACK_MS = 10;
-const CANCEL_GRACE_MS = 50;
+const CANCEL_GRACE_MS = 200;
 /**
  * A worker's heap. A call is bounded well below it (256 MiB built in bulk, a million steps of small
  * values, the programs' globals); with a limit of its own, a worker that runs out of memory stops
