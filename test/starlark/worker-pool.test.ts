@@ -57,7 +57,7 @@ test('pool: a script runs on a worker and its result crosses back exactly', asyn
   assert.deepEqual(result, { a: '1', steps: { big: 2n ** 70n, bytes: new Uint8Array([1, 2]) } });
 });
 
-test('pool: scripts at their time limit leave the event loop free; one queued behind them times out there', async () => {
+test('pool: scripts at their time limit leave the event loop free; one queued behind them times out at its limit too', async () => {
   const pool = new StarlarkPool();
   assert.equal(pool.size, WORKERS);
   const program = pool.register(SPIN, 'spin.star', 1e12, 1000);
@@ -73,7 +73,8 @@ test('pool: scripts at their time limit leave the event loop free; one queued be
     const { lag, outcome } = await eventLoopLag(Promise.all(calls));
     assert.equal(outcome.status, 'fulfilled');
     const answers = (outcome as PromiseFulfilledResult<(readonly [number, string])[]>).value;
-    assert.match(answers.at(-1)![1], /timeout after 1000 ms \(waiting for a worker\)/);
+    // the last one waited: it times out in the queue, or (a race at the 1000th ms) gets a worker with no time left
+    assert.match(answers.at(-1)![1], /timeout after 1000 ms/);
     const times = answers.map(([took]) => took);
     if (times.some((took) => took < 990 || took > 1100)) return `scripts at their 1000 ms limit answered after ${times.map((t) => t.toFixed(0)).join(', ')} ms`;
     if (lag >= 50) return `the event loop's timer p99 lag was ${lag.toFixed(0)} ms`;
