@@ -6,14 +6,18 @@
  *
  *     npm run bench:starlark-loop [-- --seconds 5 --scripts 2 --calls 20000]
  *
- * Per server: /health alone; /health while `--scripts` connections call /spin (a loop until its
- * 1 s budget) back to back; the same with /busy (a scanning built-in on 10 MB of text in a loop);
- * /trivial at 16 connections. Then per-call.ts: microseconds per trivial call in-thread and on the
+ * Per server: /health probed every 10 ms (open loop: a stall shows whole in the percentiles) alone,
+ * then while `--scripts` connections call /spin (a loop until its 1 s budget) back to back, then
+ * the same with /busy (a scanning built-in on 10 MB of text in a loop); /trivial at 16 connections.
+ * For svc, the scripts' durations as its log records them (server side, without the clients'
+ * scheduling). Then per-call.ts: microseconds per trivial call in-thread and on the
  * pool. Goals: /health p99 < 50 ms while scripts run at their limits; no script answers later than
  * 1.1 s (its 1 s budget + 10%).
  */
 import { execFileSync } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildOnce, compiled, freePort, root, spawnNode, stopChild, svcServe, waitForPort } from '../lib/procs.js';
 
@@ -36,10 +40,10 @@ interface Latency {
   max: number;
 }
 
-function client(port: number, path: string, connections: string, status = '200'): Promise<Latency> {
-  const child = spawnNode(compiled('bench/starlark-loop/client', [`http://127.0.0.1:${port}${path}`, connections, seconds, '--status', status]), {
-    stdout: 'pipe',
-  });
+/** `every`: probe open loop, a request every that many ms (client.ts), rather than back to back. */
+function client(port: number, path: string, connections: string, status = '200', every?: string): Promise<Latency> {
+  const argv = [`http://127.0.0.1:${port}${path}`, connections, seconds, '--status', status, ...(every === undefined ? [] : ['--every', every])];
+  const child = spawnNode(compiled('bench/starlark-loop/client', argv), { stdout: 'pipe' });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -51,19 +55,33 @@ const ms = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
 const row = (name: string, l: Latency): string =>
   `  ${name.padEnd(34)} ${String(l.requests).padStart(7)} req ${String(l.errors).padStart(4)} err   p50 ${ms(l.p50).padStart(7)}  p99 ${ms(l.p99).padStart(7)}  max ${ms(l.max).padStart(7)} ms`;
 
-async function measure(name: string, argv: (port: number) => string[]): Promise<void> {
+/** The server-side durations (svc's log lines, `ms`) of the requests to `path` logged after byte `from`. */
+function loggedMs(logFile: string, from: number, path: string): number[] {
+  return readFileSync(logFile, 'utf8')
+    .slice(from)
+    .split('\n')
+    .filter((line) => line.includes(`"url":"${path}"`))
+    .map((line) => (JSON.parse(line) as { ms: number }).ms);
+}
+
+async function measure(name: string, argv: (port: number) => string[], logFile?: string): Promise<void> {
   const port = await freePort();
-  const server = spawnNode(argv(port));
+  const server = spawnNode(argv(port), logFile === undefined ? {} : { logFile });
   try {
     await waitForPort(port, server, name);
     // warm up: workers started, programs loaded, code optimised
     await client(port, '/trivial', '4');
     await client(port, '/spin', scripts, '504');
     process.stdout.write(`\n${name}\n`);
-    process.stdout.write(`${row('/health alone', await client(port, '/health', '1'))}\n`);
+    process.stdout.write(`${row('/health alone, every 10 ms', await client(port, '/health', '1', '200', '10'))}\n`);
     for (const path of ['/spin', '/busy']) {
-      const [health, script] = await Promise.all([client(port, '/health', '1'), client(port, path, scripts, '504')]);
-      process.stdout.write(`${row(`/health during ${scripts} x ${path}`, health)}\n${row(`  ${path} (1 s budget, 504)`, script)}\n`);
+      const from = logFile === undefined ? 0 : statSync(logFile).size;
+      const [health, script] = await Promise.all([client(port, '/health', '1', '200', '10'), client(port, path, scripts, '504')]);
+      process.stdout.write(`${row(`/health every 10 ms, ${scripts} x ${path}`, health)}\n${row(`  ${path} (1 s budget, 504)`, script)}\n`);
+      if (logFile !== undefined) {
+        const ms = loggedMs(logFile, from, path).sort((a, b) => a - b);
+        process.stdout.write(`    ${path} in svc's log: ${ms.map((m) => m.toFixed(0)).join(' ')} ms\n`);
+      }
     }
     process.stdout.write(`${row('/trivial, 16 connections', await client(port, '/trivial', '16'))}\n`);
   } finally {
@@ -78,6 +96,8 @@ process.stdout.write(
     .join(' ')}; ${seconds} s per phase\n`,
 );
 await measure('in-thread (baseline.ts: the interpreter on the event loop)', (port) => compiled('bench/starlark-loop/baseline', [String(port)]));
-await measure('svc (worker pool)', (port) => svcServe('bench/starlark-loop/manifest', port));
+const logDir = mkdtempSync(join(tmpdir(), 'svc-starlark-loop-'));
+await measure('svc (worker pool)', (port) => svcServe('bench/starlark-loop/manifest', port), join(logDir, 'svc.log'));
+rmSync(logDir, { recursive: true, force: true });
 const perCall = execFileSync(process.execPath, compiled('bench/starlark-loop/per-call', [values.calls]), { encoding: 'utf8', cwd: root });
 process.stdout.write(`\nper call (trivial script): ${perCall}`);
