@@ -197,6 +197,11 @@ function traversalSteps(p: ParserState, from: Expression, wrap: (at: Range) => b
         let lastRange = marker.range;
         let broken = false;
         while (p.peek().type === T.Dot) {
+          // Each step of the splat's own list counts as nesting too (see parseTraversals).
+          if (!wrap(p.nextRange())) {
+            broken = true;
+            break;
+          }
           const d = p.read();
           const t = p.peek();
           if (t.type === T.NumberLit) {
