@@ -4,12 +4,14 @@
  * template expanding to 10^10 characters ("internal error: Invalid string length" after half a
  * minute), json_decode of a 10,000-deep constant ("internal error: Maximum call stack size
  * exceeded"), and `[0]` twenty thousand times (the nesting bound skipped traversal steps; checking
- * took seconds to minutes).
+ * took seconds to minutes). And no shape of deep nesting gets past the parser's bound of 128 levels.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileExpression } from '../../src/expr/index.js';
+import { parseExpression } from '../../src/hcl/index.js';
 import { svc } from '../cli/helpers.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'constants');
@@ -44,3 +46,36 @@ for (const c of CASES) {
     assert.match(found.code ?? '', /^SVC_/);
   });
 }
+
+test('no shape of deep nesting bypasses the parser bound: each is "Nesting too deep", fast', () => {
+  const n = 20000;
+  const shapes: Record<string, string> = {
+    'index chain': `x${'[0]'.repeat(n)}`,
+    'attribute chain': `x${'.a'.repeat(n)}`,
+    'attribute-only splat': `x.*${'.a'.repeat(n)}`,
+    'full splats': `x${'[*]'.repeat(n)}`,
+    'dynamic indexes': `x${'[x]'.repeat(n)}`,
+    'mixed steps': `x${'.a[0]'.repeat(n / 2)}`,
+    parentheses: `${'('.repeat(n)}1${')'.repeat(n)}`,
+    'unary operators': `${'!'.repeat(n)}true`,
+    'operator chain': `1${' + 1'.repeat(n)}`,
+    'conditional chain': `${'true ? 1 : '.repeat(n)}2`,
+    calls: `${'upper('.repeat(n)}"a"${')'.repeat(n)}`,
+    tuples: `${'['.repeat(n)}${']'.repeat(n)}`,
+    objects: `${'{a='.repeat(n)}1${'}'.repeat(n)}`,
+    'for expressions': `${'[for x in '.repeat(n)}[]${' : x]'.repeat(n)}`,
+    interpolations: `"${'${"'.repeat(n)}x${'"}'.repeat(n)}"`,
+    'template directives': `"${'%{if true}'.repeat(n)}x${'%{endif}'.repeat(n)}"`,
+  };
+  for (const [name, source] of Object.entries(shapes)) {
+    const started = performance.now();
+    const { expr, diagnostics } = parseExpression(source, 't.hcl');
+    compileExpression(expr, { roots: new Set(['x']) });
+    const ms = performance.now() - started;
+    assert.ok(
+      diagnostics.some((d) => d.summary === 'Nesting too deep'),
+      `${name}: ${diagnostics.map((d) => d.summary).join(', ')}`,
+    );
+    assert.ok(ms < FAST_MS, `${name} took ${ms} ms`);
+  }
+});
