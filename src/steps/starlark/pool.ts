@@ -68,7 +68,7 @@ interface Slot {
   timer: NodeJS.Timeout | undefined;
   /** Programs sent to this worker. */
   readonly sent: Set<number>;
-  /** Programs that completed a call here: their initialisation is behind them. */
+  /** Programs initialised there: at start-up (before `ready`), or by a call that completed. */
   readonly warm: Set<number>;
 }
 
@@ -152,9 +152,12 @@ export class StarlarkPool {
 
   #spawn(): void {
     const interrupt = new Int32Array(new SharedArrayBuffer(4));
+    // Every program registered so far is initialised before the worker says it is ready, so that no
+    // call pays for a top level (the start-up of a replacement is on its callers' budgets).
+    const programs = [...this.#programs.values()];
     const worker = new Worker(this.#entry.filename, {
       eval: this.#entry.eval,
-      workerData: { interrupt: interrupt.buffer },
+      workerData: { interrupt: interrupt.buffer, programs },
       resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
     });
     const replacement = ++this.#spawned > this.size;
@@ -166,8 +169,8 @@ export class StarlarkPool {
       replacement,
       task: null,
       timer: undefined,
-      sent: new Set(),
-      warm: new Set(),
+      sent: new Set(programs.map((p) => p.id)),
+      warm: new Set(programs.map((p) => p.id)),
     };
     this.#slots.push(slot);
     worker.on('message', (message: FromWorker) => this.#onMessage(slot, message));
@@ -212,7 +215,8 @@ export class StarlarkPool {
     slot.sent.add(program.id);
     slot.task = task;
     slot.worker.ref();
-    // A program's first call on a worker also initialises it there: its own budget is added.
+    // A program registered after the worker started is initialised by its first call there: the
+    // top level's own budget is added.
     const initMs = slot.warm.has(program.id) ? 0 : program.timeoutMs;
     const killAfter = task.timeoutMs * (1 + KILL_SLACK) + KILL_SLACK_MS + initMs - elapsed;
     slot.timer = setTimeout(() => this.#kill(slot, timeoutError(task.timeoutMs, 'the worker was stopped')), killAfter);
@@ -223,7 +227,8 @@ export class StarlarkPool {
       slot.ready = true;
       if (!slot.replacement) slot.readyAt = wallClock();
       slot.worker.unref();
-      const programs = [...this.#programs.values()];
+      // registered while it started
+      const programs = [...this.#programs.values()].filter((p) => !slot.sent.has(p.id));
       if (programs.length > 0) this.#load(slot, programs);
       this.#pump();
       return;

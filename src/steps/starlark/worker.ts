@@ -9,7 +9,8 @@ import { callFunction, compileError, compileModule, DEFAULT_SIZE_LIMITS, fromJS,
 import { errorToData, resultLimits, wallClock, type CallMessage, type FromWorker, type ProgramDef, type ToWorker } from './protocol.js';
 
 const port = parentPort!;
-const interrupt = new Int32Array((workerData as { interrupt: SharedArrayBuffer }).interrupt);
+const data = workerData as { interrupt: SharedArrayBuffer; programs: ProgramDef[] };
+const interrupt = new Int32Array(data.interrupt);
 const defs = new Map<number, ProgramDef>();
 const modules = new Map<number, StarlarkModule>();
 const RESULT_LIMITS = resultLimits(DEFAULT_SIZE_LIMITS.maxStringBytes);
@@ -44,16 +45,20 @@ function send(message: FromWorker): void {
   port.postMessage(message);
 }
 
+function preload(programs: readonly ProgramDef[]): void {
+  for (const def of programs) {
+    defs.set(def.id, def);
+    try {
+      load(def);
+    } catch {
+      // It initialised at boot under the same limits; should it fail here, its first call reports why.
+    }
+  }
+}
+
 port.on('message', (message: ToWorker) => {
   if (message.type === 'load') {
-    for (const def of message.programs) {
-      defs.set(def.id, def);
-      try {
-        load(def);
-      } catch {
-        // It initialised at boot under the same limits; should it fail here, its first call reports why.
-      }
-    }
+    preload(message.programs);
     return;
   }
   let reply: FromWorker;
@@ -65,4 +70,5 @@ port.on('message', (message: ToWorker) => {
   send(reply);
 });
 
+preload(data.programs);
 send({ type: 'ready' });
