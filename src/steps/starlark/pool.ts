@@ -186,7 +186,7 @@ export class StarlarkPool {
   #dispatch(slot: Slot, task: Task): void {
     const { program } = task;
     clearTimeout(task.queueTimer);
-    // the budget runs from the request, but not while the worker was starting (first calls, replacements)
+    // the budget runs from the request, but not while one of the pool's first workers was starting
     const requestedAt = Math.max(task.requestedAt, slot.readyAt);
     const elapsed = wallClock() - requestedAt;
     if (elapsed >= task.timeoutMs) {
