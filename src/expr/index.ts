@@ -17,7 +17,7 @@ import { standardFunctions, type FunctionTable } from './functions/index.js';
 import { staticReferences, type Reference } from './references.js';
 import { EMPTY_FRAME, ExprScope, type Vars } from './scope.js';
 
-export { EXPR_BUDGET, type ExprBudget, MAX_BUILT_CHARS, MAX_ITEMS, newExprBudget } from './budget.js';
+export { EXPR_BUDGET, type ExprBudget, newExprBudget } from './budget.js';
 export { ExprEvalError } from './errors.js';
 export { jsonLengthExceeds, MAX_RESPONSE_CHARS, ResponseTooLarge, responseJson } from './json-size.js';
 export { standardFunctions } from './functions/index.js';
