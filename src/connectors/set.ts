@@ -111,7 +111,7 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
 
   async function openEverything(options: OpenAllOptions): Promise<void> {
     for (const key of unsupported) logger?.warn({ connection: key }, 'no connector for this kind yet: the connection is not opened');
-    outbound.open();
+    await outbound.open();
     const results = await Promise.allSettled(entries.map((e) => openEntry(e, options)));
     const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as Error);
     if (failures.length === 0) return;

@@ -28,8 +28,12 @@ export interface OutboundHttp {
   forOrigin(origin: string): OutboundClient;
   /** A client for URLs known only per request (the shared agent). */
   readonly any: OutboundClient;
-  /** Lets requests through (pools, the agent and undici itself come with the first request that needs them). */
-  open(): void;
+  /**
+   * Lets requests through. undici is loaded here when an http step was compiled against the client
+   * (so no request waits for it), else by a first request; pools and the agent come with the first
+   * request that needs them.
+   */
+  open(): Promise<void>;
   /** Closes every pool and the agent, waiting up to `graceMs` for requests still under way. Final. */
   close(graceMs?: number): Promise<void>;
 }
@@ -41,8 +45,9 @@ const CLOSE_GRACE_MS = 5_000;
 const DISPATCHER_OPTIONS = { keepAliveTimeout: KEEP_ALIVE_MS } as const;
 
 /**
- * undici is loaded by the first outbound request, not by every process that imports the connectors
- * (a service without http steps never pays its memory and load time); the module loader keeps it.
+ * undici is loaded when the client opens for a service with http steps (or by a first request), not
+ * by every process that imports the connectors: a service without http steps never pays its memory
+ * and load time. The module loader keeps it.
  */
 let undici: typeof import('undici') | undefined;
 
@@ -87,14 +92,24 @@ export function createOutboundHttp(): OutboundHttp {
     },
   });
 
+  const anyClient = clientOf(undefined);
+  /** An http step was compiled against this client: undici is loaded at open, not by a request. */
+  let bound = false;
+
   return {
     forOrigin(origin) {
+      bound = true;
       origins.add(origin);
       return clientOf(origin);
     },
-    any: clientOf(undefined),
-    open() {
+    get any() {
+      bound = true;
+      return anyClient;
+    },
+    async open() {
       if (state === 'created') state = 'open';
+      // Loaded before the server listens, so no request (and no step time-out) waits for it.
+      if (bound && undici === undefined) undici = await import('undici');
     },
     async close(graceMs = CLOSE_GRACE_MS) {
       state = 'closed';
