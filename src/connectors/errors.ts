@@ -23,9 +23,9 @@ export const ConnectorCategory = {
    */
   badGateway: 'bad-gateway',
   /**
-   * The database refused a value the request supplied (SQLSTATE class 22, data exception: a NUL
-   * character or invalid text for its type, a number out of range, a string too long for its
-   * column): the request's fault, 400, never a 500 that blames the server.
+   * The database refused a value the request supplied (the data exceptions of SQLSTATE class 22 a
+   * parameter raises: a NUL character or invalid text for its type, a number out of range, a string
+   * too long for its column): the request's fault, 400, never a 500 that blames the server.
    */
   invalidInput: 'invalid-input',
 } as const;

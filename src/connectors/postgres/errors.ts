@@ -39,6 +39,21 @@ export function sqlstateOf(cause: unknown): string | undefined {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
+/**
+ * Data exceptions (class 22) raised by a value that reached the database as a parameter: the
+ * request's fault. Others of the class (22012 division by zero, 2201B an invalid regular expression
+ * in the query) come from what the manifest computes and stay server errors.
+ */
+const REFUSED_VALUE_STATES: ReadonlySet<string> = new Set([
+  '22001', // string_data_right_truncation: too long for its column
+  '22003', // numeric_value_out_of_range
+  '22007', // invalid_datetime_format
+  '22008', // datetime_field_overflow
+  '22021', // character_not_in_repertoire: a NUL character, invalid UTF-8
+  '22P02', // invalid_text_representation: 'abc' for an integer
+  '22P05', // untranslatable_character
+]);
+
 export function classifyPostgresError(cause: unknown): ConnectorCategoryName | undefined {
   if (cause instanceof ConnectorError) return cause.category;
   if (!(cause instanceof Error)) return undefined;
@@ -47,7 +62,7 @@ export function classifyPostgresError(cause: unknown): ConnectorCategoryName | u
     if (unavailableState(state)) return ConnectorCategory.unavailable;
     // 57014 is any cancellation; only statement_timeout's is a time-out (a user's cancel is not).
     if (state === '57014' && /statement timeout/.test(cause.message)) return ConnectorCategory.timeout;
-    if (state.startsWith('22')) return ConnectorCategory.invalidInput;
+    if (REFUSED_VALUE_STATES.has(state)) return ConnectorCategory.invalidInput;
     return undefined;
   }
   const errno = (cause as NodeJS.ErrnoException).code;
