@@ -721,7 +721,7 @@ export class Compiler {
             h = hi(fr),
             s = st(fr);
           try {
-            return ops.slice(a, l, h, s);
+            return ops.slice(a, l, h, s, fr.th);
           } catch (err) {
             annotate(err, p);
           }
