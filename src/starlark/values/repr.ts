@@ -105,7 +105,7 @@ export function repr(v: Value, th: Thread | null = null): string {
   if (typeof v === 'string') return quote(v, false, th);
   const p = new Printer(th);
   writeValue(p, v);
-  return p.out.join('');
+  return p.text + p.out.join('');
 }
 
 /**
@@ -115,7 +115,13 @@ export function repr(v: Value, th: Thread | null = null): string {
  * otherwise print (and allocate) without bound.
  */
 class Printer {
+  /** parts not yet flushed into text */
   readonly out: string[] = [];
+  /**
+   * What was written before out, flushed every 1024 parts: concatenation makes a rope in O(1), so
+   * no single join of millions of parts runs at the end, uninterruptible.
+   */
+  text = '';
   readonly path: SValue[] = [];
   readonly max: number;
   /** bytes in out[0 .. counted), plus long parts counted when pushed */
@@ -144,8 +150,10 @@ function writeValue(p: Printer, x: Value): void {
       const n = out[i]!.length;
       if (n <= 64) p.written += n;
     } // longer ones counted when pushed
-    p.counted = out.length;
     if (p.written > p.max) p.tooLong();
+    p.text += out.join('');
+    out.length = 0;
+    p.counted = 0;
     // the work of printing, so that the clock is consulted while a large value prints
     if (p.th !== null) p.th.chargeSteps(1024);
   }
