@@ -87,27 +87,28 @@ export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: rea
   if (n === 1) {
     const a = argFns[0]!;
     return (v, f) => {
-      const args = [a(v, f)];
+      const x = a(v, f);
       let r: unknown;
       try {
-        r = impl(args);
+        r = impl([x]);
       } catch (err) {
         return fail(err);
       }
-      return charged(r, args, e.range);
+      return charged1(r, x, e.range);
     };
   }
   if (n === 2) {
     const [a, b] = argFns as [Evaluator, Evaluator];
     return (v, f) => {
-      const args = [a(v, f), b(v, f)];
+      const x = a(v, f);
+      const y = b(v, f);
       let r: unknown;
       try {
-        r = impl(args);
+        r = impl([x, y]);
       } catch (err) {
         return fail(err);
       }
-      return charged(r, args, e.range);
+      return charged2(r, x, y, e.range);
     };
   }
   return (v, f) => {
@@ -134,5 +135,21 @@ function charged(r: unknown, args: readonly unknown[], range: ast.FunctionCall['
   }
   if (typeof r === 'string') chargeChars(r.length, range);
   else if (Array.isArray(r)) chargeItems(r.length, range);
+  return r;
+}
+
+/** `charged` for one argument, without going through an array (the common calls are the cheap ones). */
+function charged1(r: unknown, x: unknown, range: ast.FunctionCall['range']): unknown {
+  const n = (typeof x === 'string' ? x.length : 0) + (typeof r === 'string' ? r.length : 0);
+  if (n !== 0) chargeChars(n, range);
+  if (Array.isArray(r)) chargeItems(r.length, range);
+  return r;
+}
+
+/** `charged` for two arguments. */
+function charged2(r: unknown, x: unknown, y: unknown, range: ast.FunctionCall['range']): unknown {
+  const n = (typeof x === 'string' ? x.length : 0) + (typeof y === 'string' ? y.length : 0) + (typeof r === 'string' ? r.length : 0);
+  if (n !== 0) chargeChars(n, range);
+  if (Array.isArray(r)) chargeItems(r.length, range);
   return r;
 }
