@@ -79,6 +79,7 @@ async function measure(name: string, argv: (port: number) => string[], logFile?:
       const [health, script] = await Promise.all([client(port, '/health', '1', '200', '10'), client(port, path, scripts, '504')]);
       process.stdout.write(`${row(`/health every 10 ms, ${scripts} x ${path}`, health)}\n${row(`  ${path} (1 s budget, 504)`, script)}\n`);
       if (logFile !== undefined) {
+        await new Promise((r) => setTimeout(r, 500)); // svc's log is written asynchronously
         const ms = loggedMs(logFile, from, path).sort((a, b) => a - b);
         process.stdout.write(`    ${path} in svc's log: ${ms.map((m) => m.toFixed(0)).join(' ')} ms\n`);
       }
