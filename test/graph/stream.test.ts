@@ -98,7 +98,15 @@ test('a stream that completes releases with no reason; a failed one with its err
   ] as const) {
     const reasons: unknown[] = [];
     const g = graph([
-      { type: 'step', name: 'q', kind: 'sql', run: (_s, ctx) => (ctx.onRelease((r) => void reasons.push(r)), { stream: [] }) },
+      {
+        type: 'step',
+        name: 'q',
+        kind: 'sql',
+        run: (_s, ctx) => {
+          ctx.onRelease((r) => void reasons.push(r));
+          return { stream: [] };
+        },
+      },
       { type: 'sink', reads: ['q'], run: (s) => ({ source: (s.steps['q'] as { stream: never[] }).stream }) },
     ]);
     const outcome = sync(g.start(scope())) as StreamOutcome;

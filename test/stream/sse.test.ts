@@ -118,7 +118,11 @@ test('sse: the mask shapes the data', () => {
 
 test('sse: one published item reaching many clients is framed once (fan-out)', () => {
   let masked = 0;
-  const encoding = createEncoding({ ...base, event: 'tick', mask: (v) => (masked++, v) });
+  const mask = (v: unknown): unknown => {
+    masked++;
+    return v;
+  };
+  const encoding = createEncoding({ ...base, event: 'tick', mask });
   const message = { seq: 1 };
   const frames = Array.from({ length: 100 }, () => encoding.open().item(message));
   assert.equal(masked, 1);
