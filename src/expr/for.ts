@@ -31,14 +31,14 @@ export interface ForParts {
 /**
  * Runs `each(out, v, f)` per element, binding the key and value slots. `each` is created once per
  * compiled expression (not per evaluation), and the accumulator is passed in, so iterating allocates
- * nothing but the result. Every step is charged to the size budget (budget.ts), filtered out or not:
- * nested loops over request data stop there however little they keep.
+ * nothing but the result. Every step is charged to the size budget (budget.ts), filtered out or not,
+ * all at once before the loop: nested loops over request data stop there however little they keep.
  */
 function iterate<T>(c: unknown, p: ForParts, v: Vars, f: Frame, out: T, each: (out: T, v: Vars, f: Frame) => void): void {
   const { keySlot, valueSlot } = p;
   if (Array.isArray(c)) {
+    chargeItems(c.length, p.range);
     for (let i = 0; i < c.length; i++) {
-      chargeItems(1, p.range);
       if (keySlot !== undefined) f[keySlot] = i;
       f[valueSlot] = c[i] ?? null;
       if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each(out, v, f);
@@ -46,8 +46,9 @@ function iterate<T>(c: unknown, p: ForParts, v: Vars, f: Frame, out: T, each: (o
     return;
   }
   if (isObject(c)) {
-    for (const k of sortedKeys(c)) {
-      chargeItems(1, p.range);
+    const keys = sortedKeys(c);
+    chargeItems(keys.length, p.range);
+    for (const k of keys) {
       if (keySlot !== undefined) f[keySlot] = k;
       f[valueSlot] = c[k] ?? null;
       if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each(out, v, f);

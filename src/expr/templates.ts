@@ -83,17 +83,17 @@ export function ifPart(cond: Evaluator, condRange: Range, then: Evaluator, other
 }
 
 /**
- * `%{for k, v in coll}body%{endfor}`: body evaluated per element with k, v in their frame slots. Each
- * step and the text it adds are charged as they happen, so nested directives over request data stop
- * at the budget instead of after building the whole text.
+ * `%{for k, v in coll}body%{endfor}`: body evaluated per element with k, v in their frame slots. The
+ * steps are charged before the loop, the text each adds as it is added, so nested directives over
+ * request data stop at the budget instead of after building the whole text.
  */
 export function forPart(coll: Evaluator, collRange: Range, keySlot: number | undefined, valueSlot: number, body: Evaluator, range: Range): Evaluator {
   return (v: Vars, f: Frame) => {
     const c = coll(v, f);
     let s = '';
     if (Array.isArray(c)) {
+      chargeItems(c.length, range);
       for (let i = 0; i < c.length; i++) {
-        chargeItems(1, range);
         if (keySlot !== undefined) f[keySlot] = i;
         f[valueSlot] = c[i] ?? null;
         const piece = body(v, f) as string;
@@ -103,8 +103,9 @@ export function forPart(coll: Evaluator, collRange: Range, keySlot: number | und
       return s;
     }
     if (isObject(c)) {
-      for (const k of sortedKeys(c)) {
-        chargeItems(1, range);
+      const keys = sortedKeys(c);
+      chargeItems(keys.length, range);
+      for (const k of keys) {
         if (keySlot !== undefined) f[keySlot] = k;
         f[valueSlot] = c[k] ?? null;
         const piece = body(v, f) as string;
