@@ -20,7 +20,17 @@ const CLIENT_DETAIL: Readonly<Record<string, string>> = {
   FST_ERR_MAX_PARAM_LENGTH: 'a path parameter is too long',
 };
 
+/** A socket answered by clientErrorHandler: the status it was sent. */
+type AnsweredSocket = Socket & { svcAnswered?: number };
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // The request was answered on its socket already (a 408 for a body that came too slowly); this is
+  // the body read failing as that socket closes. The log line says what the client got.
+  const answered = (request.raw.socket as AnsweredSocket | null)?.svcAnswered;
+  if (answered !== undefined) {
+    sendStatusProblem(request, reply, answered);
+    return;
+  }
   const status = error.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
     const detail = (error.code && CLIENT_DETAIL[error.code]) ?? undefined;
@@ -58,6 +68,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     return;
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  (socket as AnsweredSocket).svcAnswered = status;
   const body = JSON.stringify(problem(status));
   socket.end(
     `HTTP/1.1 ${status} ${problem(status).title}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n` +

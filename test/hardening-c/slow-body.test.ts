@@ -79,9 +79,13 @@ function assertTimedOut(r: Trickled): void {
 }
 
 test('a body trickled a byte at a time is answered 408 within request_timeout and its connection closed', { timeout: 15_000 }, async (t) => {
-  const { port } = await listening(t);
+  const { service, port } = await listening(t);
   const head = 'POST /notes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"text":"';
   assertTimedOut(await trickle(port, head, 'a', 100));
+  // The request's log line says what the client got (the body read fails only as the socket closes).
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const lines = service.log.requests().map((l) => [l.method, l.url, l.status]);
+  assert.deepEqual(lines, [['POST', '/notes', 408]]);
 });
 
 test('headers trickled a byte at a time are answered 408 within request_timeout, not on a 30 s tick', { timeout: 15_000 }, async (t) => {
