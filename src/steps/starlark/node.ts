@@ -55,10 +55,10 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
     label: spec.file !== undefined ? spec.sourceName : 'inline program',
     meta: spec,
     classify: (cause) => (cause instanceof StarlarkError && cause.kind === 'timeout' ? 'timeout' : undefined),
-    run: (scope: EndpointScope, run) => {
+    run: (scope: EndpointScope, context) => {
       const call = pool.call(registered, starlarkContext(scope), limits.maxSteps, limits.timeoutMs);
       // The request timed out, its client left or a parallel branch failed: stop the script.
-      run.onRelease((reason) => {
+      context.onRelease((reason) => {
         if (reason !== undefined) call.cancel(reason);
       });
       // The result feeds expressions and JSON bodies (protocol.ts resultLimits): NaN and ±Infinity are
