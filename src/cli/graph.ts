@@ -1,7 +1,7 @@
 /**
  * `svc graph -c DIR [--endpoint "GET /path"]`: the endpoints' dataflow graphs as Graphviz DOT on stdout.
- * Step kinds this version cannot run yet are drawn (marked "not supported yet") rather than refused, so
- * any valid manifest can be drawn.
+ * Nothing is served or opened: documentation endpoints (no pipeline) are left out, and guards are not
+ * compiled.
  */
 import { toDot } from '../../graph/index.js';
 import { flagString, parseArgs, UsageError } from './args.js';

@@ -27,7 +27,7 @@ export async function openapiCommand(argv: string[], io: CliIO): Promise<number>
   const output = flagString(args, 'output');
   if (output === '') throw new UsageError('-o needs a file name');
 
-  // Compiled for drawing: a valid manifest is documented even where this release cannot run a step.
+  // Compiled as for drawing: nothing is served, so guards need no key set to be documented.
   const booted = await boot(dir, io, diagnostics, 'openapi', { forDrawing: true });
   if (!booted) return EXIT_FAILURE;
   const text = serializeDocument(compileOpenApi(booted.model), format);

@@ -34,12 +34,10 @@ export function compileEndpoint(
   const byId = new Map<string, StepSpecBase>();
   const counters = new Map<string, number>();
 
-  const forDrawing = options.forDrawing ?? false;
   // Handles exist without I/O; `svc serve` opens them before it listens, check and graph never do.
   const connectors = options.connectors ?? createConnectors(model);
   const env: CompileEnv = {
     model,
-    forDrawing,
     connection(ref) {
       return connectors.handle(ref.kind, ref.name);
     },
@@ -76,7 +74,7 @@ export function compileEndpoint(
 
   // The endpoint's guards, one check compiled once (src/auth): the HTTP adapter runs it before the
   // body is read and before any step. `svc graph` draws steps only.
-  const guard = forDrawing ? undefined : compileEndpointGuard(endpoint.auth, model);
+  const guard = options.forDrawing ? undefined : compileEndpointGuard(endpoint.auth, model);
 
   const nodes = env.compileSteps(endpoint.steps);
   if (!nodes || diagnostics.length > 0) return { diagnostics };
@@ -140,7 +138,10 @@ export interface CompileServiceOptions {
    * serve` opens, so the compiled steps use the very connections it opens and closes.
    */
   readonly connectors?: ConnectorSet;
-  /** For `svc graph`: draw step kinds that cannot run yet instead of refusing them (never served). */
+  /**
+   * For `svc graph` and `svc openapi` (nothing is served): documentation endpoints, which have no
+   * pipeline, are left out, and guards are not compiled (no key set is needed to draw or document).
+   */
   readonly forDrawing?: boolean;
   /**
    * Failures nobody awaits, from every compiled graph: a step's release that throws or rejects, a

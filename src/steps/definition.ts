@@ -12,11 +12,6 @@ import type { EndpointNode } from './contract.js';
 /** What a step compiler may use from the endpoint being compiled. */
 export interface CompileEnv {
   readonly model: ServiceModel;
-  /**
-   * Compiling for `svc graph`: kinds without a runtime become placeholder nodes of the right shape
-   * (so the whole pipeline can be drawn) instead of boot errors. Such a graph is never served.
-   */
-  readonly forDrawing: boolean;
   /** The handle of a declared connection (not open at compile time: bind to it, use it per request). */
   connection<K extends ConnectorHandle['kind']>(ref: { readonly kind: K; readonly name: string }): HandleOfKind<K>;
   /** The outbound HTTP client http steps bind to (opened and closed with the connections). */

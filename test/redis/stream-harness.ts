@@ -39,7 +39,6 @@ export async function streamHarness(manifest: string): Promise<StreamHarness> {
   const errors: Diagnostic[] = [];
   const env: CompileEnv = {
     model,
-    forDrawing: false,
     connection: (ref) => connectors.handle(ref.kind, ref.name),
     outbound: connectors.outbound,
     idOf: (s) => s.name ?? s.kind,
