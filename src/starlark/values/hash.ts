@@ -47,8 +47,14 @@ export function hashKey(v: Value): HashKey {
     if (Number.isInteger(f)) return I.floatToInt(f);
     return f;
   }
-  if (v instanceof Tuple) return '\u0100' + tupleKey(v);
-  if (v instanceof Bytes) return '\u0102' + v.s;
+  if (v instanceof Tuple) {
+    v.hashKey ??= '\u0100' + tupleKey(v);
+    return v.hashKey;
+  }
+  if (v instanceof Bytes) {
+    v.hashKey ??= '\u0102' + v.s;
+    return v.hashKey;
+  }
   if (v instanceof Func || v instanceof Builtin) return '\u0101' + identity(v);
   if (v instanceof Struct) {
     let s = '\u0103';

@@ -27,6 +27,8 @@ export class Float extends SValue {
 }
 
 export class Bytes extends SValue {
+  /** Its hash-table key, made on first use (hash.ts): the value is immutable. */
+  hashKey: string | undefined = undefined;
   constructor(public readonly s: string) {
     super();
   }
@@ -39,6 +41,11 @@ export class Bytes extends SValue {
 }
 
 export class Tuple extends SValue {
+  /**
+   * Its hash-table key, made on first use (hash.ts): a hashable tuple holds only immutable values,
+   * so the key never changes, and a large tuple used as a key again and again is walked once.
+   */
+  hashKey: string | undefined = undefined;
   constructor(public readonly elems: Value[]) {
     super();
   }
