@@ -910,7 +910,7 @@ export class Compiler {
         const a: Value[] = pos.map((x) => x(fr));
         const k: [string, Value][] | null = kw.length > 0 ? kw.map(({ name, v }) => [name, v(fr)] as [string, Value]) : null;
         if (star !== null) spreadArgs(fr.th, star(fr), a, p);
-        if (starstar !== null) return [a, spreadKwargs(starstar(fr), k ?? [], p)];
+        if (starstar !== null) return [a, spreadKwargs(fr.th, starstar(fr), k ?? [], p)];
         return [a, k];
       },
     };
@@ -1127,8 +1127,9 @@ function spreadArgs(th: Thread, s: Value, args: Value[], p: RuntimePos): void {
 }
 
 /** f(**s): append the entries of s to the keyword arguments. */
-function spreadKwargs(s: Value, kwargs: [string, Value][], p: RuntimePos): [string, Value][] {
+function spreadKwargs(th: Thread, s: Value, kwargs: [string, Value][], p: RuntimePos): [string, Value][] {
   if (!(s instanceof Dict)) argError(`argument after ** must be a mapping, not ${typeName(s)}`, p);
+  if (s.ht.size > 64) th.chargeSteps(s.ht.size);
   for (const [hk, v] of s.ht.vals) {
     const key = s.ht.keyOf(hk);
     if (typeof key !== 'string') argError(`keywords must be strings, not ${typeName(key)}`, p);
