@@ -10,15 +10,17 @@
  * then while `--scripts` connections call /spin (a loop until its 1 s budget) back to back, then
  * the same with /busy (a scanning built-in on 10 MB of text in a loop); /trivial at 16 connections.
  * For svc, the scripts' durations as its log records them (server side, without the clients'
- * scheduling). Then per-call.ts: microseconds per trivial call in-thread and on the
+ * scheduling). Then the interpreter alone: each fixture of test/starlark/fixtures/busy-builtins
+ * against a 1 s limit, in this process (the 10 % goal the tests hold only as a liveness bound). Then per-call.ts: microseconds per trivial call in-thread and on the
  * pool. Goals: /health p99 < 50 ms while scripts run at their limits; no script answers later than
  * 1.1 s (its 1 s budget + 10%).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { callFunction, compileModule, StarlarkError } from '../../src/starlark/index.js';
 import { buildOnce, compiled, freePort, root, spawnNode, stopChild, svcServe, waitForPort } from '../lib/procs.js';
 
 const { values } = parseArgs({
@@ -100,5 +102,23 @@ await measure('in-thread (baseline.ts: the interpreter on the event loop)', (por
 const logDir = mkdtempSync(join(tmpdir(), 'svc-starlark-loop-'));
 await measure('svc (worker pool)', (port) => svcServe('bench/starlark-loop/manifest', port), join(logDir, 'svc.log'));
 rmSync(logDir, { recursive: true, force: true });
+// The interpreter alone: the fixtures of test/starlark/deadline.test.ts (a loop over one expensive
+// built-in each), in this process, each against a 1 s limit: how far past it each stops.
+process.stdout.write('\nbusy built-ins in-thread (test/starlark/fixtures/busy-builtins), 1 s limit:\n');
+const fixtures = join(root, 'test/starlark/fixtures/busy-builtins');
+for (const file of readdirSync(fixtures).filter((f) => f.endsWith('.star'))) {
+  const { program } = compileModule(readFileSync(join(fixtures, file), 'utf8'), file);
+  const module = program!.init({ timeoutMs: 60_000, maxSteps: Infinity });
+  const started = performance.now();
+  let kind = 'none';
+  try {
+    callFunction(module, 'f', [], { timeoutMs: 1000, maxSteps: Infinity });
+  } catch (error) {
+    kind = error instanceof StarlarkError ? error.kind : String(error);
+  }
+  const took = performance.now() - started;
+  process.stdout.write(`  ${file.padEnd(28)} ${took.toFixed(0).padStart(5)} ms  ${kind}  ${took > 1100 ? 'MISSED (> 10%)' : ''}\n`);
+}
+
 const perCall = execFileSync(process.execPath, compiled('bench/starlark-loop/per-call', [values.calls]), { encoding: 'utf8', cwd: root });
 process.stdout.write(`\nper call (trivial script): ${perCall}`);
