@@ -1,2 +1,3 @@
-/** JSON helpers shared by every layer: exact stringification of values that hold BigInts. */
+/** JSON helpers shared by every layer: exact stringification of values that hold BigInts, nesting checks. */
 export { stringifyExact } from './stringify.js';
+export { jsonNestsDeeper } from './nesting.js';

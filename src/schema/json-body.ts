@@ -12,6 +12,8 @@
  * A `constructor` key with any other value (`{"constructor": "Ford"}`) is ordinary data.
  */
 
+import { jsonNestsDeeper } from '../json/index.js';
+
 export type JsonBodyResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
 export const DEFAULT_MAX_DEPTH = 64;
@@ -33,7 +35,7 @@ export const FORBIDDEN_PROPERTY_MESSAGE = 'object contains forbidden prototype p
 export function parseJsonBody(text: string, maxDepth: number = DEFAULT_MAX_DEPTH): JsonBodyResult {
   // A UTF-8 byte order mark is not JSON (RFC 8259 §8.1) but some clients send one; ignore it.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (exceedsDepth(text, maxDepth)) return { ok: false, message: `nesting depth exceeds the limit of ${maxDepth}` };
+  if (jsonNestsDeeper(text, maxDepth)) return { ok: false, message: `nesting depth exceeds the limit of ${maxDepth}` };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -44,36 +46,6 @@ export function parseJsonBody(text: string, maxDepth: number = DEFAULT_MAX_DEPTH
     if (hasForbiddenKey(value)) return { ok: false, message: FORBIDDEN_PROPERTY_MESSAGE };
   }
   return { ok: true, value };
-}
-
-/**
- * True when an object or array nests deeper than `max`. A valid document of depth d has at least 2d
- * characters, so short texts skip the scan; brackets inside strings do not count.
- */
-function exceedsDepth(text: string, max: number): boolean {
-  const n = text.length;
-  if (n <= 2 * max) return false;
-  let depth = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      // Jump to the closing quote: one not preceded by an odd run of backslashes.
-      let j = i;
-      for (;;) {
-        j = text.indexOf('"', j + 1);
-        if (j < 0) return false; // unterminated string: JSON.parse will say so
-        let k = j - 1;
-        while (text.charCodeAt(k) === 0x5c /* \ */) k--;
-        if ((j - 1 - k) % 2 === 0) break;
-      }
-      i = j;
-    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > max) return true;
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      depth--;
-    }
-  }
-  return false;
 }
 
 function hasForbiddenKey(root: object): boolean {

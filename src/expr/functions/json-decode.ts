@@ -5,6 +5,7 @@
  * than MAX_JSON_DEPTH (the bound of request bodies): every later recursive walk of the value
  * (serialising a constant response at boot, writing it per request) would overflow the stack.
  */
+import { jsonNestsDeeper } from '../../json/index.js';
 import { FunctionArgError } from '../errors.js';
 import { str } from './args.js';
 import { defineFunction } from './types.js';
@@ -25,7 +26,7 @@ export const jsonDecode = defineFunction({
   params: ['text'],
   impl: (args) => {
     const text = str(args, 0);
-    if (nestsDeeper(text, MAX_JSON_DEPTH)) {
+    if (jsonNestsDeeper(text, MAX_JSON_DEPTH)) {
       throw new FunctionArgError(0, `the JSON text nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
     }
     try {
@@ -36,33 +37,3 @@ export const jsonDecode = defineFunction({
     }
   },
 });
-
-/**
- * True when `[` / `{` nest deeper than `max` outside strings. A document of depth d has at least 2d
- * characters, so short texts skip the scan; an unterminated string ends it (JSON.parse reports it).
- */
-function nestsDeeper(text: string, max: number): boolean {
-  const n = text.length;
-  if (n <= 2 * max) return false;
-  let depth = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      // The closing quote: one not preceded by an odd run of backslashes.
-      let j = i;
-      for (;;) {
-        j = text.indexOf('"', j + 1);
-        if (j < 0) return false;
-        let k = j - 1;
-        while (text.charCodeAt(k) === 0x5c /* \ */) k--;
-        if ((j - 1 - k) % 2 === 0) break;
-      }
-      i = j;
-    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > max) return true;
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      depth--;
-    }
-  }
-  return false;
-}
