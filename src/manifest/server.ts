@@ -1,13 +1,13 @@
 /**
- * `server { host, port, max_body_size, request_timeout, shutdown_timeout, auth = [...] }` with the
- * defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
+ * `server { host, port, max_body_size, request_timeout, shutdown_timeout, auth = [...], log_level,
+ * access_log, metrics, workers }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
  */
-import type { Block } from '../hcl/index.js';
-import type { ServerModel } from './types.js';
+import type { Attribute, Block } from '../hcl/index.js';
+import { LOG_LEVELS, type ServerModel } from './types.js';
 import { decodeBody, type BodySchema } from './body.js';
 import { readGuardList, type GuardNames } from './refs.js';
 import type { DecodeScope } from './scope.js';
-import { readDuration, readInt, readSize, readString } from './values.js';
+import { invalidValue, readBool, readChoice, readDuration, readInt, readSize, readStatic, readString } from './values.js';
 
 export const SERVER_DEFAULTS = {
   host: '127.0.0.1',
@@ -18,17 +18,31 @@ export const SERVER_DEFAULTS = {
 } as const;
 
 const SERVER_BODY: BodySchema = {
-  attributes: { host: {}, port: {}, max_body_size: {}, request_timeout: {}, shutdown_timeout: {}, auth: {} },
+  attributes: {
+    host: {},
+    port: {},
+    max_body_size: {},
+    request_timeout: {},
+    shutdown_timeout: {},
+    auth: {},
+    log_level: {},
+    access_log: {},
+    metrics: {},
+    workers: {},
+  },
 };
 
 export function defaultServer(): ServerModel {
-  return { ...SERVER_DEFAULTS, auth: [] };
+  return { ...SERVER_DEFAULTS, auth: [], accessLog: true };
 }
 
 export function decodeServer(block: Block, scope: DecodeScope, guards: GuardNames): ServerModel {
   const s = scope.enter(block);
   const { attrs } = decodeBody(block.body, SERVER_BODY, s, block);
   const auth = attrs.get('auth');
+  const logLevel = readChoice(attrs.get('log_level'), s, LOG_LEVELS);
+  const metricsPath = readMetricsPath(attrs.get('metrics'), s);
+  const workers = readWorkers(attrs.get('workers'), s);
   return {
     host: readString(attrs.get('host'), s) ?? SERVER_DEFAULTS.host,
     port: readInt(attrs.get('port'), s, { min: 0, max: 65535 }) ?? SERVER_DEFAULTS.port,
@@ -36,6 +50,33 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
     requestTimeoutMs: readDuration(attrs.get('request_timeout'), s) ?? SERVER_DEFAULTS.requestTimeoutMs,
     shutdownTimeoutMs: readDuration(attrs.get('shutdown_timeout'), s) ?? SERVER_DEFAULTS.shutdownTimeoutMs,
     auth: (auth && readGuardList(auth, s, guards)) || [],
+    accessLog: readBool(attrs.get('access_log'), s) ?? true,
+    ...(logLevel !== undefined ? { logLevel } : {}),
+    ...(metricsPath !== undefined ? { metricsPath } : {}),
+    ...(workers !== undefined ? { workers } : {}),
     range: block.range,
   };
+}
+
+/** An absolute path without parameters: the metrics page is a fixed route beside the endpoints. */
+function readMetricsPath(attr: Attribute | undefined, scope: DecodeScope): string | undefined {
+  const path = readString(attr, scope);
+  if (path === undefined || attr === undefined) return undefined;
+  if (!/^\/[A-Za-z0-9._~\/-]*$/.test(path)) {
+    invalidValue(attr, scope, `\`metrics\` is the path the Prometheus page is served on, such as "/metrics"; got "${path}".`);
+    return undefined;
+  }
+  return path;
+}
+
+/** A positive whole number of processes, or "auto" (one per core). */
+function readWorkers(attr: Attribute | undefined, scope: DecodeScope): number | 'auto' | undefined {
+  if (attr === undefined) return undefined;
+  const value = readStatic(attr, scope);
+  if (value.ok && value.value === 'auto') return 'auto';
+  if (value.ok && typeof value.value === 'string' && !/^\d+$/.test(value.value)) {
+    invalidValue(attr, scope, `\`workers\` is a whole number of processes or "auto"; got "${value.value}".`);
+    return undefined;
+  }
+  return readInt(attr, scope, { min: 1, max: 1024 });
 }

@@ -33,8 +33,19 @@ export interface ServerModel {
   readonly shutdownTimeoutMs: number;
   /** Default guard names of every endpoint that has no `auth` of its own. */
   readonly auth: readonly string[];
+  /** `log_level`: pino's level names plus `silent`; absent means the command line's, else `info`. */
+  readonly logLevel?: LogLevel;
+  /** `access_log = false` drops the per-request line (warnings and errors are still written). Default true. */
+  readonly accessLog: boolean;
+  /** `metrics = "/metrics"`: the path Prometheus text is served on; absent (the default) means off. */
+  readonly metricsPath?: string;
+  /** `workers = N | "auto"`: processes sharing the port (Node's cluster); absent means one. */
+  readonly workers?: number | 'auto';
   readonly range?: Range;
 }
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface OpenApiMeta {
   /** Default "API". */

@@ -41,9 +41,25 @@ auth "b" {
 
 test('server defaults (DECISIONS.md §1) when no server block is given', () => {
   const m = build('endpoint "GET /" {\n  pipeline {\n    respond {}\n  }\n}\n');
-  assert.deepEqual({ ...m.server }, { host: '127.0.0.1', port: 8080, maxBodySize: 1048576, requestTimeoutMs: 30000, shutdownTimeoutMs: 10000, auth: [] });
+  assert.deepEqual({ ...m.server }, { host: '127.0.0.1', port: 8080, maxBodySize: 1048576, requestTimeoutMs: 30000, shutdownTimeoutMs: 10000, auth: [], accessLog: true });
   assert.equal(m.openapi.title, 'API');
   assert.equal(m.openapi.version, '1.0.0');
+});
+
+test('server: log_level, access_log, metrics and workers decode; bad values are errors on their line', () => {
+  const m = build('server {\n  log_level = "warn"\n  access_log = false\n  metrics = "/metrics"\n  workers = "auto"\n}\n');
+  assert.equal(m.server.logLevel, 'warn');
+  assert.equal(m.server.accessLog, false);
+  assert.equal(m.server.metricsPath, '/metrics');
+  assert.equal(m.server.workers, 'auto');
+  assert.equal(build('server {\n  workers = 3\n}\n').server.workers, 3);
+  assert.deepEqual(errors('server {\n  log_level = "loud"\n  access_log = "no"\n  metrics = "metrics"\n  workers = "many"\n}\n'), [
+    '2: Invalid value',
+    '3: Incorrect attribute value type',
+    '4: Invalid value',
+    '5: Invalid value',
+  ]);
+  assert.deepEqual(errors('server {\n  workers = 0\n}\n').length, 1);
 });
 
 test('server.auth is the default guard list; an endpoint auth replaces it; auth = [] is public', () => {

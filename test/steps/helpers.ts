@@ -59,7 +59,7 @@ export function ctx(overrides: Partial<RequestContext['request']> = {}, requestI
 /** The smallest service around one endpoint: what a step compiler may read of the model. */
 export function serviceOf(endpoint: PipelineEndpointModel<StepSpec>): ServiceModel<StepSpec> {
   return {
-    server: { host: '127.0.0.1', port: 8080, maxBodySize: 1 << 20, requestTimeoutMs: 30_000, shutdownTimeoutMs: 10_000, auth: [] },
+    server: { host: '127.0.0.1', port: 8080, maxBodySize: 1 << 20, requestTimeoutMs: 30_000, shutdownTimeoutMs: 10_000, auth: [], accessLog: true },
     openapi: { title: 'API', version: '1.0.0', servers: [], tags: [] },
     endpoints: [endpoint],
     schemas: new Map(),
