@@ -62,7 +62,7 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
 function readMetricsPath(attr: Attribute | undefined, scope: DecodeScope): string | undefined {
   const path = readString(attr, scope);
   if (path === undefined || attr === undefined) return undefined;
-  if (!/^\/[A-Za-z0-9._~\/-]*$/.test(path)) {
+  if (!/^\/[A-Za-z0-9._~/-]*$/.test(path)) {
     invalidValue(attr, scope, `\`metrics\` is the path the Prometheus page is served on, such as "/metrics"; got "${path}".`);
     return undefined;
   }

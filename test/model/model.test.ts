@@ -41,7 +41,10 @@ auth "b" {
 
 test('server defaults (DECISIONS.md §1) when no server block is given', () => {
   const m = build('endpoint "GET /" {\n  pipeline {\n    respond {}\n  }\n}\n');
-  assert.deepEqual({ ...m.server }, { host: '127.0.0.1', port: 8080, maxBodySize: 1048576, requestTimeoutMs: 30000, shutdownTimeoutMs: 10000, auth: [], accessLog: true });
+  assert.deepEqual(
+    { ...m.server },
+    { host: '127.0.0.1', port: 8080, maxBodySize: 1048576, requestTimeoutMs: 30000, shutdownTimeoutMs: 10000, auth: [], accessLog: true },
+  );
   assert.equal(m.openapi.title, 'API');
   assert.equal(m.openapi.version, '1.0.0');
 });
