@@ -1,5 +1,6 @@
 /**
- * `connection "<kind>" "<name>" { url | source, pool { max, idle_timeout }, statement_timeout, migrations }`
+ * `connection "<kind>" "<name>" { url | source, pool { max, idle_timeout }, statement_timeout, migrations,
+ * prepared_statements }` (postgres) or `{ url | source, pool, shared }` (redis)
  * (DECISIONS.md §1). The URL is evaluated at boot (it may come from `env()`) and its scheme checked
  * against the kind, so a redis URL on a postgres connection fails at boot, not on first use.
  */
@@ -10,7 +11,7 @@ import type { ConnectionKind } from './connection-kind.js';
 import type { ConnectionModel } from './types.js';
 import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
 import type { DecodeScope } from './scope.js';
-import { MAX_TIMER_MS, readDuration, readInt, readString } from './values.js';
+import { MAX_TIMER_MS, readBool, readDuration, readInt, readString } from './values.js';
 
 export const CONNECTION_KINDS: readonly ConnectionKind[] = ['postgres', 'redis'];
 
@@ -20,8 +21,8 @@ const SCHEMES: Record<ConnectionKind, readonly string[]> = {
 };
 
 const CONNECTION_BODY: Record<ConnectionKind, BodySchema> = {
-  postgres: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {} }, blocks: { pool: {} } },
-  redis: { attributes: { url: {}, source: {} }, blocks: { pool: {} } },
+  postgres: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {}, prepared_statements: {} }, blocks: { pool: {} } },
+  redis: { attributes: { url: {}, source: {}, shared: {} }, blocks: { pool: {} } },
 };
 const POOL_BODY: BodySchema = { attributes: { max: {}, idle_timeout: {} } };
 
@@ -63,6 +64,10 @@ export function decodeConnection(block: Block, kind: ConnectionKind, scope: Deco
     baseDir: dirname(block.range.filename),
     range: block.range,
   };
+  const prepared = readBool(d.attrs.get('prepared_statements'), s);
+  if (prepared !== undefined) out.preparedStatements = prepared;
+  const shared = readBool(d.attrs.get('shared'), s);
+  if (shared !== undefined) out.shared = shared;
   for (const p of blocksOf(d, 'pool')) {
     const ps = s.enter(p);
     const pd = decodeBody(p.body, POOL_BODY, ps, p);

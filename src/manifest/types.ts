@@ -120,6 +120,16 @@ export interface ConnectionModel {
   readonly statementTimeoutMs?: number;
   /** postgres only: migrations directory, resolved against `baseDir`. */
   readonly migrations?: string;
+  /**
+   * postgres only: `prepared_statements = false` sends every query unnamed (for a pooler in
+   * transaction mode, such as PgBouncer without prepared-statement support). Absent means true.
+   */
+  readonly preparedStatements?: boolean;
+  /**
+   * `shared = false` on a `memory:` redis connection: the author accepts that each worker process
+   * keeps its own store. Absent means the store must be shared, so more than one worker is refused.
+   */
+  readonly shared?: boolean;
   /** Directory of the declaring file: relative `pglite:<dir>` and `migrations` resolve against it. */
   readonly baseDir: string;
   readonly range: Range;

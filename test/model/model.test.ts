@@ -439,6 +439,26 @@ endpoint "GET /" {
   assert.deepEqual({ ...c.pool }, { max: 5, idleTimeoutMs: 60000 });
   assert.equal(c.baseDir, 'conf');
   assert.ok(c.migrations!.endsWith('/conf/migrations'));
+  assert.equal(c.preparedStatements, undefined, 'named prepared statements unless turned off');
+});
+
+test('connections: prepared_statements = false (postgres) and shared = false (redis) are read', () => {
+  const m = build(`connection "postgres" "pooled" {
+  url                 = "postgres://app@localhost:6432/app"
+  prepared_statements = false
+}
+connection "redis" "local" {
+  url    = "memory:"
+  shared = false
+}
+endpoint "GET /" {
+  pipeline {
+    respond {}
+  }
+}
+`);
+  assert.equal(m.connections.get('postgres.pooled')!.preparedStatements, false);
+  assert.equal(m.connections.get('redis.local')!.shared, false);
 });
 
 test('a schema may contain itself: the field type is the same object', () => {
