@@ -41,14 +41,20 @@ export async function acquire(pool: pg.Pool, interrupt: Interrupt | undefined, w
   }
 }
 
-/** Runs one statement on a checked-out client; the caller releases the client as the outcome says. */
+/**
+ * Runs one statement on a checked-out client; the caller releases the client as the outcome says.
+ * `named` false (`prepared_statements = false`) sends it unnamed whatever its `name`: a pooler in
+ * transaction mode may hand the next statement to another server connection, where a statement
+ * prepared on the first does not exist (or exists under that name with another text).
+ */
 export async function runQuery<Row>(
   client: pg.PoolClient,
   query: SqlQuery | string,
   interrupt: Interrupt | undefined,
   where: Where,
+  named: boolean,
 ): Promise<QueryOutcome<Row>> {
-  const work = client.query(toConfig(query)) as Promise<pg.QueryResult>;
+  const work = client.query(toConfig(query, named)) as Promise<pg.QueryResult>;
   try {
     let result: pg.QueryResult;
     if (interrupt === undefined) result = await work;
@@ -70,10 +76,10 @@ export async function runQuery<Row>(
   }
 }
 
-function toConfig(query: SqlQuery | string): pg.QueryConfig {
+function toConfig(query: SqlQuery | string, named: boolean): pg.QueryConfig {
   if (typeof query === 'string') return { text: query };
   const config: { text: string; values?: unknown[]; name?: string } = { text: query.text };
   if (query.values !== undefined) config.values = query.values as unknown[];
-  if (query.name !== undefined) config.name = query.name;
+  if (named && query.name !== undefined) config.name = query.name;
   return config;
 }

@@ -32,10 +32,10 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
       return openCursor<Row>(pool, query, options, where);
     },
     async checkout(options: QueryOptions = {}): Promise<PostgresSession> {
-      const { pool, where } = access.get();
+      const { pool, where, namedStatements } = access.get();
       const interrupt = watchInterrupt(options, where.key, where.label, 'wait for a database connection');
       try {
-        return openSession(await acquire(pool, interrupt, where), where);
+        return openSession(await acquire(pool, interrupt, where), where, namedStatements);
       } finally {
         interrupt?.dispose();
       }
@@ -49,7 +49,7 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
 
 /** One statement on a pooled client: the handle's `query`, and the ping. */
 export async function queryPool<Row>(resource: PostgresResource, query: SqlQuery | string, options: QueryOptions): Promise<SqlResult<Row>> {
-  const { pool, where } = resource;
+  const { pool, where, namedStatements } = resource;
   const interrupt = watchInterrupt(options, where.key, where.label, 'query');
   try {
     const client = await acquire(pool, interrupt, where);
@@ -59,7 +59,7 @@ export async function queryPool<Row>(resource: PostgresResource, query: SqlQuery
     client.on('error', ignore);
     let outcome: QueryOutcome<Row> | undefined;
     try {
-      outcome = await runQuery<Row>(client, query, interrupt, where);
+      outcome = await runQuery<Row>(client, query, interrupt, where, namedStatements);
     } finally {
       client.off('error', ignore);
       client.release(outcome === undefined || (!outcome.ok && outcome.destroy) ? true : undefined);

@@ -6,8 +6,10 @@
  * - A file changed after it was applied is a boot error naming it: the database no longer matches
  *   the files, and re-running it (or silently not) would both be wrong. Every recorded file is
  *   checked before anything new is applied.
- * - Replicas booting together take a session-level advisory lock first, so each file is applied by
- *   one of them; the others wait, then find it recorded.
+ * - Replicas booting together queue on a transaction-level advisory lock, taken by every transaction
+ *   of the migrations, and read the record again under it: each file is applied by one of them, the
+ *   others find it recorded. Transaction-level, so it works through a pooler in transaction mode
+ *   (see `lockedTransaction`).
  * - A file runs as one simple-protocol query, so it may hold several statements; it must not hold its
  *   own BEGIN/COMMIT or a statement a transaction refuses (CREATE INDEX CONCURRENTLY).
  */
@@ -76,9 +78,9 @@ export async function readMigrations(dir: string): Promise<MigrationFile[]> {
 }
 
 /**
- * Applies the files not yet recorded; answers their names. Runs on one client of its own, without
- * the connection's statement_timeout (a migration may be long), and destroys that client afterwards
- * so neither the setting nor the lock outlives it.
+ * Applies the files not yet recorded; answers their names. Runs on one client of its own, each step
+ * in a transaction that first lifts the connection's statement_timeout (a migration may be long) and
+ * takes the transaction-level advisory lock (see `lockedTransaction`).
  */
 export async function applyMigrations(pool: pg.Pool, dir: string, key: string, logger: ConnectorLogger | undefined): Promise<string[]> {
   const files = await readMigrations(dir);
@@ -86,50 +88,86 @@ export async function applyMigrations(pool: pg.Pool, dir: string, key: string, l
   // A connection lost between two statements surfaces as the next query's rejection; without a
   // listener pg's 'error' event would end the process first.
   client.on('error', () => {});
+  let whole = false;
   try {
-    await client.query('SET statement_timeout = 0');
-    await client.query(`SELECT pg_advisory_lock(${LOCK_KEY})`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const recorded = new Map<string, string>();
-    for (const row of (await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM ${MIGRATIONS_TABLE}`)).rows) {
-      recorded.set(row.name, row.checksum);
-    }
+    const recorded = await lockedTransaction(client, async () => {
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (name text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const rows = (await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM ${MIGRATIONS_TABLE}`)).rows;
+      return new Map(rows.map((row) => [row.name, row.checksum]));
+    });
     for (const file of files) {
       const checksum = recorded.get(file.name);
-      if (checksum !== undefined && checksum !== file.checksum) {
-        throw new MigrationError(
-          `migration ${file.path} was changed after it was applied (recorded checksum ${checksum.slice(0, 12)}…, now ${file.checksum.slice(0, 12)}…); add a new file instead`,
-          file.path,
-        );
-      }
+      if (checksum !== undefined) checkUnchanged(file, checksum);
     }
     const applied: string[] = [];
     for (const file of files) {
       if (recorded.has(file.name)) continue;
       const started = performance.now();
-      await applyOne(client, file);
+      if (!(await applyOne(client, file))) continue;
       applied.push(file.name);
       logger?.info({ connection: key, migration: file.name, ms: Math.round(performance.now() - started) }, 'migration applied');
     }
+    whole = true;
     return applied;
   } finally {
-    // Unlocked explicitly because PGlite's one session outlives its socket connections; on a server,
-    // destroying the client ends its session, which releases the lock whatever happened.
-    await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`).catch(() => {});
-    client.release(true);
+    // Nothing of the migrations outlives their transactions, so a client that saw no failure goes
+    // back to the pool; after one, it may still be in a failed transaction: destroyed.
+    client.release(whole ? undefined : true);
   }
 }
 
-async function applyOne(client: pg.PoolClient, file: MigrationFile): Promise<void> {
+/**
+ * One transaction holding the migrations' lock. The lock is transaction-level
+ * (`pg_advisory_xact_lock`) and the time-out lifted with `SET LOCAL`, so both end with the
+ * transaction: through a pooler in transaction mode (PgBouncer), consecutive transactions of one
+ * client may run on different server connections, and a session-level lock or `SET` would stay on
+ * a connection that then serves someone else (the lock never released, the time-out lifted for
+ * them), while an unlock would run where no lock is held. Replicas booting together queue on the
+ * lock, each transaction in turn.
+ */
+async function lockedTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
   await client.query('BEGIN');
   try {
-    await client.query(file.sql);
-    await client.query(`INSERT INTO ${MIGRATIONS_TABLE} (name, checksum) VALUES ($1, $2)`, [file.name, file.checksum]);
+    await client.query('SET LOCAL statement_timeout = 0');
+    await client.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY})`);
+    const result = await work();
     await client.query('COMMIT');
+    return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
+function checkUnchanged(file: MigrationFile, checksum: string): void {
+  if (checksum === file.checksum) return;
+  throw new MigrationError(
+    `migration ${file.path} was changed after it was applied (recorded checksum ${checksum.slice(0, 12)}…, now ${file.checksum.slice(0, 12)}…); add a new file instead`,
+    file.path,
+  );
+}
+
+/**
+ * Applies one file and records it, in one locked transaction; false when another replica applied
+ * it since the first read (the record, read again under the lock, decides).
+ */
+async function applyOne(client: pg.PoolClient, file: MigrationFile): Promise<boolean> {
+  try {
+    return await lockedTransaction(client, async () => {
+      const now = await client.query<{ checksum: string }>(`SELECT checksum FROM ${MIGRATIONS_TABLE} WHERE name = $1`, [file.name]);
+      const row = now.rows[0];
+      if (row !== undefined) {
+        checkUnchanged(file, row.checksum);
+        return false;
+      }
+      await client.query(file.sql);
+      await client.query(`INSERT INTO ${MIGRATIONS_TABLE} (name, checksum) VALUES ($1, $2)`, [file.name, file.checksum]);
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof MigrationError) throw error;
     throw new MigrationError(`migration ${file.path} failed: ${describeCause(error)}`, file.path, error);
   }
 }

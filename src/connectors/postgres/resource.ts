@@ -14,6 +14,12 @@ export interface PostgresResource {
   readonly pool: pg.Pool;
   readonly engine: EmbeddedEngine | undefined;
   readonly where: Where;
+  /**
+   * False for `prepared_statements = false`: every statement is sent unnamed (parsed each time), for
+   * a pooler in transaction mode that does not track prepared statements (README "Running more than
+   * one replica").
+   */
+  readonly namedStatements: boolean;
 }
 
 /** pg's default pool size. */
@@ -56,7 +62,7 @@ export async function openPostgres(connection: ConnectionModel, target: Postgres
   // An idle client whose connection fails is removed by the pool, which then emits 'error'; without
   // a listener that would end the process.
   pool.on('error', (error) => context.logger?.warn({ connection: where.key, err: error.message }, 'idle database connection lost'));
-  return { pool, engine, where };
+  return { pool, engine, where, namedStatements: connection.preparedStatements !== false };
 }
 
 /** Waits this long for checked-out clients to come back before stopping anyway. */

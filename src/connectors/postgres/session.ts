@@ -10,7 +10,8 @@ import { watchInterrupt } from '../interrupt.js';
 import { runQuery, type Where } from './execute.js';
 import type { PostgresSession, QueryOptions, SqlQuery, SqlResult } from './types.js';
 
-export function openSession(client: pg.PoolClient, where: Where): PostgresSession {
+/** `named`: whether statements keep their names (./execute.ts runQuery). */
+export function openSession(client: pg.PoolClient, where: Where, named: boolean): PostgresSession {
   let released = false;
   /** Why the session ended early, for queries attempted after it. */
   let endedBy: ConnectorError | undefined;
@@ -49,7 +50,7 @@ export function openSession(client: pg.PoolClient, where: Where): PostgresSessio
       }
       const interrupt = watchInterrupt(options, where.key, where.label, 'query');
       try {
-        const outcome = await runQuery<Row>(client, query, interrupt, where);
+        const outcome = await runQuery<Row>(client, query, interrupt, where, named);
         if (outcome.ok) return outcome.result;
         if (outcome.destroy) {
           endedBy ??= outcome.error;

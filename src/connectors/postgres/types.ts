@@ -3,7 +3,10 @@
  */
 import type { HandleBase } from '../types.js';
 
-/** One statement. `values` bind `$1..$n`; `name` makes it a prepared statement, parsed once per connection. */
+/**
+ * One statement. `values` bind `$1..$n`; `name` makes it a prepared statement, parsed once per
+ * connection, unless the connection says `prepared_statements = false` (then it is sent unnamed).
+ */
 export interface SqlQuery {
   readonly text: string;
   readonly values?: readonly unknown[];
