@@ -9,6 +9,12 @@
  *   health()                 one ping per connection: ok, latency, error
  *   closeAll()               drains pools, stops embedded engines; idempotent and final
  *
+ * A reload opens the new manifest's set with `openAll({ reuse: previous })`: a connection whose
+ * settings are unchanged (reuse.ts) takes over the previous set's open resource instead of opening
+ * another (its migrations are applied again, so new files run), and the previous set, closed once its
+ * requests are done, leaves that resource open. If the new set fails to open, what it took over goes
+ * back to the previous set, which keeps serving.
+ *
  * The outbound HTTP client (./http) is one more resource of the set, on the same lifecycle: it
  * exists from creation (http steps bind to it at boot), opens with `openAll` and closes with
  * `closeAll`. It has no ping: an upstream that is down fails its requests (502), not the boot.
@@ -19,6 +25,7 @@ import { CONNECTOR_KINDS, type ConnectorHandle, type HandleOfKind } from './kind
 import { scrubSecret } from './redact.js';
 import { createOutboundHttp, type OutboundHttp } from './http/index.js';
 import { DEFAULT_RETRY, retry, RetryExhausted } from './retry.js';
+import { sameSettings } from './reuse.js';
 import type { ConnectorDefinition, ConnectorLogger, ConnectorState, HandleIdentity, OpenContext, RetryPolicy } from './types.js';
 
 export interface OpenAllOptions {
@@ -32,6 +39,11 @@ export interface OpenAllOptions {
    * default ACQUIRE_TIMEOUT_MS (10 s). A step's own shorter time-out wins (a 504).
    */
   readonly acquireTimeoutMs?: number | undefined;
+  /**
+   * The set this one replaces (a reload): its open connections with unchanged settings are taken
+   * over rather than opened again. It must still be open; it is closed later, as usual.
+   */
+  readonly reuse?: ConnectorSet | undefined;
 }
 
 export interface ConnectionHealth {
@@ -89,7 +101,14 @@ interface Entry {
   state: ConnectorState;
   resource: unknown;
   handle: ConnectorHandle;
+  /** Taken over by the set of a reload: closing this set leaves the resource open. */
+  lent: boolean;
+  /** The previous set's entry this one took its resource from (a reload). */
+  adoptedFrom?: Entry | undefined;
 }
+
+/** Each set's entries by key, for the set of a reload to take over (`OpenAllOptions.reuse`). */
+const ENTRIES = new WeakMap<ConnectorSet, ReadonlyMap<string, Entry>>();
 
 /** Builds the handles of every declared connection. Synchronous, and opens nothing. */
 export function createConnectors(model: Pick<ServiceModel, 'connections'>): ConnectorSet {
@@ -112,7 +131,15 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
   async function openEverything(options: OpenAllOptions): Promise<void> {
     for (const key of unsupported) logger?.warn({ connection: key }, 'no connector for this kind yet: the connection is not opened');
     await outbound.open();
-    const results = await Promise.allSettled(entries.map((e) => openEntry(e, options)));
+    const previous = options.reuse === undefined ? undefined : ENTRIES.get(options.reuse);
+    const results = await Promise.allSettled(
+      entries.map((e) => {
+        const before = previous?.get(e.base.key);
+        return before !== undefined && before.state === 'open' && !before.lent && sameSettings(before.connection, e.connection)
+          ? adoptEntry(e, before)
+          : openEntry(e, options);
+      }),
+    );
     const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as Error);
     if (failures.length === 0) return;
     await closeEntries();
@@ -164,14 +191,48 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
     logger?.info({ connection: base.key, url: base.url, ms: Math.round(performance.now() - started) }, 'connection open');
   }
 
+  /** Takes over the previous set's open resource, then prepares it again (new migrations run). */
+  async function adoptEntry(entry: Entry, before: Entry): Promise<void> {
+    const { definition, connection, base, label } = entry;
+    const context: OpenContext = { logger, key: base.key, label, acquireTimeoutMs: ACQUIRE_TIMEOUT_MS };
+    entry.state = 'opening';
+    entry.resource = before.resource;
+    entry.adoptedFrom = before;
+    before.lent = true;
+    try {
+      await definition.prepare?.(entry.resource, connection, context);
+    } catch (error) {
+      // Given back untouched: the previous set keeps serving with it.
+      before.lent = false;
+      entry.adoptedFrom = undefined;
+      entry.resource = undefined;
+      entry.state = 'closed';
+      throw new ConnectorOpenError(label, base.url, scrubSecret(withoutLabel(describeCause(error), label), connection.url), {
+        connection: base.key,
+        attempts: 1,
+        category: categoryOf(definition, error),
+        code: error instanceof ConnectorError ? error.code : undefined,
+        cause: error,
+      });
+    }
+    entry.state = 'open';
+    logger?.info({ connection: base.key, url: base.url }, 'connection kept');
+  }
+
   async function closeEntries(): Promise<void> {
     const outboundClosed = outbound.close();
     await Promise.all(
       entries.map(async (entry) => {
-        const { resource } = entry;
+        const { resource, adoptedFrom } = entry;
         entry.state = 'closed';
         entry.resource = undefined;
-        if (resource === undefined) return;
+        if (resource === undefined || entry.lent) return;
+        // The set this one took the resource from still serves (this one failed to open, or is
+        // closed first at shutdown): it is its again, to close when it is done.
+        if (adoptedFrom !== undefined && adoptedFrom.state === 'open') {
+          adoptedFrom.lent = false;
+          return;
+        }
         try {
           await entry.definition.close(resource);
         } catch (error) {
@@ -182,7 +243,7 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
     await outboundClosed;
   }
 
-  return {
+  const set: ConnectorSet = {
     handles: entries.map((e) => e.handle),
     outbound,
     unsupported,
@@ -207,12 +268,16 @@ export function createConnectors(model: Pick<ServiceModel, 'connections'>): Conn
       })());
     },
   };
+  ENTRIES.set(set, byKey);
+  return set;
 }
 
 function entryOf(key: string, connection: ConnectionModel, definition: AnyDefinition): Entry {
   const label = `connection "${connection.kind}" "${connection.name}"`;
   const base: HandleIdentity = { key, kind: connection.kind, name: connection.name, url: definition.describe(connection) };
-  const entry = { definition, connection, base, label, state: 'created', resource: undefined } as Omit<Entry, 'handle'> & { handle?: ConnectorHandle };
+  const entry = { definition, connection, base, label, state: 'created', resource: undefined, lent: false } as Omit<Entry, 'handle'> & {
+    handle?: ConnectorHandle;
+  };
   entry.handle = definition.handle(
     connection,
     {
