@@ -11,13 +11,15 @@ import type { DocsConfig, DocsEndpointModel, Expr, PipelineEndpointModel, Servic
 import type { CompiledEndpoint, EndpointNode, EndpointScope } from './contract.js';
 import type { CompileEnv, NodeCompiler } from './definition.js';
 import { STEP_KINDS, type StepSpec } from './kinds.js';
+import { observeNode, type StepObserver } from './observe.js';
 import { runGraph } from './run.js';
 
 /** Each kind's compiler by its `kind`. */
 const COMPILERS: ReadonlyMap<string, NodeCompiler<StepSpec>> = new Map(STEP_KINDS.map((k) => [k.kind, k.compile as NodeCompiler<StepSpec>]));
 
-function compileStep(spec: StepSpec, env: CompileEnv): EndpointNode | undefined {
-  return COMPILERS.get(spec.kind)!(spec, env);
+function compileStep(spec: StepSpec, env: CompileEnv, observer: StepObserver | undefined): EndpointNode | undefined {
+  const node = COMPILERS.get(spec.kind)!(spec, env);
+  return node === undefined || observer === undefined ? node : observeNode(node, observer);
 }
 
 /**
@@ -36,6 +38,7 @@ export function compileEndpoint(
 
   // Handles exist without I/O; `svc serve` opens them before it listens, check and graph never do.
   const connectors = options.connectors ?? createConnectors(model);
+  const observer = options.forDrawing ? undefined : options.observeSteps?.(model);
   const env: CompileEnv = {
     model,
     connection(ref) {
@@ -58,7 +61,7 @@ export function compileEndpoint(
     },
     readsOf: stepReads,
     compileSteps(specs) {
-      const nodes = specs.map((s) => compileStep(s as StepSpec, env));
+      const nodes = specs.map((s) => compileStep(s as StepSpec, env, observer));
       return nodes.every((n): n is EndpointNode => n !== undefined) ? nodes : undefined;
     },
     error(spec, summary, detail, at) {
@@ -148,6 +151,12 @@ export interface CompileServiceOptions {
    * transaction's `leave` on cancel or after a stream. `svc serve` logs them at error level.
    */
   readonly onTeardownError?: (error: StepError) => void;
+  /**
+   * Metrics (`server { metrics }`): the observer every step node reports its duration and ending to
+   * (./observe.ts), chosen from the model since the server block says whether metrics are on. When
+   * absent or answering undefined, nodes are compiled unwrapped: nothing is paid per request.
+   */
+  readonly observeSteps?: (model: ServiceModel<StepSpec>) => StepObserver | undefined;
 }
 
 /** Every endpoint of the service, documentation endpoints included. */

@@ -13,6 +13,7 @@ export type {
   EndpointScope,
   FailureResult,
   PendingResult,
+  ResultReceiver,
   RequestContext,
   ResponseResult,
 } from './contract.js';
@@ -25,6 +26,7 @@ export {
   type ServiceCompilation,
 } from './compile.js';
 export { runGraph } from './run.js';
+export type { StarlarkBudget, StepObserver } from './observe.js';
 export { STEP_KINDS, type StepKind, type StepSpec } from './kinds.js';
 export type { CompileEnv, NodeCompiler, StepKindDefinition } from './definition.js';
 export type { HttpStepSpec } from './http/index.js';

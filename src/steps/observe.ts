@@ -1,0 +1,85 @@
+/**
+ * Step observation for metrics (`server { metrics = "/metrics" }`): each step node's `run` wrapped,
+ * at compile time, to time it and report how it ended. Applied only when an observer is given
+ * (compile.ts), so a service without metrics runs the very nodes its kinds compiled: no wrapper, no
+ * branch, nothing per request.
+ *
+ * What is timed is a step's own work: from its `run` being called to the value, promise or
+ * observable it returned settling (a stream step: until its source is ready, not the whole stream).
+ * Parallel groups and containers (a transaction) have no `run` of their own; the steps inside them
+ * are wrapped and timed one by one, since `env.compileSteps` compiles nested steps here too.
+ *
+ * The observer is a plain interface: this layer knows nothing of Prometheus (src/http implements it).
+ */
+import { isObservable, tap } from 'rxjs';
+import type { RunContext, StepResult } from '../../graph/index.js';
+import { StarlarkError } from '../starlark/index.js';
+import type { EndpointNode, EndpointScope } from './contract.js';
+
+export interface StepObserver {
+  /** One step run ended after `seconds`; `failed` when it threw, rejected or errored. */
+  stepEnded(kind: string, seconds: number, failed: boolean): void;
+  /**
+   * A Starlark script was stopped by one of its budgets: `steps` (max_steps), `timeout` (its time
+   * budget, queueing for a worker included) or `size` (memory: a value or a worker heap too big).
+   */
+  starlarkBudgetExhausted(budget: StarlarkBudget): void;
+}
+
+export type StarlarkBudget = 'steps' | 'timeout' | 'size';
+
+/** StarlarkError kinds that mean a budget ran out (src/starlark/program.ts lists every kind). */
+const BUDGET_KINDS: ReadonlySet<string> = new Set<StarlarkBudget>(['steps', 'timeout', 'size']);
+
+/** The node with its `run` timed; nodes without a `run` of their own are returned as they are. */
+export function observeNode(node: EndpointNode, observer: StepObserver): EndpointNode {
+  if (node.type === 'parallel' || node.type === 'container') return node;
+  const kind = node.kind ?? node.type;
+  const run: (scope: EndpointScope, ctx: RunContext) => StepResult = node.run;
+  const timed = (scope: EndpointScope, ctx: RunContext): StepResult => {
+    const started = performance.now();
+    const ended = (failed: boolean, error?: unknown): void => {
+      observer.stepEnded(kind, (performance.now() - started) / 1000, failed);
+      if (failed && error instanceof StarlarkError && BUDGET_KINDS.has(error.kind)) observer.starlarkBudgetExhausted(error.kind as StarlarkBudget);
+    };
+    let out: StepResult;
+    try {
+      out = run(scope, ctx);
+    } catch (error) {
+      ended(true, error);
+      throw error;
+    }
+    if (isThenable(out)) {
+      // The engine keeps the promise it is handed; this one settles exactly as the step's did.
+      return Promise.resolve(out).then(
+        (value) => {
+          ended(false);
+          return value;
+        },
+        (error: unknown) => {
+          ended(true, error);
+          throw error;
+        },
+      );
+    }
+    if (isObservable(out)) {
+      let done = false;
+      const once = (failed: boolean, error?: unknown): void => {
+        if (done) return;
+        done = true;
+        ended(failed, error);
+      };
+      // The engine takes the first value and unsubscribes: that is the step's end too.
+      return out.pipe(
+        tap({ next: () => once(false), error: (error: unknown) => once(true, error), complete: () => once(false), unsubscribe: () => once(false) }),
+      );
+    }
+    ended(false);
+    return out;
+  };
+  return { ...node, run: timed } as EndpointNode;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function';
+}
