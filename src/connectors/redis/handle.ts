@@ -74,6 +74,7 @@ export function redisHandle(target: RedisTarget, access: ResourceAccess<RedisRes
       const refusal = resource.store.subscribeRefusal();
       return refusal === undefined ? undefined : toConnectorError(refusal, resource.key, resource.label);
     },
+    stats: () => access.get().store.stats(),
     async subscribe(channel, listener, options): Promise<RedisSubscription> {
       const { store, key, label } = access.get();
       const interrupt = options === undefined ? undefined : watchInterrupt(options, key, label, 'SUBSCRIBE');

@@ -39,4 +39,4 @@ export const redisConnector: ConnectorDefinition<RedisResource, RedisHandle> = {
   classify: classifyRedisError,
 };
 
-export type { CommandOptions, IntegerReply, MessageListener, RedisHandle, RedisSubscription, SetOptions } from './types.js';
+export type { CommandOptions, IntegerReply, MessageListener, RedisHandle, RedisStats, RedisSubscription, SetOptions } from './types.js';

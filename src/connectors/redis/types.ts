@@ -55,6 +55,19 @@ export interface RedisStore {
   /** One round trip, bounded by `timeoutMs`. */
   ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
+  /** What the connection is doing now, for metrics; no I/O. */
+  stats(): RedisStats;
+}
+
+/**
+ * One connection for commands, no pool (ioredis pipelines concurrent commands): what is worth
+ * watching is whether it is up and how many commands wait for it to come back.
+ */
+export interface RedisStats {
+  /** Commands are sent at once (ioredis `ready`; always true for `memory:`). */
+  readonly up: boolean;
+  /** Commands queued while the connection is opening or reconnecting. */
+  readonly queued: number;
 }
 
 export interface SetOptions extends CommandOptions {
@@ -85,4 +98,6 @@ export interface RedisHandle extends HandleBase {
    * someone in the process already listens to, and so sends no SUBSCRIBE that could fail.
    */
   subscribeRefusal(): ConnectorError | undefined;
+  /** The open connection's state (see RedisStats); throws a ConnectorError when it is not open. */
+  stats(): RedisStats;
 }

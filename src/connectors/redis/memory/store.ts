@@ -10,7 +10,7 @@
 import { ChannelRegistry } from '../channels.js';
 import { StoreReplyError } from '../errors.js';
 import { INT64_MAX, integerReply, parseRedisInteger } from '../integer.js';
-import type { IntegerReply, MessageListener, RedisStore, RedisSubscription } from '../types.js';
+import type { IntegerReply, MessageListener, RedisStats, RedisStore, RedisSubscription } from '../types.js';
 import { Keyspace } from './keyspace.js';
 
 export class MemoryStore implements RedisStore {
@@ -83,6 +83,11 @@ export class MemoryStore implements RedisStore {
   }
 
   async ping(): Promise<void> {}
+
+  /** In-process: always up, never a queue. */
+  stats(): RedisStats {
+    return { up: true, queued: 0 };
+  }
 
   async close(): Promise<void> {
     this.keys.stop();

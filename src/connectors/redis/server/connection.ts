@@ -16,6 +16,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { ConnectorCategory, ConnectorError, describeCause } from '../../errors.js';
 import type { ConnectorLogger } from '../../types.js';
+import type { RedisStats } from '../types.js';
 import { unavailable } from '../errors.js';
 
 /** Commands that may wait for a connection under way; past it they fail at once. */
@@ -69,6 +70,11 @@ export class ServerConnection {
     return command(this.client).finally(() => {
       this.queued--;
     });
+  }
+
+  /** Up (commands go out at once), and how many commands wait for the connection. */
+  stats(): RedisStats {
+    return { up: this.client.status === 'ready', queued: this.queued };
   }
 
   /** Why a command would be refused now, or undefined when it may be sent (or queued). */

@@ -7,7 +7,7 @@
 import { watchInterrupt } from '../../interrupt.js';
 import type { ConnectorLogger } from '../../types.js';
 import { integerReply } from '../integer.js';
-import type { IntegerReply, MessageListener, RedisStore, RedisSubscription } from '../types.js';
+import type { IntegerReply, MessageListener, RedisStats, RedisStore, RedisSubscription } from '../types.js';
 import { ServerConnection } from './connection.js';
 import { SharedSubscriber } from './subscriber.js';
 
@@ -81,6 +81,10 @@ export class ServerStore implements RedisStore {
     } finally {
       interrupt?.dispose();
     }
+  }
+
+  stats(): RedisStats {
+    return this.commands.stats();
   }
 
   async close(): Promise<void> {
