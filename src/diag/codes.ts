@@ -44,6 +44,7 @@ export const DIAGNOSTIC_AREAS: Readonly<Record<string, string>> = {
   FLOW: 'Pipelines: step names, order and reachability, whether a response is always sent.',
   STEP: 'Rules of individual step kinds (sql, starlark, respond, parallel, transaction, stream).',
   AUTH: 'Guards (auth blocks).',
+  LIMIT: 'Rate limits (rate_limit blocks and arguments).',
   CONNECTION: 'Connection blocks.',
   DOCS: 'Documentation endpoints and OpenAPI metadata.',
 };
@@ -466,10 +467,42 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: 'SVC_AUTH_CONFLICTING_JWT_KEYS', summary: 'Conflicting jwt keys', description: 'A jwt guard gives both secret and jwks_url.' },
   { code: 'SVC_AUTH_EMPTY_CREDENTIAL', summary: 'Empty credential', description: 'A guard credential that is empty, so it would admit an empty one.' },
 
+  // ------------------------------------------------------------------ LIMIT
+  {
+    code: 'SVC_LIMIT_INCOMPLETE',
+    summary: 'Incomplete rate limit',
+    description: 'A rate_limit with max but no window (or the reverse) that no server default completes.',
+  },
+  {
+    code: 'SVC_LIMIT_INVALID_KEY',
+    summary: 'Invalid rate limit key',
+    description: 'A rate limit key that reads what is not known before the body is read (the body, steps, the request id) or is constant.',
+  },
+  {
+    code: 'SVC_LIMIT_CONFLICTING',
+    summary: 'Conflicting rate limits',
+    description: 'An endpoint sets rate_limit both as an argument (off) and as a block.',
+  },
+  {
+    code: 'SVC_LIMIT_ON_DOCUMENTATION_ENDPOINT',
+    summary: 'Rate limit on a documentation endpoint',
+    description: 'A rate_limit block on a documentation endpoint, which is never rate limited.',
+  },
+
   // ------------------------------------------------------------------ CONNECTION
   { code: 'SVC_CONNECTION_DUPLICATE', summary: 'Duplicate connection', description: 'Two connections of one kind share a name.' },
   { code: 'SVC_CONNECTION_UNKNOWN_KIND', summary: 'Unknown connection kind', description: 'A connection of a kind svc does not know.' },
   { code: 'SVC_CONNECTION_INVALID_URL', summary: 'Invalid connection URL', description: 'A connection URL that cannot be parsed or has the wrong scheme.' },
+  {
+    code: 'SVC_CONNECTION_PROCESS_LOCAL_STORE',
+    summary: 'In-process store with several workers',
+    description: 'A `memory:` redis connection served by more than one worker process, without `shared = false`: each worker would keep its own store.',
+  },
+  {
+    code: 'SVC_CONNECTION_PROCESS_LOCAL_DATABASE',
+    summary: 'In-process database with several workers',
+    description: 'A `pglite:` connection served by more than one worker process: one database per worker, or one directory opened by two processes.',
+  },
 
   // ------------------------------------------------------------------ DOCS
   {

@@ -12,13 +12,15 @@ import { decodeDocs } from './docs.js';
 import { lowerSteps, stepBlockRules, type DecodeEnv, type StepDecoders } from './steps.js';
 import type { StepSpecBase } from './step-types.js';
 import type { Dialect, DocsConfig, EndpointModel, ServerModel } from './types.js';
+import { decodeEndpointRateLimit } from './rate-limit.js';
 import { readGuardList } from './refs.js';
 import { decodeRequest } from './request.js';
 import { parseRouteLabel, type RouteLabel } from './route-label.js';
 import type { DecodeScope } from './scope.js';
 import { readString, readStringList } from './values.js';
 
-const COMMON_ATTRS = { description: {}, summary: {}, tag: {}, tags: {}, auth: {} };
+// `rate_limit` is both: `rate_limit = false` exempts the endpoint, a `rate_limit { ... }` block limits it (rate-limit.ts).
+const COMMON_ATTRS = { description: {}, summary: {}, tag: {}, tags: {}, auth: {}, rate_limit: {} };
 const OPENAPI_RULE = { labels: ['kind'], labelCounts: [0, 1] };
 
 interface EndpointBodies {
@@ -36,9 +38,9 @@ function endpointBodies(steps: StepDecoders): EndpointBodies {
     const stepRules = stepBlockRules(steps);
     bodies = {
       // Step blocks are accepted here only to be reported with a better hint than "unexpected block".
-      endpoint: { attributes: COMMON_ATTRS, blocks: { request: {}, pipeline: {}, openapi: OPENAPI_RULE, ...stepRules } },
+      endpoint: { attributes: COMMON_ATTRS, blocks: { request: {}, pipeline: {}, openapi: OPENAPI_RULE, rate_limit: {}, ...stepRules } },
       // `pipeline` is accepted only to be reported with a hint (routes list their steps directly).
-      route: { attributes: COMMON_ATTRS, blocks: { request: {}, openapi: OPENAPI_RULE, pipeline: {}, ...stepRules } },
+      route: { attributes: COMMON_ATTRS, blocks: { request: {}, openapi: OPENAPI_RULE, pipeline: {}, rate_limit: {}, ...stepRules } },
       pipeline: { blocks: stepRules },
     };
     bodiesByStepTable.set(steps, bodies);
@@ -79,6 +81,7 @@ export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv,
   const request = label ? withPathParams(declared, label, s, requestBlock, block.labelRanges[0]!) : declared;
 
   const docsBlock = blocksOf(d, 'openapi')[0];
+  const rateLimit = decodeEndpointRateLimit(d.attrs.get('rate_limit'), blocksOf(d, 'rate_limit')[0], s, server, docsBlock !== undefined);
   const pipelineBlock = blocksOf(d, 'pipeline')[0];
   const stepBlocks = d.blocks.filter((b) => env.steps.has(b.type));
   if (dialect === 'route' && pipelineBlock) {
@@ -146,6 +149,7 @@ export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv,
     ...(summary !== undefined ? { summary } : {}),
     tags,
     auth,
+    ...(rateLimit !== undefined ? { rateLimit } : {}),
     request,
     range: block.range,
     labelRange: block.labelRanges[0]!,

@@ -1,11 +1,12 @@
 /**
  * `server { host, port, max_body_size, request_timeout, shutdown_timeout, auth = [...], log_level,
- * access_log, metrics, workers }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
+ * access_log, metrics, workers, rate_limit { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
  */
 import type { Attribute, Block } from '../hcl/index.js';
 import { LOG_LEVELS, type ServerModel } from './types.js';
-import { decodeBody, type BodySchema } from './body.js';
-import { readGuardList, type GuardNames } from './refs.js';
+import { blocksOf, decodeBody, type BodySchema } from './body.js';
+import { decodeServerRateLimit } from './rate-limit.js';
+import { readGuardList, type ConnectionTable, type GuardNames } from './refs.js';
 import type { DecodeScope } from './scope.js';
 import { invalidValue, readBool, readChoice, readDuration, readInt, readSize, readStatic, readString } from './values.js';
 
@@ -30,15 +31,19 @@ const SERVER_BODY: BodySchema = {
     metrics: {},
     workers: {},
   },
+  blocks: { rate_limit: {} },
 };
 
 export function defaultServer(): ServerModel {
   return { ...SERVER_DEFAULTS, auth: [], accessLog: true };
 }
 
-export function decodeServer(block: Block, scope: DecodeScope, guards: GuardNames): ServerModel {
+export function decodeServer(block: Block, scope: DecodeScope, guards: GuardNames, connections: ConnectionTable): ServerModel {
   const s = scope.enter(block);
-  const { attrs } = decodeBody(block.body, SERVER_BODY, s, block);
+  const decoded = decodeBody(block.body, SERVER_BODY, s, block);
+  const { attrs } = decoded;
+  const rateLimitBlock = blocksOf(decoded, 'rate_limit')[0];
+  const rateLimit = rateLimitBlock && decodeServerRateLimit(rateLimitBlock, s, connections);
   const auth = attrs.get('auth');
   const logLevel = readChoice(attrs.get('log_level'), s, LOG_LEVELS);
   const metricsPath = readMetricsPath(attrs.get('metrics'), s);
@@ -54,6 +59,7 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
     ...(logLevel !== undefined ? { logLevel } : {}),
     ...(metricsPath !== undefined ? { metricsPath } : {}),
     ...(workers !== undefined ? { workers } : {}),
+    ...(rateLimit !== undefined ? { rateLimit } : {}),
     range: block.range,
   };
 }

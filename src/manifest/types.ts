@@ -11,7 +11,7 @@
 import type { Range } from '../diag/index.js';
 import type { RequestSpec } from '../schema/index.js';
 import type { ConnectionKind } from './connection-kind.js';
-import type { StepSpecBase } from './step-types.js';
+import type { Expr, StepSpecBase } from './step-types.js';
 
 /** Which block form declared an endpoint (SPEC.md §2.1); both may be mixed in one manifest. */
 export type Dialect = 'endpoint' | 'route';
@@ -41,7 +41,38 @@ export interface ServerModel {
   readonly metricsPath?: string;
   /** `workers = N | "auto"`: processes sharing the port (Node's cluster); absent means one. */
   readonly workers?: number | 'auto';
+  /** `rate_limit { ... }`: every endpoint's limit (with `max` and `window`) and the defaults of theirs. */
+  readonly rateLimit?: ServerRateLimit;
   readonly range?: Range;
+}
+
+/**
+ * The server's `rate_limit` block. With `max` and `window` it limits every endpoint that does not say
+ * otherwise, on one budget per client shared by those endpoints; without them it only gives defaults
+ * (`key`, and the store: `connection`) to endpoints' own blocks.
+ */
+export interface ServerRateLimit {
+  readonly max?: number;
+  /** Milliseconds. */
+  readonly windowMs?: number;
+  /** What identifies a client; absent means its address. */
+  readonly key?: Expr;
+  /** The redis connection counters are kept in; absent means in the process's memory. */
+  readonly connection?: string;
+  readonly range: Range;
+}
+
+/** The limit an endpoint's requests are counted against (README "Rate limiting"). */
+export interface RateLimitModel {
+  /** `server`: the server's limit, one budget shared by every endpoint on it; `endpoint`: the endpoint's own. */
+  readonly policy: 'server' | 'endpoint';
+  readonly max: number;
+  /** Milliseconds. */
+  readonly windowMs: number;
+  /** Compiled with the rate-limit key roots (rate-limit.ts); absent means the client address. */
+  readonly key?: Expr;
+  /** The block that set it (the endpoint's, or the server's). */
+  readonly range: Range;
 }
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -133,6 +164,8 @@ export interface ConnectionModel {
   /** Directory of the declaring file: relative `pglite:<dir>` and `migrations` resolve against it. */
   readonly baseDir: string;
   readonly range: Range;
+  /** Where `url` (or `source`) is written: diagnostics about the store it names point there. */
+  readonly urlRange?: Range;
 }
 
 // ---------------------------------------------------------------- endpoints
@@ -164,6 +197,8 @@ interface EndpointBase {
   readonly tags: readonly string[];
   /** Guard names after defaulting from `server.auth`; empty = public. */
   readonly auth: readonly string[];
+  /** Absent: not limited (no limit applies, or `rate_limit = false`). */
+  readonly rateLimit?: RateLimitModel;
   /** Validated request shape; every path param of the pattern is present in `request.path`. */
   readonly request: RequestSpec;
   /** The whole block, and its label (the method and path). */
