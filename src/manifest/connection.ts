@@ -63,6 +63,7 @@ export function decodeConnection(block: Block, kind: ConnectionKind, scope: Deco
     url,
     baseDir: dirname(block.range.filename),
     range: block.range,
+    urlRange: urlAttr.expr.range,
   };
   const prepared = readBool(d.attrs.get('prepared_statements'), s);
   if (prepared !== undefined) out.preparedStatements = prepared;

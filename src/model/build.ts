@@ -11,6 +11,7 @@ import { checkReferences } from './checks/references.js';
 import { checkFieldSpecs } from './checks/fields.js';
 import { checkDuplicateRoutes } from './checks/routes.js';
 import { checkStepNames } from './checks/step-names.js';
+import { checkProcessLocalConnections } from './checks/process-local.js';
 import type { AnyStepKindModel, StepKindModel, StepKindModels } from './step-kind.js';
 import type { EndpointModel, ServiceModel } from './types.js';
 
@@ -67,6 +68,8 @@ export function buildModel<S extends StepSpecBase = StepSpecBase>(files: readonl
   });
 
   checkFieldSpecs(decoded.schemas, endpoints, diags);
+  // `svc serve --workers N` runs the same check for the flag's count (src/cli).
+  diags.append(checkProcessLocalConnections(decoded.connections.values(), decoded.server.workers, 'the server block'));
 
   const diagnostics = inSourceOrder(diags.items, files);
   if (diags.hasErrors) return { diagnostics, sources };

@@ -1,0 +1,53 @@
+/**
+ * Stores that live inside one process cannot back a service served by several (`svc serve --workers
+ * N`, `server { workers }`): each worker would hold its own copy, a silent split brain (a counter
+ * counting per worker, a cache filled twice, a message published in one worker never reaching an SSE
+ * client of another). So with more than one worker:
+ *
+ * - a `memory:` redis connection is an error, unless it says `shared = false` (the author accepts one
+ *   store per worker: a cache whose misses are only slower, say);
+ * - a `pglite:` connection is an error: `pglite:` in memory would be one database per worker, and
+ *   `pglite:<dir>` opened by two processes at once is corrupted (README, PGlite's limits).
+ *
+ * `workers = "auto"` counts as more than one: the count depends on the machine it runs on, and the
+ * manifest must not be valid on one machine and broken on the next.
+ */
+import type { Diagnostic } from '../../diag/index.js';
+import type { ConnectionModel } from '../../manifest/index.js';
+
+/** The errors of `connections` served by `workers` processes; none for one worker (or none set). */
+export function checkProcessLocalConnections(
+  connections: Iterable<ConnectionModel>,
+  workers: number | 'auto' | undefined,
+  from: 'the server block' | 'the command line',
+): Diagnostic[] {
+  if (workers === undefined || workers === 1) return [];
+  const count = workers === 'auto' ? '"auto" (one per core)' : String(workers);
+  const why = `${from} asks for ${count} worker processes`;
+  const out: Diagnostic[] = [];
+  for (const c of connections) {
+    const subject = c.urlRange ?? c.range;
+    const label = `connection "${c.kind}" "${c.name}"`;
+    if (c.kind === 'redis' && c.url.startsWith('memory:') && c.shared !== false) {
+      out.push({
+        severity: 'error',
+        summary: 'In-process store with several workers',
+        subject,
+        detail:
+          `${label} is "memory:", a store inside each process, and ${why}: each would keep its own copy. ` +
+          'Use a Redis server (redis://...) that every worker shares, or write `shared = false` to accept one separate store per worker.',
+      });
+    }
+    if (c.kind === 'postgres' && c.url.startsWith('pglite:')) {
+      out.push({
+        severity: 'error',
+        summary: 'In-process database with several workers',
+        subject,
+        detail:
+          `${label} is PGlite, a database inside one process, and ${why}: "pglite:" in memory would be one database per worker, ` +
+          'and a "pglite:<dir>" opened by two processes is corrupted. Use a PostgreSQL server (postgres://...) or one worker.',
+      });
+    }
+  }
+  return out;
+}
