@@ -8,7 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { callFunction, compileModule, fromJS, headersFromJS, toJS } from '../../src/starlark/index.js';
+import { callFunction, compileModule, toJS } from '../../src/starlark/index.js';
+import { contextValue } from '../../src/steps/starlark/context.js';
 import { StarlarkPool } from '../../src/steps/starlark/pool.js';
 import type { CallContext } from '../../src/steps/starlark/protocol.js';
 
@@ -31,9 +32,7 @@ const ctx: CallContext = {
 const { program } = compileModule(source, 'trivial.star');
 const module = program!.init();
 function inThread(): unknown {
-  const { request, ...rest } = ctx;
-  const value = fromJS({ request: { ...request, headers: headersFromJS(request.headers) }, ...rest });
-  return toJS(callFunction(module, 'execute', [value], { maxSteps: 1e6, timeoutMs: 1000 }));
+  return toJS(callFunction(module, 'execute', [contextValue(ctx)], { maxSteps: 1e6, timeoutMs: 1000 }));
 }
 for (let i = 0; i < 2000; i++) inThread();
 let t = performance.now();

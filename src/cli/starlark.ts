@@ -1,11 +1,25 @@
 // `svc starlark FILE [--ctx JSON]`: run a Starlark file as a module (print
-// goes to stdout); with --ctx, then call execute(ctx) with ctx converted from
-// the JSON and print the result as JSON. Errors (including fail()) go to
-// stderr with the Starlark backtrace; the exit code is then 1.
+// goes to stdout); with --ctx, then call execute(ctx) with ctx made from the
+// JSON the way the server makes it (ctx.request.body, ctx.steps.<name>...) and
+// print the result as JSON. Errors (including fail()) go to stderr with the
+// Starlark backtrace; the exit code is then 1.
 
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { stringifyExact } from '../json/index.js';
-import { compileModule, callFunction, StarlarkError, toJS, decodeJSON, encodeUTF8, type Value } from '../starlark/index.js';
+import {
+  compileModule,
+  callFunction,
+  Dict,
+  StarlarkError,
+  toJS,
+  decodeJSON,
+  encodeUTF8,
+  headersFromJS,
+  recordStruct,
+  stringKeyedEntries,
+  type Value,
+} from '../starlark/index.js';
 import { flagString, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import type { CliIO } from './io.js';
 
@@ -78,7 +92,7 @@ export async function starlarkCommand(args: string[], io: CliIO): Promise<number
   try {
     const mod = program.init(run);
     if (ctxText !== undefined) {
-      const result = callFunction(mod, 'execute', [ctx], run);
+      const result = callFunction(mod, 'execute', [contextOf(ctx)], run);
       // Ints beyond 2^53 are written as exact JSON numbers.
       io.stdout.write(stringifyExact(toJS(result), 2) + '\n');
     }
@@ -99,4 +113,54 @@ function positiveInt(args: ParsedArgs, name: string): number | undefined {
   if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text)))
     throw new UsageError(`--${name} must be a whole number above 0, not "${text}"`);
   return Number(text);
+}
+
+/**
+ * The `ctx` a step's script gets, from --ctx: a JSON object becomes the struct-like ctx of the server
+ * (`ctx.request.body`, `ctx["steps"]["lookup"]`), `request` and `steps` struct-like too, the request's
+ * headers a case-insensitive dict. Members it leaves out are those of an empty GET request: path,
+ * query and headers `{}`, body None, no steps, auth None, the current time and a fresh request id.
+ * Other members are kept as given; a ctx that is not an object is passed as it is.
+ */
+function contextOf(ctx: Value): Value {
+  const given = stringKeyedEntries(ctx);
+  if (given === null) return ctx;
+  const request = given.get('request') ?? new Dict();
+  const requestEntries = stringKeyedEntries(request);
+  const steps = given.get('steps') ?? new Dict();
+  const stepEntries = stringKeyedEntries(steps);
+  const members = new Map<string, Value>([
+    ['request', requestEntries === null ? request : requestStruct(requestEntries)],
+    ['steps', stepEntries === null ? steps : recordStruct(stepEntries)],
+    ['timestamp_epoch', Math.floor(Date.now() / 1000)],
+    ['request_id', encodeUTF8(randomUUID())],
+    ['auth', null],
+  ]);
+  for (const [name, value] of given) if (name !== 'request' && name !== 'steps') members.set(name, value);
+  return recordStruct(members);
+}
+
+function requestStruct(given: Map<string, Value>): Value {
+  const members = new Map<string, Value>([
+    ['method', 'GET'],
+    ['path', new Dict()],
+    ['query', new Dict()],
+    ['headers', headersFromJS({})],
+    ['body', null],
+  ]);
+  for (const [name, value] of given) members.set(name, name === 'headers' ? headersOf(value) : value);
+  return recordStruct(members);
+}
+
+/** A JSON object of strings (or lists of strings) as the case-insensitive headers dict; anything else as given. */
+function headersOf(value: Value): Value {
+  const entries = stringKeyedEntries(value);
+  if (entries === null) return value;
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, v] of entries) {
+    const js = toJS(v);
+    if (typeof js !== 'string' && !(Array.isArray(js) && js.every((x) => typeof x === 'string'))) return value;
+    headers[name] = js;
+  }
+  return headersFromJS(headers);
 }

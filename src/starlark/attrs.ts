@@ -95,7 +95,7 @@ export function attrNames(x: Value): string[] {
   const t = methodTable(x);
   if (t) return [...t.keys()].filter((k) => !UNLISTED.has(k)).sort();
   if (x instanceof Module) return [...x.members.keys()].sort();
-  if (x instanceof Struct) return [...x.fields.keys()].sort();
+  if (x instanceof Struct) return x.fieldNames().sort();
   if (hasAttrs(x)) return x.attrNames().slice().sort();
   return [];
 }
@@ -118,7 +118,7 @@ export function getAttr(x: Value, name: string): Value {
     const v = x.members.get(name);
     if (v !== undefined) return v;
   } else if (x instanceof Struct) {
-    const v = x.fields.get(name);
+    const v = x.field(name);
     if (v !== undefined) return v;
     let msg = `${x.ctor === 'struct' ? '' : str(x.ctor) + ' '}struct has no .${name} attribute`;
     const n = nearest(name, attrNames(x));
@@ -135,7 +135,7 @@ export function hasAttr(x: Value, name: string): boolean {
   const t = methodTable(x);
   if (t) return t.has(name);
   if (x instanceof Module) return x.members.has(name);
-  if (x instanceof Struct) return x.fields.has(name);
+  if (x instanceof Struct) return x.hasField(name);
   if (hasAttrs(x)) return x.attr(name) !== undefined;
   return false;
 }

@@ -9,7 +9,8 @@ import * as I from './values/int.js';
 import { decodeUTF8, encodeUTF8 } from './values/utf8.js';
 import { dictSet, setAdd, forEach } from './values/ops.js';
 import { repr, typeName } from './values/repr.js';
-import { Bytes, Dict, Float, HeadersDict, List, SSet, SValue, Struct, Tuple, type Value } from './values/types.js';
+import { Bytes, Dict, EvalErr, Float, HeadersDict, List, SSet, SValue, Struct, Tuple, type Value } from './values/types.js';
+import { HostStruct, LazyStruct } from './values/host-struct.js';
 import { StarlarkError } from './program.js';
 import { StringIterable } from './methods/str.js';
 
@@ -28,6 +29,7 @@ export {
 export { DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, type RunOptions, type Thread } from './thread.js';
 export { DEFAULT_SIZE_LIMITS, type SizeLimits } from './values/limits.js';
 export type { FileOptions } from './resolve.js';
+export type { Reads } from './reads.js';
 export { Builtin, Dict, Float, List, Module, Struct, type Value } from './values/types.js';
 export { repr } from './values/repr.js';
 export { decodeJSON } from './json.js';
@@ -185,7 +187,7 @@ class Converter {
       this.enter(v.fields.size + 1);
       for (const [k, x] of v.fields) {
         this.text(k.length);
-        setKey(o, k, this.toJS(x), true);
+        setKey(o, decodeUTF8(k), this.toJS(x), true);
       }
       out = o;
     } else if (v instanceof StringIterable) {
@@ -310,4 +312,41 @@ export function headersFromJS(h: Record<string, string | string[] | undefined> |
 /** Build a struct value (read-only attributes), e.g. for a `request` object. */
 export function structFromJS(fields: Record<string, unknown>): Struct {
   return new Struct(new Map(Object.entries(fields).map(([k, x]) => [k, fromJS(x)])));
+}
+
+/**
+ * A struct-like value over Starlark values (keys: JS text): `x.name` and `x["name"]`, `"name" in x`,
+ * dir(), hasattr/getattr and str() as a struct; immutable (its values may be mutable).
+ */
+export function recordStruct(fields: Map<string, Value>): Struct {
+  return new HostStruct(new Map([...fields].map(([k, x]) => [encodeUTF8(k), x])));
+}
+
+/**
+ * The same over JS data, each field converted on its first read (by `convert`; default fromJS) and
+ * kept: only what a script reads is converted, a script sees its own mutations of what it read,
+ * and `source` is never written. A conversion that fails (too deep, a value with no Starlark
+ * meaning) fails the read, as an error of kind 'convert' at the script's position.
+ */
+export function lazyStruct(source: Readonly<Record<string, unknown>>, convert: (value: unknown, name: string) => Value = (value) => fromJS(value)): Struct {
+  return new LazyStruct(source, (value, name) => {
+    try {
+      return convert(value, name);
+    } catch (e) {
+      if (e instanceof StarlarkError) throw new EvalErr(`cannot convert .${name}: ${e.msg}`, e.kind);
+      throw e;
+    }
+  });
+}
+
+/** The entries of a dict whose keys are all strings, keyed by JS text; null for any other value. */
+export function stringKeyedEntries(v: Value): Map<string, Value> | null {
+  if (!(v instanceof Dict)) return null;
+  const out = new Map<string, Value>();
+  for (const [hk, x] of v.ht.vals) {
+    const k = v.ht.keyOf(hk);
+    if (typeof k !== 'string') return null;
+    out.set(decodeUTF8(k), x);
+  }
+  return out;
 }

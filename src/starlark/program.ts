@@ -13,6 +13,8 @@ import { makeJSONModule } from './json.js';
 import { makeMathModule } from './math.js';
 import { callValue, fromRangeError } from './runtime.js';
 import { Thread, type RunOptions } from './thread.js';
+import { parameterReads, type Reads } from './reads.js';
+import type { Stmt } from './syntax/ast.js';
 import { freezeValue, EvalErr, Frame, Func, type ModuleEnv, type RuntimePos, type Value } from './values/types.js';
 import './methods/str.js';
 import './methods/collections.js';
@@ -171,7 +173,17 @@ export class Program {
     private readonly toplevel: (fr: Frame) => number,
     readonly recursion: boolean,
     private readonly builtinModules: Map<string, Value>,
+    private readonly stmts: readonly Stmt[],
   ) {}
+
+  /**
+   * What the top-level function `name` can read of its parameter `index` (reads.ts): 'all', or the
+   * members it reads by constant name, `p.a.b` / `p["a"]["b"]`, with what it reads of each. A host
+   * passing a large value sends only those parts.
+   */
+  parameterReads(name: string, index = 0): Reads {
+    return parameterReads(this.stmts, name, index);
+  }
 
   /** Execute the top level; returns the module with its globals frozen. */
   init(opts: InitOptions = {}): StarlarkModule {
@@ -273,7 +285,7 @@ function compileParsed(
   });
   const body = compiler.block(file.stmts);
   const cellLocals = r.locals.filter((b) => b.scope === 'cell').map((b) => b.index);
-  const program = new Program(filename, globalNames, predeclaredNames, r.locals.length, cellLocals, body, fopts.recursion, builtinModules);
+  const program = new Program(filename, globalNames, predeclaredNames, r.locals.length, cellLocals, body, fopts.recursion, builtinModules, file.stmts);
   return { program, errors: [] };
 }
 

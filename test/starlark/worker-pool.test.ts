@@ -15,7 +15,7 @@ const ctx = (steps: unknown = {}): CallContext => ({
   timestamp_epoch: 0,
   request_id: 'r-1',
   auth: null,
-  steps,
+  steps: steps as Record<string, unknown>,
 });
 
 const SPIN = 'def execute(ctx):\n    n = 0\n    while True:\n        n += 1\n';

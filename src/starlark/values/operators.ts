@@ -119,6 +119,10 @@ export function contains(y: Value, x: Value, th: Thread): boolean {
     return false;
   }
   if (y instanceof SSet) return setHas(y, x);
+  if (y instanceof Struct && y.indexable) {
+    if (typeof x !== 'string') throw new EvalErr(`'in <struct>' requires string as left operand, not ${typeName(x)}`);
+    return y.hasField(x);
+  }
   if (y instanceof RangeValue) {
     let v: number | bigint;
     if (typeof x === 'number' || typeof x === 'bigint') v = x;

@@ -3,7 +3,8 @@
 import { repr as reprOf, typeName } from './repr.js';
 import type { Thread } from '../thread.js';
 import { dictGet, dictSet } from './hash.js';
-import { Bytes, Dict, EvalErr, exactInt, List, RangeValue, SSet, Tuple, type Value } from './types.js';
+import { Bytes, Dict, EvalErr, exactInt, List, RangeValue, SSet, Struct, Tuple, type Value } from './types.js';
+import { nearest } from '../spell.js';
 
 // ---------------------------------------------------------------- iteration and length
 
@@ -128,6 +129,7 @@ export function getIndex(x: Value, y: Value): Value {
     if (v === undefined) throw new EvalErr(`key ${reprOf(y)} not in dict`);
     return v;
   }
+  if (x instanceof Struct && x.indexable) return structIndex(x, y);
   let n: number;
   if (typeof x === 'string') n = x.length;
   else if (x instanceof List || x instanceof Tuple) n = x.elems.length;
@@ -149,6 +151,17 @@ export function getIndex(x: Value, y: Value): Value {
   if (x instanceof RangeValue) return x.at(i);
   if (isIndexable(x)) return x.index(i);
   return (x as List).elems[i]!;
+}
+
+/** `x["name"]` on an indexable struct: the field, as `x.name` gives it. */
+function structIndex(x: Struct, y: Value): Value {
+  if (typeof y !== 'string') throw new EvalErr(`struct index: got ${typeName(y)}, want string`);
+  const v = x.field(y);
+  if (v !== undefined) return v;
+  let msg = `key ${reprOf(y)} not in struct`;
+  const n = nearest(y, x.fieldNames());
+  if (n) msg += ` (did you mean ${reprOf(n)}?)`;
+  throw new EvalErr(msg);
 }
 
 export function setIndex(x: Value, y: Value, z: Value, th: Thread): void {

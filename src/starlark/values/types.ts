@@ -281,13 +281,31 @@ export class Module extends SValue {
 export class Struct extends SValue {
   private frozen = false;
   constructor(
-    public readonly fields: Map<string, Value>,
+    protected entries: Map<string, Value>,
     public readonly ctor: Value = 'struct',
   ) {
     super();
   }
   get type() {
     return 'struct';
+  }
+  /** Every field, in order (a LazyStruct converts those it has not yet). */
+  get fields(): ReadonlyMap<string, Value> {
+    return this.entries;
+  }
+  /** One field, or undefined (a LazyStruct converts only this one). */
+  field(name: string): Value | undefined {
+    return this.entries.get(name);
+  }
+  hasField(name: string): boolean {
+    return this.entries.has(name);
+  }
+  fieldNames(): string[] {
+    return [...this.entries.keys()];
+  }
+  /** `x["name"]` and `"name" in x` reach the fields (a host's struct-like value; struct() itself is not indexable). */
+  get indexable(): boolean {
+    return false;
   }
   override freeze() {
     if (this.frozen) return;

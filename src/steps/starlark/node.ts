@@ -5,7 +5,9 @@
  * becomes `steps.<name>.result`.
  *
  * `ctx` holds what expressions see as `ctx` (request, timestamp_epoch, request_id, auth) plus `steps`, the
- * outputs of earlier steps; `ctx["request"]["headers"]` is case-insensitive. A compile or top-level
+ * outputs of earlier steps, as struct-like values read the way the manifest reads them
+ * (`ctx.request.body["tags"]`, `ctx.steps.find_user["row"]`; `ctx["request"]` works too), converted
+ * as the script reads them; `ctx.request.headers` is case-insensitive (context.ts). A compile or top-level
  * error is a boot diagnostic at the manifest line of the program; a run-time error is a failure of
  * this step (500 naming it; the Starlark backtrace goes to the log), and running past the step's time
  * budget is a time-out (504).
@@ -16,7 +18,7 @@ import { compileModule, DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, StarlarkError, ty
 import type { EndpointNode, EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import { starlarkPool } from './pool.js';
-import type { CallContext } from './protocol.js';
+import { contextPlan } from './context.js';
 import type { StarlarkStepSpec } from './spec.js';
 
 export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
@@ -45,6 +47,8 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
     return undefined;
   }
 
+  // What of ctx the script can read, from its text: only that is sent to the worker.
+  const ctxData = contextPlan(program.parameterReads('execute'));
   const pool = starlarkPool();
   const registered = pool.register(spec.source, spec.sourceName, limits.maxSteps, limits.timeoutMs);
   const node: EndpointNode = {
@@ -56,7 +60,7 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
     meta: spec,
     classify: (cause) => (cause instanceof StarlarkError && cause.kind === 'timeout' ? 'timeout' : undefined),
     run: (scope: EndpointScope, context) => {
-      const call = pool.call(registered, starlarkContext(scope), limits.maxSteps, limits.timeoutMs);
+      const call = pool.call(registered, ctxData(scope), limits.maxSteps, limits.timeoutMs);
       // The request timed out, its client left or a parallel branch failed: stop the script.
       context.onRelease((reason) => {
         if (reason !== undefined) call.cancel(reason);
@@ -68,25 +72,6 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
   };
   return node;
 };
-
-function starlarkContext(scope: EndpointScope): CallContext {
-  const { ctx } = scope;
-  const request = ctx.request;
-  return {
-    request: {
-      method: request.method,
-      path: request.path,
-      query: request.query,
-      headers: request.headers as Record<string, string | string[] | undefined>,
-      body: request.body ?? null,
-    },
-    timestamp_epoch: ctx.timestamp_epoch,
-    request_id: ctx.request_id,
-    // The guard that admitted the request: { guard, type, principal, claims }; None when public.
-    auth: ctx.auth ?? null,
-    steps: scope.steps,
-  };
-}
 
 function describe(error: unknown): string {
   if (error instanceof StarlarkError) return error.backtrace();

@@ -15,19 +15,24 @@ export interface ProgramDef {
   readonly timeoutMs: number;
 }
 
-/** The data a script's `ctx` is made of: request, timestamp_epoch, request_id, auth, steps. */
+/**
+ * The data a script's `ctx` is made of: request, timestamp_epoch, request_id, auth, steps. A member
+ * the script cannot read (context.ts, from its static reads) is `undefined`: not sent.
+ */
 export interface CallContext {
-  readonly request: {
-    readonly method: string;
-    readonly path: unknown;
-    readonly query: unknown;
-    readonly headers: Record<string, string | string[] | undefined>;
-    readonly body: unknown;
-  };
-  readonly timestamp_epoch: number;
-  readonly request_id: string;
+  readonly request:
+    | {
+        readonly method: string | undefined;
+        readonly path: unknown;
+        readonly query: unknown;
+        readonly headers: Record<string, string | string[] | undefined> | undefined;
+        readonly body: unknown;
+      }
+    | undefined;
+  readonly timestamp_epoch: number | undefined;
+  readonly request_id: string | undefined;
   readonly auth: unknown;
-  readonly steps: unknown;
+  readonly steps: Record<string, unknown> | undefined;
 }
 
 export interface CallMessage {

@@ -5,7 +5,8 @@
  * converted here, under the result limits, so a value too large to send never leaves the worker.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { callFunction, compileError, compileModule, DEFAULT_SIZE_LIMITS, fromJS, headersFromJS, toJS, type StarlarkModule } from '../../starlark/index.js';
+import { callFunction, compileError, compileModule, DEFAULT_SIZE_LIMITS, toJS, type StarlarkModule } from '../../starlark/index.js';
+import { contextValue } from './context.js';
 import { errorToData, resultLimits, wallClock, type CallMessage, type FromWorker, type ProgramDef, type ToWorker } from './protocol.js';
 
 const port = parentPort!;
@@ -31,11 +32,8 @@ function call(message: CallMessage): unknown {
   const def = defs.get(message.program);
   if (def === undefined) throw new Error(`program ${message.program} was never sent to this worker`);
   const module = load(def);
-  const { request, ...rest } = message.ctx;
-  const ctx = fromJS({
-    request: { ...request, headers: headersFromJS(request.headers) },
-    ...rest,
-  });
+  // converted as the script reads it
+  const ctx = contextValue(message.ctx);
   const elapsedMs = wallClock() - message.requestedAt;
   const result = callFunction(module, 'execute', [ctx], { maxSteps: message.maxSteps, timeoutMs: message.timeoutMs, elapsedMs, interrupt });
   return toJS(result, RESULT_LIMITS);
