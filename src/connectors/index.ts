@@ -16,5 +16,6 @@ export { MIGRATIONS_TABLE, type PostgresHandle, type PostgresSession, type SqlCu
 export { DEFAULT_MAX_BODY_BYTES, type HeaderValue, type OutboundClient, type OutboundHttp, type OutboundResponse } from './http/index.js';
 export type { UpstreamBody } from './http/index.js';
 export type { RedisHandle, RedisStats, RedisSubscription } from './redis/index.js';
+export { scriptClient, type ScriptClient } from './redis/index.js';
 /** Read by metrics at scrape time: a postgres handle's `stats()` (pg's pool counts), a redis handle's. */
 export type { PoolStats } from './postgres/types.js';

@@ -75,6 +75,8 @@ export function redisHandle(target: RedisTarget, access: ResourceAccess<RedisRes
       return refusal === undefined ? undefined : toConnectorError(refusal, resource.key, resource.label);
     },
     stats: () => access.get().store.stats(),
+    runScript: (script, keys, args, options) =>
+      run('EVALSHA', options, (s) => (s.runScript ? s.runScript(script, keys, args) : Promise.reject(new Error('the memory: store runs no Lua scripts')))),
     async subscribe(channel, listener, options): Promise<RedisSubscription> {
       const { store, key, label } = access.get();
       const interrupt = options === undefined ? undefined : watchInterrupt(options, key, label, 'SUBSCRIBE');

@@ -40,3 +40,4 @@ export const redisConnector: ConnectorDefinition<RedisResource, RedisHandle> = {
 };
 
 export type { CommandOptions, IntegerReply, MessageListener, RedisHandle, RedisStats, RedisSubscription, SetOptions } from './types.js';
+export { scriptClient, type ScriptClient } from './script-client.js';

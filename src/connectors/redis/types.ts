@@ -57,6 +57,14 @@ export interface RedisStore {
   close(): Promise<void>;
   /** What the connection is doing now, for metrics; no I/O. */
   stats(): RedisStats;
+  /** EVALSHA of a Lua script (EVAL the first time); Redis servers only: `memory:` runs no Lua. */
+  runScript?(script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
+}
+
+/** A Lua script, named so that it is loaded once per connection (ioredis `defineCommand`). */
+export interface RedisScript {
+  readonly name: string;
+  readonly lua: string;
 }
 
 /**
@@ -100,4 +108,6 @@ export interface RedisHandle extends HandleBase {
   subscribeRefusal(): ConnectorError | undefined;
   /** The open connection's state (see RedisStats); throws a ConnectorError when it is not open. */
   stats(): RedisStats;
+  /** Runs a Lua script (see RedisStore.runScript); on `memory:` it rejects: use `embedded` to choose. */
+  runScript(script: RedisScript, keys: readonly string[], args: readonly (string | number)[], options?: CommandOptions): Promise<unknown>;
 }

@@ -7,7 +7,7 @@
 import { watchInterrupt } from '../../interrupt.js';
 import type { ConnectorLogger } from '../../types.js';
 import { integerReply } from '../integer.js';
-import type { IntegerReply, MessageListener, RedisStats, RedisStore, RedisSubscription } from '../types.js';
+import type { IntegerReply, MessageListener, RedisScript, RedisStats, RedisStore, RedisSubscription } from '../types.js';
 import { ServerConnection } from './connection.js';
 import { SharedSubscriber } from './subscriber.js';
 
@@ -85,6 +85,15 @@ export class ServerStore implements RedisStore {
 
   stats(): RedisStats {
     return this.commands.stats();
+  }
+
+  runScript(script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return this.commands.send((c) => {
+      // Defined once per connection: ioredis then sends EVALSHA, and EVAL when the server lacks it.
+      const scripted = c as unknown as Record<string, ((...a: (string | number)[]) => Promise<unknown>) | undefined>;
+      if (typeof scripted[script.name] !== 'function') c.defineCommand(script.name, { numberOfKeys: keys.length, lua: script.lua });
+      return scripted[script.name]!.call(c, ...keys, ...args);
+    });
   }
 
   async close(): Promise<void> {
