@@ -26,14 +26,23 @@ import { sendProblem, sendStatusProblem, withInstance } from './problems.js';
 export class OpenStreams {
   private readonly pumps = new Set<Pump>();
   private closing = false;
+  /** Every stream being written, finite ones included (the metrics' open-streams gauge). */
+  private open = 0;
 
+  get size(): number {
+    return this.open;
+  }
+
+  /** Called once per stream as it starts; `delete` once as it ends. */
   add(pump: Pump, stopOnShutdown: boolean): void {
+    this.open++;
     if (!stopOnShutdown) return;
     if (this.closing) pump.stop();
     else this.pumps.add(pump);
   }
 
   delete(pump: Pump): void {
+    this.open--;
     this.pumps.delete(pump);
   }
 
