@@ -84,3 +84,19 @@ export function toConnectorError(cause: unknown, key: string, label: string): Co
     cause,
   });
 }
+
+/**
+ * PgBouncer refuses start-up parameters it does not track, `statement_timeout` among them (pg sends
+ * the connection's `statement_timeout` as one): its bare "unsupported startup parameter" says what,
+ * not what to do. A session `SET` would not do either, through a pooler in transaction mode. The
+ * server reports it as a protocol violation (class 08, "unavailable"), but it is the manifest's
+ * setting, not an outage: no category, so the boot fails at once instead of retrying.
+ */
+export function withPoolerHint(error: unknown): unknown {
+  if (!(error instanceof ConnectorError) || !/unsupported startup parameter: statement_timeout/.test(error.message)) return error;
+  return new ConnectorError(
+    `${error.message} (a pooler such as PgBouncer is in front of the server: remove statement_timeout from the connection ` +
+      `and set it on the server instead: ALTER ROLE <user> SET statement_timeout = '5s' (or ALTER DATABASE <db> SET ...))`,
+    { connection: error.connection, category: undefined, code: error.code, cause: error.cause },
+  );
+}

@@ -3,7 +3,7 @@
  * engine, both on one `pg` Pool code path (DECISIONS.md §1).
  */
 import type { ConnectorDefinition } from '../types.js';
-import { classifyPostgresError } from './errors.js';
+import { classifyPostgresError, withPoolerHint } from './errors.js';
 import { postgresHandle, queryPool } from './handle.js';
 import { applyMigrations } from './migrations.js';
 import type { PostgresResource } from './resource.js';
@@ -21,7 +21,11 @@ export const postgresConnector: ConnectorDefinition<PostgresResource, PostgresHa
     return openPostgres(connection, targetOf(connection), { key: context.key, label: context.label }, context);
   },
   async ping(resource, timeoutMs) {
-    await queryPool(resource, 'SELECT 1', { timeoutMs });
+    try {
+      await queryPool(resource, 'SELECT 1', { timeoutMs });
+    } catch (error) {
+      throw withPoolerHint(error);
+    }
   },
   async prepare(resource, connection, context) {
     if (connection.migrations !== undefined) await applyMigrations(resource.pool, connection.migrations, resource.where.key, context.logger);

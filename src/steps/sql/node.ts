@@ -31,7 +31,8 @@ export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
   const text = toPositional(spec.query, spec.parameters);
   const args: readonly Expr[] = spec.parameters.map((p) => spec.args.get(p)!);
   // Named by its text: the same statement shares one server-side prepared statement per connection,
-  // and a name can never stand for two texts (the server would refuse the second).
+  // and a name can never stand for two texts (the server would refuse the second). A connection with
+  // `prepared_statements = false` sends it unnamed (the connector drops the name).
   const name = `svc_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
   const timeoutMs = spec.timeoutMs;
   const node: StepNodeDef<EndpointScope> = {
