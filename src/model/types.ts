@@ -33,7 +33,9 @@ export type {
   OpenApiMeta,
   PathSegment,
   PipelineEndpointModel,
+  RateLimitModel,
   ServerModel,
+  ServerRateLimit,
   StepSpecBase,
   UiRenderer,
 } from '../manifest/index.js';

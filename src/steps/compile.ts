@@ -7,8 +7,8 @@ import { compileEndpointGuard, type EndpointGuard } from '../auth/index.js';
 import { classifyConnectorError, createConnectors, type ConnectorSet } from '../connectors/index.js';
 import type { Diagnostic } from '../diag/index.js';
 import { planDocsPage, type DocsPage } from '../docs/index.js';
-import type { DocsConfig, DocsEndpointModel, Expr, PipelineEndpointModel, ServiceModel, StepSpecBase } from '../model/index.js';
-import type { CompiledEndpoint, EndpointNode, EndpointScope } from './contract.js';
+import type { DocsConfig, DocsEndpointModel, Expr, PipelineEndpointModel, RateLimitModel, ServiceModel, StepSpecBase } from '../model/index.js';
+import type { CompiledEndpoint, EndpointNode, EndpointRateLimit, EndpointScope } from './contract.js';
 import type { CompileEnv, NodeCompiler } from './definition.js';
 import { STEP_KINDS, type StepSpec } from './kinds.js';
 import { observeNode, type StepObserver } from './observe.js';
@@ -78,6 +78,7 @@ export function compileEndpoint(
   // The endpoint's guards, one check compiled once (src/auth): the HTTP adapter runs it before the
   // body is read and before any step. `svc graph` draws steps only.
   const guard = options.forDrawing ? undefined : compileEndpointGuard(endpoint.auth, model);
+  const rateLimit = endpoint.rateLimit && endpointRateLimit(endpoint.rateLimit, model, connectors);
 
   const nodes = env.compileSteps(endpoint.steps);
   if (!nodes || diagnostics.length > 0) return { diagnostics };
@@ -104,6 +105,7 @@ export function compileEndpoint(
       path: endpoint.path,
       request: endpoint.request,
       ...(guard ? { guard } : {}),
+      ...(rateLimit ? { rateLimit } : {}),
       run: (ctx) => runGraph(graph, ctx),
     },
   };
@@ -201,6 +203,12 @@ function compileDocsEndpoint(
     endpoint: { method: endpoint.method, path: endpoint.path, docs: endpoint.docs, ...(page ? { page } : {}), ...(guard ? { guard } : {}) },
     diagnostics,
   };
+}
+
+/** A limit with the handle of the server's rate-limit connection (one store for the service). */
+function endpointRateLimit(limit: RateLimitModel, model: ServiceModel<StepSpec>, connectors: ConnectorSet): EndpointRateLimit {
+  const connection = model.server.rateLimit?.connection;
+  return connection === undefined ? { limit } : { limit, store: connectors.handle('redis', connection) };
 }
 
 /** `steps.<name>` roots read by expressions: the graph's data edges (for DOT and engine checks). */

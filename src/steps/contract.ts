@@ -10,7 +10,8 @@
  */
 import type { NodeDef, PulledSource, StreamEnd } from '../../graph/index.js';
 import type { AuthContext, EndpointGuard } from '../auth/index.js';
-import type { PostgresSession } from '../connectors/index.js';
+import type { PostgresSession, RedisHandle } from '../connectors/index.js';
+import type { RateLimitModel } from '../model/index.js';
 import type { RequestSpec } from '../schema/index.js';
 import type { StreamEncoding } from '../stream/index.js';
 
@@ -108,6 +109,13 @@ export interface PendingResult {
   cancel(): void;
 }
 
+/** A rate limit and where it is counted (README "Rate limiting"; src/http/rate-limit.ts counts it). */
+export interface EndpointRateLimit {
+  readonly limit: RateLimitModel;
+  /** `server.rate_limit.connection`: the redis connection counters are kept in; absent means in the process. */
+  readonly store?: RedisHandle;
+}
+
 export interface CompiledEndpoint {
   readonly method: string;
   /** The manifest path, `{name}` and `{name...}` placeholders included. */
@@ -116,5 +124,7 @@ export interface CompiledEndpoint {
   readonly request: RequestSpec;
   /** The endpoint's guards (src/auth), checked before the body is read; absent on a public endpoint. */
   readonly guard?: EndpointGuard;
+  /** The endpoint's rate limit, counted before the body is read; absent when it is not limited. */
+  readonly rateLimit?: EndpointRateLimit;
   run(ctx: RequestContext): EndpointResult | PendingResult;
 }
