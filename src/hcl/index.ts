@@ -15,6 +15,7 @@ import { scan } from './scanner.js';
 import { T } from './tokens.js';
 
 export * from './ast.js';
+export { formatHcl, type FormatResult } from './format/index.js';
 
 const START: Pos = { line: 1, column: 1, byte: 0 };
 

@@ -1,0 +1,116 @@
+/**
+ * The three passes of hclwrite's `format`, which set `spacesBefore` and nothing else:
+ *
+ * 1. indentation: two spaces per bracket level still open at the start of a line, counted from the
+ *    brackets each line opens and closes (`indent`);
+ * 2. spaces between the tokens of each cell (`space`, after spacing.ts);
+ * 3. alignment: the `=` of consecutive attribute lines line up one space after the longest name,
+ *    and the trailing comments of consecutive lines line up one space after the longest code
+ *    (`align`). A line without an `=` (or without a comment) ends the run.
+ */
+import { T } from '../tokens.js';
+import { bracketChange, type FormatLine } from './lines.js';
+import { spaceAfter } from './spacing.js';
+import type { FmtToken } from './tokens.js';
+
+export function indent(lines: readonly FormatLine[]): void {
+  // Each entry is how many brackets a line opened; a closing line pops as many as it closes, so
+  // brackets that do not pair up line by line (`[[` ... `]]`) indent once, not twice.
+  const open: number[] = [];
+  for (const line of lines) {
+    const first = line.lead[0];
+    if (first === undefined) continue;
+    if (first.type === T.Newline) {
+      first.spacesBefore = 0;
+      continue;
+    }
+    let net = 0;
+    for (const t of line.lead) {
+      net += bracketChange(t);
+      if (t.type === T.OHeredoc) break; // the heredoc's own text is not code
+    }
+    for (const t of line.assign ?? []) net += bracketChange(t);
+    if (net > 0) {
+      first.spacesBefore = 2 * open.length;
+      open.push(net);
+      continue;
+    }
+    let closed = -net;
+    while (closed > 0 && open.length > 0) {
+      const top = open[open.length - 1]!;
+      if (closed >= top) {
+        closed -= top;
+        open.pop();
+      } else {
+        open[open.length - 1] = top - closed;
+        closed = 0;
+      }
+    }
+    first.spacesBefore = 2 * open.length;
+  }
+}
+
+export function space(lines: readonly FormatLine[]): void {
+  for (const line of lines) {
+    spaceCell(line.lead);
+    if (line.assign) {
+      line.assign[0]!.spacesBefore = 1;
+      spaceCell(line.assign);
+    }
+  }
+}
+
+function spaceCell(cell: readonly FmtToken[]): void {
+  for (let i = 0; i + 1 < cell.length; i++) {
+    cell[i + 1]!.spacesBefore = spaceAfter(cell[i]!, cell[i - 1], cell[i + 1]!, cell[i + 2]) ? 1 : 0;
+  }
+}
+
+export function align(lines: readonly FormatLine[]): void {
+  alignRuns(
+    lines,
+    (l) => l.assign,
+    (l) => columns(l.lead),
+  );
+  alignRuns(
+    lines,
+    (l) => l.comment,
+    (l) => columns(l.lead) + columns(l.assign ?? []),
+  );
+}
+
+function alignRuns(lines: readonly FormatLine[], cell: (l: FormatLine) => FmtToken[] | undefined, width: (l: FormatLine) => number): void {
+  let start = -1;
+  let widest = 0;
+  const close = (end: number): void => {
+    for (let k = start; k < end; k++) cell(lines[k]!)![0]!.spacesBefore = widest - width(lines[k]!) + 1;
+    start = -1;
+    widest = 0;
+  };
+  lines.forEach((line, i) => {
+    if (cell(line) === undefined) {
+      if (start >= 0) close(i);
+      return;
+    }
+    if (start < 0) start = i;
+    widest = Math.max(widest, width(line));
+  });
+  if (start >= 0) close(lines.length);
+}
+
+/** The columns a cell takes: its spaces and its text, in grapheme clusters as hclwrite counts them. */
+function columns(cell: readonly FmtToken[]): number {
+  let n = 0;
+  for (const t of cell) n += t.spacesBefore + textColumns(t.text);
+  return n;
+}
+
+let graphemes: Intl.Segmenter | undefined;
+
+function textColumns(text: string): number {
+  if (/^[\x00-\x7f]*$/.test(text)) return text.length;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  let n = 0;
+  for (const _ of graphemes.segment(text)) n++;
+  return n;
+}
