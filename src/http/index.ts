@@ -2,4 +2,6 @@
 export { buildServer, type ServerOptions } from './server.js';
 export { docsSites, type DocsSite } from './docs.js';
 export { listen, shutdown, shutdownOnSignals, type ListenOptions, type ShutdownOptions } from './lifecycle.js';
-export { createLogger, flushLogger, type Logger, type LoggerOptions } from './log.js';
+export { createLogger, flushLogger, LOG_FORMATS, type LogFormat, type Logger, type LoggerOptions } from './log.js';
+export { createMetrics, type ServiceMetrics } from './metrics.js';
+export { servePrimaryMetrics } from './metrics-cluster.js';

@@ -187,7 +187,7 @@ class Converter {
       this.enter(v.fields.size + 1);
       for (const [k, x] of v.fields) {
         this.text(k.length);
-        setKey(o, decodeUTF8(k), this.toJS(x), true);
+        setKey(o, k, this.toJS(x), true);
       }
       out = o;
     } else if (v instanceof StringIterable) {
@@ -315,11 +315,12 @@ export function structFromJS(fields: Record<string, unknown>): Struct {
 }
 
 /**
- * A struct-like value over Starlark values (keys: JS text): `x.name` and `x["name"]`, `"name" in x`,
- * dir(), hasattr/getattr and str() as a struct; immutable (its values may be mutable).
+ * A struct-like value over Starlark values (names: JS text, as struct field names are): `x.name`
+ * and `x["name"]`, `"name" in x`, dir(), hasattr/getattr and str() as a struct; immutable (its
+ * values may be mutable).
  */
 export function recordStruct(fields: Map<string, Value>): Struct {
-  return new HostStruct(new Map([...fields].map(([k, x]) => [encodeUTF8(k), x])));
+  return new HostStruct(new Map(fields));
 }
 
 /**

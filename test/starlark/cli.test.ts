@@ -66,3 +66,28 @@ test('--ctx keeps big integers exact', async () => {
   assert.equal(await starlarkCommand([f, '--ctx', '{"n": 123456789012345678901234567890}'], t.io), 0);
   assert.equal(t.out.join('').trim(), '123456789012345678901234567891');
 });
+
+test('--ctx is made into the struct-like ctx of a step: attributes, indexes, case-insensitive headers, defaults', async () => {
+  const t = io();
+  const f = file(
+    'attrs.star',
+    'def execute(ctx):\n    return [ctx.request.body["tags"], ctx["request"]["body"]["tags"], ctx.steps.find_user["row"], ctx.request.headers["x-key"], ctx.request.method, ctx.request.path, ctx.auth, dir(ctx)]\n',
+  );
+  const code = await starlarkCommand(
+    [f, '--ctx', '{"request": {"body": {"tags": ["a"]}, "headers": {"X-Key": "k"}}, "steps": {"find_user": {"row": {"id": 1}}}}'],
+    t.io,
+  );
+  assert.equal(t.err.join(''), '');
+  assert.equal(code, 0);
+  assert.deepEqual(JSON.parse(t.out.join('')), [['a'], ['a'], { id: 1 }, 'k', 'GET', {}, null, ['auth', 'request', 'request_id', 'steps', 'timestamp_epoch']]);
+});
+
+test('the example scripts run from their README command lines', async () => {
+  const t = io();
+  const code = await starlarkCommand(['examples/validation/transform.star', '--ctx', '{"request": {"body": {"prefix": "t", "tags": [" A ", ""]}}}'], t.io);
+  assert.equal(code, 0);
+  assert.deepEqual(JSON.parse(t.out.join('')), { count: 1, tags: ['t:a'] });
+  const u = io();
+  assert.equal(await starlarkCommand(['examples/quickstart/catalogue.star', '--ctx', '{"request": {"path": {"sku": "AB-123"}}}'], u.io), 0);
+  assert.deepEqual(JSON.parse(u.out.join('')), { sku: 'AB-123', name: 'Anvil', price_cents: 12900 });
+});

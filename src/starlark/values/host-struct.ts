@@ -3,10 +3,9 @@
 // hasattr/getattr, printed by str() like struct(...). Immutable, like a struct: a script cannot add
 // or replace a field, only mutate the (mutable) values it reads from one.
 
-import { decodeUTF8, encodeUTF8 } from './utf8.js';
 import { Struct, type Value } from './types.js';
 
-/** An indexable struct over fields already converted (keys are Starlark strings: UTF-8 bytes). */
+/** An indexable struct over fields already converted (names are JS text, as a struct's are). */
 export class HostStruct extends Struct {
   override get indexable(): boolean {
     return true;
@@ -32,19 +31,18 @@ export class LazyStruct extends HostStruct {
   override field(name: string): Value | undefined {
     const v = this.entries.get(name);
     if (v !== undefined || this.#complete) return v;
-    const key = decodeUTF8(name);
-    if (!Object.hasOwn(this.source, key)) return undefined;
-    const converted = this.convert(this.source[key], key);
+    if (!Object.hasOwn(this.source, name)) return undefined;
+    const converted = this.convert(this.source[name], name);
     this.entries.set(name, converted);
     return converted;
   }
 
   override hasField(name: string): boolean {
-    return this.entries.has(name) || Object.hasOwn(this.source, decodeUTF8(name));
+    return this.entries.has(name) || Object.hasOwn(this.source, name);
   }
 
   override fieldNames(): string[] {
-    return Object.keys(this.source).map(encodeUTF8);
+    return Object.keys(this.source);
   }
 
   override get fields(): ReadonlyMap<string, Value> {

@@ -6,6 +6,7 @@ import { interpolate } from './format.js';
 import { copyHT, dictGet, dictSet, setAdd, setHas } from './hash.js';
 import { equals } from './compare.js';
 import { asInt32 } from './sequence.js';
+import { decodeUTF8 } from './utf8.js';
 import { Bytes, Dict, EvalErr, Float, List, RangeValue, SSet, Struct, Tuple, type SValue, type Value } from './types.js';
 import type { Thread } from '../thread.js';
 
@@ -121,7 +122,7 @@ export function contains(y: Value, x: Value, th: Thread): boolean {
   if (y instanceof SSet) return setHas(y, x);
   if (y instanceof Struct && y.indexable) {
     if (typeof x !== 'string') throw new EvalErr(`'in <struct>' requires string as left operand, not ${typeName(x)}`);
-    return y.hasField(x);
+    return y.hasField(decodeUTF8(x)); // field names are JS text
   }
   if (y instanceof RangeValue) {
     let v: number | bigint;

@@ -5,6 +5,7 @@ import type { Thread } from '../thread.js';
 import { dictGet, dictSet } from './hash.js';
 import { Bytes, Dict, EvalErr, exactInt, List, RangeValue, SSet, Struct, Tuple, type Value } from './types.js';
 import { nearest } from '../spell.js';
+import { decodeUTF8, encodeUTF8 } from './utf8.js';
 
 // ---------------------------------------------------------------- iteration and length
 
@@ -156,11 +157,13 @@ export function getIndex(x: Value, y: Value): Value {
 /** `x["name"]` on an indexable struct: the field, as `x.name` gives it. */
 function structIndex(x: Struct, y: Value): Value {
   if (typeof y !== 'string') throw new EvalErr(`struct index: got ${typeName(y)}, want string`);
-  const v = x.field(y);
+  // field names are JS text, a Starlark string its UTF-8 bytes
+  const name = decodeUTF8(y);
+  const v = x.field(name);
   if (v !== undefined) return v;
   let msg = `key ${reprOf(y)} not in struct`;
-  const n = nearest(y, x.fieldNames());
-  if (n) msg += ` (did you mean ${reprOf(n)}?)`;
+  const n = nearest(name, x.fieldNames());
+  if (n) msg += ` (did you mean ${reprOf(encodeUTF8(n))}?)`;
   throw new EvalErr(msg);
 }
 

@@ -60,7 +60,7 @@ export function contextPlan(reads: Reads): ContextPlan {
 
 /** Whether member `name` of a part the script reads as `part` can be read. */
 function wants(part: Reads | undefined, name: string): boolean {
-  return part === 'all' || (part !== undefined && part.has(name));
+  return part === 'all' || part?.has(name) === true;
 }
 
 /** Every step's name, with the outputs of those the script reads. */
