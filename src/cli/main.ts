@@ -16,6 +16,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   check: async () => (await import('./check.js')).checkCommand,
   starlark: async () => (await import('./starlark.js')).starlarkCommand,
   openapi: async () => (await import('./openapi.js')).openapiCommand,
+  fmt: async () => (await import('./fmt.js')).fmtCommand,
 };
 
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {

@@ -50,6 +50,19 @@ export const COMMANDS: readonly CommandHelp[] = [
     ],
   },
   {
+    name: 'fmt',
+    synopsis: 'svc fmt [-c DIR] [--check] [--diff] [FILE...]',
+    summary:
+      'Rewrites manifest files in the canonical layout and prints the names of those it changed. Only whitespace changes; a file that does not parse is left as it is.',
+    options: [
+      ['-c, --config DIR', 'format the manifest in DIR (every *.hcl file below it, as serve reads them)'],
+      ['FILE', 'format this file (a directory: every *.hcl file below it); - reads standard input, writes standard output'],
+      ['--check', 'rewrite nothing; print the files that are not canonical and exit 1 if there is one'],
+      ['--diff', 'also print the changes as a unified diff'],
+      ['--diagnostics=json', 'print parse errors as JSON instead of text'],
+    ],
+  },
+  {
     name: 'starlark',
     synopsis: 'svc starlark FILE [--ctx JSON]',
     summary: 'Runs a Starlark file; with --ctx, calls execute(ctx) and prints the result as JSON.',

@@ -14,15 +14,28 @@
  * API-key header), and the values of query parameters that carry API keys are replaced by
  * `[REDACTED]` in the url. A refused request's line says which guards refused it, why and from which
  * client address (brute-force hygiene), at `warn` when a wrong credential was sent.
+ *
+ * Request lines at `info` (the access log) can be dropped while warnings and errors stay
+ * (`server { access_log = false }`), and they are when the level is above `info`: either way the
+ * plain success line is skipped before anything is built. `--log-format=pretty` (log-pretty.ts)
+ * prettifies the very same lines where they are written.
  */
+import type { FastifyRequest } from 'fastify';
 import { pino, type Logger } from 'pino';
+import { prettyTarget } from './log-pretty.js';
 
 export type { Logger };
+
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface LoggerOptions {
   /** Where lines go; stdout when absent. Tests pass a capture stream (then nothing is batched). */
   readonly stream?: { write(text: string): unknown };
+  /** pino's level names, `silent` included; default `info`. */
   readonly level?: string;
+  /** `json` (the default: one JSON object a line) or `pretty` (human-readable, for a terminal). */
+  readonly format?: LogFormat;
 }
 
 /**
@@ -90,7 +103,9 @@ export class LineSink {
 const SINKS = new WeakMap<Logger, LineSink>();
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const sink = options.stream ? new LineSink(options.stream, 0, 0) : new LineSink(process.stdout, 16 * 1024, 100);
+  const out = options.stream ?? process.stdout;
+  const target = options.format === 'pretty' ? prettyTarget(out, { colorize: options.stream === undefined && process.stdout.isTTY }) : out;
+  const sink = options.stream ? new LineSink(target, 0, 0) : new LineSink(target, 16 * 1024, 100);
   const logger = pino({ level: options.level ?? 'info', base: null }, sink);
   SINKS.set(logger, sink);
   return logger;
@@ -150,19 +165,43 @@ const INFO = 30;
 /** A url JSON.stringify must see: quote, backslash, control characters, anything non-ASCII. */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
 
-/** Writes one request line; positional, so the common path allocates nothing but the line itself. */
-export type RequestLogger = (reqId: string, method: string, url: string, status: number, ms: number, note: RequestNote | null) => void;
+/**
+ * Writes one request line; positional, so the common path allocates nothing but the line itself.
+ * `request` is the Fastify request when there is one (metrics read its route; the line does not).
+ */
+export type RequestLogger = (
+  reqId: string,
+  method: string,
+  url: string,
+  status: number,
+  ms: number,
+  note: RequestNote | null,
+  request?: FastifyRequest,
+) => void;
 
 export interface RequestLoggerOptions {
   /** Query parameters whose values are credentials (API keys): redacted in every url. */
   readonly secretQueryParams?: readonly string[];
+  /** `server.access_log`: false drops the request lines logged at `info`; warnings and errors stay. */
+  readonly accessLog?: boolean;
 }
 
-/** The request logger of a server, fast for the plain case. */
+/**
+ * The request logger of a server, fast for the plain case. The logger's level is read once, here:
+ * set it before the server is built.
+ */
 export function requestLogger(log: Logger, options: RequestLoggerOptions = {}): RequestLogger {
   const sink = SINKS.get(log);
-  const fast = sink !== undefined && log.isLevelEnabled('info');
   const secrets = options.secretQueryParams?.length ? new Set(options.secretQueryParams) : undefined;
+  if (options.accessLog === false || !log.isLevelEnabled('info')) {
+    // No access log: only the lines that are warnings or errors are built at all.
+    return (reqId, method, rawUrl, status, ms, note) => {
+      if (status < 500 && (note === null || (note.error === undefined && note.auth?.presented !== true))) return;
+      const url = secrets !== undefined && rawUrl.includes('?') ? redactQuery(rawUrl, secrets) : rawUrl;
+      logRequest(log, { reqId, method, url, status, ms, note });
+    };
+  }
+  const fast = sink !== undefined;
   return (reqId, method, rawUrl, status, ms, note) => {
     const url = secrets !== undefined && rawUrl.includes('?') ? redactQuery(rawUrl, secrets) : rawUrl;
     if (note === null && status < 500 && fast) {

@@ -46,7 +46,8 @@ declare module 'fastify' {
 export function logSent(request: FastifyRequest, reply: FastifyReply, status: number = reply.statusCode): void {
   try {
     // Requests Fastify builds for routing errors (bad URL encoding) lack decorations: undefined.
-    request.server.svcLogLine(request.id, request.method, request.url, status, elapsedMs(request), request.svcNote ?? null);
+    // The request rides along for metrics (metrics.ts reads its route); the plain logger ignores it.
+    request.server.svcLogLine(request.id, request.method, request.url, status, elapsedMs(request), request.svcNote ?? null, request);
   } catch {
     // Logging must never take the server down; the response is already on its way.
   }

@@ -3,6 +3,7 @@
  * 405 routes with their `Allow`, validators, error mapping. Requests only run.
  */
 import { fastify, type FastifyInstance } from 'fastify';
+import type { ConnectorSet } from '../connectors/index.js';
 import type { CompiledEndpoint } from '../steps/index.js';
 import { installRawBodyParser } from './body.js';
 import type { DocsSite } from './docs.js';
@@ -10,6 +11,8 @@ import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandle
 import { guardHook } from './guard.js';
 import { makeHandler } from './handler.js';
 import { requestLogger, type Logger } from './log.js';
+import { countingRequests, type ServiceMetrics } from './metrics.js';
+import { installMetricsRoute } from './metrics-route.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
 import { nodeServerFactory } from './node-server.js';
 import { pathShape, toRoutePath } from './paths.js';
@@ -28,6 +31,10 @@ export interface ServerOptions {
   /** `server.request_timeout` in milliseconds. */
   readonly requestTimeoutMs: number;
   readonly logger: Logger;
+  /** `server.access_log`: false drops the request lines logged at `info` (log.ts); default true. */
+  readonly accessLog?: boolean;
+  /** `server.metrics`: the page's path and the process's registry (metrics.ts); absent, metrics are off. */
+  readonly metrics?: { readonly path: string; readonly metrics: ServiceMetrics; readonly connectors?: ConnectorSet };
 }
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -62,8 +69,15 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // API keys sent in a query string are blanked out of every line's url, whatever the path.
   const guards = [...options.endpoints.map((e) => e.guard), ...docs.map((d) => d.guard)];
   const secretQueryParams = [...new Set(guards.flatMap((g) => g?.secretQueryParams ?? []))];
-  app.decorate('svcLogLine', requestLogger(logger, { secretQueryParams }));
+  const logLine = requestLogger(logger, { secretQueryParams, ...(options.accessLog === false ? { accessLog: false } : {}) });
+  const { metrics } = options;
+  // With metrics on, every request is counted where its line is written; off, nothing is wrapped.
+  app.decorate('svcLogLine', metrics ? countingRequests(logLine, metrics.metrics, routeNames(options.endpoints, docs, metrics.path)) : logLine);
   app.decorate('svcStreams', new OpenStreams());
+  if (metrics) {
+    installMetricsRoute(app, metrics.path, metrics.metrics);
+    if (metrics.connectors) metrics.metrics.watchConnections(metrics.connectors);
+  }
   app.decorate('svcSilentSockets', trackSilentSockets(app.server));
 
   // Routes grouped by path shape (parameter names aside: `/a/{x}` and `/a/{y}` are one path to the
@@ -116,6 +130,16 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   await app.ready();
   return app;
+}
+
+/** The manifest's path of each router path (`/users/:id` -> `/users/{id}`): the metrics' route label. */
+function routeNames(endpoints: readonly CompiledEndpoint[], docs: readonly DocsRoute[], metricsPath: string): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const { path } of [...endpoints, ...docs]) names.set(toRoutePath(path).url, path);
+  // Fastify would refuse the second route with its own words; these say which setting to change.
+  if (names.has(metricsPath)) throw new Error(`server { metrics = "${metricsPath}" }: an endpoint is declared on that path; serve the metrics on another`);
+  names.set(metricsPath, metricsPath);
+  return names;
 }
 
 /** One route per file of a documentation site. */

@@ -13,7 +13,6 @@ export type {
   EndpointScope,
   FailureResult,
   PendingResult,
-  ResultReceiver,
   RequestContext,
   ResponseResult,
 } from './contract.js';

@@ -1,0 +1,188 @@
+/**
+ * Prometheus metrics (`server { metrics = "/metrics" }`), through prom-client: the only importer of it.
+ *
+ * Off by default, and then nothing of this file runs: prom-client is not even loaded (it takes about
+ * 40 ms to load), no wrapper is installed around the request log or the step nodes, no route exists.
+ * When on, what is recorded per request is recorded where the request's log line is written (note.ts
+ * `logSent`, through the `svcLogLine` decoration this file wraps), and what describes the process now
+ * (open streams, connection pools) is read only when the page is scraped (prom-client `collect`).
+ *
+ * Labels are bounded by the manifest, never by what clients send: a request is labelled with the
+ * route it matched as the manifest declares it (`/users/{id}`, never `/users/42`), `unmatched` when
+ * none did, its method (Node's parser knows a fixed set) and its status.
+ */
+import { createRequire } from 'node:module';
+import type { FastifyRequest } from 'fastify';
+import type * as PromClient from 'prom-client';
+import type { ConnectorSet } from '../connectors/index.js';
+import type { StarlarkBudget, StepObserver } from '../steps/index.js';
+import type { RequestLogger } from './log.js';
+
+type Prom = typeof PromClient;
+
+const requireCjs = createRequire(import.meta.url);
+
+/** prom-client, loaded by the first service that turns metrics on (synchronously: it is CommonJS). */
+export function promClient(): Prom {
+  return requireCjs('prom-client') as Prom;
+}
+
+/** The route label of a request no route matched (a 404, a malformed request). */
+export const UNMATCHED = 'unmatched';
+
+/** Seconds; from a synchronous expression-only request (~0.1 ms) to a slow dependency. */
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface ServiceMetrics {
+  readonly registry: PromClient.Registry;
+  /** Given to compileService (`observeSteps`): step durations and Starlark budget exhaustion. */
+  readonly steps: StepObserver;
+  /** One answered request. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** What the open-streams gauge reads at scrape time (the server's registry of pumps). */
+  watchStreams(open: () => number): void;
+  /** The connections whose pools and state are read at scrape time (a reload hands over its own). */
+  watchConnections(connectors: ConnectorSet): void;
+}
+
+/** A registry with every metric of the service, empty of samples. */
+export function createMetrics(): ServiceMetrics {
+  const prom = promClient();
+  const registry = new prom.Registry();
+  const registers = [registry];
+
+  const requests = new prom.Counter({
+    name: 'svc_http_requests_total',
+    help: 'Requests answered, by method, route (as declared in the manifest) and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers,
+  });
+  const requestSeconds = new prom.Histogram({
+    name: 'svc_http_request_duration_seconds',
+    help: 'Time from a request arriving to its response finishing (a stream: to its end), in seconds.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const stepSeconds = new prom.Histogram({
+    name: 'svc_step_duration_seconds',
+    help: "A step's own run time by step kind, and whether it failed (outcome ok or error), in seconds.",
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const budgets = new prom.Counter({
+    name: 'svc_starlark_budget_exhausted_total',
+    help: 'Starlark scripts stopped by a budget: steps (max_steps), timeout, size (memory).',
+    labelNames: ['budget'] as const,
+    registers,
+  });
+
+  let openStreams: (() => number) | undefined;
+  new prom.Gauge({
+    name: 'svc_open_streams',
+    help: 'Streamed responses (NDJSON, SSE, CSV...) being written now.',
+    registers,
+    collect() {
+      this.set(openStreams?.() ?? 0);
+    },
+  });
+
+  let connections: ConnectorSet | undefined;
+  connectionGauges(prom, registers, () => connections);
+
+  return {
+    registry,
+    steps: {
+      stepEnded(kind, seconds, failed) {
+        stepSeconds.observe({ kind, outcome: failed ? 'error' : 'ok' }, seconds);
+      },
+      starlarkBudgetExhausted(budget: StarlarkBudget) {
+        budgets.inc({ budget });
+      },
+    },
+    observeRequest(method, route, status, seconds) {
+      const labels = { method, route, status };
+      requests.inc(labels);
+      requestSeconds.observe(labels, seconds);
+    },
+    watchStreams(open) {
+      openStreams = open;
+    },
+    watchConnections(connectors) {
+      connections = connectors;
+    },
+  };
+}
+
+/**
+ * Per connection (`postgres.main`), read at scrape time: whether it is up, a postgres pool's clients
+ * (in use, idle, its size, callers waiting), a redis connection's queued commands. With workers, the
+ * primary sums them (each worker has its own pools); `up` is the minimum: 1 only when all are up.
+ */
+function connectionGauges(prom: Prom, registers: PromClient.Registry[], watched: () => ConnectorSet | undefined): void {
+  const gauge = (name: string, help: string, labelNames: readonly string[]) => new prom.Gauge({ name, help, labelNames, registers });
+  // Registered first: a scrape reads the metrics in order, so this collect fills the gauges after it.
+  const up = new prom.Gauge({
+    name: 'svc_connection_up',
+    help: '1 when the connection is open and answering commands, else 0.',
+    labelNames: ['connection', 'kind'],
+    registers,
+    aggregator: 'min',
+    collect: () => {
+      for (const handle of watched()?.handles ?? []) read(handle);
+    },
+  });
+  const clients = gauge('svc_pool_clients', "A postgres pool's clients, by state (in_use, idle).", ['connection', 'state']);
+  const max = gauge('svc_pool_max_clients', "A postgres pool's size (max clients).", ['connection']);
+  const waiting = gauge('svc_pool_waiting', 'Callers waiting for a client of a postgres pool.', ['connection']);
+  const queued = gauge('svc_redis_queued_commands', 'Redis commands waiting for the connection (opening or reconnecting).', ['connection']);
+
+  function read(handle: ConnectorSet['handles'][number]): void {
+    const connection = handle.key;
+    if (handle.state !== 'open') {
+      up.set({ connection, kind: handle.kind }, 0);
+      return;
+    }
+    if (handle.kind === 'postgres') {
+      const stats = handle.stats();
+      up.set({ connection, kind: handle.kind }, 1);
+      clients.set({ connection, state: 'in_use' }, stats.total - stats.idle);
+      clients.set({ connection, state: 'idle' }, stats.idle);
+      max.set({ connection }, stats.max);
+      waiting.set({ connection }, stats.waiting);
+    } else {
+      const stats = handle.stats();
+      up.set({ connection, kind: handle.kind }, stats.up ? 1 : 0);
+      queued.set({ connection }, stats.queued);
+    }
+  }
+}
+
+/**
+ * The request log wrapped so that every logged request is also counted and timed, by the route it
+ * matched. `routes` maps the router's paths (`/users/:id`) to the manifest's (`/users/{id}`).
+ */
+export function countingRequests(log: RequestLogger, metrics: ServiceMetrics, routes: ReadonlyMap<string, string>): RequestLogger {
+  return (reqId, method, url, status, ms, note, request) => {
+    try {
+      metrics.observeRequest(method, routeOf(request, routes), status, ms / 1000);
+    } catch {
+      // A metric never costs a request its log line.
+    }
+    log(reqId, method, url, status, ms, note, request);
+  };
+}
+
+function routeOf(request: FastifyRequest | undefined, routes: ReadonlyMap<string, string>): string {
+  if (request === undefined) return UNMATCHED;
+  let url: string | undefined;
+  try {
+    // A getter building an object: read only here, with metrics on. Undefined for the 404 handler.
+    url = request.routeOptions.url;
+  } catch {
+    // Requests Fastify builds for routing errors have no route context.
+  }
+  if (url === undefined) return UNMATCHED;
+  return routes.get(url) ?? url;
+}
