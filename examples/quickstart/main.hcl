@@ -86,10 +86,10 @@ endpoint "GET /api/v1/words" {
   pipeline {
     respond {
       body = {
-        words    = [for w in split(" ", trim_space(ctx.request.query.text)) : lower(w) if w != ""]
-        lengths  = { for w in split(" ", trim_space(ctx.request.query.text)) : lower(w) => length(w)... if w != "" }
-        slug     = join("-", [for w in split(" ", trim_space(ctx.request.query.text)) : lower(w) if w != ""])
-        summary  = format("%d characters", length(ctx.request.query.text))
+        words   = [for w in split(" ", trim_space(ctx.request.query.text)) : lower(w) if w != ""]
+        lengths = { for w in split(" ", trim_space(ctx.request.query.text)) : lower(w) => length(w)... if w != "" }
+        slug    = join("-", [for w in split(" ", trim_space(ctx.request.query.text)) : lower(w) if w != ""])
+        summary = format("%d characters", length(ctx.request.query.text))
       }
     }
   }
