@@ -16,6 +16,7 @@ import { installMetricsRoute } from './metrics-route.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
 import { nodeServerFactory } from './node-server.js';
 import { pathShape, toRoutePath } from './paths.js';
+import { installRateLimits, routeHooks } from './rate-limit.js';
 import { arrive } from './note.js';
 import { serveStaticFile, type StaticFile } from './static-file.js';
 import { OpenStreams } from './stream-reply.js';
@@ -62,6 +63,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.decorateRequest('svcNote', null);
   app.decorateRequest('svcAuth', null);
   installRawBodyParser(app);
+  // Before any route: limited endpoints get their hooks from it (rate-limit.ts).
+  const rateLimits = await installRateLimits(app, options.endpoints, logger);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
 
@@ -102,8 +105,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         method: endpoint.method.toUpperCase(),
         url,
         ...(explicitHead ? { exposeHeadRoute: false } : {}),
-        // Only a guarded endpoint has a hook: it runs before the body is read (guard.ts).
-        ...(endpoint.guard ? { onRequest: guardHook(endpoint.guard) } : {}),
+        // Only a guarded or limited endpoint has hooks: they run before the body is read (guard.ts, rate-limit.ts).
+        ...routeHooks(endpoint.guard && guardHook(endpoint.guard), rateLimits.get(endpoint)),
         handler: makeHandler({
           endpoint,
           validate: compileValidator(endpoint.request),
