@@ -129,6 +129,8 @@ describe('json', () => {
   it('encodes and decodes', () => {
     assert.equal(call('json_encode', { a: [1, 'x', null, true] }), '{"a":[1,"x",null,true]}');
     assert.equal(call('json_encode', null), 'null');
+    assert.equal(call('json_encode', { '<a>': 'x & y\u2028\u2029' }), '{"\\u003ca\\u003e":"x \\u0026 y\\u2028\\u2029"}', 'escaped as Terraform');
+    assert.equal(call('format', '%#v %v', '<b>', ['&']), '"\\u003cb\\u003e" ["\\u0026"]');
     assert.deepEqual(call('json_decode', '{"a":[1,2]}'), { a: [1, 2] });
     assert.equal(call('json_decode', '"s"'), 's');
     assert.match(bad('json_decode', '{bad'), /invalid JSON/);
@@ -177,6 +179,10 @@ describe('string functions', () => {
     assert.equal(call('trim', 'xxaxx', 'x'), 'a');
     assert.equal(call('trim', 'ééaé', 'é'), 'a');
     assert.equal(call('trim_space', '  \n\thi \n'), 'hi');
+    assert.equal(call('trim_space', '\u0085\u00a0\u3000hi there\u2028'), 'hi there', "Unicode White_Space, as Go's TrimSpace");
+    assert.equal(call('trim_space', '\ufeffhi\ufeff'), '\ufeffhi\ufeff', 'the byte order mark is not white space (JavaScript trim() removes it)');
+    assert.equal(call('trim_space', ' \t '), '');
+    assert.equal(call('trim_space', `a${' '.repeat(100_000)}b`), `a${' '.repeat(100_000)}b`);
     assert.equal(call('trim_prefix', 'helloworld', 'hello'), 'world');
     assert.equal(call('trim_prefix', 'helloworld', 'x'), 'helloworld');
     assert.equal(call('trim_suffix', 'helloworld', 'world'), 'hello');
@@ -192,6 +198,8 @@ describe('string functions', () => {
     assert.deepEqual(call('split', '', 'añ'), ['a', 'ñ']);
     assert.equal(call('join', '-', ['a', 'b', 3, true]), 'a-b-3-true');
     assert.equal(call('join', ',', []), '');
+    assert.equal(call('join', ', ', ['a', 'b'], [], ['c']), 'a, b, c', 'several lists, as Terraform');
+    assert.match(bad('join', ',', ['a'], ['b', null]), /element 1 is null/);
     assert.match(bad('join', ',', ['a', null]), /element 1 is null/);
     bad('join', ',', 'abc');
     bad('split', ',', null);
@@ -239,8 +247,14 @@ describe('string functions', () => {
 describe('collection functions', () => {
   it('coalesce', () => {
     assert.equal(call('coalesce', null, 'a', 'b'), 'a');
-    assert.equal(call('coalesce', '', 'a'), '', 'only null is skipped, as HCL');
-    assert.equal(call('coalesce', null, null), null);
+    assert.equal(call('coalesce', '', null, 'z'), 'z', 'null and the empty string are skipped, as Terraform');
+    assert.equal(call('coalesce', null, 0, 'a'), 0, 'zero and false are values');
+    assert.equal(call('coalesce', false, 'a'), false);
+    assert.deepEqual(call('coalesce', [], 'a'), [], 'an empty list is a value (Terraform: coalescelist skips those)');
+    assert.equal(call('coalesce', ' ', 'a'), ' ');
+    assert.equal(call('coalesce', 1, 'a'), 1, 'arguments keep their types (Terraform would give "1")');
+    assert.equal(call('coalesce', null, ''), null, 'none: null, where Terraform errors');
+    assert.equal(call('coalesce'), null);
     assert.equal(run('coalesce(ctx.request.query.limit, 20)', { ctx: { request: { query: {} } } }), 20);
   });
   it('length counts characters, elements, attributes', () => {
@@ -327,6 +341,12 @@ describe('numbers', () => {
     assert.equal(call('parse_int', 'FF', 16), 255);
     assert.equal(call('parse_int', '-1010', 2), -10);
     assert.equal(call('parse_int', 'zz', 36), 1295);
+    assert.equal(call('parse_int', 'ZZ', 36), 1295);
+    assert.equal(call('parse_int', 'Z', 62), 61, 'bases up to 62, as Terraform: upper case above 36');
+    assert.equal(call('parse_int', 'z', 62), 35);
+    assert.equal(call('parse_int', '+7', 8), 7);
+    assert.match(bad('parse_int', 'Z', 40), /cannot parse/);
+    assert.match(bad('parse_int', '1', 63), /between 2 and 62/);
     assert.match(bad('parse_int', '12x', 10), /cannot parse/);
     assert.match(bad('parse_int', '2', 2), /cannot parse/);
     assert.match(bad('parse_int', '', 10), /cannot parse/);

@@ -8,7 +8,7 @@
  */
 import { reserveChars } from '../budget.js';
 import { FunctionArgError, FunctionError } from '../errors.js';
-import { jsonText } from '../json-size.js';
+import { terraformJson } from './json-encode.js';
 import { formatNumber, primitiveToBool, primitiveToNumber, primitiveToString, typeName } from '../values.js';
 import { str } from './args.js';
 import { defineFunction } from './types.js';
@@ -52,10 +52,10 @@ function formatOne(verb: string, v: unknown, f: Flags, precision: number | undef
   if ((v === null || v === undefined) && verb !== 'v') fail('null value cannot be formatted');
   switch (verb) {
     case 'v': {
-      if (f.sharp) return { text: jsonText(v ?? null), numeric: false };
+      if (f.sharp) return { text: terraformJson(v ?? null), numeric: false };
       if (v === null || v === undefined) return { text: 'null', numeric: false };
       if (typeof v === 'number') return { text: signed(formatNumber(v), v, f), numeric: true };
-      const s = typeof v === 'object' && !(v instanceof Date) ? jsonText(v) : primitiveToString(v)!;
+      const s = typeof v === 'object' && !(v instanceof Date) ? terraformJson(v) : primitiveToString(v)!;
       return { text: s, numeric: false };
     }
     case 's': {

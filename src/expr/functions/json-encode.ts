@@ -2,12 +2,29 @@
  * `json_encode(value)`: the value as JSON text. Measured against the size budget before it is
  * written (json-size.ts): a value holding the same large object many times is small in memory and
  * huge as text.
+ *
+ * As Terraform's jsonencode (Go's encoder), `<`, `>`, `&`, U+2028 and U+2029 in strings are written
+ * as `\u003c`, `\u003e`, `\u0026`, `\u2028` and `\u2029`, so the text is safe inside HTML and
+ * JavaScript source. Each such character adds 5 characters, charged to the budget.
  */
+import { reserveChars } from '../budget.js';
 import { jsonText } from '../json-size.js';
 import { defineFunction } from './types.js';
+
+const ESCAPED = /[<>&\u2028\u2029]/g;
+const escape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** JSON text with Terraform's escapes (also used by format's `%#v`). */
+export function terraformJson(value: unknown): string {
+  const text = jsonText(value);
+  const n = text.match(ESCAPED)?.length ?? 0;
+  if (n === 0) return text;
+  reserveChars(5 * n);
+  return text.replace(ESCAPED, escape);
+}
 
 export const jsonEncode = defineFunction({
   name: 'json_encode',
   params: ['value'],
-  impl: (args) => jsonText(args[0] ?? null),
+  impl: (args) => terraformJson(args[0] ?? null),
 });
