@@ -32,6 +32,10 @@ export interface Scenario {
   readonly headers?: readonly string[];
   /** The status every response must have (`200`, `422`); any 2xx when absent. */
   readonly status?: number;
+  /** `POST`...; GET when absent. */
+  readonly method?: string;
+  /** A JSON request body (sent as application/json). */
+  readonly body?: string;
   /** Checked once per server before measuring; throws when the answer is not the expected one. */
   check(server: 'svc' | 'fastify', status: number, body: unknown): void;
 }
@@ -251,6 +255,8 @@ function loadOnly(port: number, scenario: Scenario, secs: number): Promise<Omit<
   const args = [`http://127.0.0.1:${port}${scenario.path}`, String(connections), String(secs)];
   if (scenario.status !== undefined) args.push('--status', String(scenario.status));
   for (const h of scenario.headers ?? []) args.push('--header', h);
+  if (scenario.method !== undefined) args.push('--method', scenario.method);
+  if (scenario.body !== undefined) args.push('--body', scenario.body);
   return new Promise((resolveLoad, reject) => {
     const child = script('load', 'bench/lib/load', args, 'pipe');
     let out = '';
@@ -265,7 +271,12 @@ async function check(server: Server, scenario: Scenario): Promise<void> {
     const colon = h.indexOf(':');
     headers[h.slice(0, colon).trim()] = h.slice(colon + 1).trim();
   }
-  const response = await fetch(`http://127.0.0.1:${server.port}${scenario.path}`, { headers });
+  if (scenario.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`http://127.0.0.1:${server.port}${scenario.path}`, {
+    headers,
+    method: scenario.method ?? 'GET',
+    ...(scenario.body !== undefined ? { body: scenario.body } : {}),
+  });
   const text = await response.text();
   let body: unknown;
   try {

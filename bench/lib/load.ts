@@ -4,6 +4,7 @@
  * would be the bottleneck, hiding the difference between two servers.
  *
  * Usage: node dist/bench/lib/load.js <url> <connections> <seconds> [--status <code>] [--header 'name: value']...
+ *   [--method POST --body '<json>'] (a body is sent as application/json)
  * Prints one JSON line: { requests, errors, seconds, rps, p50, p99 } (latencies in milliseconds).
  * Each connection sends one request, waits for the whole response, then sends the next. A response
  * whose status is not the expected one (`--status`, default any 2xx) counts as an error.
@@ -16,6 +17,8 @@ const { values, positionals } = parseArgs({
   options: {
     status: { type: 'string' },
     header: { type: 'string', multiple: true, default: [] },
+    method: { type: 'string', default: 'GET' },
+    body: { type: 'string' },
   },
 });
 const [url, connArg = '16', secondsArg = '3'] = positionals;
@@ -27,7 +30,11 @@ const target = new URL(url);
 const connections = Number(connArg);
 const durationMs = Number(secondsArg) * 1000;
 const extraHeaders = values.header.map((h) => `${h}\r\n`).join('');
-const request = Buffer.from(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n${extraHeaders}\r\n`);
+const body = values.body === undefined ? '' : values.body;
+const bodyHeaders = values.body === undefined ? '' : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
+const request = Buffer.from(
+  `${values.method} ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n${extraHeaders}${bodyHeaders}\r\n${body}`,
+);
 const expected = `HTTP/1.1 ${values.status ?? '2'}`;
 
 /** Latencies in microseconds, bucketed (1 us resolution below 100 ms): percentiles without sorting millions. */
