@@ -65,6 +65,7 @@ export function operationResponses(
   if (validates) own.push('ValidationFailed');
   if (guards.length > 0) own.push('Unauthorized');
   if (guards.some(checksClaims)) own.push('Forbidden');
+  if (endpoint.rateLimit !== undefined) own.push('TooManyRequests');
   own.push('InternalError');
   const io = steps.some(doesIo);
   if (io || guards.some(fetchesKeys)) own.push('ServiceUnavailable');

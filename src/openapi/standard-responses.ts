@@ -2,7 +2,7 @@
  * The answers svc itself gives before or around a pipeline (SPEC.md §7, DECISIONS.md §3), shared as
  * `components.responses` and referenced by the operations they apply to: 400 and 415 and 413 where a
  * JSON body is declared, 422 where anything is validated, 401 where guarded (403 where a guard
- * requires claims), 500 always, 503 and 504 where a step reaches a database, cache or upstream (503
+ * requires claims), 429 where rate limited, 500 always, 503 and 504 where a step reaches a database, cache or upstream (503
  * also where a guard fetches a key set).
  */
 import type { ServerModel } from '../model/index.js';
@@ -17,6 +17,7 @@ export type StandardResponse =
   | 'PayloadTooLarge'
   | 'UnsupportedMediaType'
   | 'ValidationFailed'
+  | 'TooManyRequests'
   | 'InternalError'
   | 'ServiceUnavailable'
   | 'GatewayTimeout';
@@ -28,6 +29,7 @@ export const STANDARD_STATUS: Readonly<Record<StandardResponse, number>> = {
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
   ValidationFailed: 422,
+  TooManyRequests: 429,
   InternalError: 500,
   ServiceUnavailable: 503,
   GatewayTimeout: 504,
@@ -74,6 +76,18 @@ export class StandardResponses {
         return problem('A JSON body is expected and the Content-Type is another (urn:svc:error:unsupported-media-type).');
       case 'ValidationFailed':
         return problem('The request failed validation (urn:svc:error:validation-error); no step ran.', this.components.validationProblem());
+      case 'TooManyRequests':
+        return {
+          ...problem('The client has made more requests than the rate limit allows in its window (urn:svc:error:too-many-requests); nothing ran.'),
+          headers: {
+            'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+            RateLimit: {
+              description: 'The limit\'s remaining quota and reset (draft-ietf-httpapi-ratelimit-headers): `"<policy>";r=0;t=<seconds>`.',
+              schema: { type: 'string' },
+            },
+            'RateLimit-Policy': { description: 'The limit: `"<policy>";q=<max>;w=<window seconds>`.', schema: { type: 'string' } },
+          },
+        };
       case 'InternalError':
         return problem('A step failed (urn:svc:error:internal); the failing step is named in `step`, the cause is in the server log.');
       case 'ServiceUnavailable':
