@@ -7,8 +7,10 @@
 #       writes DIR/pgbouncer.ini and starts pgbouncer on PORT or a free loopback port, forwarding
 #       every database to the server of POSTGRES_URL as its user; prints the URL to use instead of
 #       POSTGRES_URL (same user and database, PgBouncer's port)
+#   scripts/pgbouncer-test-server.sh halt DIR
+#       stops that pgbouncer, keeping DIR (its log)
 #   scripts/pgbouncer-test-server.sh stop DIR
-#       stops that pgbouncer and removes DIR
+#       stops it and removes DIR
 #
 # pool_mode = transaction: a server connection belongs to a client for one transaction only (what
 # makes named prepared statements and session state unreliable). default_pool_size is small (3 per
@@ -22,7 +24,7 @@
 # the `postgres` user. Exits non-zero, saying why on stderr, when pgbouncer is missing or cannot start.
 set -euo pipefail
 
-usage() { echo "usage: $0 start DIR POSTGRES_URL [PORT] | stop DIR" >&2; exit 2; }
+usage() { echo "usage: $0 start DIR POSTGRES_URL [PORT] | halt DIR | stop DIR" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 action=$1
 dir=$2
@@ -130,6 +132,7 @@ stop() {
 
 case "$action" in
   start) shift 2; start "$@" ;;
+  halt) [ $# -eq 2 ] || usage; halt ;;
   stop) [ $# -eq 2 ] || usage; stop ;;
   *) usage ;;
 esac

@@ -1,0 +1,284 @@
+/**
+ * Shared by the cluster tests: svc replicas of examples/cluster as child processes (the built
+ * `bin/svc.js serve`, as test/e2e starts it), nginx in front of them (scripts/nginx-test-server.sh
+ * with the example's nginx.conf), and an SSE client that behaves as a browser's EventSource does
+ * (reconnects after the server's `retry`, sends Last-Event-ID) and, as the example's README says a
+ * client should, asks GET /messages?after=<last id> for what it missed while away.
+ * Every process started here is stopped by `stopAll` (and killed if the test process exits first).
+ */
+import assert from 'node:assert/strict';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { get, type IncomingMessage } from 'node:http';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { tempDir } from '../connectors/helpers.js';
+
+export { REAL_POSTGRES_URL, NO_REAL_POSTGRES, TARGETS, closeTargets } from '../connectors/helpers.js';
+export { REAL_REDIS_URL, NO_REAL_REDIS } from '../redis/helpers.js';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const run = promisify(execFile);
+
+export function haveNginx(): boolean {
+  try {
+    execFileSync('bash', ['-c', 'command -v nginx || test -x /usr/sbin/nginx'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * `npm test` builds before the tests; run straight from the sources, build when dist/ is missing or
+ * older than them (as test/e2e/serve.test.ts does). Type errors elsewhere still emit.
+ */
+export function ensureBuilt(): void {
+  const marker = join(root, 'dist/src/cli/main.js');
+  const stale = !existsSync(marker) || Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'graph'))) > statSync(marker).mtimeMs;
+  if (stale) {
+    try {
+      execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
+    } catch {
+      // Checked just below.
+    }
+  }
+  assert.ok(existsSync(marker), 'npm run build produced dist/src/cli/main.js');
+}
+
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+export interface Replica {
+  readonly name: string;
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** stdout (the request log) and stderr so far. */
+  output(): string;
+  /** SIGTERM, SIGKILL after 10 s; resolves at the exit. */
+  stop(): Promise<void>;
+}
+
+/** `node bin/svc.js serve -c examples/cluster --port 0` with `SVC_REPLICA=<name>`, once it listens. */
+export async function startReplica(name: string, env: Record<string, string>): Promise<Replica> {
+  const child = spawn(process.execPath, ['bin/svc.js', 'serve', '-c', 'examples/cluster', '--port', '0'], {
+    cwd: root,
+    env: { ...process.env, ...env, SVC_REPLICA: name },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  void exited.then(() => children.delete(child));
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`replica ${name} did not listen within 30 s:\n${out}`)), 30_000);
+    const look = (): void => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(m[1]!);
+      }
+    };
+    child.stderr!.on('data', look);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`replica ${name} exited with ${code} before listening:\n${out}`));
+    });
+  });
+  return {
+    name,
+    url,
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface Nginx {
+  readonly url: string;
+  readonly dir: string;
+  stop(): Promise<void>;
+}
+
+/** nginx with examples/cluster/nginx.conf in front of the replicas, on a free loopback port. */
+export async function startNginx(replicas: readonly Replica[]): Promise<Nginx> {
+  const dir = await tempDir('svc-nginx-');
+  const upstreams = replicas.map((r) => new URL(r.url).host);
+  const script = join(root, 'scripts/nginx-test-server.sh');
+  const { stdout } = await run('bash', [script, 'start', dir, join(root, 'examples/cluster/nginx.conf'), ...upstreams], { encoding: 'utf8' });
+  let stopped = false;
+  return {
+    url: stdout.trim(),
+    dir,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await run('bash', [script, 'halt', dir]);
+    },
+  };
+}
+
+export interface Message {
+  readonly seq: number;
+  readonly author: string;
+  readonly text: string;
+}
+
+export async function post(base: string, text: string): Promise<{ status: number; message?: Message; replica?: string }> {
+  try {
+    const answer = await fetch(`${base}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ author: 'test', text }),
+    });
+    const body = answer.status === 202 ? ((await answer.json()) as Message) : (await answer.arrayBuffer(), undefined);
+    return { status: answer.status, ...(body ? { message: body } : {}), replica: answer.headers.get('x-replica') ?? undefined };
+  } catch {
+    return { status: 0 };
+  }
+}
+
+/** Every message in the log, through `base`. */
+export async function allMessages(base: string): Promise<number[]> {
+  const answer = await fetch(`${base}/messages?after=0`);
+  assert.equal(answer.status, 200);
+  return ((await answer.json()) as { messages: Message[] }).messages.map((m) => m.seq);
+}
+
+/**
+ * GET /events as a browser's EventSource reads it, plus the catch-up the example prescribes: after a
+ * reconnection, GET /messages?after=<Last-Event-ID>. `received` holds each seq once, from either.
+ */
+export class ResumingClient {
+  /** Seqs in the order they were first had. */
+  readonly received: number[] = [];
+  /** The replica of each connection (its X-Replica header), in order. */
+  readonly replicas: string[] = [];
+  /** Live ids that arrived out of order on one connection (Redis delivers a channel in order). */
+  readonly disorders: string[] = [];
+  reconnects = 0;
+  #lastId: string | undefined;
+  #retryMs = 3000;
+  #closed = false;
+  #response: IncomingMessage | undefined;
+  readonly #have = new Set<number>();
+  readonly #base: string;
+
+  constructor(base: string) {
+    this.#base = base;
+  }
+
+  /** Connects; resolves once the first response head has arrived. */
+  open(): Promise<void> {
+    return new Promise((resolveOpen, reject) => this.#connect(resolveOpen, reject));
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#response?.destroy();
+  }
+
+  get replica(): string | undefined {
+    return this.replicas.at(-1);
+  }
+
+  #take(seq: number): void {
+    if (this.#have.has(seq)) return;
+    this.#have.add(seq);
+    this.received.push(seq);
+  }
+
+  #connect(opened?: () => void, failed?: (error: Error) => void): void {
+    if (this.#closed) return;
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (this.#lastId !== undefined) headers['last-event-id'] = this.#lastId;
+    // Once per connection: a reset may be reported both as the response's close and the request's error.
+    let ended = false;
+    const again = (): void => {
+      if (this.#closed || ended) return;
+      ended = true;
+      this.reconnects++;
+      setTimeout(() => this.#connect(), this.#retryMs);
+    };
+    const request = get(`${this.#base}/events`, { headers }, (response) => {
+      if (response.statusCode !== 200) {
+        response.resume();
+        failed?.(new Error(`GET /events answered ${response.statusCode}`));
+        if (!failed) again();
+        return;
+      }
+      this.#response = response;
+      this.replicas.push(String(response.headers['x-replica']));
+      opened?.();
+      // Subscribed before the head was sent: whatever came before it is in the log.
+      if (this.#lastId !== undefined) void this.#catchUp(Number(this.#lastId));
+      let pending = '';
+      let lastLive = 0;
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        pending += chunk;
+        for (let end = pending.indexOf('\n\n'); end >= 0; end = pending.indexOf('\n\n')) {
+          const frame = pending.slice(0, end);
+          pending = pending.slice(end + 2);
+          let data: string | undefined;
+          for (const line of frame.split('\n')) {
+            if (line.startsWith('retry: ')) this.#retryMs = Number(line.slice(7));
+            else if (line.startsWith('id: ')) this.#lastId = line.slice(4);
+            else if (line.startsWith('data: ')) data = line.slice(6);
+          }
+          if (data === undefined) continue;
+          const seq = (JSON.parse(data) as Message).seq;
+          if (seq <= lastLive) this.disorders.push(`${seq} after ${lastLive}`);
+          lastLive = seq;
+          this.#take(seq);
+        }
+      });
+      response.once('close', again);
+    });
+    request.on('error', (error) => {
+      if (failed) failed(error);
+      else again();
+    });
+  }
+
+  async #catchUp(after: number): Promise<void> {
+    try {
+      const answer = await fetch(`${this.#base}/messages?after=${after}`);
+      if (answer.status !== 200) return;
+      for (const m of ((await answer.json()) as { messages: Message[] }).messages) this.#take(m.seq);
+    } catch {
+      // The next reconnection catches up again.
+    }
+  }
+}
+
+/** Polls `check` until it holds or `ms` pass; answers its last value. */
+export async function eventually<T>(check: () => T | Promise<T>, ok: (value: T) => boolean, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
