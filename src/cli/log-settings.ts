@@ -1,0 +1,83 @@
+/**
+ * `svc serve`'s logging and metrics settings, in one place: `--log-level`, `--log-format`, the
+ * `LOG_LEVEL` environment variable and the server block's `log_level`, `access_log` and `metrics`.
+ *
+ * The level: the flag, else `LOG_LEVEL`, else `server { log_level }`, else `info`. The logger is made
+ * before the manifest is read (with the flag's or the variable's level, else `info`) and takes the
+ * server block's level once the manifest is loaded (`settle`), before any server is built: nothing
+ * is logged between the two. The format is the flag's alone (`json` by default).
+ *
+ * Metrics are one registry for the life of the process (a reload keeps counting), made when a
+ * manifest first turns them on: the step compiler asks for its observer (`observeSteps`) and each
+ * server built gets the page and the connections to read (`serverOptions`).
+ */
+import { createLogger, createMetrics, LOG_FORMATS, type LogFormat, type Logger, type ServerOptions, type ServiceMetrics } from '../http/index.js';
+import type { ConnectorSet } from '../connectors/index.js';
+import { LOG_LEVELS, type LogLevel } from '../manifest/index.js';
+import type { ServerModel, ServiceModel } from '../model/index.js';
+import type { StepObserver } from '../steps/index.js';
+import { flagString, UsageError, type ParsedArgs } from './args.js';
+
+/** The flags this file reads, spread into `svc serve`'s flag list. */
+export const LOG_FLAGS = [
+  { name: 'log-level', value: true },
+  { name: 'log-format', value: true },
+] as const;
+
+export interface LogSettings {
+  /** From the flag or LOG_LEVEL; absent when neither says (the server block then decides). */
+  readonly level: LogLevel | undefined;
+  readonly format: LogFormat;
+}
+
+/** The flags and the environment; a value that is not a level or a format is a usage error (exit 2). */
+export function logSettings(args: ParsedArgs, env: Readonly<Record<string, string | undefined>>): LogSettings {
+  const flag = flagString(args, 'log-level');
+  const fromEnv = env.LOG_LEVEL === '' ? undefined : env.LOG_LEVEL;
+  const level = flag !== undefined ? choice(flag, LOG_LEVELS, '--log-level') : fromEnv !== undefined ? choice(fromEnv, LOG_LEVELS, 'LOG_LEVEL') : undefined;
+  const format = choice(flagString(args, 'log-format') ?? 'json', LOG_FORMATS, '--log-format');
+  return { level, format };
+}
+
+/** The level in force: flag, LOG_LEVEL, the server block, `info`. */
+export function logLevelOf(settings: LogSettings, server: Pick<ServerModel, 'logLevel'>): LogLevel {
+  return settings.level ?? server.logLevel ?? 'info';
+}
+
+function choice<T extends string>(value: string, allowed: readonly T[], where: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${where} must be one of ${allowed.join(', ')}; got "${value}"`);
+}
+
+/** What `svc serve` logs and measures with. */
+export interface ServeTelemetry {
+  readonly logger: Logger;
+  /** CompileServiceOptions.observeSteps: the registry's step observer when the manifest turns metrics on. */
+  observeSteps(model: ServiceModel): StepObserver | undefined;
+  /** Once the manifest is loaded: its level, unless the flag or LOG_LEVEL set one. */
+  settle(server: ServerModel): void;
+  /** The logging and metrics part of the options of a server built for `server` and its connections. */
+  serverOptions(server: ServerModel, connectors: ConnectorSet): Pick<ServerOptions, 'logger' | 'accessLog' | 'metrics'>;
+}
+
+/** `stream`: where lines go instead of stdout (tests). */
+export function serveTelemetry(settings: LogSettings, options: { readonly stream?: { write(text: string): unknown } } = {}): ServeTelemetry {
+  const logger = createLogger({ format: settings.format, level: settings.level ?? 'info', ...(options.stream ? { stream: options.stream } : {}) });
+  let metrics: ServiceMetrics | undefined;
+  const metricsFor = (server: ServerModel): ServiceMetrics | undefined => (server.metricsPath === undefined ? undefined : (metrics ??= createMetrics()));
+  return {
+    logger,
+    observeSteps: (model) => metricsFor(model.server)?.steps,
+    settle(server) {
+      logger.level = logLevelOf(settings, server);
+    },
+    serverOptions(server, connectors) {
+      const on = metricsFor(server);
+      return {
+        logger,
+        accessLog: server.accessLog,
+        ...(on !== undefined && server.metricsPath !== undefined ? { metrics: { path: server.metricsPath, metrics: on, connectors } } : {}),
+      };
+    },
+  };
+}
