@@ -1,18 +1,27 @@
 /**
- * `svc serve -c DIR [--host H] [--port P]`: boot, listen, serve until SIGTERM/SIGINT, exit 0 after a
- * graceful shutdown. Host and port: flag, else SVC_HOST/HOST and SVC_PORT/PORT, else the server block.
+ * `svc serve -c DIR [--host H] [--port P] [--watch] [--workers N|auto]`: boot, listen, serve until
+ * SIGTERM/SIGINT, exit 0 after a graceful shutdown; SIGHUP (and, with `--watch`, a change to the
+ * manifest's files) reloads the manifest without closing the port. Host and port: flag, else
+ * SVC_HOST/HOST and SVC_PORT/PORT, else the server block. Workers: flag, else the server block, else 1;
+ * with more than one, a primary process forks them (workers.ts), each serving as one process does
+ * (serve-process.ts).
  */
-import type { StepError } from '../../graph/index.js';
-import { buildServer, createLogger, docsSites, flushLogger, listen, shutdownOnSignals } from '../http/index.js';
+import { availableParallelism } from 'node:os';
+import { createLogger } from '../http/index.js';
 import { flagString, parseArgs, parsePort, UsageError, type ParsedArgs } from './args.js';
-import { boot, configDir, diagnosticsFormat } from './boot.js';
+import { configDir, diagnosticsFormat } from './boot.js';
 import { EXIT_FAILURE, type CliIO } from './io.js';
+import { loadForServe } from './serve-load.js';
+import { compileOptions, serveProcess } from './serve-process.js';
+import { isServeWorker, servePrimary } from './workers.js';
 
 export const SERVE_FLAGS = [
   { name: 'config', short: 'c', value: true },
   { name: 'host', value: true },
   { name: 'port', short: 'p', value: true },
   { name: 'diagnostics', value: true },
+  { name: 'watch', value: false },
+  { name: 'workers', value: true },
 ] as const;
 
 export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
@@ -20,68 +29,39 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   const dir = configDir(args, io);
   const format = diagnosticsFormat(args);
-  // Checked before booting, so a bad --port is reported without loading anything.
+  // Checked before booting, so a bad --port or --workers is reported without loading anything.
   bindAddress(args, io.env, { host: '127.0.0.1', port: 8080 });
+  const workersFlag = workersOf(flagString(args, 'workers'));
+  const watch = args.flags.watch === true;
 
   const logger = createLogger();
-  // A step's release or a transaction's rollback that fails after its request was answered (or
-  // abandoned) has nobody to fail: the engine hands it here, and it must never pass unseen.
-  const onTeardownError = (error: StepError): void =>
-    logger.error({ err: error, step: error.step, kind: error.kind, category: error.category }, 'teardown failed');
-  const booted = await boot(dir, io, format, 'serve', { onTeardownError });
+  const bind = (server: { readonly host: string; readonly port: number }) => bindAddress(args, io.env, server);
+  // A worker forked by the primary below: the same command line, served as one process.
+  if (isServeWorker()) {
+    const code = await serveProcess({ dir, io, format, logger, watch: false, bind, worker: true });
+    // The channel to the primary would keep the process alive after its work is done.
+    process.disconnect?.();
+    return code;
+  }
+  const booted = await loadForServe(dir, io, format, compileOptions(logger), workersFlag);
   if (!booted) return EXIT_FAILURE;
-  const { server } = booted.model;
-  const bind = bindAddress(args, io.env, server);
+  const workers = workerCount(workersFlag ?? booted.model.server.workers ?? 1);
+  if (workers > 1) return servePrimary({ dir, io, format, logger, watch, workers, bind: bind(booted.model.server), booted });
+  return serveProcess({ dir, io, format, logger, watch, bind, booted });
+}
 
-  const app = await buildServer({
-    endpoints: booted.service.endpoints,
-    // The OpenAPI document is compiled here, once, when a documentation endpoint serves it.
-    docs: docsSites(booted.service.docs, booted.model),
-    bodyLimit: server.maxBodySize,
-    requestTimeoutMs: server.requestTimeoutMs,
-    logger,
-  });
-  // Every connection is opened and answering before the first request can arrive; one that cannot
-  // be reached stops the boot (after a bounded retry) instead of failing requests later.
-  const { connectors } = booted;
-  try {
-    await connectors.openAll({ logger });
-  } catch (error) {
-    io.stderr.write(`svc serve: ${(error as Error).message}\n`);
-    await app.close();
-    flushLogger(logger);
-    return EXIT_FAILURE;
+/** `--workers N|auto`: a whole number of processes from 1, or one per core. */
+function workersOf(flag: string | undefined): number | 'auto' | undefined {
+  if (flag === undefined || flag === 'auto') return flag;
+  if (!/^\d+$/.test(flag) || Number(flag) < 1 || Number(flag) > 1024) {
+    throw new UsageError(`--workers must be a whole number of processes from 1 to 1024, or "auto"; got "${flag}"`);
   }
-  let address: { url: string };
-  try {
-    address = await listen(app, bind);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const where = `${bind.host}:${bind.port}`;
-    io.stderr.write(
-      `svc serve: cannot listen on ${where}: ${code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (error as Error).message}\n`,
-    );
-    await app.close();
-    await connectors.closeAll();
-    return EXIT_FAILURE;
-  }
-  logger.info({ url: address.url, endpoints: booted.service.endpoints.length }, 'listening');
-  io.stderr.write(`svc serve: listening on ${address.url} (${booted.service.endpoints.length} endpoints)\n`);
-  // Log lines are batched: a crash must neither lose the last ones nor die without saying why.
-  const crash = (error: unknown): void => {
-    logger.fatal({ err: error }, 'crashed');
-    flushLogger(logger);
-    process.exit(EXIT_FAILURE);
-  };
-  process.on('uncaughtException', crash);
-  process.on('unhandledRejection', crash);
-  const code = await shutdownOnSignals(app, { shutdownTimeoutMs: server.shutdownTimeoutMs, logger });
-  // After the HTTP server has drained: no request can still hold a pooled client.
-  await connectors.closeAll();
-  process.off('uncaughtException', crash);
-  process.off('unhandledRejection', crash);
-  flushLogger(logger);
-  return code;
+  return Number(flag);
+}
+
+/** The number of processes `workers` asks for: "auto" is one per core. */
+function workerCount(workers: number | 'auto'): number {
+  return workers === 'auto' ? availableParallelism() : workers;
 }
 
 /** Flag, else SVC_HOST/HOST and SVC_PORT/PORT (the more specific first), else the server block. */

@@ -4,10 +4,12 @@
  * On SIGTERM or SIGINT the server stops accepting connections, lets in-flight requests finish within
  * `server.shutdown_timeout`, then closes whatever connections remain; the process exits 0. Idle
  * keep-alive connections are closed as soon as they are idle, so a busy client does not hold the
- * shutdown open until the time-out.
+ * shutdown open until the time-out. `svc serve` listens through a front server (front.ts) whose app
+ * a reload swaps: `listenFront`/`shutdownFront`; `listen`/`shutdown` serve one app on its own server.
  */
 import type { FastifyInstance } from 'fastify';
-import { flushLogger, type Logger } from './log.js';
+import type { Front } from './front.js';
+import type { Logger } from './log.js';
 
 export interface ListenOptions {
   readonly host: string;
@@ -53,36 +55,80 @@ export async function shutdown(app: FastifyInstance, options: ShutdownOptions): 
   }
 }
 
-/**
- * Resolves with the exit code once a SIGTERM or SIGINT has shut the server down. A second signal during
- * the shutdown closes every connection at once.
- */
-export function shutdownOnSignals(app: FastifyInstance, options: ShutdownOptions): Promise<number> {
-  return new Promise((resolve) => {
-    let closing = false;
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (closing) {
-        app.server.closeAllConnections();
-        return;
-      }
-      closing = true;
-      options.logger.info({ signal }, 'shutting down');
-      shutdown(app, options).then(
-        () => {
-          options.logger.info('stopped');
-          flushLogger(options.logger);
-          process.off('SIGTERM', onSignal);
-          process.off('SIGINT', onSignal);
-          resolve(0);
-        },
-        (error: unknown) => {
-          options.logger.error({ err: error }, 'shutdown failed');
-          flushLogger(options.logger);
-          resolve(1);
-        },
-      );
-    };
-    process.on('SIGTERM', onSignal);
-    process.on('SIGINT', onSignal);
+/** Starts the front server listening; answers the bound address (`port: 0` chooses a free port). */
+export async function listenFront(front: Front, options: ListenOptions): Promise<{ host: string; port: number; url: string }> {
+  const { server } = front;
+  await new Promise<void>((resolve, reject) => {
+    const failed = (error: Error): void => reject(error);
+    server.once('error', failed);
+    server.listen({ host: options.host, port: options.port }, () => {
+      server.off('error', failed);
+      resolve();
+    });
   });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return { host: options.host, port, url: `http://${shown}:${port}` };
+}
+
+/**
+ * `shutdown` for the front server of `svc serve` (front.ts): stop accepting, end live streams, let
+ * requests finish within the time-out, close idle and silent connections as they turn so; resolves
+ * once every connection is gone and the current app is closed.
+ */
+export async function shutdownFront(front: Front, options: ShutdownOptions): Promise<void> {
+  const { server } = front;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const sweep = setInterval(() => {
+    server.closeIdleConnections();
+    for (const socket of front.silentSockets) socket.destroy();
+  }, 50);
+  const deadline = setTimeout(() => {
+    options.logger.warn({ shutdownTimeoutMs: options.shutdownTimeoutMs }, 'shutdown time-out: closing remaining connections');
+    server.closeAllConnections();
+  }, options.shutdownTimeoutMs);
+  try {
+    await front.retireCurrent({ drainTimeoutMs: options.shutdownTimeoutMs, logger: options.logger });
+    await closed;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(deadline);
+  }
+}
+
+export interface ProcessSignals {
+  /** Resolves with the first SIGTERM or SIGINT. */
+  readonly stop: Promise<NodeJS.Signals>;
+  /** Stops listening for signals (after the shutdown). */
+  dispose(): void;
+}
+
+/**
+ * SIGTERM/SIGINT resolve `stop` (a second one calls `onRepeat`: close every connection at once);
+ * SIGHUP calls `onReload` each time.
+ */
+export function processSignals(handlers: { onRepeat(): void; onReload(): void }): ProcessSignals {
+  let stopped = false;
+  let resolveStop!: (signal: NodeJS.Signals) => void;
+  const stop = new Promise<NodeJS.Signals>((resolve) => (resolveStop = resolve));
+  const onStop = (signal: NodeJS.Signals): void => {
+    if (stopped) handlers.onRepeat();
+    else {
+      stopped = true;
+      resolveStop(signal);
+    }
+  };
+  const onHangUp = (): void => handlers.onReload();
+  process.on('SIGTERM', onStop);
+  process.on('SIGINT', onStop);
+  process.on('SIGHUP', onHangUp);
+  return {
+    stop,
+    dispose() {
+      process.off('SIGTERM', onStop);
+      process.off('SIGINT', onStop);
+      process.off('SIGHUP', onHangUp);
+    },
+  };
 }

@@ -35,27 +35,32 @@ export function checkIntervalMs(requestTimeoutMs: number): number {
   return Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 10)));
 }
 
-export function nodeServerFactory(options: NodeServerOptions): (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server {
+type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function nodeServerFactory(options: NodeServerOptions): (handler: RequestHandler) => Server {
+  return (handler) => createNodeServer(options, handler);
+}
+
+/** The server itself; `svc serve` builds one (front.ts) and hands each request to the current app. */
+export function createNodeServer(options: NodeServerOptions, handler: RequestHandler): Server {
   const { requestTimeoutMs } = options;
-  return (handler) => {
-    const server = createServer(
-      {
-        requestTimeout: requestTimeoutMs,
-        headersTimeout: requestTimeoutMs,
-        connectionsCheckingInterval: checkIntervalMs(requestTimeoutMs),
-        requireHostHeader: false,
-      },
-      (req, res) => {
-        if (req.headers.host === undefined && (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1)) {
-          answerWithoutHost(req, res, options.log());
-          return;
-        }
-        handler(req, res);
-      },
-    );
-    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-    return server;
-  };
+  const server = createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: checkIntervalMs(requestTimeoutMs),
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      if (req.headers.host === undefined && (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1)) {
+        answerWithoutHost(req, res, options.log());
+        return;
+      }
+      handler(req, res);
+    },
+  );
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  return server;
 }
 
 /** The 400 of an HTTP/1.1 request without `Host` (RFC 9112 §3.2), written without Fastify. */

@@ -1,0 +1,48 @@
+/**
+ * One loaded manifest being served: its model and compiled endpoints, the Fastify app built from
+ * them (never listening itself: the front server of src/http/front.ts hands it requests) and its
+ * connections. `svc serve` starts one at boot and one more at every reload.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ConnectorSet } from '../connectors/index.js';
+import { buildServer, docsSites, type Logger } from '../http/index.js';
+import type { Booted } from './boot.js';
+
+export interface Generation {
+  readonly booted: Booted;
+  readonly app: FastifyInstance;
+}
+
+export interface StartOptions {
+  readonly logger: Logger;
+  /** The generation this one replaces: its open connections with unchanged settings are kept. */
+  readonly previous?: Generation | undefined;
+}
+
+/**
+ * Builds the app and opens every connection (retried while unreachable, migrations applied), so no
+ * request can reach a connection that is not open. Rejects, with nothing left open, when one cannot be.
+ */
+export async function startGeneration(booted: Booted, options: StartOptions): Promise<Generation> {
+  const { server } = booted.model;
+  const app = await buildServer({
+    endpoints: booted.service.endpoints,
+    // The OpenAPI document is compiled here, once, when a documentation endpoint serves it.
+    docs: docsSites(booted.service.docs, booted.model),
+    bodyLimit: server.maxBodySize,
+    requestTimeoutMs: server.requestTimeoutMs,
+    logger: options.logger,
+  });
+  try {
+    await booted.connectors.openAll({ logger: options.logger, reuse: options.previous?.booted.connectors });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return { booted, app };
+}
+
+/** Closes the connections of a generation whose requests are done (its app is closed by the front). */
+export function closeConnections(generation: Generation): Promise<void> {
+  return (generation.booted.connectors as ConnectorSet).closeAll();
+}

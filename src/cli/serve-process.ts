@@ -1,0 +1,151 @@
+/**
+ * One serving process: `svc serve` with one worker, and each worker of `--workers N`.
+ *
+ * Boot (load, check, compile), open every connection, listen through the front server
+ * (src/http/front.ts), then serve until told to stop; the manifest is reloaded on SIGHUP and, with
+ * `--watch`, when its files change (reload.ts). Stopping drains in-flight requests within
+ * `shutdown_timeout`, then closes the connections; the exit code is 0.
+ *
+ * In a worker the primary (workers.ts) is in charge of signals: it sends SIGTERM to stop (a second
+ * SIGTERM closes every connection at once) and reloads by replacing workers, so a worker ignores
+ * SIGINT and SIGHUP (a terminal's Ctrl-C or hang-up reaches every process of the group) and stops
+ * when its primary goes away.
+ */
+import type { StepError } from '../../graph/index.js';
+import { createFront, flushLogger, listenFront, processSignals, shutdownFront, type Logger } from '../http/index.js';
+import type { CompileServiceOptions } from '../steps/index.js';
+import type { Booted, DiagnosticsFormat } from './boot.js';
+import { closeConnections, startGeneration, type Generation } from './generation.js';
+import { EXIT_FAILURE, type CliIO } from './io.js';
+import { createReloader } from './reload.js';
+import { loadForServe } from './serve-load.js';
+import { watchManifest } from './watch.js';
+
+export interface ServeProcessOptions {
+  readonly dir: string;
+  readonly io: CliIO;
+  readonly format: DiagnosticsFormat;
+  readonly logger: Logger;
+  /** The address: flags and environment over the server block (serve.ts `bindAddress`). */
+  readonly bind: (server: { readonly host: string; readonly port: number }) => { host: string; port: number };
+  readonly watch: boolean;
+  /** Set in a worker of `--workers N`: signals are the primary's (see above). */
+  readonly worker?: boolean | undefined;
+  /** The manifest as `serve` loaded it to count the workers; loaded here when absent. */
+  readonly booted?: Booted | undefined;
+}
+
+/** What `compileService` needs from the process: a place for failures nobody else can report. */
+export function compileOptions(logger: Logger): CompileServiceOptions {
+  // A step's release or a transaction's rollback that fails after its request was answered (or
+  // abandoned) has nobody to fail: the engine hands it here, and it must never pass unseen.
+  return {
+    onTeardownError: (error: StepError): void => logger.error({ err: error, step: error.step, kind: error.kind, category: error.category }, 'teardown failed'),
+  };
+}
+
+export async function serveProcess(options: ServeProcessOptions): Promise<number> {
+  const { io, logger } = options;
+  const compile = compileOptions(logger);
+  // A worker does not check the worker count again: its primary did, before forking it.
+  const booted = options.booted ?? (await loadForServe(options.dir, io, options.format, compile, undefined));
+  if (!booted) return EXIT_FAILURE;
+  const { server } = booted.model;
+  const bind = options.bind(server);
+
+  // Every connection is opened and answering before the first request can arrive; one that cannot
+  // be reached stops the boot (after a bounded retry) instead of failing requests later.
+  let first: Generation;
+  try {
+    first = await startGeneration(booted, { logger });
+  } catch (error) {
+    io.stderr.write(`svc serve: ${(error as Error).message}\n`);
+    flushLogger(logger);
+    return EXIT_FAILURE;
+  }
+  const front = createFront({ requestTimeoutMs: server.requestTimeoutMs, app: first.app });
+  let address: { url: string };
+  try {
+    address = await listenFront(front, bind);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const where = `${bind.host}:${bind.port}`;
+    io.stderr.write(
+      `svc serve: cannot listen on ${where}: ${code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (error as Error).message}\n`,
+    );
+    await first.app.close();
+    await closeConnections(first);
+    return EXIT_FAILURE;
+  }
+  const endpoints = booted.service.endpoints.length;
+  logger.info({ url: address.url, endpoints, pid: process.pid }, 'listening');
+  if (!options.worker) io.stderr.write(`svc serve: listening on ${address.url} (${endpoints} endpoints)\n`);
+
+  // Log lines are batched: a crash must neither lose the last ones nor die without saying why.
+  const crash = (error: unknown): void => {
+    logger.fatal({ err: error }, 'crashed');
+    flushLogger(logger);
+    process.exit(EXIT_FAILURE);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+
+  const reloader = createReloader({ dir: options.dir, io, format: options.format, logger, front, first, compile });
+  const watcher = options.watch ? watchManifest(options.dir, booted.model, () => reloader.reload('watch')) : undefined;
+  reloader.onReloaded = (ok, generation) => {
+    if (ok) watcher?.follow(generation.booted.model);
+  };
+  const forceClose = (): void => front.server.closeAllConnections();
+  const signals = !options.worker ? processSignals({ onRepeat: forceClose, onReload: () => reloader.reload('SIGHUP') }) : workerSignals(forceClose);
+
+  const signal = await signals.stop;
+  logger.info({ signal }, 'shutting down');
+  watcher?.close();
+  let code = 0;
+  try {
+    // A reload under way finishes first: its new generation is then the one drained.
+    await reloader.settle();
+    const { shutdownTimeoutMs } = reloader.current().booted.model.server;
+    await shutdownFront(front, { shutdownTimeoutMs, logger });
+    await reloader.settle();
+    logger.info('stopped');
+  } catch (error) {
+    logger.error({ err: error }, 'shutdown failed');
+    code = EXIT_FAILURE;
+  }
+  // After the HTTP server has drained: no request can still hold a pooled client.
+  await closeConnections(reloader.current());
+  signals.dispose();
+  process.off('uncaughtException', crash);
+  process.off('unhandledRejection', crash);
+  flushLogger(logger);
+  return code;
+}
+
+/** A worker's signals: SIGTERM from the primary stops it; SIGINT and SIGHUP are the primary's. */
+function workerSignals(forceClose: () => void): { stop: Promise<NodeJS.Signals>; dispose(): void } {
+  let stopping = false;
+  let resolveStop!: (signal: NodeJS.Signals) => void;
+  const stop = new Promise<NodeJS.Signals>((resolve) => (resolveStop = resolve));
+  const onTerm = (): void => {
+    if (stopping) forceClose();
+    stopping = true;
+    resolveStop('SIGTERM');
+  };
+  const ignore = (): void => {};
+  // The primary is gone (killed): nobody will send the SIGTERM, so stop as if it had.
+  const orphaned = (): void => onTerm();
+  process.on('SIGTERM', onTerm);
+  process.on('SIGINT', ignore);
+  process.on('SIGHUP', ignore);
+  process.on('disconnect', orphaned);
+  return {
+    stop,
+    dispose() {
+      process.off('SIGTERM', onTerm);
+      process.off('SIGINT', ignore);
+      process.off('SIGHUP', ignore);
+      process.off('disconnect', orphaned);
+    },
+  };
+}

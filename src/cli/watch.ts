@@ -1,0 +1,127 @@
+/**
+ * `svc serve --watch`: a change to the manifest's files asks for a reload, once per burst of changes
+ * (an editor's save is often several events: write a temporary file, rename it over, touch it).
+ *
+ * What counts: under the manifest directory (recursively), a `*.hcl`, `*.star` or `*.sql` file
+ * changed, added or removed, or a file the served manifest reads (a template, a Starlark `file`);
+ * and anything in a migrations directory, wherever it lies. Everything else is ignored, on purpose:
+ * hidden files and directories (`.git`, an editor's swap file, a `pglite:.data` directory), anything
+ * under a `pglite:<dir>` (the database writes there constantly) and a log file written next to the
+ * manifest would otherwise reload the service forever.
+ */
+import { type FSWatcher, watch } from 'node:fs';
+import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { ServiceModel } from '../model/index.js';
+import type { StepSpec } from '../steps/index.js';
+
+/** Quiet time after the last event before the reload is asked for. */
+const DEBOUNCE_MS = 150;
+const MANIFEST_EXTENSIONS = new Set(['.hcl', '.star', '.sql']);
+
+export interface ManifestWatcher {
+  /** Follows the files of the manifest now served (after a successful reload). */
+  follow(model: ServiceModel<StepSpec>): void;
+  close(): void;
+}
+
+export function watchManifest(dir: string, model: ServiceModel<StepSpec>, onChange: () => void): ManifestWatcher {
+  const root = resolve(dir);
+  let inputs = inputsOf(model);
+  let timer: NodeJS.Timeout | undefined;
+  const changed = (path: string): void => {
+    if (!isRelevant(path, inputs)) return;
+    clearTimeout(timer);
+    timer = setTimeout(onChange, DEBOUNCE_MS);
+  };
+  const watchers = new Map<string, FSWatcher>();
+  const watchDir = (path: string): void => {
+    if (watchers.has(path)) return;
+    try {
+      const watcher = watch(path, { recursive: true }, (_event, name) => {
+        // Without a name (some platforms, some events) the change cannot be placed: reload anyway.
+        if (name === null) changed(join(path, MANIFEST_MARKER));
+        else changed(resolve(path, name.toString()));
+      });
+      // A watched directory that disappears is not worth crashing for; the next reload says what is missing.
+      watcher.on('error', () => {});
+      watchers.set(path, watcher);
+    } catch {
+      // A migrations directory that does not exist yet: nothing to watch there.
+    }
+  };
+  const watchAll = (): void => {
+    watchDir(root);
+    for (const migrations of inputs.migrations) if (!isInside(root, migrations)) watchDir(migrations);
+  };
+  watchAll();
+  return {
+    follow(next) {
+      inputs = inputsOf(next);
+      watchAll();
+    },
+    close() {
+      clearTimeout(timer);
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+    },
+  };
+}
+
+/** A name that is always relevant, for events that come without one. */
+const MANIFEST_MARKER = 'manifest.hcl';
+
+interface Inputs {
+  /** Files the manifest reads besides its `*.hcl` (templates, Starlark files), absolute. */
+  readonly files: ReadonlySet<string>;
+  readonly migrations: readonly string[];
+  /** Directories of `pglite:<dir>` connections: written by the database, never manifest input. */
+  readonly databases: readonly string[];
+}
+
+function isRelevant(path: string, inputs: Inputs): boolean {
+  if (inputs.databases.some((d) => isInside(d, path))) return false;
+  if (inputs.files.has(path) || inputs.migrations.some((d) => isInside(d, path))) return true;
+  const hidden = path.split(sep).some((part) => part.startsWith('.') && part !== '.' && part !== '..');
+  if (hidden || path.split(sep).includes('node_modules')) return false;
+  return MANIFEST_EXTENSIONS.has(extname(path));
+}
+
+function inputsOf(model: ServiceModel<StepSpec>): Inputs {
+  const files = new Set<string>();
+  for (const endpoint of model.endpoints) collectFiles(endpoint, files, new Set());
+  const migrations: string[] = [];
+  const databases: string[] = [];
+  for (const c of model.connections.values()) {
+    if (c.migrations !== undefined) migrations.push(resolve(c.migrations));
+    if (c.url.startsWith('pglite:') && c.url.length > 'pglite:'.length) databases.push(resolve(c.baseDir, c.url.slice('pglite:'.length)));
+  }
+  return { files, migrations, databases };
+}
+
+/**
+ * Every `file` a step or a documentation endpoint reads (starlark `file`, `template_file`), found by
+ * walking the endpoint's plain data: step kinds nest (parallel, transaction, catch) and each keeps
+ * its file under that name, so the walk needs no list of kinds to stay complete.
+ */
+function collectFiles(value: unknown, into: Set<string>, seen: Set<unknown>): void {
+  if (typeof value !== 'object' || value === null || seen.has(value)) return;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    for (const item of value) collectFiles(item, into, seen);
+    return;
+  }
+  if (value instanceof Map) {
+    for (const item of value.values()) collectFiles(item, into, seen);
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (key === 'range' || key.endsWith('Range')) continue;
+    if (key === 'file' && typeof item === 'string') into.add(resolve(item));
+    else collectFiles(item, into, seen);
+  }
+}
+
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}

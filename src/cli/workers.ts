@@ -1,0 +1,211 @@
+/**
+ * `svc serve --workers N` (or `server { workers = N | "auto" }`): Node's cluster. The primary process
+ * checks the manifest, forks N workers and serves no HTTP itself; every worker runs the one-process
+ * path (serve-process.ts) with its own connections and pools, and all of them share one listening
+ * port (the primary accepts connections and hands them round-robin to the workers).
+ *
+ * - **A worker that dies** (a crash, a kill) is logged and replaced; while the replacement boots, the
+ *   other workers take every connection. A replacement that cannot boot is retried, 1 s apart,
+ *   doubling up to 30 s.
+ * - **SIGTERM/SIGINT** is sent on to every worker as one SIGTERM: each drains its requests within
+ *   `shutdown_timeout` and closes its connections; the primary exits once they all have (0 when every
+ *   worker stopped cleanly). A second signal makes every worker close its connections at once.
+ * - **SIGHUP** (and `--watch`): the primary loads and checks the manifest first; with an error it
+ *   prints the diagnostics and the workers keep serving. Otherwise the workers are replaced one at a
+ *   time: start a new one, wait until it listens, then stop one old one gracefully; the port never
+ *   stops answering. A new worker that cannot boot stops the rollout: the workers not yet replaced go
+ *   on with the previous manifest.
+ *
+ * Connection pools are per worker: `pool.max` bounds each process's clients, so N workers may hold up
+ * to N × max. In-process stores (`memory:`, `pglite:`) are refused with more than one worker
+ * (src/model/checks/process-local.ts).
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { flushLogger, processSignals, type Logger } from '../http/index.js';
+import type { Booted, DiagnosticsFormat } from './boot.js';
+import { EXIT_FAILURE, EXIT_OK, type CliIO } from './io.js';
+import { loadForServe } from './serve-load.js';
+import { compileOptions } from './serve-process.js';
+import { watchManifest } from './watch.js';
+
+/** Set by the primary in its workers' environment. */
+const WORKER_MARK = 'SVC_SERVE_WORKER';
+
+/** Whether this process is a worker forked by `svc serve --workers`. */
+export function isServeWorker(): boolean {
+  return cluster.isWorker && process.env[WORKER_MARK] === '1';
+}
+
+export interface PrimaryOptions {
+  readonly dir: string;
+  readonly io: CliIO;
+  readonly format: DiagnosticsFormat;
+  readonly logger: Logger;
+  readonly watch: boolean;
+  readonly workers: number;
+  /** Where the workers listen (they work it out from the same flags and environment). */
+  readonly bind: { readonly host: string; readonly port: number };
+  readonly booted: Booted;
+}
+
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+/** How long past `shutdown_timeout` a stopping worker may take before it is killed. */
+const HUNG_MARGIN_MS = 5_000;
+
+export async function servePrimary(options: PrimaryOptions): Promise<number> {
+  const { io, logger } = options;
+  // The workers run this same command line (process.argv, Node's flags included) and find the mark.
+  cluster.setupPrimary({ silent: false });
+  const serving = new Set<Worker>();
+  const leaving = new Set<Worker>();
+  let stopping = false;
+  // The port the workers listen on: the one asked for, or the one the first chose (port 0).
+  let port = options.bind.port;
+
+  /** A new worker, once it listens; rejects if it exits first (it printed why). */
+  const fork = (): Promise<Worker> =>
+    new Promise((resolve, reject) => {
+      const worker = cluster.fork({ [WORKER_MARK]: '1' });
+      const exited = (code: number | null, signal: string | null): void =>
+        reject(new Error(`worker ${worker.process.pid} exited (${signal ?? `code ${code}`}) before it listened`));
+      worker.once('exit', exited);
+      worker.once('listening', (address) => {
+        worker.off('exit', exited);
+        if (port === 0) port = address.port;
+        serving.add(worker);
+        resolve(worker);
+      });
+    });
+
+  const replace = async (): Promise<void> => {
+    for (let delay = RETRY_FIRST_MS; !stopping; delay = Math.min(delay * 2, RETRY_MAX_MS)) {
+      try {
+        const worker = await fork();
+        logger.info({ pid: worker.process.pid }, 'worker started');
+        return;
+      } catch (error) {
+        logger.error({ err: error, retryInMs: delay }, 'a replacement worker could not start; retrying');
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    if (leaving.delete(worker) || !serving.delete(worker)) return;
+    if (stopping) return;
+    logger.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
+    io.stderr.write(`svc serve: worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another\n`);
+    void replace();
+  });
+
+  const started = await Promise.allSettled(Array.from({ length: options.workers }, fork));
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed !== undefined) {
+    io.stderr.write(`svc serve: ${(failed.reason as Error).message}; stopping the others\n`);
+    stopping = true;
+    await stopAll([...serving], options.booted.model.server.shutdownTimeoutMs);
+    flushLogger(logger);
+    return EXIT_FAILURE;
+  }
+  const endpoints = options.booted.service.endpoints.length;
+  const url = `http://${options.bind.host.includes(':') ? `[${options.bind.host}]` : options.bind.host}:${port}`;
+  logger.info({ url, endpoints, workers: options.workers, pid: process.pid, pids: [...serving].map((w) => w.process.pid) }, 'listening');
+  io.stderr.write(`svc serve: listening on ${url} (${endpoints} endpoints, ${options.workers} workers)\n`);
+
+  let current = options.booted;
+  const rollOut = async (reason: string): Promise<void> => {
+    logger.info({ reason }, 'reloading the manifest');
+    const booted = await loadForServe(options.dir, io, options.format, compileOptions(logger), options.workers);
+    if (booted === undefined) {
+      logger.error({ reason }, 'reload failed: the manifest has errors; the workers go on with the previous one');
+      io.stderr.write('svc serve: reload failed; the previous manifest is still served\n');
+      return;
+    }
+    if (booted.model.server.workers !== current.model.server.workers) {
+      logger.warn({ changed: ['workers'] }, 'the number of workers changes when svc serve restarts');
+    }
+    for (const old of [...serving]) {
+      if (stopping) return;
+      let next: Worker;
+      try {
+        next = await fork();
+      } catch (error) {
+        logger.error({ err: error }, 'reload stopped: a new worker could not start; the others go on with the previous manifest');
+        io.stderr.write(`svc serve: reload stopped: ${(error as Error).message}\n`);
+        return;
+      }
+      serving.delete(old);
+      leaving.add(old);
+      old.process.kill('SIGTERM');
+      logger.info({ pid: next.process.pid, replaced: old.process.pid }, 'worker replaced');
+    }
+    current = booted;
+    watcher?.follow(booted.model);
+    logger.info({ reason, endpoints: booted.service.endpoints.length }, 'reloaded');
+    io.stderr.write(`svc serve: reloaded (${booted.service.endpoints.length} endpoints, ${options.workers} workers)\n`);
+  };
+  const reload = serialized(rollOut, (error) => logger.error({ err: error }, 'reload failed'));
+  const watcher = options.watch ? watchManifest(options.dir, options.booted.model, () => reload('watch')) : undefined;
+  const signals = processSignals({
+    // Each worker takes a second SIGTERM as "close every connection now".
+    onRepeat: () => {
+      for (const worker of [...serving, ...leaving]) worker.process.kill('SIGTERM');
+    },
+    onReload: () => reload('SIGHUP'),
+  });
+
+  const signal = await signals.stop;
+  stopping = true;
+  watcher?.close();
+  logger.info({ signal }, 'shutting down');
+  const codes = await stopAll([...serving, ...leaving], current.model.server.shutdownTimeoutMs, leaving);
+  signals.dispose();
+  logger.info('stopped');
+  flushLogger(logger);
+  return codes.every((code) => code === 0) ? EXIT_OK : EXIT_FAILURE;
+}
+
+/**
+ * SIGTERM to each worker; resolves with their exit codes once all have exited. A worker still there
+ * well after its own shutdown time-out is hung: it is killed (and counts as a failure).
+ */
+function stopAll(workers: readonly Worker[], shutdownTimeoutMs: number, alreadyTold: ReadonlySet<Worker> = new Set()): Promise<(number | null)[]> {
+  const hung = setTimeout(() => {
+    for (const worker of workers) if (worker.process.exitCode === null) worker.process.kill('SIGKILL');
+  }, shutdownTimeoutMs + HUNG_MARGIN_MS);
+  const exited = Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<number | null>((resolve) => {
+          if (worker.process.exitCode !== null || worker.process.signalCode !== null) {
+            resolve(worker.process.exitCode);
+            return;
+          }
+          worker.once('exit', (code) => resolve(code));
+          // A second SIGTERM would mean "close every connection now" to a worker already stopping.
+          if (!alreadyTold.has(worker)) worker.process.kill('SIGTERM');
+        }),
+    ),
+  );
+  return exited.finally(() => clearTimeout(hung));
+}
+
+/** Runs `task` for one request at a time; requests made meanwhile run it once more afterwards. */
+function serialized(task: (reason: string) => Promise<void>, onError: (error: unknown) => void): (reason: string) => void {
+  let running = false;
+  let again: string | undefined;
+  const run = async (reason: string): Promise<void> => {
+    running = true;
+    for (let next: string | undefined = reason; next !== undefined; ) {
+      again = undefined;
+      await task(next).catch(onError);
+      next = again;
+    }
+    running = false;
+  };
+  return (reason) => {
+    if (running) again = reason;
+    else void run(reason);
+  };
+}

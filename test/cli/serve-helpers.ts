@@ -1,0 +1,121 @@
+/**
+ * `svc serve` as a real process, for the reload and workers tests: signals, cluster workers and file
+ * watching need one. Run from the sources (tsx), so no build is needed; this file is also the
+ * process's entry point (and, through cluster's defaults, its workers').
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { run } from '../../src/cli/main.js';
+
+const self = fileURLToPath(import.meta.url);
+
+if (process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  process.exitCode = await run(process.argv.slice(2));
+}
+
+export interface Served {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Everything written so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once stderr matches (bounded: rejects after `ms`). */
+  waitFor(pattern: RegExp, ms?: number): Promise<RegExpExecArray>;
+}
+
+/** `svc serve -c DIR --port 0 ...args`, resolved once it says where it listens. */
+export async function serve(dir: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<Served> {
+  const child = spawn(process.execPath, ['--import', 'tsx', self, 'serve', '-c', dir, '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((ok) => child.once('exit', (code, signal) => ok({ code, signal })));
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const waitFor = (pattern: RegExp, ms = 30_000): Promise<RegExpExecArray> =>
+    new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        const m = pattern.exec(err);
+        if (m) {
+          clearInterval(timer);
+          resolve(m);
+        }
+        return m !== null;
+      };
+      const timer = setInterval(() => {
+        if (check()) return;
+        if (child.exitCode !== null || Date.now() > deadline) {
+          clearInterval(timer);
+          reject(new Error(`svc serve did not print ${pattern} within ${ms} ms (exit ${child.exitCode}):\n${err}`));
+        }
+      }, 20);
+      const deadline = Date.now() + ms;
+    });
+  const served = { child, url: '', exited, stdout: () => out, stderr: () => err, waitFor };
+  const m = await waitFor(/listening on (http:\/\/\S+)/);
+  return { ...served, url: m[1]! };
+}
+
+export function kill(served: Served | undefined): void {
+  if (served && served.child.exitCode === null && served.child.signalCode === null) served.child.kill('SIGKILL');
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** One GET on a fresh connection (no keep-alive, so a closing server cannot race a reused socket). */
+export function get(url: string): Promise<Answer> {
+  return new Promise((done, fail) => {
+    const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => done({ status: res.statusCode!, body }));
+      res.on('error', fail);
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+export interface LoadLoop {
+  /** Stops the loop; resolves with what it saw. */
+  stop(): Promise<{ ok: number; failures: string[]; bodies: Map<string, number> }>;
+}
+
+/**
+ * `clients` clients sending `GET url` back to back until stopped. A failure is anything but a 200:
+ * another status, a reset, a refused connection.
+ */
+export function loadLoop(url: string, clients = 4): LoadLoop {
+  let running = true;
+  let ok = 0;
+  const failures: string[] = [];
+  const bodies = new Map<string, number>();
+  const client = async (): Promise<void> => {
+    while (running) {
+      try {
+        const r = await get(url);
+        if (r.status === 200) {
+          ok++;
+          bodies.set(r.body, (bodies.get(r.body) ?? 0) + 1);
+        } else failures.push(`${r.status} ${r.body}`);
+      } catch (error) {
+        failures.push((error as Error).message);
+      }
+    }
+  };
+  const all = Promise.all(Array.from({ length: clients }, client));
+  return {
+    async stop() {
+      running = false;
+      await all;
+      return { ok, failures, bodies };
+    },
+  };
+}
