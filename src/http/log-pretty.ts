@@ -15,11 +15,11 @@ interface PrettyOptions {
   readonly colorize: boolean;
 }
 
-const requireCjs = createRequire(import.meta.url);
+const require = createRequire(import.meta.url);
 
 /** A destination for a LineSink that writes each line it gets, prettified, to `out`. */
 export function prettyTarget(out: { write(text: string): unknown }, options: PrettyOptions): { write(chunk: string | Uint8Array): boolean } {
-  const { prettyFactory } = requireCjs('pino-pretty') as { prettyFactory(options: object): Prettify };
+  const { prettyFactory } = require('pino-pretty') as { prettyFactory(options: object): Prettify };
   const prettify = prettyFactory({ colorize: options.colorize, translateTime: 'SYS:HH:MM:ss.l', singleLine: true });
   return {
     write(chunk) {

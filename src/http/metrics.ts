@@ -20,11 +20,11 @@ import type { RequestLogger } from './log.js';
 
 type Prom = typeof PromClient;
 
-const requireCjs = createRequire(import.meta.url);
+const require = createRequire(import.meta.url);
 
 /** prom-client, loaded by the first service that turns metrics on (synchronously: it is CommonJS). */
 export function promClient(): Prom {
-  return requireCjs('prom-client') as Prom;
+  return require('prom-client') as Prom;
 }
 
 /** The route label of a request no route matched (a 404, a malformed request). */

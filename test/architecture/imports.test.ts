@@ -6,7 +6,7 @@
  * - another area is imported only through its `index.ts` (what it does not export there is private);
  * - no import cycle between files, type-only imports included (the parsers' own grammar recursion
  *   aside);
- * - drivers, fastify, jose and re2js each have exactly one home.
+ * - drivers, fastify, prom-client, jose and re2js each have exactly one home.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,6 +63,7 @@ const PACKAGE_HOME: Record<string, string> = {
   jose: 'src/auth',
   marked: 'src/docs',
   re2js: 'src/regex',
+  'prom-client': 'src/http',
 };
 
 /**
@@ -96,13 +97,15 @@ function areaOf(file: string): string | undefined {
     .sort((a, b) => b.length - a.length)[0];
 }
 
-// `... from 'x'`, side-effect `import 'x'`, and dynamic `import('x')`; comments are skipped.
-const IMPORT = /^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
+// `... from 'x'`, side-effect `import 'x'`, dynamic `import('x')`, and `require('x')` (a CommonJS
+// package loaded lazily through createRequire); comments are skipped.
+const IMPORT =
+  /^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const out: string[] = [];
-  for (const m of text.matchAll(IMPORT)) out.push((m[1] ?? m[2] ?? m[3])!);
+  for (const m of text.matchAll(IMPORT)) out.push((m[1] ?? m[2] ?? m[3] ?? m[4])!);
   return out;
 }
 
