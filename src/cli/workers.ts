@@ -21,7 +21,7 @@
  * (src/model/checks/process-local.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
-import { flushLogger, processSignals, type Logger } from '../http/index.js';
+import { flushLogger, processSignals, servePrimaryMetrics, type Logger } from '../http/index.js';
 import type { Booted, DiagnosticsFormat } from './boot.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIO } from './io.js';
 import { loadForServe } from './serve-load.js';
@@ -57,6 +57,8 @@ export async function servePrimary(options: PrimaryOptions): Promise<number> {
   const { io, logger } = options;
   // The workers run this same command line (process.argv, Node's flags included) and find the mark.
   cluster.setupPrimary({ silent: false });
+  // A worker's metrics page describes the whole service: the primary gathers every worker's.
+  servePrimaryMetrics();
   const serving = new Set<Worker>();
   const leaving = new Set<Worker>();
   let stopping = false;
