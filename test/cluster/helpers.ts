@@ -145,15 +145,19 @@ export interface Message {
   readonly text: string;
 }
 
-export async function post(base: string, text: string): Promise<{ status: number; message?: Message; replica?: string }> {
+export async function post(base: string, text: string): Promise<{ status: number; message?: Message; replica?: string | undefined }> {
   try {
     const answer = await fetch(`${base}/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ author: 'test', text }),
     });
-    const body = answer.status === 202 ? ((await answer.json()) as Message) : (await answer.arrayBuffer(), undefined);
-    return { status: answer.status, ...(body ? { message: body } : {}), replica: answer.headers.get('x-replica') ?? undefined };
+    const replica = answer.headers.get('x-replica') ?? undefined;
+    if (answer.status !== 202) {
+      await answer.arrayBuffer();
+      return { status: answer.status, replica };
+    }
+    return { status: answer.status, message: (await answer.json()) as Message, replica };
   } catch {
     return { status: 0 };
   }

@@ -1,0 +1,138 @@
+/**
+ * nginx (examples/cluster/nginx.conf) in front of three replicas of examples/cluster, one of them
+ * killed (SIGKILL) under load:
+ * - no GET fails: nginx passes a request the dead replica refused or reset to the next one
+ *   (`proxy_next_upstream error timeout`), and the access log shows such a retry;
+ * - POSTs go on through the others; only one in flight at the very moment of the kill may fail (nginx
+ *   does not resend a non-idempotent request that reached the replica);
+ * - the SSE clients of the killed replica reconnect after the stream's `retry` (to another replica:
+ *   the header says which), catch up through GET /messages?after=<Last-Event-ID>, and end up with
+ *   every message exactly once; the clients of the other replicas never notice.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  allMessages,
+  closeTargets,
+  ensureBuilt,
+  eventually,
+  haveNginx,
+  NO_REAL_POSTGRES,
+  NO_REAL_REDIS,
+  type Nginx,
+  post,
+  REAL_POSTGRES_URL,
+  REAL_REDIS_URL,
+  type Replica,
+  ResumingClient,
+  startNginx,
+  startReplica,
+  TARGETS,
+} from './helpers.js';
+
+const skip =
+  REAL_REDIS_URL === undefined
+    ? NO_REAL_REDIS
+    : REAL_POSTGRES_URL === undefined
+      ? NO_REAL_POSTGRES
+      : !haveNginx()
+        ? 'nginx is not installed (scripts/test.sh installs the Debian package nginx)'
+        : false;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('nginx in front of three replicas, one killed under load', { skip, timeout: 120_000 }, () => {
+  let replicas: Replica[] = [];
+  let nginx: Nginx | undefined;
+  const clients: ResumingClient[] = [];
+
+  before(async () => {
+    ensureBuilt();
+    const env = { REDIS_URL: REAL_REDIS_URL!, DATABASE_URL: await TARGETS[1]!.fresh() };
+    replicas = await Promise.all(['r1', 'r2', 'r3'].map((name) => startReplica(name, env)));
+    nginx = await startNginx(replicas);
+  });
+  after(async () => {
+    for (const c of clients) c.close();
+    await nginx?.stop();
+    await Promise.all(replicas.map((r) => r.stop()));
+    await closeTargets();
+  });
+
+  test('no GET fails, at most the POST in flight at the kill does, and the SSE clients resume', async (t) => {
+    const base = nginx!.url;
+    // Six feeds through nginx, spread over the replicas by its round robin.
+    for (let i = 0; i < 6; i++) clients.push(new ResumingClient(base));
+    await Promise.all(clients.map((c) => c.open()));
+    const victim = replicas.find((r) => r.name === clients[0]!.replica)!;
+    const onVictim = clients.filter((c) => c.replica === victim.name);
+    const others = clients.filter((c) => c.replica !== victim.name);
+
+    const first = await post(base, 'before the load');
+    assert.equal(first.status, 202);
+    let running = true;
+    const gets: number[] = [];
+    const posts: number[] = [];
+    // Readers: the cache-aside lookup and the catch-up query, back to back, four at a time.
+    const readers = Array.from({ length: 4 }, async (_, i) => {
+      while (running) {
+        const path = i % 2 === 0 ? `/messages/${first.message!.seq}` : '/messages?after=0';
+        try {
+          const answer = await fetch(`${base}${path}`);
+          await answer.arrayBuffer();
+          gets.push(answer.status);
+        } catch {
+          gets.push(0);
+        }
+      }
+    });
+    // One writer, one POST at a time.
+    const writer = (async () => {
+      for (let n = 0; running; n++) {
+        posts.push((await post(base, `message ${n}`)).status);
+        await sleep(20);
+      }
+    })();
+
+    await sleep(1000);
+    victim.child.kill('SIGKILL');
+    await sleep(2500);
+    running = false;
+    await Promise.all([...readers, writer]);
+
+    const failedGets = gets.filter((s) => s !== 200);
+    assert.ok(gets.length > 50, `a real load: ${gets.length} GETs`);
+    assert.deepEqual(failedGets, [], `every one of ${gets.length} GETs answered 200`);
+    const failedPosts = posts.filter((s) => s !== 202);
+    assert.ok(failedPosts.length <= 1, `at most the POST in flight at the kill failed: ${failedPosts.join(',')} of ${posts.length}`);
+
+    // Every message in the log, including one a failed POST may have committed before the kill.
+    const survivor = replicas.find((r) => r !== victim)!;
+    const log = await allMessages(survivor.url);
+    assert.ok(log.length >= posts.length, `${log.length} messages for ${posts.length} POSTs`);
+    for (const client of clients) {
+      const received = await eventually(
+        () => [...client.received].sort((a, b) => a - b),
+        (r) => r.length >= log.length,
+      );
+      assert.deepEqual(received, log, `the client that was on ${client.replicas.join(' then ')} has every message once`);
+      assert.deepEqual(client.disorders, [], 'each connection delivered in order');
+    }
+    for (const client of onVictim) {
+      assert.ok(client.reconnects >= 1, 'the clients of the killed replica reconnected');
+      assert.notEqual(client.replica, victim.name, `now on another replica (${client.replicas.join(' then ')})`);
+    }
+    for (const client of others) assert.equal(client.reconnects, 0, 'the clients of the other replicas stayed connected');
+
+    // nginx passed at least one request the dead replica refused or reset to another one.
+    const access = await readFile(join(nginx!.dir, 'access.log'), 'utf8');
+    const retried = access.split('\n').filter((line) => /upstream=\S+, /.test(line));
+    assert.ok(retried.length >= 1, 'the access log shows a request tried on two replicas');
+    t.diagnostic(
+      `${gets.length} GETs, ${posts.length} POSTs (${failedPosts.length} failed), ${retried.length} requests retried by nginx; ` +
+        `${onVictim.length} SSE clients moved from ${victim.name}: ${onVictim.map((c) => c.replicas.join(' -> ')).join(', ')}`,
+    );
+  });
+});
