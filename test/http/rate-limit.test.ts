@@ -147,6 +147,11 @@ route "GET /by-key" {
     assert.equal(await from('10.0.0.3', '/by-key'), 429);
     // A key value is not mistaken for an address.
     assert.equal(await from('10.0.0.4', '/by-key', { 'x-api-key': '10.0.0.3' }), 200);
+    // Long keys are kept as digests: still one budget per value, two values apart.
+    const long = 'x'.repeat(4000);
+    assert.equal(await from('10.0.0.5', '/by-key', { 'x-api-key': `${long}1` }), 200);
+    assert.equal(await from('10.0.0.6', '/by-key', { 'x-api-key': `${long}1` }), 429);
+    assert.equal(await from('10.0.0.6', '/by-key', { 'x-api-key': `${long}2` }), 200);
   } finally {
     await s.close();
   }
