@@ -9,7 +9,9 @@
  * - seeded random changes of the input's layout (spaces and tabs between tokens, extra blank lines)
  *   format to the same text.
  *
- * A file that does not parse is refused with exactly the parser's diagnostics.
+ * A file that does not parse is refused with exactly the parser's diagnostics. Last, seeded random
+ * line breaks, spaces and comments dropped into a file that uses every construct: each variant that
+ * still parses formats (the formatter's own check passes) and formatting it again changes nothing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -123,4 +125,67 @@ test('HCL specsuite files: the same', { skip: specsuiteFiles.length === 0 ? `no 
 test('some files are refused, so the refusal is exercised too', () => {
   const refused = projectFiles.filter((p) => !formatHcl(readFileSync(p, 'utf8'), p).ok);
   assert.ok(refused.length >= 5, `${refused.length} files refused`);
+});
+
+const EVERY_CONSTRUCT = `server {
+  port = env("PORT", 8080) # port
+}
+/* block
+   comment */ endpoint "GET /items/{id}" {
+  description = "Fetch \\"one\\" item: \${request.path.id}" // desc
+  pipeline {
+    sql "item" {
+      query = <<-SQL
+        SELECT * FROM items WHERE id = $1 \${ foo(1,
+   2) } and %{ if x }y%{ endif }
+      SQL
+      params = [request.path.id, a.0 .1, b.0.c, -1, - 2, 3 - -4, !true]
+    }
+    respond {
+      status = length(steps.item.rows) == 0 ? 404 : 200
+      body   = { item = steps.item.rows[0], all = steps.item.rows[*].id, n = -1.5e3, "q" : 1, (k) = 2 }
+      text   = "%{ for r in steps.item.rows ~}\${r.name}, %{ endfor ~}"
+      keys   = { for k, v in request.query : k => v... if v != null }
+      list   = [for x in [1, 2] : x * 2 if x > 1]
+      obj    = {
+        a = 1 # one
+        bbb = [
+          1, /* inline */ 2,
+        ]
+        c = <<EOT
+  raw \${ {a = 1} }
+EOT
+      }
+      call = provider::ns::fn(a, b...)
+    }
+  }
+}
+a {} # trailing
+b "x" "y" { c = 1 }
+`;
+
+test('random line breaks, spaces and comments: every variant that parses formats, and formats once for all', () => {
+  assert.deepEqual(parseFile(EVERY_CONSTRUCT, 'x.hcl').diagnostics, []);
+  let state = 20261124;
+  const rnd = (n: number): number => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state % n;
+  };
+  const pieces = ['\n', ' ', '\t', '\n\n', ' /* c */ ', '# x\n', '// y\n', '\r\n'];
+  let formatted = 0;
+  for (let i = 0; i < 400; i++) {
+    let s = EVERY_CONSTRUCT;
+    for (let e = 1 + rnd(6); e > 0; e--) {
+      const at = rnd(s.length + 1);
+      const spaces = /^[ \t]+/.exec(s.slice(at));
+      s = rnd(4) === 0 ? s.slice(0, at) + s.slice(at + (spaces?.[0].length ?? 0)) : s.slice(0, at) + pieces[rnd(pieces.length)] + s.slice(at);
+    }
+    if (parseFile(s, 'x.hcl').diagnostics.length > 0) continue;
+    const r = formatHcl(s, 'x.hcl');
+    assert.ok(r.ok);
+    const again = formatHcl(r.text, 'x.hcl');
+    assert.ok(again.ok && again.text === r.text, `variant ${i} formats differently the second time:\n${s}`);
+    formatted++;
+  }
+  assert.ok(formatted > 300, `${formatted} variants parsed`);
 });

@@ -117,6 +117,14 @@ test('heredoc and quoted text keep every character', () => {
   check('a = "%{ for x in xs ~}  ${x}  %{ endfor ~}"\n', 'a = "%{for x in xs~}  ${x}  %{endfor~}"\n');
 });
 
+test('an interpolation over several lines inside a heredoc does not shift the lines after it', () => {
+  // hclwrite counts the closing `)}` but not the `${foo(` before it, and dedents the rest of the file.
+  check(
+    'a {\n  b {\n    q = <<EOT\n  x ${foo(1,\n2)} y\nEOT\n    r = 1\n  }\n}\n',
+    'a {\n  b {\n    q = <<EOT\n  x ${foo(1,\n    2)} y\nEOT\n    r = 1\n  }\n}\n',
+  );
+});
+
 test('line endings stay as written, and so does a byte order mark', () => {
   check('a=1\r\nbb=2\r\nc {}', 'a  = 1\r\nbb = 2\r\n\r\nc {}\r\n');
   check('\ufeffa=1\n', '\ufeffa = 1\n');

@@ -17,19 +17,23 @@ export function indent(lines: readonly FormatLine[]): void {
   // Each entry is how many brackets a line opened; a closing line pops as many as it closes, so
   // brackets that do not pair up line by line (`[[` ... `]]`) indent once, not twice.
   const open: number[] = [];
+  // Heredocs open and not yet closed. Brackets inside one (in its `${ }` sequences) do not count:
+  // hclwrite stops counting at `<<EOT` but counts on the next lines, so an interpolation that spans
+  // lines closed brackets it never opened and shifted the rest of the file to the left.
+  let heredocs = 0;
   for (const line of lines) {
     const first = line.lead[0];
     if (first === undefined) continue;
+    let net = 0;
+    for (const t of [...line.lead, ...(line.assign ?? [])]) {
+      if (t.type === T.OHeredoc) heredocs++;
+      else if (t.type === T.CHeredoc) heredocs--;
+      else if (heredocs === 0) net += bracketChange(t);
+    }
     if (first.type === T.Newline) {
       first.spacesBefore = 0;
       continue;
     }
-    let net = 0;
-    for (const t of line.lead) {
-      net += bracketChange(t);
-      if (t.type === T.OHeredoc) break; // the heredoc's own text is not code
-    }
-    for (const t of line.assign ?? []) net += bracketChange(t);
     if (net > 0) {
       first.spacesBefore = 2 * open.length;
       open.push(net);
