@@ -5,7 +5,11 @@
  * delivery latency.
  *
  *   node dist/bench/sse/client.js --port <p> --clients <n> [--hold 11] [--messages 20] [--every 500]
- *     [--concurrency 200]
+ *     [--concurrency 200] [--publish-port <p>]
+ *
+ * `--port` may list several servers (`--port 4001,4002`, replicas sharing one Redis channel: the
+ * connections go to them in turn); the messages are POSTed to `--publish-port`, by default the
+ * first of them (bench/sse/cross-replica.ts publishes through another replica than the clients').
  *
  * 1. Opens <n> connections to GET /events, at most <concurrency> waiting for their response head at
  *    a time; prints {"phase":"connected", clients, failed, ms}.
@@ -26,6 +30,7 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({
   options: {
     port: { type: 'string' },
+    'publish-port': { type: 'string' },
     clients: { type: 'string', default: '1000' },
     hold: { type: 'string', default: '11' },
     messages: { type: 'string', default: '20' },
@@ -33,14 +38,15 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '200' },
   },
 });
-const port = Number(values.port);
+const ports = (values.port ?? '').split(',').map(Number);
+const publishPort = Number(values['publish-port'] ?? ports[0]);
 const total = Number(values.clients);
 const holdMs = Number(values.hold) * 1000;
 const messageCount = Number(values.messages);
 const everyMs = Number(values.every);
 const concurrency = Number(values.concurrency);
 
-const REQUEST = Buffer.from(`GET /events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`);
+const REQUEST = Buffer.from('GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n');
 const now = (): number => performance.timeOrigin + performance.now();
 /** One phase line, with this process' CPU time so far (ms): its own share of what it measures. */
 const emit = (message: Record<string, unknown>): void => {
@@ -83,7 +89,7 @@ function scan(conn: Conn, text: string): string {
 }
 
 /** Opens one connection; resolves true once its 200 head has arrived, false on a failure or after 15 s. */
-function open(): Promise<boolean> {
+function open(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const conn: Conn = { socket, heartbeats: 0, messages: 0, closedEarly: false };
@@ -126,7 +132,13 @@ function publish(seq: number): Promise<number> {
   const body = JSON.stringify({ seq, sent: now() });
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/publish', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port: publishPort,
+        method: 'POST',
+        path: '/publish',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -153,8 +165,9 @@ let next = 0;
 await Promise.all(
   Array.from({ length: Math.min(concurrency, total) }, async () => {
     while (next < total) {
+      const port = ports[next % ports.length]!;
       next++;
-      if (!(await open())) failed++;
+      if (!(await open(port))) failed++;
     }
   }),
 );
