@@ -82,8 +82,8 @@ endpoint "GET /messages/{seq}" {
   request {
     path {
       field "seq" {
-        type    = int
-        min     = 1
+        type = int
+        min  = 1
       }
     }
   }
