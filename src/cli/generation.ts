@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ConnectorSet } from '../connectors/index.js';
 import { buildServer, docsSites, type Logger } from '../http/index.js';
 import type { Booted } from './boot.js';
+import { telemetryOf } from './log-settings.js';
 
 export interface Generation {
   readonly booted: Booted;
@@ -31,7 +32,8 @@ export async function startGeneration(booted: Booted, options: StartOptions): Pr
     docs: docsSites(booted.service.docs, booted.model),
     bodyLimit: server.maxBodySize,
     requestTimeoutMs: server.requestTimeoutMs,
-    logger: options.logger,
+    // The logger at the server block's level, the access log, and the metrics page when on.
+    ...telemetryOf(options.logger).serverOptions(server, booted.connectors),
   });
   try {
     await booted.connectors.openAll({ logger: options.logger, reuse: options.previous?.booted.connectors });

@@ -60,18 +60,36 @@ export interface ServeTelemetry {
   serverOptions(server: ServerModel, connectors: ConnectorSet): Pick<ServerOptions, 'logger' | 'accessLog' | 'metrics'>;
 }
 
+/** The telemetry of each serve logger: what the boot, the workers and every reload share. */
+const TELEMETRY = new WeakMap<Logger, ServeTelemetry>();
+
 /** `stream`: where lines go instead of stdout (tests). */
 export function serveTelemetry(settings: LogSettings, options: { readonly stream?: { write(text: string): unknown } } = {}): ServeTelemetry {
   const logger = createLogger({ format: settings.format, level: settings.level ?? 'info', ...(options.stream ? { stream: options.stream } : {}) });
+  return telemetryWith(logger, settings);
+}
+
+/**
+ * The telemetry `logger` was made with (serveTelemetry), so the code that only holds the logger
+ * (compile options, each generation's server) reaches the same registry; a logger made otherwise
+ * gets one of its own, with the server block deciding its level.
+ */
+export function telemetryOf(logger: Logger): ServeTelemetry {
+  return TELEMETRY.get(logger) ?? telemetryWith(logger, { level: undefined, format: 'json' });
+}
+
+function telemetryWith(logger: Logger, settings: LogSettings): ServeTelemetry {
   let metrics: ServiceMetrics | undefined;
   const metricsFor = (server: ServerModel): ServiceMetrics | undefined => (server.metricsPath === undefined ? undefined : (metrics ??= createMetrics()));
-  return {
+  const telemetry: ServeTelemetry = {
     logger,
     observeSteps: (model) => metricsFor(model.server)?.steps,
     settle(server) {
       logger.level = logLevelOf(settings, server);
     },
     serverOptions(server, connectors) {
+      // Before the server reads the level (log.ts decides once whether request lines are written).
+      telemetry.settle(server);
       const on = metricsFor(server);
       return {
         logger,
@@ -80,4 +98,6 @@ export function serveTelemetry(settings: LogSettings, options: { readonly stream
       };
     },
   };
+  TELEMETRY.set(logger, telemetry);
+  return telemetry;
 }

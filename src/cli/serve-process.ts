@@ -16,6 +16,7 @@ import { createFront, flushLogger, listenFront, processSignals, shutdownFront, t
 import type { CompileServiceOptions } from '../steps/index.js';
 import type { Booted, DiagnosticsFormat } from './boot.js';
 import { closeConnections, startGeneration, type Generation } from './generation.js';
+import { telemetryOf } from './log-settings.js';
 import { EXIT_FAILURE, type CliIO } from './io.js';
 import { createReloader } from './reload.js';
 import { loadForServe } from './serve-load.js';
@@ -41,6 +42,8 @@ export function compileOptions(logger: Logger): CompileServiceOptions {
   // abandoned) has nobody to fail: the engine hands it here, and it must never pass unseen.
   return {
     onTeardownError: (error: StepError): void => logger.error({ err: error, step: error.step, kind: error.kind, category: error.category }, 'teardown failed'),
+    // Step durations for the metrics, when the manifest turns them on (log-settings.ts).
+    observeSteps: telemetryOf(logger).observeSteps,
   };
 }
 

@@ -7,10 +7,10 @@
  * (serve-process.ts).
  */
 import { availableParallelism } from 'node:os';
-import { createLogger } from '../http/index.js';
 import { flagString, parseArgs, parsePort, UsageError, type ParsedArgs } from './args.js';
 import { configDir, diagnosticsFormat } from './boot.js';
 import { EXIT_FAILURE, type CliIO } from './io.js';
+import { LOG_FLAGS, logSettings, serveTelemetry, telemetryOf } from './log-settings.js';
 import { loadForServe } from './serve-load.js';
 import { compileOptions, serveProcess } from './serve-process.js';
 import { isServeWorker, servePrimary } from './workers.js';
@@ -22,6 +22,7 @@ export const SERVE_FLAGS = [
   { name: 'diagnostics', value: true },
   { name: 'watch', value: false },
   { name: 'workers', value: true },
+  ...LOG_FLAGS,
 ] as const;
 
 export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
@@ -34,7 +35,8 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   const workersFlag = workersOf(flagString(args, 'workers'));
   const watch = args.flags.watch === true;
 
-  const logger = createLogger();
+  // Level: --log-level, else LOG_LEVEL, else the server block (once loaded), else info (log-settings.ts).
+  const logger = serveTelemetry(logSettings(args, io.env)).logger;
   const bind = (server: { readonly host: string; readonly port: number }) => bindAddress(args, io.env, server);
   // A worker forked by the primary below: the same command line, served as one process.
   if (isServeWorker()) {
@@ -45,6 +47,7 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   }
   const booted = await loadForServe(dir, io, format, compileOptions(logger), workersFlag);
   if (!booted) return EXIT_FAILURE;
+  telemetryOf(logger).settle(booted.model.server);
   const workers = workerCount(workersFlag ?? booted.model.server.workers ?? 1);
   if (workers > 1) return servePrimary({ dir, io, format, logger, watch, workers, bind: bind(booted.model.server), booted });
   return serveProcess({ dir, io, format, logger, watch, bind, booted });
