@@ -16,6 +16,8 @@ export const COMMANDS: readonly CommandHelp[] = [
       ['-c, --config DIR', 'manifest directory (every *.hcl file below it)'],
       ['--host H', 'address to bind; default: $SVC_HOST, $HOST, the server block, 127.0.0.1'],
       ['--port P', 'port to bind (0 picks a free one); default: $SVC_PORT, $PORT, the server block, 8080'],
+      ['--log-level L', 'trace, debug, info, warn, error, fatal or silent; default: $LOG_LEVEL, the server block, info'],
+      ['--log-format F', 'json (default: one JSON object per line) or pretty (human-readable, for a terminal)'],
       ['--diagnostics=json', 'print manifest errors as JSON instead of text'],
     ],
   },
