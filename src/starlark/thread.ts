@@ -39,6 +39,11 @@ export interface RunOptions {
    * run stops within CLOCK_EVERY steps with a 'cancelled' error.
    */
   interrupt?: Int32Array;
+  /**
+   * With `interrupt`: only this value in the flag cancels the run (a host sharing one flag between
+   * runs queued on a thread stores the id of the run to cancel); without it, any value but 0 does.
+   */
+  interruptId?: number;
 }
 
 export const DEFAULT_MAX_STEPS = 1_000_000;
@@ -82,6 +87,8 @@ export class Thread {
   cancelled: string | null = null;
   /** RunOptions.interrupt, or null */
   readonly interrupt: Int32Array | null;
+  /** RunOptions.interruptId, or 0: any value but 0 cancels */
+  readonly interruptId: number;
 
   constructor(opts: RunOptions = {}, recursion = true) {
     this.maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -98,6 +105,7 @@ export class Thread {
     this.print = opts.print ?? noPrint;
     this.load = opts.load ?? null;
     this.interrupt = opts.interrupt ?? null;
+    this.interruptId = opts.interruptId ?? 0;
   }
 
   /**
@@ -113,10 +121,14 @@ export class Thread {
   /** Called when steps pass checkAt: enforce the step budget, cancellation and the deadline. */
   tick(): void {
     if (this.steps > this.maxSteps) throw new EvalErr(`Starlark computation cancelled: too many steps (limit ${this.maxSteps})`, 'steps');
-    if (this.interrupt !== null && Atomics.load(this.interrupt, 0) !== 0) this.cancelled ??= 'interrupted by the host';
+    if (this.interrupt !== null && this.interrupted(Atomics.load(this.interrupt, 0))) this.cancelled ??= 'interrupted by the host';
     if (this.cancelled !== null) throw new EvalErr(`Starlark computation cancelled: ${this.cancelled}`, 'cancelled');
     if (performance.now() > this.deadline) throw new EvalErr(`Starlark computation cancelled: timeout after ${this.timeoutMs} ms`, 'timeout');
     this.checkAt = Math.min(this.steps + CLOCK_EVERY, this.maxSteps);
+  }
+
+  private interrupted(flag: number): boolean {
+    return this.interruptId === 0 ? flag !== 0 : flag === this.interruptId;
   }
 
   /**

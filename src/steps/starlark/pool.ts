@@ -15,6 +15,14 @@
  * request timed out or its client left) sets the worker's interrupt flag, which the interpreter
  * reads at every clock check; a worker that does not stop within CANCEL_GRACE_MS is killed too.
  *
+ * Calls are pipelined: when every worker is busy, a worker is sent up to PIPELINE calls, which it
+ * runs one after the other, and the calls dispatched in one turn of the event loop go in one message
+ * (answers come back batched likewise). On a machine with few cores each message between threads
+ * is a wake-up of the other thread, and the round trip of a call, not the script, bounded the
+ * throughput of short scripts (bench/transform). Each call keeps its own budget and hard kill: a
+ * worker killed for one call hands the others it held back to the queue, and cancelling a call
+ * stores its id in the worker's interrupt flag, which stops that call only (run or still queued).
+ *
  * Why not piscina: its version 5 depends on a native addon (`@napi-rs/nice`, a package per
  * platform), and what this pool needs beyond a queue is specific: a budget that counts the queue,
  * programs compiled once per worker, an interrupt flag per worker, and a kill that answers the call
@@ -23,7 +31,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { StarlarkError } from '../../starlark/index.js';
-import { errorFromData, wallClock, type CallContext, type CallMessage, type FromWorker, type ProgramDef } from './protocol.js';
+import { errorFromData, wallClock, type CallContext, type CallMessage, type CallsMessage, type FromWorker, type ProgramDef } from './protocol.js';
 
 /** The hard kill comes this fraction of the budget, plus KILL_SLACK_MS, after the budget. */
 const KILL_SLACK = 0.05;
@@ -35,6 +43,12 @@ const CANCEL_GRACE_MS = 200;
  * alone (its call fails, another replaces it) instead of taking the process down.
  */
 const WORKER_HEAP_MB = 1024;
+/**
+ * Calls in flight per worker at most. Enough to keep a worker busy while its answers travel back
+ * (and to batch the messages of a busy server); few enough that a short call never waits behind
+ * many others at one worker while another is free (an idle worker is always chosen first).
+ */
+const PIPELINE = 8;
 
 interface Task {
   readonly id: number;
@@ -50,6 +64,8 @@ interface Task {
   settled: boolean;
   /** Set while it waits for a worker: fails it when its budget runs out in the queue. */
   queueTimer?: NodeJS.Timeout;
+  /** Set while a worker holds it: the hard kill (or the end of a cancel's grace). */
+  killTimer?: NodeJS.Timeout;
 }
 
 /** One worker and what it is doing. */
@@ -64,8 +80,10 @@ interface Slot {
    */
   readyAt: number;
   readonly replacement: boolean;
-  task: Task | null;
-  timer: NodeJS.Timeout | undefined;
+  /** The calls sent to it (or about to be) and not answered yet, in order. */
+  readonly tasks: Map<number, Task>;
+  /** Calls dispatched this turn of the event loop, posted together by #flush. */
+  outbox: CallMessage[];
   /** Programs sent to this worker. */
   readonly sent: Set<number>;
   /** Programs initialised there: at start-up (before `ready`), or by a call that completed. */
@@ -85,6 +103,7 @@ export class StarlarkPool {
   readonly #queue: Task[] = [];
   #nextTask = 1;
   #spawned = 0;
+  #flushing = false;
   readonly #entry = workerEntry();
 
   /**
@@ -137,17 +156,31 @@ export class StarlarkPool {
 
   #pump(): void {
     while (this.#queue.length > 0) {
-      const slot = this.#slots.find((s) => s.ready && s.task === null);
-      if (slot === undefined) {
+      // an idle worker first; while none is idle, start workers up to the pool's size
+      let slot = this.#least();
+      if (slot === undefined || slot.tasks.size > 0) {
         let starting = this.#slots.filter((s) => !s.ready).length;
         while (starting < this.#queue.length && this.#slots.length < this.size) {
           this.#spawn();
           starting++;
         }
-        return;
+        // while the pool's first workers start, calls wait for them rather than pile on one
+        if (starting > 0 && slot !== undefined && slot.tasks.size > 0 && this.#spawned <= this.size) slot = undefined;
       }
+      if (slot === undefined) return;
       this.#dispatch(slot, this.#queue.shift()!);
     }
+  }
+
+  /** The ready worker with the fewest calls, below PIPELINE. */
+  #least(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const s of this.#slots) {
+      if (!s.ready || s.tasks.size >= PIPELINE) continue;
+      if (best === undefined || s.tasks.size < best.tasks.size) best = s;
+      if (best.tasks.size === 0) break;
+    }
+    return best;
   }
 
   #spawn(): void {
@@ -167,8 +200,8 @@ export class StarlarkPool {
       ready: false,
       readyAt: replacement ? -Infinity : Infinity,
       replacement,
-      task: null,
-      timer: undefined,
+      tasks: new Map(),
+      outbox: [],
       sent: new Set(programs.map((p) => p.id)),
       warm: new Set(programs.map((p) => p.id)),
     };
@@ -194,7 +227,7 @@ export class StarlarkPool {
       this.#settle(task, timeoutError(task.timeoutMs, 'waiting for a worker'));
       return;
     }
-    const message: CallMessage = {
+    slot.outbox.push({
       type: 'call',
       task: task.id,
       program: program.id,
@@ -203,23 +236,56 @@ export class StarlarkPool {
       maxSteps: task.maxSteps,
       timeoutMs: task.timeoutMs,
       requestedAt,
-    };
-    Atomics.store(slot.interrupt, 0, 0);
-    try {
-      slot.worker.postMessage(message);
-    } catch (error) {
-      // A value of `steps` a thread cannot receive (a function, a stream): refused like fromJS refuses it.
-      this.#settle(task, new StarlarkError('convert', `cannot pass ctx to the script: ${error instanceof Error ? error.message : String(error)}`));
-      return;
-    }
+    });
     slot.sent.add(program.id);
-    slot.task = task;
+    slot.tasks.set(task.id, task);
     slot.worker.ref();
     // A program registered after the worker started is initialised by its first call there: the
     // top level's own budget is added.
     const initMs = slot.warm.has(program.id) ? 0 : program.timeoutMs;
     const killAfter = task.timeoutMs * (1 + KILL_SLACK) + KILL_SLACK_MS + initMs - elapsed;
-    slot.timer = setTimeout(() => this.#kill(slot, timeoutError(task.timeoutMs, 'the worker was stopped')), killAfter);
+    task.killTimer = setTimeout(() => this.#kill(slot, task, timeoutError(task.timeoutMs, 'the worker was stopped')), killAfter);
+    if (!this.#flushing) {
+      this.#flushing = true;
+      setImmediate(() => this.#flush());
+    }
+  }
+
+  /** Posts each worker the calls dispatched to it this turn, in one message. */
+  #flush(): void {
+    this.#flushing = false;
+    for (const slot of this.#slots) {
+      if (slot.outbox.length === 0) continue;
+      const calls = slot.outbox;
+      slot.outbox = [];
+      try {
+        slot.worker.postMessage({ type: 'calls', calls } satisfies CallsMessage);
+      } catch {
+        // One ctx a thread cannot receive (a function, a stream in `steps`): the others go one by one.
+        for (const call of calls) this.#postOne(slot, call);
+      }
+    }
+  }
+
+  #postOne(slot: Slot, call: CallMessage): void {
+    try {
+      slot.worker.postMessage({ type: 'calls', calls: [call] } satisfies CallsMessage);
+    } catch (error) {
+      const task = slot.tasks.get(call.task);
+      if (task === undefined) return;
+      this.#release(slot, task);
+      // refused like fromJS refuses it
+      this.#settle(task, new StarlarkError('convert', `cannot pass ctx to the script: ${error instanceof Error ? error.message : String(error)}`));
+      // a program defined by this message is sent again with the next call
+      if (call.define !== undefined) slot.sent.delete(call.define.id);
+    }
+  }
+
+  /** The worker no longer holds `task`. */
+  #release(slot: Slot, task: Task): void {
+    clearTimeout(task.killTimer);
+    slot.tasks.delete(task.id);
+    if (slot.tasks.size === 0) slot.worker.unref();
   }
 
   #onMessage(slot: Slot, message: FromWorker): void {
@@ -233,14 +299,14 @@ export class StarlarkPool {
       this.#pump();
       return;
     }
-    const task = slot.task;
-    if (task === null || task.id !== message.task) return;
-    clearTimeout(slot.timer);
-    slot.task = null;
-    slot.warm.add(task.program.id);
-    slot.worker.unref();
-    if (message.type === 'done') this.#settle(task, undefined, message.result);
-    else this.#settle(task, errorFromData(message.error));
+    for (const answer of message.answers) {
+      const task = slot.tasks.get(answer.task);
+      if (task === undefined) continue;
+      this.#release(slot, task);
+      slot.warm.add(task.program.id);
+      if (answer.error === undefined) this.#settle(task, undefined, answer.result);
+      else this.#settle(task, errorFromData(answer.error));
+    }
     this.#pump();
   }
 
@@ -257,33 +323,49 @@ export class StarlarkPool {
     if (queued >= 0) this.#queue.splice(queued, 1);
     clearTimeout(task.queueTimer);
     this.#settle(task, reason ?? new StarlarkError('cancelled', 'Starlark computation cancelled'));
-    const slot = this.#slots.find((s) => s.task === task);
+    const slot = this.#slots.find((s) => s.tasks.has(task.id));
     if (slot === undefined) return;
-    // The worker stays busy with it until it stops: at its next clock check, or killed.
-    Atomics.store(slot.interrupt, 0, 1);
-    clearTimeout(slot.timer);
-    slot.timer = setTimeout(() => this.#kill(slot, reason), CANCEL_GRACE_MS);
+    // The worker stops it at its next clock check (or skips it, still queued there); killed otherwise.
+    Atomics.store(slot.interrupt, 0, task.id);
+    clearTimeout(task.killTimer);
+    task.killTimer = setTimeout(() => this.#kill(slot, task, reason), CANCEL_GRACE_MS);
   }
 
-  /** Terminates a worker that overran (or ignored a cancel); its call fails with `error`. */
-  #kill(slot: Slot, error: unknown): void {
+  /**
+   * Terminates a worker that overran `task`'s budget (or ignored its cancel): the call fails with
+   * `error`; the other calls it held go back to the front of the queue, on their own budgets.
+   */
+  #kill(slot: Slot, task: Task, error: unknown): void {
     this.#remove(slot);
-    if (slot.task !== null) this.#settle(slot.task, error);
-    slot.task = null;
+    this.#settle(task, error);
+    this.#requeue(slot, task);
     void slot.worker.terminate();
     this.#pump();
   }
 
-  /** A worker died on its own (out of memory, a defect): its call fails, another replaces it. */
+  /** A worker died on its own (out of memory, a defect): its running call fails, another replaces it. */
   #lost(slot: Slot, error: Error): void {
     if (!this.#remove(slot)) return;
-    clearTimeout(slot.timer);
     const outOfMemory = (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-    if (slot.task !== null) {
-      this.#settle(slot.task, outOfMemory ? new StarlarkError('size', `out of memory: the script's worker passed its ${this.heapMb} MB heap`) : error);
+    // the call it was running: the first one it holds (it runs them in order)
+    const running = slot.tasks.values().next().value as Task | undefined;
+    if (running !== undefined) {
+      this.#settle(running, outOfMemory ? new StarlarkError('size', `out of memory: the script's worker passed its ${this.heapMb} MB heap`) : error);
     }
-    slot.task = null;
+    this.#requeue(slot, running);
     this.#pump();
+  }
+
+  /** The calls a removed worker held, but `failed`, back to the front of the queue. */
+  #requeue(slot: Slot, failed: Task | undefined): void {
+    const others: Task[] = [];
+    for (const t of slot.tasks.values()) {
+      clearTimeout(t.killTimer);
+      if (t !== failed && !t.settled) others.push(t);
+    }
+    slot.tasks.clear();
+    slot.outbox = [];
+    this.#queue.unshift(...others);
   }
 
   #remove(slot: Slot): boolean {

@@ -62,12 +62,22 @@ export interface LoadMessage {
   readonly programs: readonly ProgramDef[];
 }
 
-export type ToWorker = CallMessage | LoadMessage;
+/** The calls dispatched to a worker in one turn of the event loop, run in order. */
+export interface CallsMessage {
+  readonly type: 'calls';
+  readonly calls: readonly CallMessage[];
+}
 
-export type FromWorker =
-  | { readonly type: 'ready' }
-  | { readonly type: 'done'; readonly task: number; readonly result: unknown }
-  | { readonly type: 'failed'; readonly task: number; readonly error: ErrorData };
+export type ToWorker = CallsMessage | LoadMessage;
+
+/** A call's answer: its result, or its error. */
+export interface Answer {
+  readonly task: number;
+  readonly result?: unknown;
+  readonly error?: ErrorData;
+}
+
+export type FromWorker = { readonly type: 'ready' } | { readonly type: 'answers'; readonly answers: readonly Answer[] };
 
 /** A StarlarkError as data (kind 'internal' for anything else a worker threw: a defect). */
 export interface ErrorData {

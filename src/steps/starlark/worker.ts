@@ -5,9 +5,9 @@
  * converted here, under the result limits, so a value too large to send never leaves the worker.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { callFunction, compileError, compileModule, DEFAULT_SIZE_LIMITS, toJS, type StarlarkModule } from '../../starlark/index.js';
+import { callFunction, compileError, compileModule, DEFAULT_SIZE_LIMITS, StarlarkError, toJS, type StarlarkModule } from '../../starlark/index.js';
 import { contextValue } from './context.js';
-import { errorToData, resultLimits, wallClock, type CallMessage, type FromWorker, type ProgramDef, type ToWorker } from './protocol.js';
+import { errorToData, resultLimits, wallClock, type Answer, type CallMessage, type FromWorker, type ProgramDef, type ToWorker } from './protocol.js';
 
 const port = parentPort!;
 const data = workerData as { interrupt: SharedArrayBuffer; programs: ProgramDef[] };
@@ -35,7 +35,19 @@ function call(message: CallMessage): unknown {
   // converted as the script reads it
   const ctx = contextValue(message.ctx);
   const elapsedMs = wallClock() - message.requestedAt;
-  const result = callFunction(module, 'execute', [ctx], { maxSteps: message.maxSteps, timeoutMs: message.timeoutMs, elapsedMs, interrupt });
+  if (elapsedMs >= message.timeoutMs) {
+    // queued here behind other calls past its whole budget
+    throw new StarlarkError('timeout', `Starlark computation cancelled: timeout after ${message.timeoutMs} ms (waiting for a worker)`);
+  }
+  // cancelled while it waited here: the pool stored its id in the flag
+  if (Atomics.load(interrupt, 0) === message.task) throw new StarlarkError('cancelled', 'Starlark computation cancelled: interrupted by the host');
+  const result = callFunction(module, 'execute', [ctx], {
+    maxSteps: message.maxSteps,
+    timeoutMs: message.timeoutMs,
+    elapsedMs,
+    interrupt,
+    interruptId: message.task,
+  });
   return toJS(result, RESULT_LIMITS);
 }
 
@@ -59,13 +71,16 @@ port.on('message', (message: ToWorker) => {
     preload(message.programs);
     return;
   }
-  let reply: FromWorker;
-  try {
-    reply = { type: 'done', task: message.task, result: call(message) };
-  } catch (error) {
-    reply = { type: 'failed', task: message.task, error: errorToData(error) };
+  // Each answer goes as soon as it is known: one held back behind a long call would pass its kill time.
+  for (const c of message.calls) {
+    let answer: Answer;
+    try {
+      answer = { task: c.task, result: call(c) };
+    } catch (error) {
+      answer = { task: c.task, error: errorToData(error) };
+    }
+    send({ type: 'answers', answers: [answer] });
   }
-  send(reply);
 });
 
 preload(data.programs);
