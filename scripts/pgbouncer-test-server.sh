@@ -58,9 +58,10 @@ owner_flag() {
 }
 
 start() {
-  local url=${1:-} fixed_port=${2:-} parts host pgport user database port attempt tries
+  local url=${1:-} fixed_port=${2:-} bin parts host pgport user database password port attempt tries
   [ -n "$url" ] || usage
-  command -v pgbouncer >/dev/null 2>&1 || { echo "pgbouncer-test-server: pgbouncer is not installed" >&2; return 1; }
+  bin=$(command -v pgbouncer 2>/dev/null || { [ -x /usr/sbin/pgbouncer ] && echo /usr/sbin/pgbouncer; } || true)
+  [ -n "$bin" ] || { echo "pgbouncer-test-server: pgbouncer is not installed" >&2; return 1; }
   # host, port, user and database of the server's URL (the password, if any, goes to the auth file).
   parts=$(node -e "
     const u = new URL(process.argv[1]);
@@ -97,7 +98,7 @@ EOF
     [ "$(id -u)" != 0 ] || chown postgres "$dir"/*
     rm -f "$dir/pgbouncer.pid"
     # shellcheck disable=SC2046
-    pgbouncer -d $(owner_flag) "$dir/pgbouncer.ini" >>"$dir/start.log" 2>&1 || continue
+    "$bin" -d $(owner_flag) "$dir/pgbouncer.ini" >>"$dir/start.log" 2>&1 || continue
     for tries in $(seq 1 50); do
       if answers "$port" "$user" "$database"; then
         echo "postgres://$user@127.0.0.1:$port/$database"

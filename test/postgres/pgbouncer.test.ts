@@ -25,12 +25,16 @@ const run = promisify(execFile);
 
 /** The installed PgBouncer's version as [major, minor], or undefined when there is none. */
 function pgbouncerVersion(): [number, number] | undefined {
-  try {
-    const m = /PgBouncer (\d+)\.(\d+)/.exec(execFileSync('pgbouncer', ['--version'], { encoding: 'utf8' }));
-    return m ? [Number(m[1]), Number(m[2])] : undefined;
-  } catch {
-    return undefined;
+  // Debian installs it in /usr/sbin, which a user's PATH may not hold.
+  for (const bin of ['pgbouncer', '/usr/sbin/pgbouncer']) {
+    try {
+      const m = /PgBouncer (\d+)\.(\d+)/.exec(execFileSync(bin, ['--version'], { encoding: 'utf8' }));
+      if (m) return [Number(m[1]), Number(m[2])];
+    } catch {
+      // The next place, or none.
+    }
   }
+  return undefined;
 }
 
 const version = pgbouncerVersion();
