@@ -2,15 +2,15 @@
  * `svc serve --watch`: a change to the manifest's files asks for a reload, once per burst of changes
  * (an editor's save is often several events: write a temporary file, rename it over, touch it).
  *
- * What counts: under the manifest directory (recursively), a `*.hcl`, `*.star` or `*.sql` file
+ * What counts: under the manifest directory (and its subdirectories), a `*.hcl`, `*.star` or `*.sql` file
  * changed, added or removed, or a file the served manifest reads (a template, a Starlark `file`);
  * and anything in a migrations directory, wherever it lies. Everything else is ignored, on purpose:
  * hidden files and directories (`.git`, an editor's swap file, a `pglite:.data` directory), anything
  * under a `pglite:<dir>` (the database writes there constantly) and a log file written next to the
  * manifest would otherwise reload the service forever.
  */
-import { type FSWatcher, watch } from 'node:fs';
-import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { type Dirent, type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
+import { basename, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ServiceModel } from '../model/index.js';
 import type { StepSpec } from '../steps/index.js';
 
@@ -33,25 +33,36 @@ export function watchManifest(dir: string, model: ServiceModel<StepSpec>, onChan
     clearTimeout(timer);
     timer = setTimeout(onChange, DEBOUNCE_MS);
   };
+  // One watcher per directory, not `recursive: true`: Node 20's recursive watching on Linux follows
+  // files by inode and goes deaf to a file an editor saved by renaming a new one over it.
   const watchers = new Map<string, FSWatcher>();
-  const watchDir = (path: string): void => {
-    if (watchers.has(path)) return;
-    try {
-      const watcher = watch(path, { recursive: true }, (_event, name) => {
-        // Without a name (some platforms, some events) the change cannot be placed: reload anyway.
-        if (name === null) changed(join(path, MANIFEST_MARKER));
-        else changed(resolve(path, name.toString()));
-      });
-      // A watched directory that disappears is not worth crashing for; the next reload says what is missing.
-      watcher.on('error', () => {});
-      watchers.set(path, watcher);
-    } catch {
-      // A migrations directory that does not exist yet: nothing to watch there.
+  const watchTree = (dir: string): void => {
+    for (const sub of directoriesUnder(dir, inputs)) {
+      if (watchers.has(sub)) continue;
+      try {
+        const watcher = watch(sub, (_event, name) => {
+          // Without a name (some platforms, some events) the change cannot be placed: reload anyway.
+          const path = name === null ? join(sub, MANIFEST_MARKER) : join(sub, name.toString());
+          changed(path);
+          // A directory created (or moved in) is watched too; one that went away is forgotten.
+          if (name !== null && isDirectory(path)) watchTree(path);
+          if (!isDirectory(sub)) forget(sub);
+        });
+        // A watched directory that disappears is not worth crashing for; the next reload says what is missing.
+        watcher.on('error', () => forget(sub));
+        watchers.set(sub, watcher);
+      } catch {
+        // Gone already, or a migrations directory that does not exist yet: nothing to watch there.
+      }
     }
   };
+  const forget = (dir: string): void => {
+    watchers.get(dir)?.close();
+    watchers.delete(dir);
+  };
   const watchAll = (): void => {
-    watchDir(root);
-    for (const migrations of inputs.migrations) if (!isInside(root, migrations)) watchDir(migrations);
+    watchTree(root);
+    for (const migrations of inputs.migrations) if (!isInside(root, migrations)) watchTree(migrations);
   };
   watchAll();
   return {
@@ -81,9 +92,36 @@ interface Inputs {
 function isRelevant(path: string, inputs: Inputs): boolean {
   if (inputs.databases.some((d) => isInside(d, path))) return false;
   if (inputs.files.has(path) || inputs.migrations.some((d) => isInside(d, path))) return true;
-  const hidden = path.split(sep).some((part) => part.startsWith('.') && part !== '.' && part !== '..');
-  if (hidden || path.split(sep).includes('node_modules')) return false;
-  return MANIFEST_EXTENSIONS.has(extname(path));
+  return !isIgnoredName(basename(path)) && MANIFEST_EXTENSIONS.has(extname(path));
+}
+
+/** Hidden entries and installed packages: never manifest input, never watched. */
+function isIgnoredName(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
+}
+
+/** `dir` and the directories below it worth watching (not hidden, not a database's). */
+function directoriesUnder(dir: string, inputs: Inputs): string[] {
+  if (inputs.databases.some((d) => isInside(d, dir))) return [];
+  const out = [dir];
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (entry.isDirectory() && !isIgnoredName(entry.name)) out.push(...directoriesUnder(join(dir, entry.name), inputs));
+  }
+  return out;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function inputsOf(model: ServiceModel<StepSpec>): Inputs {
