@@ -84,6 +84,7 @@ console.log(`Redis ${redisVersion} at ${redis.url} (${redis.started ? 'started f
 const replicas: { port: number; child: ReturnType<typeof spawnNode> }[] = [];
 const placements = ['one replica', 'across replicas', 'spread over two'] as const;
 const p99s = new Map<string, number[]>(placements.map((p) => [p, []]));
+const p50s = new Map<string, number[]>(placements.map((p) => [p, []]));
 const ratios = new Map<string, number[]>(placements.map((p) => [p, []]));
 try {
   for (let i = 0; i < 2; i++) {
@@ -105,6 +106,7 @@ try {
       const r = await runClient(ports, publishTo, args);
       results.set(placement, r);
       p99s.get(placement)!.push(r.p99);
+      p50s.get(placement)!.push(r.p50);
       console.log(
         `round ${round}, ${placement.padEnd(15)}: ${r.clients} clients (${r.failed} failed to open), deliveries ${r.deliveries}/${r.expected}, ` +
           `latency ms p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} max ${r.max.toFixed(1)}, one message to every client ${r.worstPerMessage.median.toFixed(1)}; ` +
@@ -119,7 +121,13 @@ try {
   redis.stop();
 }
 
-console.log('\n#### summary (p99 publish-to-delivery, median over the rounds; ratio to one replica)');
+console.log('\n#### summary (publish-to-delivery, medians over the rounds; the ratio is the median of each round p99 / that round one-replica p99)');
 for (const placement of placements) {
-  console.log(`${placement.padEnd(15)}: p99 ${median(p99s.get(placement)!).toFixed(1)} ms, ratio ${median(ratios.get(placement)!).toFixed(2)}`);
+  console.log(
+    `${placement.padEnd(15)}: p50 ${median(p50s.get(placement)!).toFixed(1)} ms, p99 ${median(p99s.get(placement)!).toFixed(1)} ms ` +
+      `(rounds: ${p99s
+        .get(placement)!
+        .map((v) => v.toFixed(0))
+        .join(', ')}), p99 ratio ${median(ratios.get(placement)!).toFixed(2)}`,
+  );
 }
