@@ -1,52 +1,121 @@
-import { type Observable, catchError, forkJoin, map, of, throwError, throwIfEmpty } from 'rxjs';
+import { Observable, type Subscriber, type Subscription } from 'rxjs';
 import { Category, StepError } from './errors.js';
 import { isPending, type Exec, type Signal } from './exec.js';
 import type { StepInfo } from './info.js';
 import type { GraphScope } from './types.js';
 
 /**
- * Carries an exit produced inside a branch (a step returning `exitWith`) through forkJoin's error
- * channel, so that it cancels the sibling branches exactly like a failure does; unwrapped after.
- */
-class Terminal {
-  constructor(readonly signal: Exclude<Signal, undefined>) {}
-}
-
-/**
  * `parallel`: every branch is started in declaration order; the synchronous ones finish on the
- * spot, the asynchronous ones are joined with `forkJoin`. All outputs are in `scope.steps` after it.
+ * spot, the asynchronous ones are joined. All outputs are in `scope.steps` after it.
  *
- * - forkJoin completes *empty* (no value) if a branch completes without a value, which would make
- *   the group silently vanish. Each branch Observable emits exactly one value by construction
- *   (steps turn an empty result into a StepError); the `throwIfEmpty` guard makes that a checked
- *   invariant rather than an assumption.
- * - The first error (or exit) cancels the other branches: forkJoin unsubscribes them, which tears
- *   down their steps. A synchronous failure of a later branch leaves earlier asynchronous branches
+ * The join is written out (`Join`) rather than built from `forkJoin` and operators: it is on every
+ * request of an endpoint with a parallel group, and the operator form built a `map` and a
+ * `throwIfEmpty` per branch and a `forkJoin`, `map` and `catchError` per request.
+ *
+ * - A branch that completes without a value breaks the protocol (steps turn an empty result into a
+ *   StepError): it fails the group rather than making it vanish silently.
+ * - The first error, or the first branch that ends the run (a step returning `exitWith`), wins:
+ *   the other branches are unsubscribed, which tears down their steps, and that failure or signal
+ *   is the group's. A synchronous failure of a later branch leaves earlier asynchronous branches
  *   unsubscribed; the run ends with that failure, and the end of the lifetime they ran in reaches
  *   whatever they had started (cancel.ts).
  */
 export function compileParallel<S extends GraphScope>(branches: readonly Exec<S>[], info: StepInfo): Exec<S> {
-  const emptyBranch = (): StepError => new StepError(info, `a branch of "${info.id}" completed without a value`, undefined, Category.empty);
-  const guard = (branch: Observable<Signal>): Observable<Signal> =>
-    branch.pipe(
-      map((signal) => {
-        if (signal !== undefined) throw new Terminal(signal);
-        return signal;
-      }),
-      throwIfEmpty(emptyBranch),
-    );
   return (scope, life) => {
     let pending: Observable<Signal>[] | undefined;
     for (const branch of branches) {
       const signal = branch(scope, life);
       if (signal === undefined) continue;
-      if (isPending(signal)) (pending ??= []).push(guard(signal));
+      if (isPending(signal)) (pending ??= []).push(signal);
       else return signal;
     }
     if (pending === undefined) return undefined;
-    return forkJoin(pending).pipe(
-      map((): Signal => undefined),
-      catchError((e: unknown) => (e instanceof Terminal ? of(e.signal) : throwError(() => e))),
-    );
+    const branchesLeft = pending;
+    return new Observable<Signal>((subscriber) => new Join(subscriber, branchesLeft.length, info).start(branchesLeft));
   };
+}
+
+/** Joins the asynchronous branches of one group for one subscriber; settles once. */
+class Join {
+  declare private readonly subscriber: Subscriber<Signal>;
+  declare private readonly info: StepInfo;
+  declare private readonly subscriptions: Subscription[];
+  declare private left: number;
+  declare private ended: boolean;
+
+  constructor(subscriber: Subscriber<Signal>, count: number, info: StepInfo) {
+    this.subscriber = subscriber;
+    this.info = info;
+    this.subscriptions = [];
+    this.left = count;
+    this.ended = false;
+  }
+
+  start(branches: readonly Observable<Signal>[]): () => void {
+    for (const branch of branches) {
+      if (this.ended) break;
+      const subscription = branch.subscribe(new BranchObserver(this));
+      if (this.ended) subscription.unsubscribe();
+      else this.subscriptions.push(subscription);
+    }
+    return () => this.stop();
+  }
+
+  /** A branch gave its one signal: `undefined` carries on, anything else ends the group with it. */
+  value(signal: Signal): void {
+    if (this.ended) return;
+    if (signal !== undefined) {
+      this.end();
+      this.subscriber.next(signal);
+      this.subscriber.complete();
+    } else if (--this.left === 0) {
+      this.ended = true;
+      this.subscriber.next(undefined);
+      this.subscriber.complete();
+    }
+  }
+
+  failure(cause: unknown): void {
+    if (this.ended) return;
+    this.end();
+    this.subscriber.error(cause);
+  }
+
+  /** Teardown (unsubscribed from outside): every branch still running is torn down. */
+  private stop(): void {
+    if (!this.ended) this.end();
+  }
+
+  private end(): void {
+    this.ended = true;
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+  }
+
+  emptyBranch(): void {
+    this.failure(new StepError(this.info, `a branch of "${this.info.id}" completed without a value`, undefined, Category.empty));
+  }
+}
+
+/** One branch's observer: remembers whether its branch gave a value before completing. */
+class BranchObserver {
+  declare private readonly join: Join;
+  declare private got: boolean;
+
+  constructor(join: Join) {
+    this.join = join;
+    this.got = false;
+  }
+
+  next(signal: Signal): void {
+    this.got = true;
+    this.join.value(signal);
+  }
+
+  error(cause: unknown): void {
+    this.join.failure(cause);
+  }
+
+  complete(): void {
+    if (!this.got) this.join.emptyBranch();
+  }
 }

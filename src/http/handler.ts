@@ -8,10 +8,11 @@
  * cancelled too).
  */
 import { performance } from 'node:perf_hooks';
+import type { ServerResponse } from 'node:http';
 import { Category } from '../../graph/index.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXPR_BUDGET, type ExprBudget, newExprBudget } from '../expr/index.js';
-import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext } from '../steps/index.js';
+import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext, ResultReceiver } from '../steps/index.js';
 import { decodeBody } from './body.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, sendStatusProblem } from './problems.js';
@@ -85,50 +86,86 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
   };
 }
 
+/** The response's pending run, for the module-level `close` listener (no closure per request). */
+const WAITING = Symbol('svc.waiting');
+type WaitingResponse = ServerResponse & { [WAITING]?: PendingReply | undefined };
+
 function awaitPending(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number): void {
-  let settled = false;
-  const res = reply.raw;
-  const started = performance.now();
+  new PendingReply(request, reply, pending, timeoutMs).start();
+}
 
-  const finish = (): boolean => {
-    if (settled) return false;
-    settled = true;
-    clearTimeout(timer);
-    res.off('close', onClose);
-    return true;
-  };
+/**
+ * Waits for one asynchronous run: the first of its result, the request time-out and the client's
+ * departure answers (settle-once). One object per request: the run delivers into `settle`, the
+ * timer gets the object as its argument, and the `close` listener finds it on the response.
+ */
+class PendingReply implements ResultReceiver {
+  declare closed: boolean;
+  declare private readonly request: FastifyRequest;
+  declare private readonly reply: FastifyReply;
+  declare private readonly pending: PendingResult;
+  declare private readonly timeoutMs: number;
+  declare private readonly started: number;
+  declare private timer: NodeJS.Timeout | undefined;
 
-  const timer = setTimeout(() => {
-    if (!finish()) return;
-    pending.cancel();
-    noteOf(request).cancelled = 'timeout';
-    sendStatusProblem(request, reply, 504, `the request took longer than ${timeoutMs} ms`);
-  }, timeoutMs);
+  constructor(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number) {
+    this.closed = false;
+    this.request = request;
+    this.reply = reply;
+    this.pending = pending;
+    this.timeoutMs = timeoutMs;
+    this.started = performance.now();
+    this.timer = undefined;
+  }
 
-  // `close` before the response finished: the client went away, so the steps are torn down at once.
-  const onClose = (): void => {
-    if (res.writableFinished || !finish()) return;
-    pending.cancel();
-    noteOf(request).cancelled = 'client closed';
+  start(): void {
+    const res = this.reply.raw as WaitingResponse;
+    this.timer = setTimeout(timedOut, this.timeoutMs, this);
+    res[WAITING] = this;
+    res.on('close', clientClosed);
+    this.pending.follow(this);
+  }
+
+  settle(result: EndpointResult): void {
+    if (result.kind === 'stream') {
+      // Timed out or abandoned by the client just as the stream arrived: never read, still released.
+      if (!this.finish()) result.dispose('cancel');
+      // The stream's first item is still bounded by what is left of the request time-out.
+      else writeStream(this.request, this.reply, result, Math.max(1, this.timeoutMs - (performance.now() - this.started)));
+    } else if (this.finish()) writeResult(this.request, this.reply, result);
+  }
+
+  timeOut(): void {
+    if (!this.finish()) return;
+    this.pending.cancel();
+    noteOf(this.request).cancelled = 'timeout';
+    sendStatusProblem(this.request, this.reply, 504, `the request took longer than ${this.timeoutMs} ms`);
+  }
+
+  /** `close` before the response finished: the client went away, so the steps are torn down at once. */
+  clientClosed(): void {
+    if (this.reply.raw.writableFinished || !this.finish()) return;
+    this.pending.cancel();
+    noteOf(this.request).cancelled = 'client closed';
     // Nothing is sent; 499 (nginx's "client closed request") marks the line.
-    logSent(request, reply, 499);
-  };
-  res.on('close', onClose);
+    logSent(this.request, this.reply, 499);
+  }
 
-  pending.result.then(
-    (result) => {
-      if (result.kind !== 'stream') {
-        if (finish()) writeResult(request, reply, result);
-      } else if (finish()) {
-        // The stream's first item is still bounded by what is left of the request time-out.
-        writeStream(request, reply, result, Math.max(1, timeoutMs - (performance.now() - started)));
-      } else {
-        // Timed out or abandoned by the client just as the stream arrived: never read, still released.
-        result.dispose('cancel');
-      }
-    },
-    (error: unknown) => {
-      if (finish()) writeResult(request, reply, { kind: 'failure', category: Category.internal, error });
-    },
-  );
+  private finish(): boolean {
+    if (this.closed) return false;
+    this.closed = true;
+    clearTimeout(this.timer);
+    const res = this.reply.raw as WaitingResponse;
+    res.off('close', clientClosed);
+    res[WAITING] = undefined;
+    return true;
+  }
+}
+
+function timedOut(waiting: PendingReply): void {
+  waiting.timeOut();
+}
+
+function clientClosed(this: WaitingResponse): void {
+  this[WAITING]?.clientClosed();
 }

@@ -101,12 +101,24 @@ export interface StreamResult {
 
 export type EndpointResult = ResponseResult | FailureResult | StreamResult;
 
-/** A run that entered the event loop (real I/O). */
+/**
+ * A run that entered the event loop (real I/O). Delivered through a receiver rather than a Promise:
+ * the adapter's wait is then one object per request, with no promise, `then` closures or extra
+ * microtask between the last step and the response.
+ */
 export interface PendingResult {
   readonly kind: 'pending';
-  readonly result: Promise<EndpointResult>;
-  /** Tears the running graph down (steps release their resources); the result is then ignored. */
+  /**
+   * Starts following the run: `receiver.settle` is called once with its result (possibly before
+   * `follow` returns), never after `cancel`. Called at most once.
+   */
+  follow(receiver: ResultReceiver): void;
+  /** Tears the running graph down (steps release their resources); nothing is delivered after it. */
   cancel(): void;
+}
+
+export interface ResultReceiver {
+  settle(result: EndpointResult): void;
 }
 
 /** A rate limit and where it is counted (README "Rate limiting"; src/http/rate-limit.ts counts it). */

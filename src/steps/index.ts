@@ -13,6 +13,7 @@ export type {
   EndpointScope,
   FailureResult,
   PendingResult,
+  ResultReceiver,
   RequestContext,
   ResponseResult,
 } from './contract.js';

@@ -3,7 +3,7 @@
  */
 import { isObservable, type Observable, type Subscription } from 'rxjs';
 import { Category, GRAPH_STEP_ID, isLiveSource, type CompiledGraph, type Outcome, type StreamOutcome } from '../../graph/index.js';
-import type { EndpointResult, EndpointScope, PendingResult, RequestContext, ResponseResult, StreamResult } from './contract.js';
+import type { EndpointResult, EndpointScope, PendingResult, RequestContext, ResponseResult, ResultReceiver, StreamResult } from './contract.js';
 import { classifyConnectorError } from '../connectors/index.js';
 import type { StreamPayload } from './stream/index.js';
 
@@ -17,23 +17,54 @@ export function runGraph(graph: CompiledGraph<EndpointScope>, ctx: RequestContex
 
 /** Graph outcomes as the adapter's results; asynchronous runs become a cancellable pending result. */
 function outcomeToResult(outcome: Outcome | Observable<Outcome>): EndpointResult | PendingResult {
-  if (!isObservable(outcome)) return settle(outcome);
-  let subscription: Subscription | undefined;
-  const result = new Promise<EndpointResult>((resolve) => {
-    subscription = outcome.subscribe({
-      next: (o) => resolve(settle(o)),
-      error: (error: unknown) => resolve({ kind: 'failure', category: Category.internal, error }),
-    });
-  });
-  return {
-    kind: 'pending',
-    result,
-    cancel() {
-      // Unsubscribing tears the run down: steps abort their I/O and release what they hold. A
-      // subscription unsubscribes once; a second cancel is a no-op.
-      subscription?.unsubscribe();
-    },
-  };
+  return isObservable(outcome) ? new PendingRun(outcome) : settle(outcome);
+}
+
+/**
+ * An asynchronous run, followed by one receiver. The run's Observable is subscribed with this
+ * object as the observer (method shorthand, no closure per request); fields are `declare`d and set in
+ * the constructor for the reason graph/once.ts gives.
+ */
+class PendingRun implements PendingResult {
+  declare readonly kind: 'pending';
+  declare private readonly outcome: Observable<Outcome>;
+  declare private receiver: ResultReceiver | undefined;
+  declare private subscription: Subscription | undefined;
+  declare private cancelled: boolean;
+
+  constructor(outcome: Observable<Outcome>) {
+    this.kind = 'pending';
+    this.outcome = outcome;
+    this.receiver = undefined;
+    this.subscription = undefined;
+    this.cancelled = false;
+  }
+
+  follow(receiver: ResultReceiver): void {
+    if (this.cancelled || this.receiver !== undefined) return;
+    this.receiver = receiver;
+    const subscription = this.outcome.subscribe(this);
+    // Settled during subscribe, or cancelled by the receiver while it settled: nothing to hold.
+    if (this.cancelled) subscription.unsubscribe();
+    else this.subscription = subscription;
+  }
+
+  next(outcome: Outcome): void {
+    if (!this.cancelled) this.receiver!.settle(settle(outcome));
+  }
+
+  error(error: unknown): void {
+    if (!this.cancelled) this.receiver!.settle({ kind: 'failure', category: Category.internal, error });
+  }
+
+  complete(): void {}
+
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    // Unsubscribing tears the run down: steps abort their I/O and release what they hold.
+    this.subscription?.unsubscribe();
+  }
 }
 
 function settle(outcome: Outcome): EndpointResult {

@@ -22,6 +22,23 @@ export function endpoint(label: string, run: (ctx: RequestContext) => EndpointRe
   return { method, path, request, run };
 }
 
+/** A pending run that delivers what `result` resolves to (a test's stand-in for an asynchronous graph). */
+export function pendingOf(result: Promise<EndpointResult>, cancel: () => void = () => {}): PendingResult {
+  let cancelled = false;
+  return {
+    kind: 'pending',
+    follow(receiver) {
+      void result.then((r) => {
+        if (!cancelled) receiver.settle(r);
+      });
+    },
+    cancel() {
+      cancelled = true;
+      cancel();
+    },
+  };
+}
+
 export function json(body: unknown, status = 200, headers?: Record<string, string>): EndpointResult {
   return { kind: 'response', status, body, problem: false, ...(headers ? { headers } : {}) };
 }

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { listen, shutdown } from '../../src/http/index.js';
 import type { EndpointResult, PendingResult } from '../../src/steps/index.js';
-import { endpoint, json, server } from './helpers.js';
+import { endpoint, json, pendingOf, server } from './helpers.js';
 
 function get(url: string): Promise<{ status: number; body: string }> {
   return new Promise((done, fail) => {
@@ -19,11 +19,7 @@ function get(url: string): Promise<{ status: number; body: string }> {
 }
 
 function slow(ms: number): PendingResult {
-  return {
-    kind: 'pending',
-    result: new Promise<EndpointResult>((resolve) => setTimeout(() => resolve(json({ slept: ms })), ms)),
-    cancel: () => {},
-  };
+  return pendingOf(new Promise<EndpointResult>((resolve) => setTimeout(() => resolve(json({ slept: ms })), ms)));
 }
 
 test('shutdown stops accepting, finishes in-flight requests, then resolves', async () => {
@@ -41,7 +37,7 @@ test('shutdown stops accepting, finishes in-flight requests, then resolves', asy
 });
 
 test('shutdown_timeout closes connections whose requests do not finish', async () => {
-  const { app } = await server([endpoint('GET /hang', (): PendingResult => ({ kind: 'pending', result: new Promise(() => {}), cancel: () => {} }))]);
+  const { app } = await server([endpoint('GET /hang', (): PendingResult => pendingOf(new Promise(() => {})))]);
   const { url } = await listen(app, { host: '127.0.0.1', port: 0 });
   const hanging = get(`${url}/hang`).catch((e: Error) => e.message);
   await new Promise((r) => setTimeout(r, 30));

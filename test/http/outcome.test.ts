@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { markProblem, problem } from '../../src/problem/index.js';
 import type { EndpointResult, PendingResult } from '../../src/steps/index.js';
-import { endpoint, json, server } from './helpers.js';
+import { endpoint, json, pendingOf, server } from './helpers.js';
 
 test('status, headers and a JSON body are written as decided', async () => {
   const { app } = await server([endpoint('GET /a', () => json({ ok: true }, 201, { 'X-Cache': 'HIT' }))]);
@@ -72,14 +72,7 @@ test('a throwing endpoint is still a 500 problem, never a crash or Fastify error
 
 test('an asynchronous run is awaited', async () => {
   const { app } = await server([
-    endpoint(
-      'GET /slow',
-      (): PendingResult => ({
-        kind: 'pending',
-        result: new Promise<EndpointResult>((resolve) => setTimeout(() => resolve(json({ late: true })), 10)),
-        cancel: () => {},
-      }),
-    ),
+    endpoint('GET /slow', (): PendingResult => pendingOf(new Promise<EndpointResult>((resolve) => setTimeout(() => resolve(json({ late: true })), 10)))),
   ]);
   const r = await app.inject({ method: 'GET', url: '/slow' });
   assert.deepEqual(r.json(), { late: true });
@@ -87,10 +80,9 @@ test('an asynchronous run is awaited', async () => {
 
 test('request_timeout answers 504 and cancels the run', async () => {
   let cancelled = 0;
-  const { app, log } = await server(
-    [endpoint('GET /hang', (): PendingResult => ({ kind: 'pending', result: new Promise(() => {}), cancel: () => void cancelled++ }))],
-    { requestTimeoutMs: 50 },
-  );
+  const { app, log } = await server([endpoint('GET /hang', (): PendingResult => pendingOf(new Promise(() => {}), () => void cancelled++))], {
+    requestTimeoutMs: 50,
+  });
   const r = await app.inject({ method: 'GET', url: '/hang' });
   assert.equal(r.statusCode, 504);
   assert.equal(r.json().type, 'urn:svc:error:timeout');
@@ -102,9 +94,7 @@ test('request_timeout answers 504 and cancels the run', async () => {
 test('a client that disconnects cancels the run', async () => {
   let cancelled!: () => void;
   const gone = new Promise<void>((resolve) => (cancelled = resolve));
-  const { app, log } = await server([
-    endpoint('GET /hang', (): PendingResult => ({ kind: 'pending', result: new Promise(() => {}), cancel: () => cancelled() })),
-  ]);
+  const { app, log } = await server([endpoint('GET /hang', (): PendingResult => pendingOf(new Promise(() => {}), () => cancelled()))]);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const controller = new AbortController();
@@ -136,11 +126,7 @@ test('one log line per request, with id, method, url, status and duration', asyn
 });
 
 test('the logged duration runs from arrival to the response', async () => {
-  const slow = (): PendingResult => ({
-    kind: 'pending',
-    result: new Promise((resolve) => setTimeout(() => resolve(json({})), 40)),
-    cancel: () => {},
-  });
+  const slow = (): PendingResult => pendingOf(new Promise((resolve) => setTimeout(() => resolve(json({})), 40)));
   const { app, log } = await server([endpoint('GET /slow', slow)]);
   await app.inject({ method: 'GET', url: '/slow' });
   const ms = log.requests()[0]!.ms as number;
@@ -150,10 +136,7 @@ test('the logged duration runs from arrival to the response', async () => {
 test('a body JSON cannot encode is a 500 problem, on the synchronous and the asynchronous path', async () => {
   const big: Record<string, unknown> = { n: 1 };
   big.self = big;
-  const { app } = await server([
-    endpoint('GET /sync', () => json(big)),
-    endpoint('GET /async', (): PendingResult => ({ kind: 'pending', result: Promise.resolve(json(big)), cancel: () => {} })),
-  ]);
+  const { app } = await server([endpoint('GET /sync', () => json(big)), endpoint('GET /async', (): PendingResult => pendingOf(Promise.resolve(json(big))))]);
   for (const url of ['/sync', '/async']) {
     const r = await app.inject({ method: 'GET', url });
     assert.equal(r.statusCode, 500, url);

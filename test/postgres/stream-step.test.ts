@@ -181,7 +181,10 @@ for (const target of TARGETS) {
       const held = await Promise.all(Array.from({ length: db.stats().max }, () => db.checkout()));
       const outcomes: Outcome[] = [];
       const subscription = h.graph.run({ steps: {}, ctx: ctx({ path: { n: 5 } }) }).subscribe((o) => outcomes.push(o));
-      await new Promise((r) => setTimeout(r, 50));
+      // Polled, not slept: on a loaded machine the step may take longer than any fixed pause to get there.
+      for (const until = performance.now() + 10_000; db.stats().waiting === 0 && performance.now() < until; ) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
       assert.equal(db.stats().waiting, 1, 'the step waits for a client');
       subscription.unsubscribe();
       for (const session of held) session.release();

@@ -7,7 +7,9 @@ import type { Expr, PipelineEndpointModel, ServiceModel } from '../../src/model/
 import {
   compileEndpoint as compileWithModel,
   type EndpointCompilation,
+  type EndpointResult,
   type FailureResult,
+  type PendingResult,
   type RequestContext,
   type RespondStepSpec,
   type StepSpec,
@@ -78,4 +80,9 @@ export function compileEndpoint(endpoint: PipelineEndpointModel<StepSpec>, model
 /** The status the HTTP adapter answers a failure with. */
 export function statusOf(failure: FailureResult): number {
   return failureStatus(failure.category);
+}
+
+/** The result a pending run delivers. */
+export function settled(pending: PendingResult): Promise<EndpointResult> {
+  return new Promise((resolve) => pending.follow({ settle: resolve }));
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StarlarkStepSpec } from '../../src/steps/index.js';
 import type { EndpointResult, PendingResult } from '../../src/steps/index.js';
-import { compileEndpoint, statusOf, ctx, expr, pipeline, RANGE, respond } from './helpers.js';
+import { compileEndpoint, statusOf, ctx, expr, pipeline, RANGE, respond, settled } from './helpers.js';
 
 function starlark(source: string, extra: Partial<StarlarkStepSpec> = {}): StarlarkStepSpec {
   return {
@@ -19,7 +19,7 @@ function starlark(source: string, extra: Partial<StarlarkStepSpec> = {}): Starla
 /** The endpoint's answer: a Starlark step runs on a worker thread, so the run is pending. */
 async function settle(out: EndpointResult | PendingResult): Promise<EndpointResult> {
   assert.equal(out.kind, 'pending', 'a Starlark step never runs on the event loop');
-  return out.kind === 'pending' ? await out.result : out;
+  return out.kind === 'pending' ? await settled(out) : out;
 }
 
 const TRANSFORM = `
