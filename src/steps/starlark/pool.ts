@@ -17,9 +17,10 @@
  *
  * Calls are pipelined: when every worker is busy, a worker is sent up to PIPELINE calls, which it
  * runs one after the other, and the calls dispatched in one turn of the event loop go in one message
- * (answers come back batched likewise). On a machine with few cores each message between threads
- * is a wake-up of the other thread, and the round trip of a call, not the script, bounded the
- * throughput of short scripts (bench/transform). Each call keeps its own budget and hard kill: a
+ * (each answer comes back as soon as it is known: one held back behind a long call would pass its
+ * kill time). On a machine with few cores each message between threads can wake the other thread,
+ * and the round trip of a call, not the script, bounded the throughput of short scripts
+ * (bench/transform). Each call keeps its own budget and hard kill: a
  * worker killed for one call hands the others it held back to the queue, and cancelling a call
  * stores its id in the worker's interrupt flag, which stops that call only (run or still queued).
  *
