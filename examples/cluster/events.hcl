@@ -8,7 +8,7 @@ endpoint "GET /events" {
     redis "feed" {
       connection = connection.redis.bus
       command    = "SUBSCRIBE"
-      channel    = "cluster:messages"
+      channel    = "${env("REDIS_PREFIX", "cluster")}:messages"
     }
 
     # `id` is the message's seq: a client whose replica goes away reconnects after `retry` (through

@@ -18,7 +18,8 @@ openapi {
 }
 
 # Pub/sub for the SSE feed and the cache: shared by every replica, so a message published through
-# one reaches the clients of all, and an entry cached by one is read by all.
+# one reaches the clients of all, and an entry cached by one is read by all. The channel and the
+# cache keys begin with REDIS_PREFIX (default "cluster"): two clusters sharing one Redis keep apart.
 connection "redis" "bus" {
   url = env("REDIS_URL", "memory:")
 }

@@ -36,7 +36,7 @@ endpoint "POST /messages" {
     redis "announce" {
       connection = connection.redis.bus
       command    = "PUBLISH"
-      channel    = "cluster:messages"
+      channel    = "${env("REDIS_PREFIX", "cluster")}:messages"
       value      = steps.saved.row
     }
 
@@ -92,7 +92,7 @@ endpoint "GET /messages/{seq}" {
     redis "cached" {
       connection = connection.redis.bus
       command    = "GET"
-      key        = "cluster:message:${ctx.request.path.seq}"
+      key        = "${env("REDIS_PREFIX", "cluster")}:message:${ctx.request.path.seq}"
     }
     respond {
       condition = steps.cached.value != null
@@ -113,7 +113,7 @@ endpoint "GET /messages/{seq}" {
     redis "store" {
       connection = connection.redis.bus
       command    = "SET"
-      key        = "cluster:message:${ctx.request.path.seq}"
+      key        = "${env("REDIS_PREFIX", "cluster")}:message:${ctx.request.path.seq}"
       value      = steps.message.row
       ttl        = "60s"
     }

@@ -72,8 +72,16 @@ export interface Replica {
   stop(): Promise<void>;
 }
 
+let prefixes = 0;
+
+/** A REDIS_PREFIX (examples/cluster's channel and cache keys) no other test or test process uses. */
+export function redisPrefix(): string {
+  return `svc-test-${process.pid}-${++prefixes}`;
+}
+
 /** `node bin/svc.js serve -c examples/cluster --port 0` with `SVC_REPLICA=<name>`, once it listens. */
 export async function startReplica(name: string, env: Record<string, string>): Promise<Replica> {
+  assert.ok(env.REDIS_PREFIX, 'a REDIS_PREFIX of the test: test files share the Redis server, and run at once');
   const child = spawn(process.execPath, ['bin/svc.js', 'serve', '-c', 'examples/cluster', '--port', '0'], {
     cwd: root,
     env: { ...process.env, ...env, SVC_REPLICA: name },

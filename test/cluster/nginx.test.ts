@@ -25,6 +25,7 @@ import {
   post,
   REAL_POSTGRES_URL,
   REAL_REDIS_URL,
+  redisPrefix,
   type Replica,
   ResumingClient,
   startNginx,
@@ -50,7 +51,7 @@ describe('nginx in front of three replicas, one killed under load', { skip, time
 
   before(async () => {
     ensureBuilt();
-    const env = { REDIS_URL: REAL_REDIS_URL!, DATABASE_URL: await TARGETS[1]!.fresh() };
+    const env = { REDIS_URL: REAL_REDIS_URL!, REDIS_PREFIX: redisPrefix(), DATABASE_URL: await TARGETS[1]!.fresh() };
     replicas = await Promise.all(['r1', 'r2', 'r3'].map((name) => startReplica(name, env)));
     nginx = await startNginx(replicas);
   });

@@ -15,6 +15,7 @@ import {
   post,
   REAL_POSTGRES_URL,
   REAL_REDIS_URL,
+  redisPrefix,
   type Replica,
   ResumingClient,
   startReplica,
@@ -29,7 +30,7 @@ describe('two replicas sharing Redis and PostgreSQL', { skip, timeout: 90_000 },
 
   before(async () => {
     ensureBuilt();
-    const env = { REDIS_URL: REAL_REDIS_URL!, DATABASE_URL: await TARGETS[1]!.fresh() };
+    const env = { REDIS_URL: REAL_REDIS_URL!, REDIS_PREFIX: redisPrefix(), DATABASE_URL: await TARGETS[1]!.fresh() };
     // Booted together: both go for the migrations at once.
     replicas = await Promise.all([startReplica('r1', env), startReplica('r2', env)]);
   });
@@ -39,7 +40,13 @@ describe('two replicas sharing Redis and PostgreSQL', { skip, timeout: 90_000 },
     await closeTargets();
   });
 
-  test('the migration was applied by one replica only', () => {
+  test('the migration was applied by one replica only', async () => {
+    // The log goes to stdout, and may arrive after "listening" on stderr.
+    const opened = (r: Replica): boolean => /"connection":"postgres\.db".*"msg":"connection open"/.test(r.output());
+    await eventually(
+      () => replicas.every(opened),
+      (all) => all,
+    );
     const applied = replicas.filter((r) => r.output().includes('"migration applied"'));
     assert.equal(applied.length, 1, replicas.map((r) => `${r.name}: ${r.output()}`).join('\n'));
   });
