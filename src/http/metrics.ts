@@ -17,6 +17,7 @@ import type * as PromClient from 'prom-client';
 import type { ConnectorSet } from '../connectors/index.js';
 import type { StarlarkBudget, StepObserver } from '../steps/index.js';
 import type { RequestLogger } from './log.js';
+import { register, type Series, SeriesHistogram } from './metrics-series.js';
 
 type Prom = typeof PromClient;
 
@@ -51,26 +52,24 @@ export function createMetrics(): ServiceMetrics {
   const registry = new prom.Registry();
   const registers = [registry];
 
-  const requests = new prom.Counter({
-    name: 'svc_http_requests_total',
-    help: 'Requests answered, by method, route (as declared in the manifest) and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers,
-  });
-  const requestSeconds = new prom.Histogram({
-    name: 'svc_http_request_duration_seconds',
-    help: 'Time from a request arriving to its response finishing (a stream: to its end), in seconds.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
-  const stepSeconds = new prom.Histogram({
-    name: 'svc_step_duration_seconds',
-    help: "A step's own run time by step kind, and whether it failed (outcome ok or error), in seconds.",
-    labelNames: ['kind', 'outcome'] as const,
-    buckets: DURATION_BUCKETS,
-    registers,
-  });
+  // Recorded per request and per step: series of their own (metrics-series.ts), read at scrape time.
+  const requests = new SeriesHistogram(
+    'svc_http_request_duration_seconds',
+    'Time from a request arriving to its response finishing (a stream: to its end), in seconds.',
+    ['method', 'route', 'status'],
+    DURATION_BUCKETS,
+  );
+  register(registry, requests.counter('svc_http_requests_total', 'Requests answered, by method, route (as declared in the manifest) and status.'));
+  register(registry, requests);
+  const steps = new SeriesHistogram(
+    'svc_step_duration_seconds',
+    "A step's own run time by step kind, and whether it failed (outcome ok or error), in seconds.",
+    ['kind', 'outcome'],
+    DURATION_BUCKETS,
+  );
+  register(registry, steps);
+  /** A request's series by `method status route`: one string and one lookup per request. */
+  const requestSeries = new Map<string, Series>();
   const budgets = new prom.Counter({
     name: 'svc_starlark_budget_exhausted_total',
     help: 'Starlark scripts stopped by a budget: steps (max_steps), timeout, size (memory).',
@@ -94,17 +93,20 @@ export function createMetrics(): ServiceMetrics {
   return {
     registry,
     steps: {
-      stepEnded(kind, seconds, failed) {
-        stepSeconds.observe({ kind, outcome: failed ? 'error' : 'ok' }, seconds);
+      forKind(kind) {
+        const ok = steps.series(kind, 'ok');
+        const error = steps.series(kind, 'error');
+        return { ended: (seconds, failed) => (failed ? error : ok).observe(seconds) };
       },
       starlarkBudgetExhausted(budget: StarlarkBudget) {
         budgets.inc({ budget });
       },
     },
     observeRequest(method, route, status, seconds) {
-      const labels = { method, route, status };
-      requests.inc(labels);
-      requestSeconds.observe(labels, seconds);
+      const key = `${method} ${status} ${route}`;
+      let series = requestSeries.get(key);
+      if (series === undefined) requestSeries.set(key, (series = requests.series(method, route, String(status))));
+      series.observe(seconds);
     },
     watchStreams(open) {
       openStreams = open;

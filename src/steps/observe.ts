@@ -17,13 +17,18 @@ import { StarlarkError } from '../starlark/index.js';
 import type { EndpointNode, EndpointScope } from './contract.js';
 
 export interface StepObserver {
-  /** One step run ended after `seconds`; `failed` when it threw, rejected or errored. */
-  stepEnded(kind: string, seconds: number, failed: boolean): void;
+  /** Called once per step node, at boot: what each run of a step of this kind reports its end to. */
+  forKind(kind: string): StepTimer;
   /**
    * A Starlark script was stopped by one of its budgets: `steps` (max_steps), `timeout` (its time
    * budget, queueing for a worker included) or `size` (memory: a value or a worker heap too big).
    */
   starlarkBudgetExhausted(budget: StarlarkBudget): void;
+}
+
+export interface StepTimer {
+  /** One run ended after `seconds`; `failed` when it threw, rejected or errored. */
+  ended(seconds: number, failed: boolean): void;
 }
 
 export type StarlarkBudget = 'steps' | 'timeout' | 'size';
@@ -34,48 +39,50 @@ const BUDGET_KINDS: ReadonlySet<string> = new Set<StarlarkBudget>(['steps', 'tim
 /** The node with its `run` timed; nodes without a `run` of their own are returned as they are. */
 export function observeNode(node: EndpointNode, observer: StepObserver): EndpointNode {
   if (node.type === 'parallel' || node.type === 'container') return node;
-  const kind = node.kind ?? node.type;
+  const timer = observer.forKind(node.kind ?? node.type);
   const run: (scope: EndpointScope, ctx: RunContext) => StepResult = node.run;
+  const failed = (started: number, error: unknown): void => {
+    timer.ended((performance.now() - started) / 1000, true);
+    if (error instanceof StarlarkError && BUDGET_KINDS.has(error.kind)) observer.starlarkBudgetExhausted(error.kind as StarlarkBudget);
+  };
   const timed = (scope: EndpointScope, ctx: RunContext): StepResult => {
     const started = performance.now();
-    const ended = (failed: boolean, error?: unknown): void => {
-      observer.stepEnded(kind, (performance.now() - started) / 1000, failed);
-      if (failed && error instanceof StarlarkError && BUDGET_KINDS.has(error.kind)) observer.starlarkBudgetExhausted(error.kind as StarlarkBudget);
-    };
     let out: StepResult;
     try {
       out = run(scope, ctx);
     } catch (error) {
-      ended(true, error);
+      failed(started, error);
       throw error;
+    }
+    // The synchronous case (most steps) allocates nothing here.
+    if (!isThenable(out) && !isObservable(out)) {
+      timer.ended((performance.now() - started) / 1000, false);
+      return out;
     }
     if (isThenable(out)) {
       // The engine keeps the promise it is handed; this one settles exactly as the step's did.
       return Promise.resolve(out).then(
         (value) => {
-          ended(false);
+          timer.ended((performance.now() - started) / 1000, false);
           return value;
         },
         (error: unknown) => {
-          ended(true, error);
+          failed(started, error);
           throw error;
         },
       );
     }
-    if (isObservable(out)) {
-      let done = false;
-      const once = (failed: boolean, error?: unknown): void => {
-        if (done) return;
-        done = true;
-        ended(failed, error);
-      };
-      // The engine takes the first value and unsubscribes: that is the step's end too.
-      return out.pipe(
-        tap({ next: () => once(false), error: (error: unknown) => once(true, error), complete: () => once(false), unsubscribe: () => once(false) }),
-      );
-    }
-    ended(false);
-    return out;
+    let done = false;
+    const once = (error?: unknown): void => {
+      if (done) return;
+      done = true;
+      if (error === undefined) timer.ended((performance.now() - started) / 1000, false);
+      else failed(started, error);
+    };
+    // The engine takes the first value and unsubscribes: that is the step's end too.
+    return out.pipe(
+      tap({ next: () => once(), error: (error: unknown) => once(error ?? new Error('observable failed')), complete: () => once(), unsubscribe: () => once() }),
+    );
   };
   return { ...node, run: timed } as EndpointNode;
 }
