@@ -9,12 +9,17 @@
  * every closure creation in a `__name` call, which per-request closures pay for).
  *
  * Common options: --rounds 5 --seconds 3 --connections 16 --warmup 2 [--tsx] [--pin]
- *   [--extra-rounds 3] [--cpu-prof <dir>]
+ *   [--extra-rounds 3] [--logging-rounds 5] [--quiet-rounds 5] [--cpu-prof <dir>]
+ *
+ * Three series of the main scenario, each a like-for-like comparison or a bound of one:
+ * - main: svc writing its access log against a baseline logging nothing (svc does more work);
+ * - logging: svc writing its access log against a baseline writing one pino line per request;
+ * - quiet: svc with `server { access_log = false }` against the baseline logging nothing.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -61,6 +66,13 @@ export interface BenchConfig {
   readonly loggingRounds?: number;
 }
 
+/** What `runBench` answers: the main series, and the logging and quiet series when they ran. */
+export interface BenchResult {
+  readonly main: BenchSummary;
+  logging?: BenchSummary;
+  quiet?: BenchSummary;
+}
+
 /** The medians of one series of alternating rounds. */
 export interface BenchSummary {
   readonly svcRps: number;
@@ -99,6 +111,8 @@ const { values } = parseArgs({
     'extra-rounds': { type: 'string', default: '3' },
     // Rounds of the main scenario against the baseline that also logs one line per request (0: skip).
     'logging-rounds': { type: 'string' },
+    // Rounds of the main scenario with svc's access log off against the baseline logging nothing (0: skip).
+    'quiet-rounds': { type: 'string', default: '5' },
     tsx: { type: 'boolean', default: false },
     // Pin servers to the last CPU and the load generator to the others (taskset). Helps on a quiet
     // machine; hurts on a shared one, where a pinned server cannot move away from a busy neighbour.
@@ -114,6 +128,7 @@ const connections = Number(values.connections);
 const warmup = Number(values.warmup);
 const extraRounds = Number(values['extra-rounds']);
 const loggingRoundsFlag = values['logging-rounds'] === undefined ? undefined : Number(values['logging-rounds']);
+const quietRounds = Number(values['quiet-rounds']);
 const cpuProf = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);
 
 /**
@@ -354,14 +369,14 @@ function summarize(rows: Row[], goal: number | undefined): BenchSummary {
   return { svcRps: m((r) => r.svc.rps), fastifyRps: m((r) => r.fastify.rps), ratio, svcP99, fastifyP99, p99Ratio: svcP99 / fastifyP99 };
 }
 
-/** Runs one benchmark; answers the summary of its main scenario (and of the logging series, if run). */
-export async function runBench(config: BenchConfig): Promise<{ main: BenchSummary; logging?: BenchSummary }> {
+/** Runs one benchmark; answers the summary of its main scenario (and of the logging and quiet series, if run). */
+export async function runBench(config: BenchConfig): Promise<BenchResult> {
   if (!values.tsx) build(config);
   const loggingRounds = loggingRoundsFlag ?? config.loggingRounds ?? 5;
   const baselineArgs = [...(config.baselineArgs ?? [])];
   const svc = await startSvc(config.manifest, config.env);
   let baseline: Server | undefined;
-  let result: { main: BenchSummary; logging?: BenchSummary };
+  let result: BenchResult;
   try {
     baseline = await startBaseline(config.baseline, baselineArgs, config.env);
     const extra = extraRounds > 0 ? (config.extra ?? []) : [];
@@ -392,6 +407,21 @@ export async function runBench(config: BenchConfig): Promise<{ main: BenchSummar
       }
     }
 
+    if (quietRounds > 0) {
+      // The other like-for-like comparison: neither server logs a line per request.
+      console.log(`\n== ${config.main.name}, svc with access_log = false against Fastify logging nothing: ${config.main.path}`);
+      const manifest = quietManifest(config.manifest);
+      const quiet = await startSvc(manifest, config.env);
+      try {
+        await check(quiet, config.main);
+        await load(quiet, config.main, warmup);
+        result.quiet = summarize(await measure(quiet, baseline, config.main, quietRounds), config.goal);
+      } finally {
+        await stop(quiet.child);
+        rmSync(manifest, { recursive: true, force: true });
+      }
+    }
+
     for (const scenario of extra) {
       console.log(`\n== ${scenario.name} (informational): ${scenario.path}`);
       await load(svc, scenario, Math.min(warmup, 1));
@@ -402,11 +432,33 @@ export async function runBench(config: BenchConfig): Promise<{ main: BenchSummar
     await stop(svc.child);
     if (baseline) await stop(baseline.child);
   }
+  const ratio = (summary: BenchSummary | undefined): string => (summary === undefined ? '-' : summary.ratio.toFixed(3));
+  console.log(
+    `\nsummary (median req/s ratios svc/Fastify): access log on vs Fastify logging nothing ${ratio(result.main)}; ` +
+      `both logging one line per request ${ratio(result.logging)}; access log off vs Fastify logging nothing ${ratio(result.quiet)}`,
+  );
   if (cpuProf !== undefined) {
     console.log(`\nprofiles in ${cpuProf}/{svc,fastify}; requests served: svc ${served.svc}, fastify ${served.fastify}`);
     console.log(`summarize: node --import tsx bench/lib/profile.ts ${cpuProf}/svc/*.cpuprofile --requests ${served.svc}`);
   }
   return result;
+}
+
+/**
+ * A copy of the manifest directory with `access_log = false` in its server block (one is added when
+ * it has none), in a temporary directory: the example itself is never touched.
+ */
+function quietManifest(manifest: string): string {
+  const copy = mkdtempSync(join(tmpdir(), 'svc-bench-quiet-'));
+  cpSync(join(root, manifest), copy, { recursive: true });
+  const files = readdirSync(copy).filter((f) => f.endsWith('.hcl'));
+  const withServer = files.find((f) => /^server\s*\{/m.test(readFileSync(join(copy, f), 'utf8')));
+  if (withServer === undefined) writeFileSync(join(copy, 'zz-bench-quiet.hcl'), 'server {\n  access_log = false\n}\n');
+  else {
+    const path = join(copy, withServer);
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/^server\s*\{/m, 'server {\n  access_log = false'));
+  }
+  return copy;
 }
 
 /** SIGTERM and wait for the exit (svc writes its CPU profile, if any, on the way out). */
