@@ -12,15 +12,25 @@ cd "$(dirname "$0")/.."
 have_postgres() { ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1; }
 install_missing() { # CHECK PACKAGE WHAT-SKIPS
   if eval "$1" || ! command -v apt-get >/dev/null 2>&1 || [ "$(id -u)" != 0 ]; then return 0; fi
+  # Debian starts a server package's service on install (nginx on port 80 of every interface,
+  # pgbouncer on 6432): a policy-rc.d that refuses, for the length of the install, keeps the machine
+  # to the loopback-only servers the tests start themselves.
+  local policy=/usr/sbin/policy-rc.d own_policy=0
+  if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy" && own_policy=1; fi
   (export DEBIAN_FRONTEND=noninteractive
    apt-get install -y -qq "$2" >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "$2" >/dev/null 2>&1; }) </dev/null \
     || echo "note: could not install $2; $3 will be skipped"
+  if [ "$own_policy" = 1 ]; then rm -f "$policy"; fi
 }
 install_missing 'command -v dot >/dev/null 2>&1' graphviz 'DOT acceptance tests'
 install_missing have_postgres postgresql 'tests against a real PostgreSQL server'
 install_missing 'command -v redis-server >/dev/null 2>&1' redis-server 'tests against a real Redis server'
 # Headless Chromium: the browser test of examples/live drives it with puppeteer-core (no browser download).
 install_missing 'command -v chromium >/dev/null 2>&1' chromium 'the browser test of examples/live'
+# PgBouncer in transaction mode in front of the test PostgreSQL (scripts/pgbouncer-test-server.sh), and
+# nginx in front of three replicas (scripts/nginx-test-server.sh): the scale-out tests of test/cluster.
+install_missing 'command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ]' pgbouncer 'the tests through PgBouncer'
+install_missing 'command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]' nginx 'the tests with nginx in front of replicas'
 
 # CI installs with `npm ci` on a clean clone, which refuses a lock file out of step with package.json
 # (for example one missing another platform's optional binaries). A local run with node_modules
@@ -86,7 +96,7 @@ mapfile -t files < <(find test -name '*.test.ts' | sort)
 # and leaves the second core mostly idle, and in series the two overran the 15 minutes `npm test` may
 # take on a 2-core machine (README "Supported Node.js lines" has the figures). At a lower priority
 # (nice), so that the main run, whose real-engine tests run nowhere else, keeps its pace.
-mapfile -t unit_files < <(printf '%s\n' "${files[@]}" | grep -vE '^test/(e2e|postgres|redis|connectors)/')
+mapfile -t unit_files < <(printf '%s\n' "${files[@]}" | grep -vE '^test/(e2e|postgres|redis|connectors|cluster)/')
 matrix_totals=$(mktemp)
 matrix_log=$(mktemp)
 # In a process group of its own (setsid, where there is one), so that an interrupted run stops it whole.
