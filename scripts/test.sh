@@ -90,7 +90,7 @@ mapfile -t files < <(find test -name '*.test.ts' | sort)
 # The unit tests again under each supported Node.js line other than the machine's own (README
 # "Supported Node.js lines"; scripts/node-lines.sh takes each line's binary from the npm registry once
 # and keeps it in .cache/node-lines). Not the real-engine, end-to-end and browser tests (test/postgres,
-# test/redis, test/connectors, test/e2e): they run once, in the main run. A line whose binary cannot be
+# test/redis, test/connectors, test/e2e, test/cluster): they run once, in the main run. A line whose binary cannot be
 # had is reported as skipped with the reason; the matrix's passes and failures count in the summary.
 # It runs beside the main run, its report printed after it: the main run keeps one test file at a time
 # and leaves the second core mostly idle, and in series the two overran the 15 minutes `npm test` may
