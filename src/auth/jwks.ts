@@ -13,7 +13,8 @@
  * jose's own `createRemoteJWKSet` rate-limits refetches on an unknown key id, but retries on every
  * request while the host is failing; hence this small cache around jose's local key set.
  */
-import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
+import { jose } from './jose.js';
 
 export interface KeySetLimits {
   /** Least time between two fetches. Default 30 s. */
@@ -95,6 +96,7 @@ export class RemoteKeySet {
       throw new Error(`HTTP ${response.status}`);
     }
     const text = await readCapped(response, this.limits.maxBytes);
+    const { createLocalJWKSet } = await jose();
     return createLocalJWKSet(JSON.parse(text) as Parameters<typeof createLocalJWKSet>[0]);
   }
 }

@@ -7,7 +7,8 @@
  * Only the declared (or default) algorithms are accepted, and the lists for a secret and for a key
  * set never overlap: `alg: none` is refused, and so is a token signed with HMAC over a public key.
  */
-import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
+import { jose } from './jose.js';
 import type { JwtConfig } from '../model/index.js';
 import { INVALID_DETAIL } from './basic.js';
 import { DEFAULT_KEY_SET_LIMITS, KeySetUnavailable, RemoteKeySet, type KeySetLimits } from './jwks.js';
@@ -34,6 +35,7 @@ export function jwtVerifier(guard: string, config: JwtConfig, limits: KeySetLimi
   const refuse = (reason: string, detail = INVALID_DETAIL): Refusal => new Refusal(401, guard, reason, detail, true);
 
   return async (token) => {
+    const { errors, jwtVerify } = await jose();
     let payload: JWTPayload;
     try {
       // Two overloads (key or resolver): the union is resolved per branch.

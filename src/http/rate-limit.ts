@@ -20,7 +20,7 @@
  *   must not become an outage of the API). Logged once when counting stops and once when it resumes.
  */
 import { createHash } from 'node:crypto';
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type * as RateLimitPlugin from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { scriptClient } from '../connectors/index.js';
 import type { RateLimitModel } from '../model/index.js';
@@ -68,6 +68,8 @@ export async function installRateLimits(
   if (limited.length === 0) return hooks;
   // Every endpoint has the same store (server.rate_limit.connection).
   const store = limited[0]!.rateLimit!.store;
+  // Loaded only by a service that limits something (about 7 MB of resident memory otherwise held).
+  const { default: rateLimit, normalizeIP }: typeof RateLimitPlugin = await import('@fastify/rate-limit');
   app.decorateRequest('svcRateLimit', null);
   await app.register(rateLimit, {
     global: false,
@@ -84,7 +86,7 @@ export async function installRateLimits(
   for (const endpoint of limited) {
     const limit = endpoint.rateLimit!.limit;
     const policy = limit.policy === 'server' ? 'server' : `${endpoint.method.toUpperCase()} ${endpoint.path}`;
-    hooks.set(endpoint, { hook: rateLimitHook(limit, policy, count, health), afterGuard: readsAuth(limit) });
+    hooks.set(endpoint, { hook: rateLimitHook(limit, policy, count, health, normalizeIP), afterGuard: readsAuth(limit) });
   }
   return hooks;
 }
@@ -98,7 +100,9 @@ export function routeHooks(guard: onRequestHookHandler | undefined, limit: RateL
 
 type Count = ReturnType<FastifyInstance['createRateLimit']>;
 
-function rateLimitHook(limit: RateLimitModel, policy: string, count: Count, health: StoreHealth): onRequestHookHandler {
+type NormalizeIp = (typeof RateLimitPlugin)['normalizeIP'];
+
+function rateLimitHook(limit: RateLimitModel, policy: string, count: Count, health: StoreHealth, normalizeIP: NormalizeIp): onRequestHookHandler {
   const keyExpr = limit.key;
   const windowSeconds = Math.max(1, Math.ceil(limit.windowMs / 1000));
   const policyHeader = `"${policy}";q=${limit.max};w=${windowSeconds}`;
@@ -106,7 +110,7 @@ function rateLimitHook(limit: RateLimitModel, policy: string, count: Count, heal
   return function countRequest(request, reply, done) {
     let client: string;
     try {
-      client = clientKey(request, keyExpr);
+      client = clientKey(request, keyExpr, normalizeIP);
     } catch (error) {
       // A key that fails to evaluate (its size budget) is a 500 like any failing expression.
       done(error as Error);
@@ -145,7 +149,7 @@ function rateLimitHook(limit: RateLimitModel, policy: string, count: Count, heal
 }
 
 /** Who is counted: the key's value as text, else the client address. */
-function clientKey(request: FastifyRequest, keyExpr: RateLimitModel['key']): string {
+function clientKey(request: FastifyRequest, keyExpr: RateLimitModel['key'], normalizeIP: NormalizeIp): string {
   if (keyExpr !== undefined) {
     const value = keyExpr.evaluate({ ctx: keyContext(request) });
     if (value !== null && value !== undefined && value !== '') {

@@ -14,7 +14,11 @@
  */
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Format } from 'ajv';
-import { toASCII } from 'tr46';
+import { createRequire } from 'node:module';
+import type * as Tr46 from 'tr46';
+
+const require = createRequire(import.meta.url);
+let tr46: typeof Tr46 | undefined;
 
 // --- uuid ---------------------------------------------------------------------------------------
 
@@ -83,6 +87,9 @@ const A_LABEL = /(?:^|\.)xn--/i;
  * table's, which test/portability/runtime.test.ts checks.
  */
 export function idnaToASCII(name: string): string | null {
+  // Loaded by the first name that needs it (synchronously: tr46 is CommonJS): its mapping table is
+  // about 7 MB of resident memory that a service validating no hostname never holds.
+  const { toASCII } = (tr46 ??= require('tr46') as typeof Tr46);
   return toASCII(name, { checkBidi: true, checkJoiners: true, transitionalProcessing: false, ignoreInvalidPunycode: false });
 }
 

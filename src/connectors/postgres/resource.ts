@@ -5,7 +5,7 @@
 import pg from 'pg';
 import type { ConnectionModel } from '../../model/index.js';
 import type { OpenContext } from '../types.js';
-import { startEmbedded, type EmbeddedEngine } from './embedded.js';
+import type { EmbeddedEngine } from './embedded.js';
 import type { Where } from './execute.js';
 import type { PostgresTarget } from './target.js';
 import { JSON_SAFE_TYPES } from './values.js';
@@ -40,7 +40,9 @@ export async function openPostgres(connection: ConnectionModel, target: Postgres
   // Each pool client is one socket connection. A destroyed client's socket lingers until
   // pglite-socket has processed its close, while the pool already opens a replacement: room for
   // every client twice, plus the connection of a cancel request.
-  const engine = embedded ? await startEmbedded(target.dir, 2 * max + 1) : undefined;
+  // PGlite and pglite-socket are loaded by the first `pglite:` connection only: a service on a real
+  // server never holds them.
+  const engine = embedded ? await (await import('./embedded.js')).startEmbedded(target.dir, 2 * max + 1) : undefined;
   const config: pg.PoolConfig = {
     connectionString: engine?.url ?? (target as { url: string }).url,
     max,
