@@ -16,11 +16,13 @@
  * reads at every clock check; a worker that does not stop within CANCEL_GRACE_MS is killed too.
  *
  * Calls are pipelined: when every worker is busy, a worker is sent up to PIPELINE calls, which it
- * runs one after the other, and the calls dispatched in one turn of the event loop go in one message
- * (each answer comes back as soon as it is known: one held back behind a long call would pass its
- * kill time). On a machine with few cores each message between threads can wake the other thread,
- * and the round trip of a call, not the script, bounded the throughput of short scripts
- * (bench/transform). Each call keeps its own budget and hard kill: a
+ * runs one after the other; the calls dispatched in one turn of the event loop go in one message,
+ * and the answers of a batch's quick calls come back together (worker.ts). On a machine with few
+ * cores each message between threads can wake the other thread, and that round trip per call, not
+ * the script, bounded the throughput of short scripts (bench/transform). A call's hard kill checks
+ * which call the worker is running (the flag's second cell): a call that finished, its answer
+ * waiting behind a quick one, is not the one to kill; should the worker be killed for another call,
+ * it runs again elsewhere (a script has no side effects), on what is left of its budget. Each call keeps its own budget and hard kill: a
  * worker killed for one call hands the others it held back to the queue, and cancelling a call
  * stores its id in the worker's interrupt flag, which stops that call only (run or still queued).
  *
@@ -185,7 +187,8 @@ export class StarlarkPool {
   }
 
   #spawn(): void {
-    const interrupt = new Int32Array(new SharedArrayBuffer(4));
+    // [0]: the id of a call to cancel; [1]: the id of the call running (worker.ts)
+    const interrupt = new Int32Array(new SharedArrayBuffer(8));
     // Every program registered so far is initialised before the worker says it is ready, so that no
     // call pays for a top level (the start-up of a replacement is on its callers' budgets).
     const programs = [...this.#programs.values()];
@@ -245,7 +248,7 @@ export class StarlarkPool {
     // top level's own budget is added.
     const initMs = slot.warm.has(program.id) ? 0 : program.timeoutMs;
     const killAfter = task.timeoutMs * (1 + KILL_SLACK) + KILL_SLACK_MS + initMs - elapsed;
-    task.killTimer = setTimeout(() => this.#kill(slot, task, timeoutError(task.timeoutMs, 'the worker was stopped')), killAfter);
+    task.killTimer = setTimeout(() => this.#overrun(slot, task, timeoutError(task.timeoutMs, 'the worker was stopped')), killAfter);
     if (!this.#flushing) {
       this.#flushing = true;
       setImmediate(() => this.#flush());
@@ -329,7 +332,23 @@ export class StarlarkPool {
     // The worker stops it at its next clock check (or skips it, still queued there); killed otherwise.
     Atomics.store(slot.interrupt, 0, task.id);
     clearTimeout(task.killTimer);
-    task.killTimer = setTimeout(() => this.#kill(slot, task, reason), CANCEL_GRACE_MS);
+    task.killTimer = setTimeout(() => this.#overrun(slot, task, reason), CANCEL_GRACE_MS);
+  }
+
+  /**
+   * `task` has not answered by its kill time: the worker is killed if it is running that call. If
+   * it runs another (an earlier one, with a kill time of its own, while this one waits; or a later
+   * one while this one's answer waits behind it), or is between calls (its answers on their way),
+   * this looks again a little later.
+   */
+  #overrun(slot: Slot, task: Task, error: unknown, retries = 0): void {
+    const running = Atomics.load(slot.interrupt, 1);
+    // between calls for 100 looks in a row (a second): stuck outside any call, killed all the same
+    if (running === task.id || (running === 0 && retries >= 100)) {
+      this.#kill(slot, task, error);
+      return;
+    }
+    task.killTimer = setTimeout(() => this.#overrun(slot, task, error, running === 0 ? retries + 1 : 0), KILL_SLACK_MS);
   }
 
   /**

@@ -3,6 +3,11 @@
  * then runs `execute(ctx)` calls one at a time, each on its own Starlark thread with the step's
  * limits and the pool's interrupt flag (set by the event loop to cancel a call). The result is
  * converted here, under the result limits, so a value too large to send never leaves the worker.
+ *
+ * The shared flag's second cell holds the id of the call running (0 between calls), which the pool
+ * reads before killing a worker for a call that has not answered: the answers of a batch's quick
+ * calls are sent together (one message, one wake-up of the event loop), so a call may have finished
+ * while its answer waits behind the next quick call.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { callFunction, compileError, compileModule, DEFAULT_SIZE_LIMITS, StarlarkError, toJS, type StarlarkModule } from '../../starlark/index.js';
@@ -12,6 +17,8 @@ import { errorToData, resultLimits, wallClock, type Answer, type CallMessage, ty
 const port = parentPort!;
 const data = workerData as { interrupt: SharedArrayBuffer; programs: ProgramDef[] };
 const interrupt = new Int32Array(data.interrupt);
+/** Index of the running call's id in the shared flag (index 0 is the interrupt itself). */
+const RUNNING = 1;
 const defs = new Map<number, ProgramDef>();
 const modules = new Map<number, StarlarkModule>();
 const RESULT_LIMITS = resultLimits(DEFAULT_SIZE_LIMITS.maxStringBytes);
@@ -66,21 +73,43 @@ function preload(programs: readonly ProgramDef[]): void {
   }
 }
 
+/**
+ * A program whose last call on this worker took less is quick: held answers may wait for its next
+ * call. (The last call, not the longest: the first calls of a program are slow while V8 compiles.)
+ */
+const QUICK_MS = 1;
+/** Answers held this long are sent before the next call starts, whatever it is. */
+const HOLD_MS = 1;
+/** The duration of each program's last call on this worker, in ms. */
+const lastTook = new Map<number, number>();
+
 port.on('message', (message: ToWorker) => {
   if (message.type === 'load') {
     preload(message.programs);
     return;
   }
-  // Each answer goes as soon as it is known: one held back behind a long call would pass its kill time.
+  let held: Answer[] = [];
+  let heldSince = 0;
   for (const c of message.calls) {
+    // Held answers go before a call that may be long: never more than a quick call's delay.
+    if (held.length > 0 && (!((lastTook.get(c.program) ?? Infinity) < QUICK_MS) || performance.now() - heldSince > HOLD_MS)) {
+      send({ type: 'answers', answers: held });
+      held = [];
+    }
+    const started = performance.now();
+    Atomics.store(interrupt, RUNNING, c.task);
     let answer: Answer;
     try {
       answer = { task: c.task, result: call(c) };
     } catch (error) {
       answer = { task: c.task, error: errorToData(error) };
     }
-    send({ type: 'answers', answers: [answer] });
+    Atomics.store(interrupt, RUNNING, 0);
+    lastTook.set(c.program, performance.now() - started);
+    if (held.length === 0) heldSince = performance.now();
+    held.push(answer);
   }
+  if (held.length > 0) send({ type: 'answers', answers: held });
 });
 
 preload(data.programs);
