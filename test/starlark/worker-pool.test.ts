@@ -195,3 +195,18 @@ test('pool: a ctx a thread cannot receive is a conversion error, the backtrace o
     return true;
   });
 });
+
+test('pool: a quick call whose answer waits behind a longer one is not killed at its own kill time', async () => {
+  const pool = new StarlarkPool(1);
+  // ctx.steps is the number of iterations: 0 is quick, thirty million take far longer than 115 ms
+  const program = pool.register('def execute(ctx):\n    n = 0\n    for i in range(ctx["steps"]):\n        n += 1\n    return n\n', 'loop.star', 1e12, 30_000);
+  for (let i = 0; i < 5; i++) await pool.call(program, ctx(0), 1e12, 30_000).result; // started, and known to be quick
+  // one turn of the event loop: both go in one message; the first answer waits behind the second call
+  const started = performance.now();
+  const quick = pool.call(program, ctx(0), 1e12, 100).result;
+  const long = pool.call(program, ctx(30_000_000), 1e12, 30_000).result;
+  assert.equal(await quick, 0, 'answered, not killed at 100 ms * 1.05 + 10');
+  assert.ok(performance.now() - started > 115, 'the quick answer waited past its kill time');
+  assert.equal(await long, 30_000_000);
+  assert.equal(pool.started, 1, 'no worker was killed');
+});
