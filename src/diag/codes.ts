@@ -297,6 +297,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: 'SVC_ENDPOINT_DUPLICATE_PATH_PARAMETER', summary: 'Duplicate path parameter', description: 'The same {parameter} appears twice in one path.' },
   { code: 'SVC_ENDPOINT_DUPLICATE_ROUTE', summary: 'Duplicate route', description: 'Two endpoints answer the same method and path.' },
   {
+    code: 'SVC_ENDPOINT_METRICS_PATH',
+    summary: 'Route taken by the metrics page',
+    description: 'An endpoint is declared on the path `server { metrics }` serves Prometheus metrics on.',
+  },
+  {
     code: 'SVC_ENDPOINT_CONFLICTING_KINDS',
     summary: 'Conflicting endpoint kinds',
     description: 'An endpoint both serves documentation (an openapi block) and runs steps.',

@@ -9,7 +9,7 @@ import { decodeManifest, stepDecoderTable, type StepSpecBase } from '../manifest
 import { checkFlow, staticStatuses } from './checks/flow.js';
 import { checkReferences } from './checks/references.js';
 import { checkFieldSpecs } from './checks/fields.js';
-import { checkDuplicateRoutes } from './checks/routes.js';
+import { checkDuplicateRoutes, checkMetricsPath } from './checks/routes.js';
 import { checkStepNames } from './checks/step-names.js';
 import { checkProcessLocalConnections } from './checks/process-local.js';
 import type { AnyStepKindModel, StepKindModel, StepKindModels } from './step-kind.js';
@@ -59,6 +59,7 @@ export function buildModel<S extends StepSpecBase = StepSpecBase>(files: readonl
   const decoded = decodeManifest(parsed, diags, { rootDir: dir, read: options.readFiles ?? false }, stepDecoderTable(kinds.values()));
 
   checkDuplicateRoutes(decoded.endpoints);
+  checkMetricsPath(decoded.endpoints, decoded.server.metricsPath);
   const endpoints = decoded.endpoints.map(({ model, scope, declaredSteps, bodyRange, checkFlow: flow }): EndpointModel => {
     if (model.kind !== 'pipeline') return model;
     checkStepNames(kinds, model.steps, scope);

@@ -65,6 +65,13 @@ test('server: log_level, access_log, metrics and workers decode; bad values are 
   assert.deepEqual(errors('server {\n  workers = 0\n}\n').length, 1);
 });
 
+test("an endpoint on the metrics page's path is refused at its label, whatever its method", () => {
+  const source = (method: string) => `server {\n  metrics = "/metrics"\n}\nendpoint "${method} /metrics" {\n  pipeline {\n    respond {}\n  }\n}\n`;
+  assert.deepEqual(errors(source('GET')), ['4: Route taken by the metrics page']);
+  assert.deepEqual(errors(source('POST')), ['4: Route taken by the metrics page']);
+  assert.deepEqual(errors(source('GET').replace('"/metrics"', '"/internal/metrics"')), []);
+});
+
 test('server.auth is the default guard list; an endpoint auth replaces it; auth = [] is public', () => {
   const m = build(`${GUARDS}
 server {
