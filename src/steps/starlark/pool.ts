@@ -367,8 +367,8 @@ export class StarlarkPool {
   #lost(slot: Slot, error: Error): void {
     if (!this.#remove(slot)) return;
     const outOfMemory = (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-    // the call it was running: the first one it holds (it runs them in order)
-    const running = slot.tasks.values().next().value as Task | undefined;
+    // the call it was running (the flag's second cell); the others it held run again elsewhere
+    const running = slot.tasks.get(Atomics.load(slot.interrupt, 1));
     if (running !== undefined) {
       this.#settle(running, outOfMemory ? new StarlarkError('size', `out of memory: the script's worker passed its ${this.heapMb} MB heap`) : error);
     }
