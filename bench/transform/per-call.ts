@@ -58,4 +58,6 @@ const eventLoopUs = (performance.eventLoopUtilization(elu).active * 1000) / call
 const used = process.cpuUsage(cpu);
 const cpuUs = (used.user + used.system) / calls;
 const round = (n: number) => Math.round(n * 10) / 10;
-process.stdout.write(`${JSON.stringify({ calls, workers: pool.size, inFlight: 16, perCallUs: round(perCallUs), eventLoopUs: round(eventLoopUs), cpuUs: round(cpuUs) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ calls, workers: pool.size, inFlight: 16, perCallUs: round(perCallUs), eventLoopUs: round(eventLoopUs), cpuUs: round(cpuUs) })}\n`,
+);

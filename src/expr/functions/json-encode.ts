@@ -12,7 +12,7 @@ import { jsonText } from '../json-size.js';
 import { defineFunction } from './types.js';
 
 const ESCAPED = /[<>&\u2028\u2029]/g;
-const escape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+const unicodeEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** JSON text with Terraform's escapes (also used by format's `%#v`). */
 export function terraformJson(value: unknown): string {
@@ -20,7 +20,7 @@ export function terraformJson(value: unknown): string {
   const n = text.match(ESCAPED)?.length ?? 0;
   if (n === 0) return text;
   reserveChars(5 * n);
-  return text.replace(ESCAPED, escape);
+  return text.replace(ESCAPED, unicodeEscape);
 }
 
 export const jsonEncode = defineFunction({
