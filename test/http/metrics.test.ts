@@ -279,7 +279,7 @@ for (const target of [
   });
 }
 
-test('the page answers HEAD, is not cached, and a path an endpoint already has is refused at boot', async () => {
+test('the page answers HEAD, is not cached, and a path an endpoint already has is refused by the manifest check', async () => {
   const s = await serve(`${SERVER}
 endpoint "GET /a" {
   pipeline {
@@ -310,6 +310,7 @@ endpoint "POST /a" {
   }
 }
 `),
-    /server \{ metrics = "\/a" \}: an endpoint is declared on that path/,
+    // A manifest diagnostic (src/model/checks/routes.ts), so `svc check` refuses it too.
+    /Route taken by the metrics page/,
   );
 });
