@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { StarlarkStepSpec } from '../../src/steps/index.js';
-import type { EndpointResult, PendingResult } from '../../src/steps/index.js';
+import type { EndpointResult, FailureResult, PendingResult } from '../../src/steps/index.js';
+import { SLICE_STEPS } from '../../src/steps/starlark/slice.js';
 import { compileEndpoint, statusOf, ctx, expr, pipeline, RANGE, respond, settled } from './helpers.js';
 
 function starlark(source: string, extra: Partial<StarlarkStepSpec> = {}): StarlarkStepSpec {
@@ -16,9 +17,8 @@ function starlark(source: string, extra: Partial<StarlarkStepSpec> = {}): Starla
   };
 }
 
-/** The endpoint's answer: a Starlark step runs on a worker thread, so the run is pending. */
+/** The endpoint's answer: at once when the script finished within its slice, else from the pool. */
 async function settle(out: EndpointResult | PendingResult): Promise<EndpointResult> {
-  assert.equal(out.kind, 'pending', 'a Starlark step never runs on the event loop');
   return out.kind === 'pending' ? await settled(out) : out;
 }
 
@@ -29,7 +29,7 @@ def execute(ctx):
     return {"count": len(out), "tags": out, "key": ctx["request"]["headers"]["X-Key"], "id": ctx["request_id"]}
 `;
 
-test('execute(ctx) runs on a worker thread and its value is steps.<name>.result', async () => {
+test('execute(ctx) runs (within its slice, on the event loop) and its value is steps.<name>.result', async () => {
   const { endpoint, diagnostics } = compileEndpoint(pipeline([starlark(TRANSFORM), respond({ body: expr('steps.script.result') })]));
   assert.deepEqual(diagnostics, []);
   const out = await settle(endpoint!.run(ctx({ body: { prefix: 'p', tags: [' A ', '', 'b'] }, headers: { 'x-key': 'k1' } }, 'rid')));
@@ -109,4 +109,33 @@ test('request headers arrive case-insensitively, multi-valued as lists', async (
   const { endpoint } = compileEndpoint(pipeline([starlark(src), respond({ body: expr('steps.script.result') })]));
   const out = await settle(endpoint!.run(ctx({ headers: { 'x-a': '1', 'x-b': ['p', 'q'], 'x-c': undefined } })));
   assert.deepEqual(out.kind === 'response' && out.body, ['1', ['p', 'q'], false]);
+});
+
+test('a script that needs more than its slice runs again from the start on the pool, with the same result', async () => {
+  const source = `
+def execute(ctx):
+    total = 0
+    for i in range(${SLICE_STEPS * 3}):
+        total += i
+    return {"total": total, "id": ctx.request_id}
+`;
+  const quick = compileEndpoint(pipeline([starlark('def execute(ctx):\n    return {"id": ctx.request_id}\n'), respond({ body: expr('steps.script.result') })]));
+  const quickOut = quick.endpoint!.run(ctx());
+  assert.notEqual(quickOut.kind, 'pending', 'a script within its slice answers synchronously');
+  const long = compileEndpoint(pipeline([starlark(source), respond({ body: expr('steps.script.result') })]));
+  const out = long.endpoint!.run(ctx());
+  assert.equal(out.kind, 'pending', 'past its slice, a script goes to a worker');
+  const n = SLICE_STEPS * 3;
+  assert.deepEqual(((await settle(out)) as { body: unknown }).body, { total: (n * (n - 1)) / 2, id: 'r-1' });
+});
+
+test('a step budget within the slice fails on the event loop as it would on the pool (500, too many steps)', async () => {
+  const spin = 'def execute(ctx):\n    for i in range(1000000):\n        pass\n    return 1\n';
+  const c = compileEndpoint(pipeline([starlark(spin, { maxSteps: 100 }), respond({ body: expr('steps.script.result') })]));
+  const out = c.endpoint!.run(ctx());
+  assert.notEqual(out.kind, 'pending');
+  const failure = (await settle(out)) as FailureResult;
+  assert.equal(failure.kind, 'failure');
+  assert.equal(statusOf(failure), 500);
+  assert.match(String((failure.error as Error).message), /too many steps \(limit 100\)/);
 });

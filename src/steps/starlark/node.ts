@@ -1,8 +1,9 @@
 /**
  * `starlark "<name>"`: the program is compiled and its top level run once, at boot (on the event loop,
- * which reports a failing top level as a boot diagnostic); each request calls `execute(ctx)` on a
- * worker thread of the Starlark pool (pool.ts), never on the event loop, and the returned value
- * becomes `steps.<name>.result`.
+ * which reports a failing top level as a boot diagnostic); each request calls `execute(ctx)`, first
+ * under a small slice of its budget on the event loop (slice.ts), then, if it needs more, from the
+ * start on a worker thread of the Starlark pool (pool.ts); the returned value becomes
+ * `steps.<name>.result`.
  *
  * `ctx` holds what expressions see as `ctx` (request, timestamp_epoch, request_id, auth) plus `steps`, the
  * outputs of earlier steps, as struct-like values read the way the manifest reads them
@@ -19,6 +20,7 @@ import type { EndpointNode, EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import { starlarkPool } from './pool.js';
 import { contextPlan } from './context.js';
+import { NEEDS_POOL, runSlice } from './slice.js';
 import type { StarlarkStepSpec } from './spec.js';
 
 export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
@@ -60,7 +62,11 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
     meta: spec,
     classify: (cause) => (cause instanceof StarlarkError && cause.kind === 'timeout' ? 'timeout' : undefined),
     run: (scope: EndpointScope, context) => {
-      const call = pool.call(registered, ctxData(scope), limits.maxSteps, limits.timeoutMs);
+      const data = ctxData(scope);
+      // Most calls finish within the slice, synchronously (slice.ts); the others go to the pool.
+      const quick = runSlice(module, data, limits);
+      if (quick !== NEEDS_POOL) return { result: quick };
+      const call = pool.call(registered, data, limits.maxSteps, limits.timeoutMs);
       // The request timed out, its client left or a parallel branch failed: stop the script.
       context.onRelease((reason) => {
         if (reason !== undefined) call.cancel(reason);

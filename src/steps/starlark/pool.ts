@@ -1,5 +1,6 @@
 /**
- * The worker threads Starlark steps run on, so that a script never runs on the event loop: a
+ * The worker threads Starlark steps run on once a call has outgrown its slice on the event loop
+ * (slice.ts), so that no script holds the event loop longer than that: a
  * script at its limits takes a worker for its whole time budget, while the event loop goes on
  * serving every other request (issue 15, class 1). One pool per process, one worker per CPU but
  * one, started on first use; each worker compiles and initialises every program it runs once.
