@@ -15,6 +15,7 @@
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { clientErrorHandler } from './errors.js';
 import type { Logger } from './log.js';
@@ -23,8 +24,11 @@ import { trackSilentSockets } from './silent-sockets.js';
 
 export interface Front {
   readonly server: Server;
-  /** Connections that have not sent a request yet (closed at once by a shutdown). */
-  readonly silentSockets: ReadonlySet<Socket>;
+  /**
+   * Connections that have not sent a request yet, silent for at least `forMs`: a shutdown closes
+   * them rather than wait for a request that may never come.
+   */
+  silentSockets(forMs: number): Socket[];
   /** The app new requests go to. */
   current(): FastifyInstance;
   /**
@@ -70,10 +74,15 @@ export function createFront(options: FrontOptions): Front {
     serving.app.routing(req, res);
   });
   server.on('clientError', clientErrorHandler);
-  const silentSockets = trackSilentSockets(server);
+  const silent = trackSilentSockets(server);
+  const connectedAt = new WeakMap<Socket, number>();
+  server.on('connection', (socket: Socket) => connectedAt.set(socket, performance.now()));
   return {
     server,
-    silentSockets,
+    silentSockets(forMs) {
+      const before = performance.now() - forMs;
+      return [...silent].filter((socket) => (connectedAt.get(socket) ?? 0) <= before);
+    },
     current: () => current.app,
     swap(next, retireOptions) {
       const previous = current;

@@ -82,7 +82,9 @@ export async function shutdownFront(front: Front, options: ShutdownOptions): Pro
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   const sweep = setInterval(() => {
     server.closeIdleConnections();
-    for (const socket of front.silentSockets) socket.destroy();
+    // Not one accepted a moment ago: its request may be on its way, and closing it would fail a
+    // request that reached the server (a reset instead of an answer).
+    for (const socket of front.silentSockets(SILENT_GRACE_MS)) socket.destroy();
   }, 50);
   const deadline = setTimeout(() => {
     options.logger.warn({ shutdownTimeoutMs: options.shutdownTimeoutMs }, 'shutdown time-out: closing remaining connections');
@@ -96,6 +98,9 @@ export async function shutdownFront(front: Front, options: ShutdownOptions): Pro
     clearTimeout(deadline);
   }
 }
+
+/** How long a connection may stay silent after it was accepted before a shutdown closes it. */
+const SILENT_GRACE_MS = 500;
 
 export interface ProcessSignals {
   /** Resolves with the first SIGTERM or SIGINT. */

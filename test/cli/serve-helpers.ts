@@ -85,7 +85,7 @@ export function get(url: string): Promise<Answer> {
 
 export interface LoadLoop {
   /** Stops the loop; resolves with what it saw. */
-  stop(): Promise<{ ok: number; failures: string[]; bodies: Map<string, number> }>;
+  stop(): Promise<{ ok: number; failures: string[]; failedAt: number[]; bodies: Map<string, number> }>;
 }
 
 /**
@@ -96,18 +96,24 @@ export function loadLoop(url: string, clients = 4): LoadLoop {
   let running = true;
   let ok = 0;
   const failures: string[] = [];
+  /** When each failed request was sent (`Date.now()`), in the order of `failures`. */
+  const failedAt: number[] = [];
   const bodies = new Map<string, number>();
   const client = async (): Promise<void> => {
     while (running) {
+      const sent = Date.now();
       try {
         const r = await get(url);
         if (r.status === 200) {
           ok++;
           bodies.set(r.body, (bodies.get(r.body) ?? 0) + 1);
-        } else failures.push(`${r.status} ${r.body}`);
+          continue;
+        }
+        failures.push(`${r.status} ${r.body}`);
       } catch (error) {
         failures.push((error as Error).message);
       }
+      failedAt.push(sent);
     }
   };
   const all = Promise.all(Array.from({ length: clients }, client));
@@ -115,7 +121,7 @@ export function loadLoop(url: string, clients = 4): LoadLoop {
     async stop() {
       running = false;
       await all;
-      return { ok, failures, bodies };
+      return { ok, failures, failedAt, bodies };
     },
   };
 }

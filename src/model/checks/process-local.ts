@@ -22,8 +22,7 @@ export function checkProcessLocalConnections(
   from: 'the server block' | 'the command line',
 ): Diagnostic[] {
   if (workers === undefined || workers === 1) return [];
-  const count = workers === 'auto' ? '"auto" (one per core)' : String(workers);
-  const why = `${from} asks for ${count} worker processes`;
+  const why = `${from} asks for ${workers === 'auto' ? 'one worker process per core ("auto")' : `${workers} worker processes`}`;
   const out: Diagnostic[] = [];
   for (const c of connections) {
     const subject = c.urlRange ?? c.range;
