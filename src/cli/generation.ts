@@ -3,15 +3,14 @@
  * them (never listening itself: the front server of src/http/front.ts hands it requests) and its
  * connections. `svc serve` starts one at boot and one more at every reload.
  */
-import type { FastifyInstance } from 'fastify';
 import type { ConnectorSet } from '../connectors/index.js';
-import { buildServer, docsSites, type Logger } from '../http/index.js';
+import { buildServer, docsSites, type HttpApp, type Logger } from '../http/index.js';
 import type { Booted } from './boot.js';
 import { telemetryOf } from './log-settings.js';
 
 export interface Generation {
   readonly booted: Booted;
-  readonly app: FastifyInstance;
+  readonly app: HttpApp;
 }
 
 export interface StartOptions {

@@ -22,6 +22,9 @@ import type { Logger } from './log.js';
 import { createNodeServer } from './node-server.js';
 import { trackSilentSockets } from './silent-sockets.js';
 
+/** A built app, as the rest of svc holds it (only src/http imports fastify). */
+export type HttpApp = FastifyInstance;
+
 export interface Front {
   readonly server: Server;
   /**
