@@ -51,8 +51,13 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   const { io, logger } = options;
   const compile = compileOptions(logger);
   // A worker does not check the worker count again: its primary did, before forking it.
-  const booted = options.booted ?? (await loadForServe(options.dir, io, options.format, compile, undefined));
-  if (!booted) return EXIT_FAILURE;
+  let booted = options.booted;
+  if (booted === undefined) {
+    booted = await loadForServe(options.dir, io, options.format, compile, undefined);
+    if (!booted) return EXIT_FAILURE;
+    // The server block's log level, as serve.ts settles it for a process that loaded it there.
+    telemetryOf(logger).settle(booted.model.server);
+  }
   const { server } = booted.model;
   const bind = options.bind(server);
 

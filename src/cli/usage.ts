@@ -10,12 +10,14 @@ export interface CommandHelp {
 export const COMMANDS: readonly CommandHelp[] = [
   {
     name: 'serve',
-    synopsis: 'svc serve -c DIR [--host H] [--port P] [--diagnostics=json]',
+    synopsis: 'svc serve -c DIR [--host H] [--port P] [--watch] [--workers N|auto] [--diagnostics=json]',
     summary: 'Starts the HTTP server the manifest in DIR declares.',
     options: [
       ['-c, --config DIR', 'manifest directory (every *.hcl file below it)'],
       ['--host H', 'address to bind; default: $SVC_HOST, $HOST, the server block, 127.0.0.1'],
       ['--port P', 'port to bind (0 picks a free one); default: $SVC_PORT, $PORT, the server block, 8080'],
+      ['--watch', 'reload the manifest when its files change (SIGHUP reloads it in any case)'],
+      ['--workers N|auto', 'serve from N processes (auto: one per core); default: the server block, 1'],
       ['--log-level L', 'trace, debug, info, warn, error, fatal or silent; default: $LOG_LEVEL, the server block, info'],
       ['--log-format F', 'json (default: one JSON object per line) or pretty (human-readable, for a terminal)'],
       ['--diagnostics=json', 'print manifest errors as JSON instead of text'],
