@@ -15,6 +15,9 @@ import { loadForServe } from './serve-load.js';
 import { compileOptions, serveProcess } from './serve-process.js';
 import { isServeWorker, servePrimary } from './workers.js';
 
+/** How long a stopped worker keeps its channel to the primary open (see serveCommand). */
+const WORKER_LINGER_MS = 500;
+
 export const SERVE_FLAGS = [
   { name: 'config', short: 'c', value: true },
   { name: 'host', value: true },
@@ -41,7 +44,11 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   // A worker forked by the primary below: the same command line, served as one process.
   if (isServeWorker()) {
     const code = await serveProcess({ dir, io, format, logger, watch: false, bind, worker: true });
-    // The channel to the primary would keep the process alive after its work is done.
+    // The primary may have handed this worker a connection just as it stopped listening: answered
+    // while the channel is open, it goes back to another worker; lost with the process, the client
+    // would wait forever. So the channel stays open a moment, then closes (it would otherwise keep
+    // the process alive).
+    await new Promise((resolve) => setTimeout(resolve, WORKER_LINGER_MS));
     process.disconnect?.();
     return code;
   }

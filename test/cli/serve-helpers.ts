@@ -79,6 +79,8 @@ export function get(url: string): Promise<Answer> {
       res.on('error', fail);
     });
     req.on('error', fail);
+    // Liveness bound: a request left unanswered is a failure to report, not a hung test.
+    req.setTimeout(15_000, () => req.destroy(new Error(`no answer within 15 s: GET ${url}`)));
     req.end();
   });
 }
