@@ -21,6 +21,7 @@
  * prettifies the very same lines where they are written.
  */
 import type { FastifyRequest } from 'fastify';
+import cluster from 'node:cluster';
 import { pino, type Logger } from 'pino';
 import { prettyTarget } from './log-pretty.js';
 
@@ -102,11 +103,19 @@ export class LineSink {
 
 const SINKS = new WeakMap<Logger, LineSink>();
 
+/** Bytes a write to a pipe may carry without being interleaved with another process's (Linux). */
+const PIPE_BUF = 4096;
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const out = options.stream ?? process.stdout;
   const target = options.format === 'pretty' ? prettyTarget(out, { colorize: options.stream === undefined && process.stdout.isTTY }) : out;
-  const sink = options.stream ? new LineSink(target, 0, 0) : new LineSink(target, 16 * 1024, 100);
-  const logger = pino({ level: options.level ?? 'info', base: null }, sink);
+  // The workers of `svc serve --workers N` share the primary's stdout: a write of up to PIPE_BUF
+  // (4 KiB) to a pipe is atomic, a longer one may be cut by another worker's. So a worker's batches
+  // stay within 4 KiB (a buffer of twice the threshold is the most one write can hold), and its lines
+  // say which process wrote them.
+  const worker = cluster.isWorker;
+  const sink = options.stream ? new LineSink(target, 0, 0) : new LineSink(target, worker ? PIPE_BUF / 2 : 16 * 1024, 100);
+  const logger = pino({ level: options.level ?? 'info', base: worker ? { pid: process.pid } : null }, sink);
   SINKS.set(logger, sink);
   return logger;
 }
@@ -202,13 +211,15 @@ export function requestLogger(log: Logger, options: RequestLoggerOptions = {}): 
     };
   }
   const fast = sink !== undefined;
+  // pino's `base` ({ pid } in a worker, see createLogger) goes between `time` and the line's own fields.
+  const base = cluster.isWorker && sink !== undefined ? `,"pid":${process.pid}` : '';
   return (reqId, method, rawUrl, status, ms, note) => {
     const url = secrets !== undefined && rawUrl.includes('?') ? redactQuery(rawUrl, secrets) : rawUrl;
     if (note === null && status < 500 && fast) {
       // Exactly pino's layout for log.info({reqId, method, url, status, ms}, 'request'). Request ids
       // (request-id.ts) and methods (HTTP tokens) never need JSON escaping; a url only rarely does.
       sink.write(
-        `{"level":${INFO},"time":${Date.now()},"reqId":"${reqId}","method":"${method}","url":` +
+        `{"level":${INFO},"time":${Date.now()}${base},"reqId":"${reqId}","method":"${method}","url":` +
           `${NEEDS_ESCAPE.test(url) ? JSON.stringify(url) : `"${url}"`},"status":${status},"ms":${round(ms)},"msg":"request"}\n`,
       );
       return;

@@ -88,6 +88,11 @@ test('--workers 2: both workers serve; one that is killed is replaced while the 
   for (let i = 0; i < 20; i++) counts.push(JSON.parse((await get(`${served.url}/count`)).body).n);
   assert.ok(Math.max(...counts) < 20, `two stores, so two workers, served: ${counts}`);
   assert.equal(new Set(counts).size < counts.length, true);
+  // And the request lines say so: each names the worker that wrote it (lines are batched: polled).
+  await until('request lines from both workers', () => {
+    const linePids = new Set([...served.stdout().matchAll(/"pid":(\d+),"reqId":"[^"]*","method":"GET","url":"\/count"/g)].map((m) => Number(m[1])));
+    return pids.every((pid) => linePids.has(pid));
+  });
 
   // Stopped from outside (SIGTERM: it drains first), then killed outright: each time another starts.
   const loop = loadLoop(`${served.url}/health`, 4);
