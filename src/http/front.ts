@@ -70,10 +70,10 @@ export function createFront(options: FrontOptions): Front {
   const server = createNodeServer({ requestTimeoutMs: options.requestTimeoutMs, log: () => current.app.svcLogLine }, (req, res) => {
     const serving = current;
     serving.inflight.add(res);
-    res.once('close', () => {
-      serving.inflight.delete(res);
-      if (serving.inflight.size === 0) serving.onIdle?.();
-    });
+    // The generation rides on the response and the listener is one function for all: no closure
+    // and no `once` wrapper per request (this runs on every request).
+    (res as ServingResponse)[SERVED_BY] = serving;
+    res.on('close', responseClosed);
     serving.app.routing(req, res);
   });
   server.on('clientError', clientErrorHandler);
@@ -94,6 +94,15 @@ export function createFront(options: FrontOptions): Front {
     },
     retireCurrent: (retireOptions) => retire(current, retireOptions),
   };
+}
+
+const SERVED_BY = Symbol('svc.servedBy');
+type ServingResponse = ServerResponse & { [SERVED_BY]?: Generation };
+
+function responseClosed(this: ServingResponse): void {
+  const serving = this[SERVED_BY]!;
+  serving.inflight.delete(this);
+  if (serving.inflight.size === 0) serving.onIdle?.();
 }
 
 function generation(app: FastifyInstance): Generation {
