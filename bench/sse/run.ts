@@ -5,7 +5,7 @@
  * on svc's embedded store (`memory:`; the baseline writes to its Set directly), then on a real Redis
  * server (both sides subscribe to it; skipped when none can be started).
  *
- *     npm run bench:sse [-- --clients 10000 --hold 11 --messages 20 --every 500 --stores memory,redis]
+ *     npm run bench:sse [-- --clients 10000 --hold 11 --messages 20 --every 500 --stores memory,redis --workers 1]
  *
  * Per server: a warm-up (10 clients, 3 messages), its RSS idle, then one client process
  * (bench/sse/client.ts) opens N connections, holds them <hold> seconds (heartbeats flow: at least two
@@ -35,8 +35,13 @@ const { values } = parseArgs({
     every: { type: 'string', default: '500' },
     concurrency: { type: 'string', default: '200' },
     stores: { type: 'string', default: 'memory,redis' },
+    // svc serve --workers N on the Redis store (the clients spread over the workers by the cluster
+    // module; `memory:` is per process, so it always runs one). RSS and CPU figures are then the
+    // primary's only: read the latencies.
+    workers: { type: 'string', default: '1' },
   },
 });
+const workers = Number(values.workers);
 const clientCounts = values.clients.split(',').map(Number);
 /** svc's log lines (one per SSE client, with how its stream ended), kept for a look after the run. */
 const svcLog = join(tmpdir(), `svc-bench-sse-${process.pid}.log`);
@@ -95,7 +100,9 @@ interface Run {
 
 async function startSvc(redisUrl: string): Promise<Server> {
   const port = await freePort();
-  const child = spawnNode(svcServe('bench/sse/manifest', port), { env: { REDIS_URL: redisUrl }, manyFiles: true, logFile: svcLog });
+  const args = svcServe('bench/sse/manifest', port);
+  if (workers > 1 && redisUrl !== 'memory:') args.push('--workers', String(workers));
+  const child = spawnNode(args, { env: { REDIS_URL: redisUrl }, manyFiles: true, logFile: svcLog });
   await waitForPort(port, child, 'svc');
   return { name: 'svc', child, port };
 }
