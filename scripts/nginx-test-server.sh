@@ -15,6 +15,8 @@
 # (nobody), so DIR is made readable to it. Exits non-zero, saying why on stderr, when nginx is missing
 # or cannot start.
 set -euo pipefail
+# shellcheck source=lib/pidfile.sh
+. "$(dirname "$0")/lib/pidfile.sh"
 
 usage() { echo "usage: $0 start DIR TEMPLATE UPSTREAM... [--port PORT] | halt DIR | stop DIR" >&2; exit 2; }
 [ $# -ge 2 ] || usage
@@ -93,17 +95,8 @@ start() {
 }
 
 halt() {
-  local pid tries
-  [ -f "$dir/nginx.pid" ] || return 0
-  pid=$(cat "$dir/nginx.pid")
   # SIGTERM: fast shutdown (SIGQUIT would wait for open streams to end).
-  kill -TERM "$pid" 2>/dev/null || true
-  for tries in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -9 "$pid" 2>/dev/null || true
-  rm -f "$dir/nginx.pid"
+  stop_pidfile "$dir/nginx.pid"
 }
 
 stop() {

@@ -23,6 +23,8 @@
 # as scripts/pg-test-server.sh configures it). PgBouncer refuses to run as root, so as root it runs as
 # the `postgres` user. Exits non-zero, saying why on stderr, when pgbouncer is missing or cannot start.
 set -euo pipefail
+# shellcheck source=lib/pidfile.sh
+. "$(dirname "$0")/lib/pidfile.sh"
 
 usage() { echo "usage: $0 start DIR POSTGRES_URL [PORT] | halt DIR | stop DIR" >&2; exit 2; }
 [ $# -ge 2 ] || usage
@@ -113,17 +115,8 @@ EOF
 }
 
 halt() {
-  local pid tries
-  [ -f "$dir/pgbouncer.pid" ] || return 0
-  pid=$(cat "$dir/pgbouncer.pid")
   # SIGTERM: immediate shutdown (SIGINT would wait for clients to leave).
-  kill -TERM "$pid" 2>/dev/null || true
-  for tries in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -9 "$pid" 2>/dev/null || true
-  rm -f "$dir/pgbouncer.pid"
+  stop_pidfile "$dir/pgbouncer.pid"
 }
 
 stop() {
