@@ -11,6 +11,7 @@
  * SIGINT and SIGHUP (a terminal's Ctrl-C or hang-up reaches every process of the group) and stops
  * when its primary goes away.
  */
+import cluster from 'node:cluster';
 import type { StepError } from '../../graph/index.js';
 import { createFront, flushLogger, listenFront, processSignals, shutdownFront, type Logger } from '../http/index.js';
 import type { CompileServiceOptions } from '../steps/index.js';
@@ -86,7 +87,8 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
     return EXIT_FAILURE;
   }
   const endpoints = booted.service.endpoints.length;
-  logger.info({ url: address.url, endpoints, pid: process.pid }, 'listening');
+  // A worker's lines carry its pid already (src/http log.ts): said once, not twice.
+  logger.info({ url: address.url, endpoints, ...(cluster.isWorker ? {} : { pid: process.pid }) }, 'listening');
   if (!options.worker) io.stderr.write(`svc serve: listening on ${address.url} (${endpoints} endpoints)\n`);
 
   // Log lines are batched: a crash must neither lose the last ones nor die without saying why.

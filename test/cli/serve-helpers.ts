@@ -101,8 +101,11 @@ export function loadLoop(url: string, clients = 4): LoadLoop {
   /** When each failed request was sent (`Date.now()`), in the order of `failures`. */
   const failedAt: number[] = [];
   const bodies = new Map<string, number>();
+  // Liveness bound: a test that fails before stop() must not leave loops spinning (against a server
+  // already gone they fail at once, and would fill memory until the runner gives up).
+  const until = Date.now() + 120_000;
   const client = async (): Promise<void> => {
-    while (running) {
+    while (running && Date.now() < until && failures.length < 1000) {
       const sent = Date.now();
       try {
         const r = await get(url);
