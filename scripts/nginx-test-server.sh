@@ -15,17 +15,13 @@
 # (nobody), so DIR is made readable to it. Exits non-zero, saying why on stderr, when nginx is missing
 # or cannot start.
 set -euo pipefail
-# shellcheck source=lib/pidfile.sh
-. "$(dirname "$0")/lib/pidfile.sh"
+# shellcheck source=lib/test-server.sh
+. "$(dirname "$0")/lib/test-server.sh"
 
 usage() { echo "usage: $0 start DIR TEMPLATE UPSTREAM... [--port PORT] | halt DIR | stop DIR" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 action=$1
 dir=$2
-
-free_port() {
-  node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
-}
 
 nginx_bin() {
   if command -v nginx >/dev/null 2>&1; then command -v nginx; return; fi
@@ -56,8 +52,10 @@ render() { # TEMPLATE PORT UPSTREAM...
     }' "$template"
 }
 
+started() { [ -f "$dir/nginx.pid" ] && answers "$1"; } # PORT
+
 start() {
-  local template=${1:-} fixed_port='' upstreams=() bin port attempt tries
+  local template=${1:-} fixed_port='' upstreams=() bin port attempt
   [ -n "$template" ] || usage
   shift
   while [ $# -gt 0 ]; do
@@ -81,13 +79,10 @@ start() {
       return 1
     fi
     "$bin" -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" 2>>"$dir/start.log" || continue
-    for tries in $(seq 1 50); do
-      if [ -f "$dir/nginx.pid" ] && answers "$port"; then
-        echo "http://127.0.0.1:$port"
-        return 0
-      fi
-      sleep 0.1
-    done
+    if wait_until started "$port"; then
+      echo "http://127.0.0.1:$port"
+      return 0
+    fi
     halt
   done
   cat "$dir/start.log" "$dir/error.log" >&2 2>/dev/null || true

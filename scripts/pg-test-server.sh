@@ -12,6 +12,8 @@
 # `postgres` user (created by Debian's package). Exits non-zero, saying why on stderr, when no
 # PostgreSQL is installed or it cannot start.
 set -euo pipefail
+# shellcheck source=lib/test-server.sh
+. "$(dirname "$0")/lib/test-server.sh"
 
 usage() { echo "usage: $0 start DIR [PORT] | halt DIR | stop DIR" >&2; exit 2; }
 [ $# -ge 2 ] && [ $# -le 3 ] || usage
@@ -37,10 +39,6 @@ as_owner() {
     fi
   else "$@"
   fi
-}
-
-free_port() {
-  node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
 }
 
 start() {

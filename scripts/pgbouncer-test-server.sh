@@ -23,17 +23,13 @@
 # as scripts/pg-test-server.sh configures it). PgBouncer refuses to run as root, so as root it runs as
 # the `postgres` user. Exits non-zero, saying why on stderr, when pgbouncer is missing or cannot start.
 set -euo pipefail
-# shellcheck source=lib/pidfile.sh
-. "$(dirname "$0")/lib/pidfile.sh"
+# shellcheck source=lib/test-server.sh
+. "$(dirname "$0")/lib/test-server.sh"
 
 usage() { echo "usage: $0 start DIR POSTGRES_URL [PORT] | halt DIR | stop DIR" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 action=$1
 dir=$2
-
-free_port() {
-  node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
-}
 
 # A startup packet over a bare TCP connection: PgBouncer answers it (an authentication request or an
 # error), so the port is served (psql may not be installed beside it).
@@ -60,7 +56,7 @@ owner_flag() {
 }
 
 start() {
-  local url=${1:-} fixed_port=${2:-} bin parts host pgport user database password port attempt tries
+  local url=${1:-} fixed_port=${2:-} bin parts host pgport user database password port attempt
   [ -n "$url" ] || usage
   bin=$(command -v pgbouncer 2>/dev/null || { [ -x /usr/sbin/pgbouncer ] && echo /usr/sbin/pgbouncer; } || true)
   [ -n "$bin" ] || { echo "pgbouncer-test-server: pgbouncer is not installed" >&2; return 1; }
@@ -101,13 +97,10 @@ EOF
     rm -f "$dir/pgbouncer.pid"
     # shellcheck disable=SC2046
     "$bin" -d $(owner_flag) "$dir/pgbouncer.ini" >>"$dir/start.log" 2>&1 || continue
-    for tries in $(seq 1 50); do
-      if answers "$port" "$user" "$database"; then
-        echo "postgres://$user@127.0.0.1:$port/$database"
-        return 0
-      fi
-      sleep 0.1
-    done
+    if wait_until answers "$port" "$user" "$database"; then
+      echo "postgres://$user@127.0.0.1:$port/$database"
+      return 0
+    fi
     halt
   done
   cat "$dir/start.log" "$dir/pgbouncer.log" >&2 2>/dev/null || true

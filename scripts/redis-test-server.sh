@@ -10,16 +10,14 @@
 # Nothing is written to disk but the log and the pid file: no RDB snapshots (--save ''), no AOF
 # (--appendonly no). Exits non-zero, saying why on stderr, when redis-server is missing or cannot start.
 set -euo pipefail
+# shellcheck source=lib/test-server.sh
+. "$(dirname "$0")/lib/test-server.sh"
 
 usage() { echo "usage: $0 start DIR [PORT] | halt DIR | stop DIR" >&2; exit 2; }
 [ $# -ge 2 ] && [ $# -le 3 ] || usage
 action=$1
 dir=$2
 fixed_port=${3:-}
-
-free_port() {
-  node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
-}
 
 # PING over a bare TCP connection (redis-cli may not be installed beside the server).
 answers() { # PORT
@@ -33,7 +31,7 @@ answers() { # PORT
 }
 
 start() {
-  local port attempt tries
+  local port attempt
   command -v redis-server >/dev/null 2>&1 || { echo "redis-test-server: redis-server is not installed" >&2; return 1; }
   mkdir -p "$dir"
   # A free port can be taken between choosing it and binding it: try a few.
@@ -42,13 +40,10 @@ start() {
     rm -f "$dir/redis.pid"
     redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" \
       --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/server.log" >/dev/null 2>&1 || continue
-    for tries in $(seq 1 50); do
-      if answers "$port"; then
-        echo "redis://127.0.0.1:$port"
-        return 0
-      fi
-      sleep 0.1
-    done
+    if wait_until answers "$port"; then
+      echo "redis://127.0.0.1:$port"
+      return 0
+    fi
     halt
   done
   cat "$dir/server.log" >&2 2>/dev/null || true
@@ -56,17 +51,8 @@ start() {
 }
 
 halt() {
-  local pid tries
-  [ -f "$dir/redis.pid" ] || return 0
-  pid=$(cat "$dir/redis.pid")
-  kill "$pid" 2>/dev/null || true
-  # The pid file goes when the server has exited; wait for it so a restart can bind the same port.
-  for tries in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -9 "$pid" 2>/dev/null || true
-  rm -f "$dir/redis.pid"
+  # Waits for the exit, so that a restart can bind the same port.
+  stop_pidfile "$dir/redis.pid"
 }
 
 stop() {
