@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,33 +27,6 @@ export function haveNginx(): boolean {
   } catch {
     return false;
   }
-}
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/**
- * `npm test` builds before the tests; run straight from the sources, build when dist/ is missing or
- * older than them (as test/e2e/serve.test.ts does). Type errors elsewhere still emit.
- */
-export function ensureBuilt(): void {
-  const marker = join(root, 'dist/src/cli/main.js');
-  const stale = !existsSync(marker) || Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'graph'))) > statSync(marker).mtimeMs;
-  if (stale) {
-    try {
-      execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
-    } catch {
-      // Checked just below.
-    }
-  }
-  assert.ok(existsSync(marker), 'npm run build produced dist/src/cli/main.js');
 }
 
 const children = new Set<ChildProcess>();

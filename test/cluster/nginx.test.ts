@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import {
   allMessages,
   closeTargets,
-  ensureBuilt,
   eventually,
   haveNginx,
   NO_REAL_POSTGRES,
@@ -32,6 +31,7 @@ import {
   startReplica,
   TARGETS,
 } from './helpers.js';
+import { ensureBuilt } from '../e2e/build.js';
 
 const skip =
   REAL_REDIS_URL === undefined

@@ -8,7 +8,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   closeTargets,
-  ensureBuilt,
   eventually,
   NO_REAL_POSTGRES,
   NO_REAL_REDIS,
@@ -21,6 +20,7 @@ import {
   startReplica,
   TARGETS,
 } from './helpers.js';
+import { ensureBuilt } from '../e2e/build.js';
 
 const skip = REAL_REDIS_URL === undefined ? NO_REAL_REDIS : REAL_POSTGRES_URL === undefined ? NO_REAL_POSTGRES : false;
 

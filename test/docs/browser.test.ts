@@ -14,7 +14,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { ensureBuilt, kill, serve, stop, type Served } from '../e2e/live-helpers.js';
+import { ensureBuilt } from '../e2e/build.js';
+import { kill, serve, stop, type Served } from '../e2e/live-helpers.js';
 
 const RENDERERS = ['scalar', 'elements', 'swagger', 'redoc'] as const;
 const OPERATIONS = ['List the pets', 'Adopt a pet', 'Fetch one pet'];

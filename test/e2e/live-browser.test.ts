@@ -12,7 +12,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import puppeteer, { type Page } from 'puppeteer-core';
-import { client, copyOfExample, ensureBuilt, kill, readUntil, serve, stop, type Served } from './live-helpers.js';
+import { ensureBuilt } from './build.js';
+import { client, copyOfExample, kill, readUntil, serve, stop, type Served } from './live-helpers.js';
 
 /** The `retry` the example sends; Chromium's own reconnection delay is 3000 ms. */
 const RETRY_MS = 1000;

@@ -6,7 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { client, ensureBuilt, kill, readUntil, SEED_CSV, SEED_NDJSON, serve, stop, type Served } from './live-helpers.js';
+import { ensureBuilt } from './build.js';
+import { client, kill, readUntil, SEED_CSV, SEED_NDJSON, serve, stop, type Served } from './live-helpers.js';
 
 let svc: Served;
 const http = client();

@@ -4,8 +4,7 @@
  * temporary copy of the example to edit, and a bounded reader of a streaming fetch body.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -33,30 +32,6 @@ export interface Served {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** stdout: one JSON log line each. */
   lines(): Record<string, unknown>[];
-}
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** As in serve.test.ts: `npm test` builds first; build here only when dist/ is missing or stale. */
-export function ensureBuilt(): void {
-  const marker = join(root, 'dist/src/cli/main.js');
-  const stale = !existsSync(marker) || Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'graph'))) > statSync(marker).mtimeMs;
-  if (stale) {
-    try {
-      execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
-    } catch {
-      // Type errors elsewhere still emit; the entry point is checked just below.
-    }
-  }
-  assert.ok(existsSync(marker), 'npm run build produced dist/src/cli/main.js');
 }
 
 /**

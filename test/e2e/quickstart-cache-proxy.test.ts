@@ -9,11 +9,11 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from './build.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -22,30 +22,6 @@ interface Served {
   readonly url: string;
   /** stdout so far: one JSON log line each. */
   lines(): Record<string, unknown>[];
-}
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** As in serve.test.ts: `npm test` builds first; build here only when dist/ is missing or stale. */
-function ensureBuilt(): void {
-  const marker = join(root, 'dist/src/cli/main.js');
-  const stale = !existsSync(marker) || Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'graph'))) > statSync(marker).mtimeMs;
-  if (stale) {
-    try {
-      execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
-    } catch {
-      // Type errors elsewhere still emit; the entry point is checked just below.
-    }
-  }
-  assert.ok(existsSync(marker), 'npm run build produced dist/src/cli/main.js');
 }
 
 /** A loopback port nothing listens on at the moment of asking. */

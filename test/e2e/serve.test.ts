@@ -5,10 +5,10 @@
  */
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from './build.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 interface Served {
@@ -40,39 +40,12 @@ async function serve(dir: string): Promise<Served> {
   return { child: proc, url, exited: done, output: () => ({ stdout: out, stderr: err }) };
 }
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function distIsStale(): boolean {
-  const marker = join(root, 'dist/src/cli/main.js');
-  if (!existsSync(marker)) return true;
-  const built = statSync(marker).mtimeMs;
-  return newestSource(join(root, 'src')) > built || newestSource(join(root, 'graph')) > built;
-}
-
 let quickstart: Served;
 let validation: Served;
 let base = '';
 
 before(async () => {
-  // `npm test` builds before running tests; build here only when dist/ is missing or older than the
-  // sources (running the suite straight from the sources). The build may report type errors in code
-  // under construction elsewhere and still emit; what matters is that the entry point exists.
-  if (distIsStale()) {
-    try {
-      execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
-    } catch {
-      // Checked just below.
-    }
-  }
-  assert.ok(existsSync(join(root, 'dist/src/cli/main.js')), 'npm run build produced dist/src/cli/main.js');
+  ensureBuilt();
 
   quickstart = await serve('examples/quickstart');
   base = quickstart.url;

@@ -7,13 +7,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeTargets, TARGETS } from '../connectors/helpers.js';
+import { ensureBuilt } from './build.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const example = join(root, 'examples/shop');
@@ -71,28 +72,8 @@ async function stop(served: Served): Promise<void> {
   assert.equal(code, 0, 'SIGTERM drains, closes the connection and exits 0');
 }
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 before(() => {
-  // As in serve.test.ts: `npm test` builds first; build here only when dist/ is missing or stale.
-  const marker = join(root, 'dist/src/cli/main.js');
-  const stale = !existsSync(marker) || Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'graph'))) > statSync(marker).mtimeMs;
-  if (stale) {
-    try {
-      execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'pipe' });
-    } catch {
-      // Type errors elsewhere still emit; the entry point is checked just below.
-    }
-  }
-  assert.ok(existsSync(marker), 'npm run build produced dist/src/cli/main.js');
+  ensureBuilt();
 });
 
 const copies: string[] = [];

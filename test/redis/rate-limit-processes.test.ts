@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt, type Served, serve, stop } from '../e2e/live-helpers.js';
+import { ensureBuilt } from '../e2e/build.js';
+import { type Served, serve, stop } from '../e2e/live-helpers.js';
 import { NO_REAL_REDIS, REAL_REDIS_URL, unique } from './helpers.js';
 
 const running: Served[] = [];
