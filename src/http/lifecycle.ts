@@ -7,6 +7,8 @@
  * shutdown open until the time-out. `svc serve` listens through a front server (front.ts) whose app
  * a reload swaps: `listenFront`/`shutdownFront`; `listen`/`shutdown` serve one app on its own server.
  */
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Front } from './front.js';
 import type { Logger } from './log.js';
@@ -36,19 +38,31 @@ export async function shutdown(app: FastifyInstance, options: ShutdownOptions): 
   // Live and SSE streams never end by themselves: they end now, politely (SSE: a last comment), and
   // their clients reconnect elsewhere. Finite streams (exports) run on within the time-out.
   app.svcStreams.stopAll();
-  // Connections that turn idle after their last response are closed as they do. A connection that
-  // never sent a request (a browser's or a client pool's spare socket) is not idle to Node, and would
-  // hold the shutdown for the whole time-out: those are closed too.
+  // A connection that never sent a request (a browser's or a client pool's spare socket) is not idle
+  // to Node, and would hold the shutdown for the whole time-out: those are closed too.
+  await draining(
+    server,
+    () => app.svcSilentSockets,
+    options,
+    () => app.close(),
+  );
+}
+
+/**
+ * Runs `drain` while connections are closed as they turn idle after their last response, the silent
+ * ones `silent` names too, and whatever remains at `shutdownTimeoutMs` is cut.
+ */
+async function draining(server: Server, silent: () => Iterable<Socket>, options: ShutdownOptions, drain: () => Promise<unknown>): Promise<void> {
   const sweep = setInterval(() => {
     server.closeIdleConnections();
-    for (const socket of app.svcSilentSockets) socket.destroy();
+    for (const socket of silent()) socket.destroy();
   }, 50);
   const deadline = setTimeout(() => {
     options.logger.warn({ shutdownTimeoutMs: options.shutdownTimeoutMs }, 'shutdown time-out: closing remaining connections');
     server.closeAllConnections();
   }, options.shutdownTimeoutMs);
   try {
-    await app.close();
+    await drain();
   } finally {
     clearInterval(sweep);
     clearTimeout(deadline);
@@ -80,23 +94,17 @@ export async function listenFront(front: Front, options: ListenOptions): Promise
 export async function shutdownFront(front: Front, options: ShutdownOptions): Promise<void> {
   const { server } = front;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  const sweep = setInterval(() => {
-    server.closeIdleConnections();
-    // Not one accepted a moment ago: its request may be on its way, and closing it would fail a
-    // request that reached the server (a reset instead of an answer).
-    for (const socket of front.silentSockets(SILENT_GRACE_MS)) socket.destroy();
-  }, 50);
-  const deadline = setTimeout(() => {
-    options.logger.warn({ shutdownTimeoutMs: options.shutdownTimeoutMs }, 'shutdown time-out: closing remaining connections');
-    server.closeAllConnections();
-  }, options.shutdownTimeoutMs);
-  try {
-    await front.retireCurrent({ drainTimeoutMs: options.shutdownTimeoutMs, logger: options.logger });
-    await closed;
-  } finally {
-    clearInterval(sweep);
-    clearTimeout(deadline);
-  }
+  // Not one accepted a moment ago: its request may be on its way, and closing it would fail a request
+  // that reached the server (a reset instead of an answer).
+  await draining(
+    server,
+    () => front.silentSockets(SILENT_GRACE_MS),
+    options,
+    async () => {
+      await front.retireCurrent({ drainTimeoutMs: options.shutdownTimeoutMs, logger: options.logger });
+      await closed;
+    },
+  );
 }
 
 /** How long a connection may stay silent after it was accepted before a shutdown closes it. */
