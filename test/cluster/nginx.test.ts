@@ -127,10 +127,13 @@ describe('nginx in front of three replicas, one killed under load', { skip, time
     }
     for (const client of others) assert.equal(client.reconnects, 0, 'the clients of the other replicas stayed connected');
 
-    // nginx passed at least one request the dead replica refused or reset to another one.
+    // A request nginx sent to the dead replica was passed on to another one and answered there. (Whether
+    // any was sent at all is timing: nginx may have marked the replica failed from a cut SSE stream
+    // first, and then sends it nothing. The GETs above all answered either way.)
     const access = await readFile(join(nginx!.dir, 'access.log'), 'utf8');
     const retried = access.split('\n').filter((line) => /upstream=\S+, /.test(line));
-    assert.ok(retried.length >= 1, 'the access log shows a request tried on two replicas');
+    for (const line of retried) assert.match(line, /" 20[02] .*upstream_status=[\d, :-]*20[02] /, `a retried request was answered by the next replica: ${line}`);
+    assert.doesNotMatch(access, /"GET [^"]*" 50[234] /, 'nginx answered no GET with a gateway error');
     t.diagnostic(
       `${gets.length} GETs, ${posts.length} POSTs (${failedPosts.length} failed), ${retried.length} requests retried by nginx; ` +
         `${onVictim.length} SSE clients moved from ${victim.name}: ${onVictim.map((c) => c.replicas.join(' -> ')).join(', ')}`,
