@@ -132,7 +132,8 @@ describe('nginx in front of three replicas, one killed under load', { skip, time
     // first, and then sends it nothing. The GETs above all answered either way.)
     const access = await readFile(join(nginx!.dir, 'access.log'), 'utf8');
     const retried = access.split('\n').filter((line) => /upstream=\S+, /.test(line));
-    for (const line of retried) assert.match(line, /" 20[02] .*upstream_status=[\d, :-]*20[02] /, `a retried request was answered by the next replica: ${line}`);
+    for (const line of retried)
+      assert.match(line, /" 20[02] .*upstream_status=[\d, :-]*20[02] /, `a retried request was answered by the next replica: ${line}`);
     assert.doesNotMatch(access, /"GET [^"]*" 50[234] /, 'nginx answered no GET with a gateway error');
     t.diagnostic(
       `${gets.length} GETs, ${posts.length} POSTs (${failedPosts.length} failed), ${retried.length} requests retried by nginx; ` +
