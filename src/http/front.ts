@@ -11,27 +11,22 @@
  *
  * What belongs to the connection rather than to an app stays here: the receive time-outs and the
  * answer to a request without Host (node-server.ts), the 408/400/431 written on a bad socket
- * (errors.ts clientErrorHandler), and the sockets that never sent a request (silent-sockets.ts).
+ * (errors.ts clientErrorHandler), and which connections a shutdown may close (connection-states.ts).
  */
 import type { Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+import { type ConnectionStates, trackConnections } from './connection-states.js';
 import { clientErrorHandler } from './errors.js';
 import type { Logger } from './log.js';
 import { createNodeServer } from './node-server.js';
-import { trackSilentSockets } from './silent-sockets.js';
 
 /** A built app, as the rest of svc holds it (only src/http imports fastify). */
 export type HttpApp = FastifyInstance;
 
 export interface Front {
   readonly server: Server;
-  /**
-   * Connections that have not sent a request yet, silent for at least `forMs`: a shutdown closes
-   * them rather than wait for a request that may never come.
-   */
-  silentSockets(forMs: number): Socket[];
+  /** Which connections are idle or silent: a shutdown closes those (lifecycle.ts). */
+  readonly connections: ConnectionStates;
   /** The app new requests go to. */
   current(): FastifyInstance;
   /**
@@ -77,15 +72,9 @@ export function createFront(options: FrontOptions): Front {
     serving.app.routing(req, res);
   });
   server.on('clientError', clientErrorHandler);
-  const silent = trackSilentSockets(server);
-  const connectedAt = new WeakMap<Socket, number>();
-  server.on('connection', (socket: Socket) => connectedAt.set(socket, performance.now()));
   return {
     server,
-    silentSockets(forMs) {
-      const before = performance.now() - forMs;
-      return [...silent].filter((socket) => (connectedAt.get(socket) ?? 0) <= before);
-    },
+    connections: trackConnections(server),
     current: () => current.app,
     swap(next, retireOptions) {
       const previous = current;

@@ -8,8 +8,9 @@
  * a reload swaps: `listenFront`/`shutdownFront`; `listen`/`shutdown` serve one app on its own server.
  */
 import type { Server } from 'node:http';
-import type { Socket } from 'node:net';
+import { Server as NetServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { ConnectionStates } from './connection-states.js';
 import type { Front } from './front.js';
 import type { Logger } from './log.js';
 
@@ -32,42 +33,58 @@ export interface ShutdownOptions {
   readonly logger: Logger;
 }
 
-/** Closes the server gracefully; resolves once every connection is gone. */
+/** Closes the server gracefully; resolves once every connection is gone and the app is closed. */
 export async function shutdown(app: FastifyInstance, options: ShutdownOptions): Promise<void> {
-  const server = app.server;
   // Live and SSE streams never end by themselves: they end now, politely (SSE: a last comment), and
   // their clients reconnect elsewhere. Finite streams (exports) run on within the time-out.
   app.svcStreams.stopAll();
-  // A connection that never sent a request (a browser's or a client pool's spare socket) is not idle
-  // to Node, and would hold the shutdown for the whole time-out: those are closed too.
-  await draining(
-    server,
-    () => app.svcSilentSockets,
-    options,
-    () => app.close(),
-  );
+  // Fastify's close would close the server the Node way (see stopListening): it runs once the
+  // connections are gone, and finds the server closed already.
+  await draining(app.server, app.svcConnections, options, async (closed) => {
+    await closed;
+    await app.close();
+  });
 }
 
 /**
- * Runs `drain` while connections are closed as they turn idle after their last response, the silent
- * ones `silent` names too, and whatever remains at `shutdownTimeoutMs` is cut.
+ * Stops listening, then runs `drain` (handed the promise of the last connection's close) while
+ * connections are closed as they turn idle after their last response, and silent ones once their
+ * grace is over; whatever remains at `shutdownTimeoutMs` is cut.
  */
-async function draining(server: Server, silent: () => Iterable<Socket>, options: ShutdownOptions, drain: () => Promise<unknown>): Promise<void> {
+async function draining(
+  server: Server,
+  connections: ConnectionStates,
+  options: ShutdownOptions,
+  drain: (closed: Promise<void>) => Promise<unknown>,
+): Promise<void> {
+  const closed = stopListening(server);
   const sweep = setInterval(() => {
-    server.closeIdleConnections();
-    for (const socket of silent()) socket.destroy();
+    for (const socket of connections.idle()) socket.destroy();
+    for (const socket of connections.silent(SILENT_GRACE_MS)) socket.destroy();
   }, 50);
   const deadline = setTimeout(() => {
     options.logger.warn({ shutdownTimeoutMs: options.shutdownTimeoutMs }, 'shutdown time-out: closing remaining connections');
     server.closeAllConnections();
   }, options.shutdownTimeoutMs);
   try {
-    await drain();
+    await drain(closed);
   } finally {
     clearInterval(sweep);
     clearTimeout(deadline);
   }
 }
+
+/**
+ * Stops accepting connections; resolves once the last open one has closed. `net.Server`'s close, not
+ * `http.Server`'s: that one also closes, at once, every connection that has not sent a request yet on
+ * Node.js 26 (connection-states.ts), which would reset requests already on their way.
+ */
+function stopListening(server: Server): Promise<void> {
+  return new Promise((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+}
+
+/** How long a connection may stay silent after it was accepted before a shutdown closes it. */
+const SILENT_GRACE_MS = 500;
 
 /** Starts the front server listening; answers the bound address (`port: 0` chooses a free port). */
 export async function listenFront(front: Front, options: ListenOptions): Promise<{ host: string; port: number; url: string }> {
@@ -92,23 +109,11 @@ export async function listenFront(front: Front, options: ListenOptions): Promise
  * once every connection is gone and the current app is closed.
  */
 export async function shutdownFront(front: Front, options: ShutdownOptions): Promise<void> {
-  const { server } = front;
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Not one accepted a moment ago: its request may be on its way, and closing it would fail a request
-  // that reached the server (a reset instead of an answer).
-  await draining(
-    server,
-    () => front.silentSockets(SILENT_GRACE_MS),
-    options,
-    async () => {
-      await front.retireCurrent({ drainTimeoutMs: options.shutdownTimeoutMs, logger: options.logger });
-      await closed;
-    },
-  );
+  await draining(front.server, front.connections, options, async (closed) => {
+    await front.retireCurrent({ drainTimeoutMs: options.shutdownTimeoutMs, logger: options.logger });
+    await closed;
+  });
 }
-
-/** How long a connection may stay silent after it was accepted before a shutdown closes it. */
-const SILENT_GRACE_MS = 500;
 
 export interface ProcessSignals {
   /** Resolves with the first SIGTERM or SIGINT. */

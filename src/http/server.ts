@@ -20,7 +20,7 @@ import { installRateLimits, routeHooks } from './rate-limit.js';
 import { arrive } from './note.js';
 import { serveStaticFile, type StaticFile } from './static-file.js';
 import { OpenStreams } from './stream-reply.js';
-import { trackSilentSockets } from './silent-sockets.js';
+import { trackConnections } from './connection-states.js';
 import { compileValidator, declaresJsonBody } from './validation.js';
 
 export interface ServerOptions {
@@ -81,7 +81,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     installMetricsRoute(app, metrics.path, metrics.metrics);
     if (metrics.connectors) metrics.metrics.watchConnections(metrics.connectors);
   }
-  app.decorate('svcSilentSockets', trackSilentSockets(app.server));
+  app.decorate('svcConnections', trackConnections(app.server));
 
   // Routes grouped by path shape (parameter names aside: `/a/{x}` and `/a/{y}` are one path to the
   // router), so each path's 405 route knows all its methods, documentation routes' included.
