@@ -1,10 +1,11 @@
 /**
  * Loading the manifest for `svc serve`, at boot and at every reload: `loadService` (load, check,
  * compile, exactly what `svc check` does), plus, when `--workers` asks for more than one process, the
- * refusal of in-process stores that the server block's own `workers` gets from the model checks.
+ * refusal of in-process stores (and the warning on rate limits counted per process) that the server
+ * block's own `workers` gets from the model checks.
  * Every diagnostic is printed; warnings do not stop the boot.
  */
-import { checkProcessLocalConnections } from '../model/index.js';
+import { checkProcessLocalConnections, checkProcessLocalRateLimits } from '../model/index.js';
 import type { CompileServiceOptions } from '../steps/index.js';
 import { loadService, printDiagnostics, type Booted, type DiagnosticsFormat } from './boot.js';
 import type { CliIO } from './io.js';
@@ -18,8 +19,11 @@ export async function loadForServe(
   workersFlag: number | 'auto' | undefined,
 ): Promise<Booted | undefined> {
   const { booted, diagnostics, sources } = await loadService(dir, compile);
-  const refused = booted && workersFlag !== undefined ? checkProcessLocalConnections(booted.model.connections.values(), workersFlag, 'the command line') : [];
-  const all = [...diagnostics, ...refused];
+  const flagged = booted !== undefined && workersFlag !== undefined && workersFlag !== booted.model.server.workers;
+  const refused = flagged ? checkProcessLocalConnections(booted.model.connections.values(), workersFlag, 'the command line') : [];
+  const { server, endpoints, connections } = booted?.model ?? {};
+  const warned = flagged ? checkProcessLocalRateLimits(server!, endpoints!, connections!, workersFlag, 'the command line') : [];
+  const all = [...diagnostics, ...refused, ...warned];
   if (all.length > 0) printDiagnostics(io, all, sources, format, 'serve');
   return refused.length === 0 ? booted : undefined;
 }

@@ -6,6 +6,7 @@
  * with more than one, a primary process forks them (workers.ts), each serving as one process does
  * (serve-process.ts).
  */
+import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { flagString, parseArgs, parsePort, UsageError, type ParsedArgs } from './args.js';
 import { configDir, diagnosticsFormat } from './boot.js';
@@ -47,9 +48,10 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
     // The primary may have handed this worker a connection just as it stopped listening: answered
     // while the channel is open, it goes back to another worker; lost with the process, the client
     // would wait forever. So the channel stays open a moment, then closes (it would otherwise keep
-    // the process alive).
+    // the process alive). The worker's disconnect, not the process's: a worker whose channel closes
+    // unannounced exits at once, with 0, and a worker that failed must exit with its failure.
     await new Promise((resolve) => setTimeout(resolve, WORKER_LINGER_MS));
-    process.disconnect?.();
+    cluster.worker?.disconnect();
     return code;
   }
   const booted = await loadForServe(dir, io, format, compileOptions(logger), workersFlag);

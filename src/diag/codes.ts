@@ -493,6 +493,12 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     summary: 'Rate limit on a documentation endpoint',
     description: 'A rate_limit block on a documentation endpoint, which is never rate limited.',
   },
+  {
+    code: 'SVC_LIMIT_COUNTED_PER_PROCESS',
+    summary: 'Rate limit counted per worker',
+    description:
+      'A warning: rate limits counted in each process (no Redis `connection` in the server\'s rate_limit, or a `memory:` one) with more than one worker process, so a client may make `max` requests per worker.',
+  },
 
   // ------------------------------------------------------------------ CONNECTION
   { code: 'SVC_CONNECTION_DUPLICATE', summary: 'Duplicate connection', description: 'Two connections of one kind share a name.' },

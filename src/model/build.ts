@@ -11,7 +11,7 @@ import { checkReferences } from './checks/references.js';
 import { checkFieldSpecs } from './checks/fields.js';
 import { checkDuplicateRoutes, checkMetricsPath } from './checks/routes.js';
 import { checkStepNames } from './checks/step-names.js';
-import { checkProcessLocalConnections } from './checks/process-local.js';
+import { checkProcessLocalConnections, checkProcessLocalRateLimits } from './checks/process-local.js';
 import type { AnyStepKindModel, StepKindModel, StepKindModels } from './step-kind.js';
 import type { EndpointModel, ServiceModel } from './types.js';
 
@@ -71,6 +71,7 @@ export function buildModel<S extends StepSpecBase = StepSpecBase>(files: readonl
   checkFieldSpecs(decoded.schemas, endpoints, diags);
   // `svc serve --workers N` runs the same check for the flag's count (src/cli).
   diags.append(checkProcessLocalConnections(decoded.connections.values(), decoded.server.workers, 'the server block'));
+  diags.append(checkProcessLocalRateLimits(decoded.server, endpoints, decoded.connections, decoded.server.workers, 'the server block'));
 
   const diagnostics = inSourceOrder(diags.items, files);
   if (diags.hasErrors) return { diagnostics, sources };

@@ -5,6 +5,6 @@
  */
 export { loadManifest, type LoadOptions, type LoadResult } from './load.js';
 export { buildModel, type BuildOptions, type BuildResult, type SourceFile } from './build.js';
-export { checkProcessLocalConnections } from './checks/process-local.js';
+export { checkProcessLocalConnections, checkProcessLocalRateLimits } from './checks/process-local.js';
 export type { AnyStepKindModel, StepChildren, StepKindModel, StepKindModels } from './step-kind.js';
 export type * from './types.js';

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { svc } from './helpers.js';
 import { get, kill, loadLoop, serve, type Served } from './serve-helpers.js';
 
@@ -190,6 +192,48 @@ test('memory: (without shared = false) and pglite: are refused with more than on
   // `shared = false` says the split is wanted; one worker needs no sharing.
   assert.equal((await svc(['check', '-c', await manifestDir(manifest(1, 'shared = false', 'server {\n  workers = 2\n}'))])).code, 0);
   assert.equal((await svc(['check', '-c', await manifestDir(manifest(1, '', 'server {\n  workers = 1\n}'))])).code, 0);
+});
+
+test('rate limits counted in each process are a warning with more than one worker; a Redis store is not', async () => {
+  const limited = (connection: string) =>
+    `server {\n  workers = 2\n  rate_limit {\n    max = 10\n    window = "1m"\n    ${connection}\n  }\n}\n` +
+    'connection "redis" "limits" {\n  url = "redis://127.0.0.1:1"\n}\n' +
+    'endpoint "GET /health" {\n  pipeline {\n    respond {\n      body = { ok = true }\n    }\n  }\n}\n';
+  const inMemory = await svc(['check', '-c', await manifestDir(limited(''))]);
+  assert.equal(inMemory.code, 0, 'a warning does not refuse the manifest');
+  assert.match(inMemory.stdout + inMemory.stderr, /Warning: Rate limit counted per worker/);
+  assert.match(inMemory.stdout + inMemory.stderr, /on .*main\.hcl line 3/);
+  assert.match(inMemory.stdout + inMemory.stderr, /the server block asks for 2 worker processes: a client may make `max` requests per worker/);
+  const shared = await svc(['check', '-c', await manifestDir(limited('connection = connection.redis.limits'))]);
+  assert.equal(shared.code, 0);
+  assert.doesNotMatch(shared.stdout + shared.stderr, /Rate limit counted per worker/);
+
+  // The flag's count is checked by serve, which warns and serves.
+  const withoutRedis = limited('')
+    .replace('workers = 2', 'workers = 1')
+    .replace(/connection "redis"[^}]*\}\n/, '');
+  const served = await serve(await manifestDir(withoutRedis), ['--workers', '2']);
+  running.push(served);
+  assert.match(served.stderr(), /Warning: Rate limit counted per worker.*the command line asks for 2 worker processes/s);
+  assert.equal((await get(`${served.url}/health`)).status, 200);
+  served.child.kill('SIGTERM');
+  assert.deepEqual(await served.exited, { code: 0, signal: null });
+});
+
+test("a worker that cannot boot stops the start: svc serve exits 1, with the failure and the worker's exit code", async () => {
+  const dir = await manifestDir(
+    'connection "redis" "cache" {\n  url = "redis://127.0.0.1:1"\n}\nendpoint "GET /h" {\n  pipeline {\n    respond {\n      body = {}\n    }\n  }\n}\n',
+  );
+  // A process of its own: cluster forks the process's own entry point.
+  const entry = fileURLToPath(new URL('./serve-helpers.ts', import.meta.url));
+  const ran = await new Promise<{ code: number | null; stderr: string }>((done) =>
+    execFile(process.execPath, ['--import', 'tsx', entry, 'serve', '-c', dir, '--port', '0', '--workers', '2'], { timeout: 60_000 }, (error, _out, stderr) =>
+      done({ code: error ? (error.code as number) : 0, stderr }),
+    ),
+  );
+  assert.equal(ran.code, 1);
+  assert.match(ran.stderr, /connection "redis" "cache" \(redis:\/\/127\.0\.0\.1:1\) could not be opened/);
+  assert.match(ran.stderr, /worker \d+ exited \(code 1\) before it listened; stopping the others/);
 });
 
 test('--workers takes a whole number from 1, or auto', async () => {

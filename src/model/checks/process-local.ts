@@ -9,11 +9,15 @@
  * - a `pglite:` connection is an error: `pglite:` in memory would be one database per worker, and
  *   `pglite:<dir>` opened by two processes at once is corrupted (README, PGlite's limits).
  *
+ *
+ * Rate limits counted in each process's memory (no Redis `connection`, or a `memory:` one) are a
+ * warning, not an error: the limit still holds, only N times looser (README "Rate limiting").
+ *
  * `workers = "auto"` counts as more than one: the count depends on the machine it runs on, and the
  * manifest must not be valid on one machine and broken on the next.
  */
 import type { Diagnostic } from '../../diag/index.js';
-import type { ConnectionModel } from '../../manifest/index.js';
+import type { ConnectionModel, EndpointModel, ServerModel } from '../../manifest/index.js';
 
 /** The errors of `connections` served by `workers` processes; none for one worker (or none set). */
 export function checkProcessLocalConnections(
@@ -22,7 +26,7 @@ export function checkProcessLocalConnections(
   from: 'the server block' | 'the command line',
 ): Diagnostic[] {
   if (workers === undefined || workers === 1) return [];
-  const why = `${from} asks for ${workers === 'auto' ? 'one worker process per core ("auto")' : `${workers} worker processes`}`;
+  const why = reason(workers, from);
   const out: Diagnostic[] = [];
   for (const c of connections) {
     const subject = c.urlRange ?? c.range;
@@ -49,4 +53,38 @@ export function checkProcessLocalConnections(
     }
   }
   return out;
+}
+
+/**
+ * The warning for rate limits counted per process when `workers` processes serve: one, on the server's
+ * rate_limit block (else on the first limited endpoint's), or none.
+ */
+export function checkProcessLocalRateLimits(
+  server: ServerModel,
+  endpoints: readonly EndpointModel[],
+  connections: ReadonlyMap<string, ConnectionModel>,
+  workers: number | 'auto' | undefined,
+  from: 'the server block' | 'the command line',
+): Diagnostic[] {
+  if (workers === undefined || workers === 1) return [];
+  const limited = endpoints.find((e) => e.rateLimit !== undefined);
+  if (limited === undefined) return [];
+  const name = server.rateLimit?.connection;
+  const store = name === undefined ? undefined : connections.get(`redis.${name}`);
+  if (store !== undefined && !store.url.startsWith('memory:')) return [];
+  const where = name === undefined ? 'in the memory of each process (the rate_limit names no `connection`)' : `in each process (connection "redis" "${name}" is "memory:")`;
+  return [
+    {
+      severity: 'warning',
+      summary: 'Rate limit counted per worker',
+      subject: server.rateLimit?.range ?? limited.rateLimit!.range,
+      detail:
+        `Rate limits are counted ${where}, and ${reason(workers, from)}: a client may make \`max\` requests per worker in each window. ` +
+        'Name a Redis connection in `server { rate_limit { connection = ... } }` to count once for all of them.',
+    },
+  ];
+}
+
+function reason(workers: number | 'auto', from: string): string {
+  return `${from} asks for ${workers === 'auto' ? 'one worker process per core ("auto")' : `${workers} worker processes`}`;
 }
