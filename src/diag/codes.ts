@@ -497,7 +497,7 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     code: 'SVC_LIMIT_COUNTED_PER_PROCESS',
     summary: 'Rate limit counted per worker',
     description:
-      'A warning: rate limits counted in each process (no Redis `connection` in the server\'s rate_limit, or a `memory:` one) with more than one worker process, so a client may make `max` requests per worker.',
+      "A warning: rate limits counted in each process (no Redis `connection` in the server's rate_limit, or a `memory:` one) with more than one worker process, so a client may make `max` requests per worker.",
   },
 
   // ------------------------------------------------------------------ CONNECTION

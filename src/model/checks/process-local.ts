@@ -72,7 +72,8 @@ export function checkProcessLocalRateLimits(
   const name = server.rateLimit?.connection;
   const store = name === undefined ? undefined : connections.get(`redis.${name}`);
   if (store !== undefined && !store.url.startsWith('memory:')) return [];
-  const where = name === undefined ? 'in the memory of each process (the rate_limit names no `connection`)' : `in each process (connection "redis" "${name}" is "memory:")`;
+  const where =
+    name === undefined ? 'in the memory of each process (the rate_limit names no `connection`)' : `in each process (connection "redis" "${name}" is "memory:")`;
   return [
     {
       severity: 'warning',
