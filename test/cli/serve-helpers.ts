@@ -50,7 +50,7 @@ export async function serve(dir: string, args: readonly string[] = [], env: Reco
         if (check()) return;
         if (child.exitCode !== null || Date.now() > deadline) {
           clearInterval(timer);
-          reject(new Error(`svc serve did not print ${pattern} within ${ms} ms (exit ${child.exitCode}):\n${err}`));
+          reject(new Error(`svc serve did not print ${pattern} within ${ms} ms (exit ${child.exitCode}):\n${err}\nits log, the end:\n${out.slice(-4000)}`));
         }
       }, 20);
       const deadline = Date.now() + ms;
@@ -72,13 +72,18 @@ export interface Answer {
 /** One GET on a fresh connection (no keep-alive, so a closing server cannot race a reused socket). */
 export function get(url: string): Promise<Answer> {
   return new Promise((done, fail) => {
+    let connectedAt: number | undefined;
     const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
       res.on('end', () => done({ status: res.statusCode!, body }));
       res.on('error', fail);
     });
-    req.on('error', fail);
+    req.once('socket', (socket) => socket.once('connect', () => (connectedAt = Date.now())));
+    req.on('error', (error: Error & { connectedAt?: number }) => {
+      error.connectedAt = connectedAt;
+      fail(error);
+    });
     // Liveness bound: a request left unanswered is a failure to report, not a hung test.
     req.setTimeout(15_000, () => req.destroy(new Error(`no answer within 15 s: GET ${url}`)));
     req.end();
@@ -87,7 +92,7 @@ export function get(url: string): Promise<Answer> {
 
 export interface LoadLoop {
   /** Stops the loop; resolves with what it saw. */
-  stop(): Promise<{ ok: number; failures: string[]; failedAt: number[]; bodies: Map<string, number> }>;
+  stop(): Promise<{ ok: number; failures: string[]; failedAt: number[]; connectedAt: (number | undefined)[]; bodies: Map<string, number> }>;
 }
 
 /**
@@ -100,6 +105,8 @@ export function loadLoop(url: string, clients = 4): LoadLoop {
   const failures: string[] = [];
   /** When each failed request was sent (`Date.now()`), in the order of `failures`. */
   const failedAt: number[] = [];
+  /** When each failed request's connection was established (`Date.now()`), if it was. */
+  const connectedAt: (number | undefined)[] = [];
   const bodies = new Map<string, number>();
   // Liveness bound: a test that fails before stop() must not leave loops spinning (against a server
   // already gone they fail at once, and would fill memory until the runner gives up).
@@ -115,8 +122,10 @@ export function loadLoop(url: string, clients = 4): LoadLoop {
           continue;
         }
         failures.push(`${r.status} ${r.body}`);
+        connectedAt.push(sent);
       } catch (error) {
         failures.push((error as Error).message);
+        connectedAt.push((error as { connectedAt?: number }).connectedAt);
       }
       failedAt.push(sent);
     }
@@ -126,7 +135,7 @@ export function loadLoop(url: string, clients = 4): LoadLoop {
     async stop() {
       running = false;
       await all;
-      return { ok, failures, failedAt, bodies };
+      return { ok, failures, failedAt, connectedAt, bodies };
     },
   };
 }

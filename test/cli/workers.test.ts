@@ -9,6 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { svc } from './helpers.js';
 import { get, kill, loadLoop, serve, type Served } from './serve-helpers.js';
@@ -121,15 +123,50 @@ test('--workers 2: both workers serve; one that is killed is replaced while the 
   assert.deepEqual(await served.exited, { code: 0, signal: null });
 });
 
+/** An upstream that answers after a second: requests to `GET /slow` are in flight when a signal comes. */
+async function slowUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => {
+    setTimeout(() => res.setHeader('content-type', 'application/json').end('{"slow":true}'), 1000);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function slowEndpoint(upstream: string): string {
+  return `
+endpoint "GET /slow" {
+  pipeline {
+    http "up" {
+      url     = "${upstream}/"
+      timeout = "10s"
+    }
+    respond {
+      body = steps.up.body
+    }
+  }
+}
+`;
+}
+
 test('--workers 2: SIGTERM under load fails no request that reached the server; SIGHUP rolls the workers over', async () => {
-  const dir = await manifestDir(manifest(1));
+  const upstream = await slowUpstream();
+  after(() => upstream.close());
+  const slow = slowEndpoint(upstream.url);
+  const dir = await manifestDir(manifest(1) + slow);
   const served = await serve(dir, ['--workers', '2']);
   running.push(served);
 
   const rolling = loadLoop(`${served.url}/health`, 4);
-  await writeFile(join(dir, 'main.hcl'), manifest(2));
+  await writeFile(join(dir, 'main.hcl'), manifest(2) + slow);
   served.child.kill('SIGHUP');
-  await served.waitFor(/svc serve: reloaded \(2 endpoints, 2 workers\)/, 60_000);
+  await served.waitFor(/svc serve: reloaded \(3 endpoints, 2 workers\)/, 60_000);
   await new Promise((r) => setTimeout(r, 300));
   const seen = await rolling.stop();
   assert.deepEqual(seen.failures, [], 'the port answered throughout the rollover');
@@ -142,25 +179,30 @@ test('--workers 2: SIGTERM under load fails no request that reached the server; 
   await served.waitFor(/reload failed; the previous manifest is still served/);
   assert.deepEqual(JSON.parse((await get(`${served.url}/health`)).body), { version: 2 });
 
-  const loop = loadLoop(`${served.url}/health`, 4);
-  await new Promise((r) => setTimeout(r, 300));
+  // Each request takes a second: at the signal every client has one in flight, on a worker.
+  const loop = loadLoop(`${served.url}/slow`, 4);
+  await new Promise((r) => setTimeout(r, 2500));
   const signalled = Date.now();
   served.child.kill('SIGTERM');
   const exited = await served.exited;
   const stopped = await loop.stop();
   assert.deepEqual(exited, { code: 0, signal: null });
-  // Every request sent before the signal was answered. One sent after it races the port's closing:
-  // refused, or reset when its connection was still queued as the listening socket closed (as with
-  // any server that stops listening: 'read ECONNRESET', or 'socket hang up' when the reset comes
-  // before the request is written); never an error answer.
-  const before = stopped.failures.filter((_, i) => stopped.failedAt[i]! < signalled);
-  assert.deepEqual(before, [], 'every request in flight at SIGTERM was answered');
+  // Every request whose connection was made well before the signal was answered. One made about the
+  // time of the signal races the port's closing: refused, or reset when its connection was still
+  // queued as the listening socket closed (as with any server that stops listening: 'read
+  // ECONNRESET', or 'socket hang up' when the reset comes before the request is written; on a loaded
+  // machine the primary may not have taken such a connection off the queue yet); never an error answer.
+  const inFlight = stopped.failures.filter((_, i) => (stopped.connectedAt[i] ?? Infinity) < signalled - RACING_MS);
+  assert.deepEqual(inFlight, [], 'every request in flight at SIGTERM was answered');
   assert.deepEqual(
     stopped.failures.filter((f) => !/ECONNREFUSED|ECONNRESET|socket hang up/.test(f)),
     [],
   );
-  assert.ok(stopped.ok > 0);
+  assert.ok(stopped.bodies.get('{"slow":true}')! >= 4, `answered: ${JSON.stringify([...stopped.bodies])}`);
 });
+
+/** How close to a signal a connection may be made and still be in the listening socket's queue. */
+const RACING_MS = 200;
 
 test('memory: (without shared = false) and pglite: are refused with more than one worker, with where', async () => {
   const dir = await manifestDir(manifest(1, ''));

@@ -112,13 +112,22 @@ test('pool: a worker stuck in one long native operation is killed at its limit a
   const echo = pool.register(ECHO, 'echo.star', 1000, 1000);
   await pool.call(echo, ctx(), 1000, 1000).result;
   await pool.call(stuck, ctx(), 1e12, 10_000).result.catch(() => {}); // loaded: the kill below is not the first call's
-  const started = performance.now();
-  await assert.rejects(pool.call(stuck, ctx(), 1e12, 50).result, (e: unknown) => {
-    assert.ok(e instanceof StarlarkError && e.kind === 'timeout', String(e));
-    assert.match(e.msg, /timeout after 50 ms \(the worker was stopped\)/);
-    return true;
-  });
+  // On a loaded machine the worker may start the call more than 50 ms after it was sent (it is still
+  // collecting the last call's garbage): the call is then turned away before it runs, the worker is
+  // not stuck, and the call is tried again.
+  let started = 0;
+  let error: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    started = performance.now();
+    error = await pool.call(stuck, ctx(), 1e12, 50).result.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (!(error instanceof StarlarkError && /waiting for a worker/.test(error.msg))) break;
+  }
   const took = performance.now() - started;
+  assert.ok(error instanceof StarlarkError && error.kind === 'timeout', String(error));
+  assert.match(error.msg, /timeout after 50 ms \(the worker was stopped\)/);
   // killed at 50 * 1.05 + 10 ms; the replace alone takes several hundred
   assert.ok(took < 2000, `answered after ${took.toFixed(0)} ms`);
   assert.equal(pool.started, 1);
