@@ -31,42 +31,18 @@ export interface Interrupt {
  * messages ("query").
  */
 export function watchInterrupt(options: InterruptOptions, connection: string, label: string, what: string): Interrupt | undefined {
-  const { signal, timeoutMs, interruptWith } = options;
-  if (signal?.aborted) throw cancelled(signal.reason, connection, label, what);
-  if (signal === undefined && timeoutMs === undefined && interruptWith === undefined) return undefined;
   let reason: ConnectorError | undefined;
   let fire!: (error: ConnectorError) => void;
+  const dispose = onInterrupt(options, connection, label, what, (error) => fire(error));
+  if (dispose === undefined) return undefined;
   const promise = new Promise<never>((_, reject) => {
     fire = (error) => {
-      if (reason !== undefined) return;
       reason = error;
-      dispose();
       reject(error);
     };
   });
   // Nobody may be listening when it fires after the work settled.
   promise.catch(() => {});
-  const onAbort = (): void => fire(cancelled(signal!.reason, connection, label, what));
-  signal?.addEventListener('abort', onAbort, { once: true });
-  // After the work settled `fire` still runs (the caller ends later), but nobody races the promise then.
-  interruptWith?.((why) => fire(cancelled(why, connection, label, what)));
-  const timer =
-    timeoutMs !== undefined && Number.isFinite(timeoutMs)
-      ? setTimeout(
-          () =>
-            fire(
-              new ConnectorError(`${label}: ${what} timed out after ${timeoutMs} ms`, {
-                connection,
-                category: ConnectorCategory.timeout,
-              }),
-            ),
-          Math.max(0, timeoutMs),
-        )
-      : undefined;
-  function dispose(): void {
-    if (timer !== undefined) clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-  }
   return {
     promise,
     get reason() {
@@ -74,6 +50,46 @@ export function watchInterrupt(options: InterruptOptions, connection: string, la
     },
     dispose,
   };
+}
+
+/**
+ * `watchInterrupt` without a promise, for work driven by callbacks (a pooled query): `fire` is called
+ * at most once, with why, unless `dispose` (the answer) was called first. Throws at once when the
+ * signal is already aborted; undefined when there is nothing to watch.
+ */
+export function onInterrupt(
+  options: InterruptOptions,
+  connection: string,
+  label: string,
+  what: string,
+  fire: (error: ConnectorError) => void,
+): (() => void) | undefined {
+  const { signal, timeoutMs, interruptWith } = options;
+  if (signal?.aborted) throw cancelled(signal.reason, connection, label, what);
+  if (signal === undefined && timeoutMs === undefined && interruptWith === undefined) return undefined;
+  let done = false;
+  const once = (error: ConnectorError): void => {
+    if (done) return;
+    dispose();
+    fire(error);
+  };
+  const onAbort = (): void => once(cancelled(signal!.reason, connection, label, what));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  // After the work settled the step may still interrupt (it ends later): disposed, that does nothing.
+  interruptWith?.((why) => once(cancelled(why, connection, label, what)));
+  const timer =
+    timeoutMs !== undefined && Number.isFinite(timeoutMs)
+      ? setTimeout(
+          () => once(new ConnectorError(`${label}: ${what} timed out after ${timeoutMs} ms`, { connection, category: ConnectorCategory.timeout })),
+          Math.max(0, timeoutMs),
+        )
+      : undefined;
+  function dispose(): void {
+    done = true;
+    if (timer !== undefined) clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return dispose;
 }
 
 function cancelled(why: unknown, connection: string, label: string, what: string): ConnectorError {

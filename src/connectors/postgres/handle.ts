@@ -4,9 +4,13 @@
  * from the pool for one statement, for a cursor's life, or hands one out as a session.
  */
 import type { ConnectionModel } from '../../model/index.js';
-import { watchInterrupt } from '../interrupt.js';
+import type pg from 'pg';
+import { ConnectorCategory } from '../errors.js';
+import { onInterrupt, watchInterrupt } from '../interrupt.js';
 import type { HandleIdentity, ResourceAccess } from '../types.js';
-import { acquire, runQuery, type QueryOutcome } from './execute.js';
+import { sendCancelRequest } from './cancel.js';
+import { toConnectorError } from './errors.js';
+import { acquire, toConfig } from './execute.js';
 import type { PostgresResource } from './resource.js';
 import { openSession } from './session.js';
 import { targetOf } from './target.js';
@@ -47,28 +51,72 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
   };
 }
 
-/** One statement on a pooled client: the handle's `query`, and the ping. */
-export async function queryPool<Row>(resource: PostgresResource, query: SqlQuery | string, options: QueryOptions): Promise<SqlResult<Row>> {
+/**
+ * One statement on a pooled client: the handle's `query` (every sql step outside a transaction), and
+ * the ping. Driven by pg's callbacks, not its promises: one promise for the caller instead of a
+ * promise per stage and a race against the interrupt for each (execute.ts's path, for sessions).
+ */
+export function queryPool<Row>(resource: PostgresResource, query: SqlQuery | string, options: QueryOptions): Promise<SqlResult<Row>> {
   const { pool, where, namedStatements } = resource;
-  const interrupt = watchInterrupt(options, where.key, where.label, 'query');
-  try {
-    const client = await acquire(pool, interrupt, where);
-    // pg reports a connection lost mid-query twice: to the query, and as the client's 'error' event,
-    // which a checked-out client has no listener for (the pool's is removed) and would end the
-    // process. The query's rejection is the report that counts.
-    client.on('error', ignore);
-    let outcome: QueryOutcome<Row> | undefined;
+  return new Promise((resolve, reject) => {
+    /** Once the caller has its answer: an interruption, or the statement's outcome. */
+    let settled = false;
+    /** The client while it runs the statement. */
+    let running: pg.PoolClient | undefined;
+    let stopWatching: (() => void) | undefined;
     try {
-      outcome = await runQuery<Row>(client, query, interrupt, where, namedStatements);
-    } finally {
-      client.off('error', ignore);
-      client.release(outcome === undefined || (!outcome.ok && outcome.destroy) ? true : undefined);
+      stopWatching = onInterrupt(options, where.key, where.label, 'query', (error) => {
+        settled = true;
+        if (running !== undefined) {
+          // Mid-query: the server is asked to stop it, and the client is not reused (its connection
+          // may still deliver the answer; a ROLLBACK would queue behind it). The error listener stays:
+          // the ended connection may still report.
+          sendCancelRequest(running);
+          running.release(true);
+        }
+        reject(error);
+      });
+    } catch (error) {
+      reject(error);
+      return;
     }
-    if (outcome.ok) return outcome.result;
-    throw outcome.error;
-  } finally {
-    interrupt?.dispose();
-  }
+    pool.connect((error, client) => {
+      if (settled) {
+        // Interrupted while waiting for a client: it ran nothing, so it is whole and reusable.
+        client?.release();
+        return;
+      }
+      if (error !== undefined && error !== null) {
+        settled = true;
+        stopWatching?.();
+        reject(toConnectorError(error, where.key, where.label));
+        return;
+      }
+      running = client!;
+      // pg reports a connection lost mid-query twice: to the query, and as the client's 'error'
+      // event, which a checked-out client has no listener for (the pool's is removed) and would end
+      // the process. The query's report is the one that counts.
+      running.on('error', ignore);
+      running.query(toConfig(query, namedStatements), (failure: Error | null, result: pg.QueryResult) => {
+        if (settled) return; // interrupted: the client was released (destroyed) then.
+        settled = true;
+        stopWatching?.();
+        const used = running!;
+        running = undefined;
+        used.off('error', ignore);
+        if (failure === null || failure === undefined) {
+          used.release();
+          // pg's result has these fields and more; handing it over as is costs nothing per row.
+          resolve(result as unknown as SqlResult<Row>);
+          return;
+        }
+        const connectorError = toConnectorError(failure, where.key, where.label);
+        // A client whose connection failed is not given to the next caller.
+        used.release(connectorError.category === ConnectorCategory.unavailable ? true : undefined);
+        reject(connectorError);
+      });
+    });
+  });
 }
 
 function ignore(): void {}
