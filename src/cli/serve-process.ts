@@ -73,24 +73,6 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
     return EXIT_FAILURE;
   }
   const front = createFront({ requestTimeoutMs: server.requestTimeoutMs, app: first.app });
-  let address: { url: string };
-  try {
-    address = await listenFront(front, bind);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const where = `${bind.host}:${bind.port}`;
-    io.stderr.write(
-      `svc serve: cannot listen on ${where}: ${code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (error as Error).message}\n`,
-    );
-    await first.app.close();
-    await closeConnections(first);
-    return EXIT_FAILURE;
-  }
-  const endpoints = booted.service.endpoints.length;
-  // A worker's lines carry its pid already (src/http log.ts): said once, not twice.
-  logger.info({ url: address.url, endpoints, ...(cluster.isWorker ? {} : { pid: process.pid }) }, 'listening');
-  if (!options.worker) io.stderr.write(`svc serve: listening on ${address.url} (${endpoints} endpoints)\n`);
-
   // Log lines are batched: a crash must neither lose the last ones nor die without saying why.
   const crash = (error: unknown): void => {
     logger.fatal({ err: error }, 'crashed');
@@ -100,13 +82,37 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
 
+  // The signals are ours before the port is: a SIGHUP sent on seeing the listening line, or the
+  // primary's SIGTERM to a worker it has just seen listen, must not meet the default action (the end
+  // of the process).
   const reloader = createReloader({ dir: options.dir, io, format: options.format, logger, front, first, compile });
+  const forceClose = (): void => front.server.closeAllConnections();
+  const signals = !options.worker ? processSignals({ onRepeat: forceClose, onReload: () => reloader.reload('SIGHUP') }) : workerSignals(forceClose);
+  let address: { url: string };
+  try {
+    address = await listenFront(front, bind);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const where = `${bind.host}:${bind.port}`;
+    io.stderr.write(
+      `svc serve: cannot listen on ${where}: ${code === 'EADDRINUSE' ? 'the address is already in use' : code === 'EACCES' ? 'permission denied' : (error as Error).message}\n`,
+    );
+    signals.dispose();
+    await reloader.settle();
+    await reloader.current().app.close();
+    await closeConnections(reloader.current());
+    process.off('uncaughtException', crash);
+    process.off('unhandledRejection', crash);
+    return EXIT_FAILURE;
+  }
   const watcher = options.watch ? watchManifest(options.dir, booted.model, () => reloader.reload('watch')) : undefined;
   reloader.onReloaded = (ok, generation) => {
     if (ok) watcher?.follow(generation.booted.model);
   };
-  const forceClose = (): void => front.server.closeAllConnections();
-  const signals = !options.worker ? processSignals({ onRepeat: forceClose, onReload: () => reloader.reload('SIGHUP') }) : workerSignals(forceClose);
+  const endpoints = booted.service.endpoints.length;
+  // A worker's lines carry its pid already (src/http log.ts): said once, not twice.
+  logger.info({ url: address.url, endpoints, ...(cluster.isWorker ? {} : { pid: process.pid }) }, 'listening');
+  if (!options.worker) io.stderr.write(`svc serve: listening on ${address.url} (${endpoints} endpoints)\n`);
 
   const signal = await signals.stop;
   logger.info({ signal }, 'shutting down');

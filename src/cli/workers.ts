@@ -110,11 +110,6 @@ export async function servePrimary(options: PrimaryOptions): Promise<number> {
     flushLogger(logger);
     return EXIT_FAILURE;
   }
-  const endpoints = options.booted.service.endpoints.length;
-  const url = `http://${options.bind.host.includes(':') ? `[${options.bind.host}]` : options.bind.host}:${port}`;
-  logger.info({ url, endpoints, workers: options.workers, pid: process.pid, pids: [...serving].map((w) => w.process.pid) }, 'listening');
-  io.stderr.write(`svc serve: listening on ${url} (${endpoints} endpoints, ${options.workers} workers)\n`);
-
   let current = options.booted;
   const rollOut = async (reason: string): Promise<void> => {
     logger.info({ reason }, 'reloading the manifest');
@@ -156,6 +151,12 @@ export async function servePrimary(options: PrimaryOptions): Promise<number> {
     },
     onReload: () => reload('SIGHUP'),
   });
+  // Announced once the signals are ours: a SIGHUP sent on seeing this line must not meet the default
+  // action (the end of the process).
+  const endpoints = options.booted.service.endpoints.length;
+  const url = `http://${options.bind.host.includes(':') ? `[${options.bind.host}]` : options.bind.host}:${port}`;
+  logger.info({ url, endpoints, workers: options.workers, pid: process.pid, pids: [...serving].map((w) => w.process.pid) }, 'listening');
+  io.stderr.write(`svc serve: listening on ${url} (${endpoints} endpoints, ${options.workers} workers)\n`);
 
   const signal = await signals.stop;
   stopping = true;
