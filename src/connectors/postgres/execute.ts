@@ -5,7 +5,7 @@
  * deliver the cancelled query's answer, and a ROLLBACK would queue behind it. Every path gives the
  * client back to the pool exactly once (`release`), so `totalCount`/`idleCount` stay whole.
  */
-import type pg from 'pg';
+import pg from 'pg';
 import { ConnectorCategory, type ConnectorError } from '../errors.js';
 import type { Interrupt } from '../interrupt.js';
 import { sendCancelRequest } from './cancel.js';
@@ -74,6 +74,19 @@ export async function runQuery<Row>(
     const error = toConnectorError(cause, where.key, where.label);
     return { ok: false, error, destroy: error.category === ConnectorCategory.unavailable };
   }
+}
+
+/**
+ * A statement as pg's own `Query`, answered through `callback`: what `client.query(config, callback)`
+ * builds, without the copy of the config it makes first (a property-descriptor clone per query, as
+ * costly as the rest of the call). Unnamed unless `named` (see runQuery).
+ */
+export function pgQuery(query: SqlQuery | string, named: boolean, callback: (error: Error | undefined, result: pg.QueryResult) => void): pg.Query {
+  if (typeof query === 'string') return new pg.Query(query, callback);
+  const statement = new pg.Query(query.text, query.values as unknown[] | undefined, callback);
+  // Read by the query as it is sent (a named statement is parsed once per connection).
+  if (named && query.name !== undefined) (statement as { name?: string }).name = query.name;
+  return statement;
 }
 
 /** pg's form of a statement: unnamed unless `named` (see runQuery). */

@@ -10,7 +10,7 @@ import { onInterrupt, watchInterrupt } from '../interrupt.js';
 import type { HandleIdentity, ResourceAccess } from '../types.js';
 import { sendCancelRequest } from './cancel.js';
 import { toConnectorError } from './errors.js';
-import { acquire, toConfig } from './execute.js';
+import { acquire, pgQuery } from './execute.js';
 import type { PostgresResource } from './resource.js';
 import { openSession } from './session.js';
 import { targetOf } from './target.js';
@@ -97,24 +97,26 @@ export function queryPool<Row>(resource: PostgresResource, query: SqlQuery | str
       // event, which a checked-out client has no listener for (the pool's is removed) and would end
       // the process. The query's report is the one that counts.
       running.on('error', ignore);
-      running.query(toConfig(query, namedStatements), (failure: Error | null, result: pg.QueryResult) => {
-        if (settled) return; // interrupted: the client was released (destroyed) then.
-        settled = true;
-        stopWatching?.();
-        const used = running!;
-        running = undefined;
-        used.off('error', ignore);
-        if (failure === null || failure === undefined) {
-          used.release();
-          // pg's result has these fields and more; handing it over as is costs nothing per row.
-          resolve(result as unknown as SqlResult<Row>);
-          return;
-        }
-        const connectorError = toConnectorError(failure, where.key, where.label);
-        // A client whose connection failed is not given to the next caller.
-        used.release(connectorError.category === ConnectorCategory.unavailable ? true : undefined);
-        reject(connectorError);
-      });
+      running.query(
+        pgQuery(query, namedStatements, (failure, result) => {
+          if (settled) return; // interrupted: the client was released (destroyed) then.
+          settled = true;
+          stopWatching?.();
+          const used = running!;
+          running = undefined;
+          used.off('error', ignore);
+          if (failure === null || failure === undefined) {
+            used.release();
+            // pg's result has these fields and more; handing it over as is costs nothing per row.
+            resolve(result as unknown as SqlResult<Row>);
+            return;
+          }
+          const connectorError = toConnectorError(failure, where.key, where.label);
+          // A client whose connection failed is not given to the next caller.
+          used.release(connectorError.category === ConnectorCategory.unavailable ? true : undefined);
+          reject(connectorError);
+        }),
+      );
     });
   });
 }
