@@ -27,8 +27,17 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
       return access.state;
     },
     embedded,
-    // async, so that a call before open rejects like every other failure instead of throwing.
-    query: async <Row>(query: SqlQuery | string, options: QueryOptions = {}) => queryPool<Row>(access.get(), query, options),
+    query<Row>(query: SqlQuery | string, options: QueryOptions = {}): Promise<SqlResult<Row>> {
+      // A call before open rejects like every other failure instead of throwing. Not an async
+      // function: that would wrap queryPool's promise in a second one, two microtask turns later.
+      let resource: PostgresResource;
+      try {
+        resource = access.get();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return queryPool<Row>(resource, query, options);
+    },
     async cursor<Row>(query: SqlQuery | string, options: CursorOptions = {}): Promise<SqlCursor<Row>> {
       const { pool, where } = access.get();
       // pg-query-stream is loaded by the first cursor (cached by the module loader after that).
