@@ -101,12 +101,27 @@ export async function servePrimary(options: PrimaryOptions): Promise<number> {
     void replace();
   });
 
+  // The signals are ours before the first worker is forked: a signal meeting the default action
+  // would end the primary (a SIGHUP sent on seeing the listening line, say). A stop asked for while
+  // the workers start is carried out once they have; a reload then has nothing to replace yet.
+  let reload: ((reason: string) => void) | undefined;
+  const signals = processSignals({
+    // Each worker takes a second SIGTERM as "close every connection now".
+    onRepeat: () => {
+      for (const worker of [...serving, ...leaving]) worker.process.kill('SIGTERM');
+    },
+    onReload: () => {
+      if (reload !== undefined) reload('SIGHUP');
+      else logger.warn('SIGHUP while the workers start: nothing to reload yet');
+    },
+  });
   const started = await Promise.allSettled(Array.from({ length: options.workers }, fork));
   const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed !== undefined) {
     io.stderr.write(`svc serve: ${(failed.reason as Error).message}; stopping the others\n`);
     stopping = true;
     await stopAll([...serving], options.booted.model.server.shutdownTimeoutMs);
+    signals.dispose();
     flushLogger(logger);
     return EXIT_FAILURE;
   }
@@ -142,17 +157,9 @@ export async function servePrimary(options: PrimaryOptions): Promise<number> {
     logger.info({ reason, endpoints: booted.service.endpoints.length }, 'reloaded');
     io.stderr.write(`svc serve: reloaded (${booted.service.endpoints.length} endpoints, ${options.workers} workers)\n`);
   };
-  const reload = serialized(rollOut, (error) => logger.error({ err: error }, 'reload failed'));
-  const watcher = options.watch ? watchManifest(options.dir, options.booted.model, () => reload('watch')) : undefined;
-  const signals = processSignals({
-    // Each worker takes a second SIGTERM as "close every connection now".
-    onRepeat: () => {
-      for (const worker of [...serving, ...leaving]) worker.process.kill('SIGTERM');
-    },
-    onReload: () => reload('SIGHUP'),
-  });
-  // Announced once the signals are ours: a SIGHUP sent on seeing this line must not meet the default
-  // action (the end of the process).
+  const reloadNow = serialized(rollOut, (error) => logger.error({ err: error }, 'reload failed'));
+  reload = reloadNow;
+  const watcher = options.watch ? watchManifest(options.dir, options.booted.model, () => reloadNow('watch')) : undefined;
   const endpoints = options.booted.service.endpoints.length;
   const url = `http://${options.bind.host.includes(':') ? `[${options.bind.host}]` : options.bind.host}:${port}`;
   logger.info({ url, endpoints, workers: options.workers, pid: process.pid, pids: [...serving].map((w) => w.process.pid) }, 'listening');
