@@ -5,7 +5,7 @@
  * deliver the cancelled query's answer, and a ROLLBACK would queue behind it. Every path gives the
  * client back to the pool exactly once (`release`), so `totalCount`/`idleCount` stay whole.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { ConnectorCategory, type ConnectorError } from '../errors.js';
 import type { Interrupt } from '../interrupt.js';
 import { sendCancelRequest } from './cancel.js';
@@ -77,13 +77,19 @@ export async function runQuery<Row>(
 }
 
 /**
- * A statement as pg's own `Query`, answered through `callback`: what `client.query(config, callback)`
- * builds, without the copy of the config it makes first (a property-descriptor clone per query, as
- * costly as the rest of the call). Unnamed unless `named` (see runQuery).
+ * A statement as pg's own `Query` (the class is the resource's: pg is loaded by resource.ts alone),
+ * answered through `callback`: what `client.query(config, callback)` builds, without the copy of the
+ * config it makes first (a property-descriptor clone per query, as costly as the rest of the call).
+ * Unnamed unless `named` (see runQuery).
  */
-export function pgQuery(query: SqlQuery | string, named: boolean, callback: (error: Error | undefined, result: pg.QueryResult) => void): pg.Query {
-  if (typeof query === 'string') return new pg.Query(query, callback);
-  const statement = new pg.Query(query.text, query.values as unknown[] | undefined, callback);
+export function pgQuery(
+  Query: typeof pg.Query,
+  query: SqlQuery | string,
+  named: boolean,
+  callback: (error: Error | undefined, result: pg.QueryResult) => void,
+): pg.Query {
+  if (typeof query === 'string') return new Query(query, callback);
+  const statement = new Query(query.text, query.values as unknown[] | undefined, callback);
   // Read by the query as it is sent (a named statement is parsed once per connection).
   if (named && query.name !== undefined) (statement as { name?: string }).name = query.name;
   return statement;

@@ -66,7 +66,7 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
  * promise per stage and a race against the interrupt for each (execute.ts's path, for sessions).
  */
 export function queryPool<Row>(resource: PostgresResource, query: SqlQuery | string, options: QueryOptions): Promise<SqlResult<Row>> {
-  const { pool, where, namedStatements } = resource;
+  const { pool, where, namedStatements, Query } = resource;
   return new Promise((resolve, reject) => {
     /** Once the caller has its answer: an interruption, or the statement's outcome. */
     let settled = false;
@@ -107,7 +107,7 @@ export function queryPool<Row>(resource: PostgresResource, query: SqlQuery | str
       // the process. The query's report is the one that counts.
       running.on('error', ignore);
       running.query(
-        pgQuery(query, namedStatements, (failure, result) => {
+        pgQuery(Query, query, namedStatements, (failure, result) => {
           if (settled) return; // interrupted: the client was released (destroyed) then.
           settled = true;
           stopWatching?.();

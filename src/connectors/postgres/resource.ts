@@ -20,6 +20,12 @@ export interface PostgresResource {
    * one replica").
    */
   readonly namedStatements: boolean;
+  /**
+   * pg's `Query`, for statements built without pg's copy of a config object (execute.ts `pgQuery`).
+   * Handed over from here because this module is the only one that loads pg, and it is loaded only
+   * when a postgres connection opens: a manifest without one never loads the driver.
+   */
+  readonly Query: typeof pg.Query;
 }
 
 /** pg's default pool size. */
@@ -64,7 +70,7 @@ export async function openPostgres(connection: ConnectionModel, target: Postgres
   // An idle client whose connection fails is removed by the pool, which then emits 'error'; without
   // a listener that would end the process.
   pool.on('error', (error) => context.logger?.warn({ connection: where.key, err: error.message }, 'idle database connection lost'));
-  return { pool, engine, where, namedStatements: connection.preparedStatements !== false };
+  return { pool, engine, where, namedStatements: connection.preparedStatements !== false, Query: pg.Query };
 }
 
 /** Waits this long for checked-out clients to come back before stopping anyway. */
