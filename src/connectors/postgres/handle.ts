@@ -89,6 +89,8 @@ export function queryPool<Row>(resource: PostgresResource, query: SqlQuery | str
       reject(error);
       return;
     }
+    // Interrupted as the watch began (a step already over): no client is taken.
+    if (settled) return;
     pool.connect((error, client) => {
       if (settled) {
         // Interrupted while waiting for a client: it ran nothing, so it is whole and reusable.
