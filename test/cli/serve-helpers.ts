@@ -105,7 +105,10 @@ export function loadLoop(url: string, clients = 4): LoadLoop {
   const failures: string[] = [];
   /** When each failed request was sent (`Date.now()`), in the order of `failures`. */
   const failedAt: number[] = [];
-  /** When each failed request's connection was established (`Date.now()`), if it was. */
+  /**
+   * When each failed request's connection was established (`Date.now()`), if it was; for an error
+   * answer, when the request was sent (no later: such a failure is never taken for a racing one).
+   */
   const connectedAt: (number | undefined)[] = [];
   const bodies = new Map<string, number>();
   // Liveness bound: a test that fails before stop() must not leave loops spinning (against a server
