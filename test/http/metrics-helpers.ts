@@ -9,6 +9,7 @@
  * `_count`, and `_sum` present. Anything else throws, naming the line.
  */
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import { logSettings, serveTelemetry } from '../../src/cli/log-settings.js';
 import { createConnectors, type ConnectorSet } from '../../src/connectors/index.js';
@@ -271,4 +272,12 @@ export async function serveWithTelemetry(source: string, options: { env?: Record
       await connectors.closeAll();
     },
   };
+}
+
+/**
+ * Whether a CommonJS package of node_modules has been loaded into this process (the tests of what
+ * a service loads only when it needs it run in processes of their own).
+ */
+export function packageLoaded(name: string): boolean {
+  return Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes(`/node_modules/${name}/`));
 }

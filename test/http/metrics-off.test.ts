@@ -8,9 +8,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { buildServiceModel } from '../../src/steps/index.js';
 import { logSettings, serveTelemetry } from '../../src/cli/log-settings.js';
-import { serveWithTelemetry } from './metrics-helpers.js';
-
-const loaded = (name: string): boolean => Object.keys(createRequire(import.meta.url).cache).some((path) => path.includes(`/node_modules/${name}/`));
+import { packageLoaded, serveWithTelemetry } from './metrics-helpers.js';
 
 test('without server.metrics: no page, no observer, prom-client and pino-pretty never loaded', async () => {
   const source = `
@@ -34,9 +32,9 @@ endpoint "GET /a" {
   }
   const model = buildServiceModel([{ filename: 'api.hcl', source }], { dir: '.' }).model!;
   assert.equal(serveTelemetry(logSettings({ flags: {}, positionals: [] }, {}), { stream: { write: () => true } }).observeSteps(model), undefined);
-  assert.equal(loaded('prom-client'), false, 'prom-client was loaded');
-  assert.equal(loaded('pino-pretty'), false, 'pino-pretty was loaded');
+  assert.equal(packageLoaded('prom-client'), false, 'prom-client was loaded');
+  assert.equal(packageLoaded('pino-pretty'), false, 'pino-pretty was loaded');
   // The check itself sees a package once it is loaded.
   createRequire(import.meta.url)('prom-client');
-  assert.equal(loaded('prom-client'), true);
+  assert.equal(packageLoaded('prom-client'), true);
 });

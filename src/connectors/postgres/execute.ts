@@ -96,7 +96,7 @@ export function pgQuery(
 }
 
 /** pg's form of a statement: unnamed unless `named` (see runQuery). */
-export function toConfig(query: SqlQuery | string, named: boolean): pg.QueryConfig {
+function toConfig(query: SqlQuery | string, named: boolean): pg.QueryConfig {
   if (typeof query === 'string') return { text: query };
   const config: { text: string; values?: unknown[]; name?: string } = { text: query.text };
   if (query.values !== undefined) config.values = query.values as unknown[];
