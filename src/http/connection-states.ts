@@ -12,7 +12,7 @@
  * it closes silent connections too, at once, and `http.Server.close()` calls it, so a request already
  * sent to the server would be reset instead of answered.
  */
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
@@ -28,10 +28,18 @@ export interface ConnectionStates {
   idle(): Socket[];
   /** Connections that have sent no request yet, accepted at least `forMs` ago. */
   silent(forMs: number): Socket[];
+  /** The responses being written, one per busy connection (front.ts retires an app with them). */
+  writing(): ServerResponse[];
+  /**
+   * A request arrived on `socket`: it is no longer silent. Called by the server's request handler
+   * (node-server.ts) rather than from a second `request` listener, which would make every request's
+   * event copy the listener list.
+   */
+  requestArrived(socket: Socket): void;
 }
 
 /** The response a socket is writing (Node's own field, which `closeIdleConnections()` reads too). */
-type HttpSocket = Socket & { _httpMessage?: object | null };
+export type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
 
 export function trackConnections(server: Server): ConnectionStates {
   const open = new Set<Socket>();
@@ -45,7 +53,6 @@ export function trackConnections(server: Server): ConnectionStates {
       silent.delete(socket);
     });
   });
-  server.on('request', (request) => silent.delete(request.socket));
   return {
     idle() {
       // `_httpMessage` is set while a response is assigned to the socket and cleared once it has been
@@ -55,6 +62,17 @@ export function trackConnections(server: Server): ConnectionStates {
     silent(forMs) {
       const before = performance.now() - forMs;
       return [...silent].filter(([, acceptedAt]) => acceptedAt <= before).map(([socket]) => socket);
+    },
+    writing() {
+      const responses: ServerResponse[] = [];
+      for (const socket of open) {
+        const res = (socket as HttpSocket)._httpMessage;
+        if (res != null) responses.push(res);
+      }
+      return responses;
+    },
+    requestArrived(socket) {
+      silent.delete(socket);
     },
   };
 }

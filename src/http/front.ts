@@ -15,10 +15,10 @@
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { type ConnectionStates, trackConnections } from './connection-states.js';
+import type { ConnectionStates, HttpSocket } from './connection-states.js';
 import { clientErrorHandler } from './errors.js';
 import type { Logger } from './log.js';
-import { createNodeServer } from './node-server.js';
+import { createNodeServer, type OwnedResponse } from './node-server.js';
 
 /** A built app, as the rest of svc holds it (only src/http imports fastify). */
 export type HttpApp = FastifyInstance;
@@ -48,10 +48,8 @@ export interface RetireOptions {
 
 interface Generation {
   readonly app: FastifyInstance;
-  /** Responses handed to this app and not yet closed. */
-  readonly inflight: Set<ServerResponse>;
-  /** Set while retiring: called when the last response closes. */
-  onIdle?: (() => void) | undefined;
+  /** Set once the app is being retired: the responses it has yet to finish. */
+  retiring: Retirement | undefined;
 }
 
 export interface FrontOptions {
@@ -60,21 +58,27 @@ export interface FrontOptions {
   readonly app: FastifyInstance;
 }
 
+/**
+ * Which app serves a request is decided when it arrives and written on its response (`svcOwner`, a
+ * field of svc's response class): nothing is counted and no listener is added per request. Only
+ * when an app is retired are its unfinished responses looked up, on the connections that are
+ * writing them, and followed until they close.
+ */
 export function createFront(options: FrontOptions): Front {
   let current: Generation = generation(options.app);
-  const server = createNodeServer({ requestTimeoutMs: options.requestTimeoutMs, log: () => current.app.svcLogLine }, (req, res) => {
+  const { server, connections } = createNodeServer({ requestTimeoutMs: options.requestTimeoutMs, log: () => current.app.svcLogLine }, (req, res) => {
     const serving = current;
-    serving.inflight.add(res);
-    // The generation rides on the response and the listener is one function for all: no closure
-    // and no `once` wrapper per request (this runs on every request).
-    (res as ServingResponse)[SERVED_BY] = serving;
-    res.on('close', responseClosed);
+    res.svcOwner = serving;
+    // A request that arrives while its app is being retired (on a kept-alive connection, during a
+    // shutdown) is waited for too.
+    if (serving.retiring !== undefined) serving.retiring.follow(res);
     serving.app.routing(req, res);
   });
   server.on('clientError', clientErrorHandler);
+  const retire = (retired: Generation, retireOptions: RetireOptions) => retireGeneration(retired, connections, retireOptions);
   return {
     server,
-    connections: trackConnections(server),
+    connections,
     current: () => current.app,
     swap(next, retireOptions) {
       const previous = current;
@@ -85,36 +89,58 @@ export function createFront(options: FrontOptions): Front {
   };
 }
 
-const SERVED_BY = Symbol('svc.servedBy');
-type ServingResponse = ServerResponse & { [SERVED_BY]?: Generation };
-
-function responseClosed(this: ServingResponse): void {
-  const serving = this[SERVED_BY]!;
-  serving.inflight.delete(this);
-  if (serving.inflight.size === 0) serving.onIdle?.();
-}
-
 function generation(app: FastifyInstance): Generation {
-  return { app, inflight: new Set() };
+  return { app, retiring: undefined };
 }
 
-async function retire(generation: Generation, options: RetireOptions): Promise<void> {
+async function retireGeneration(generation: Generation, connections: ConnectionStates, options: RetireOptions): Promise<void> {
   generation.app.svcStreams.stopAll();
-  if (generation.inflight.size > 0) {
-    await new Promise<void>((resolve) => {
+  const retirement = new Retirement(generation);
+  generation.retiring = retirement;
+  for (const res of connections.writing()) retirement.follow(res);
+  await retirement.finished(options);
+  await generation.app.close();
+}
+
+/** The responses of an app being retired, followed until the last one closes. */
+class Retirement {
+  private readonly unfinished = new Set<OwnedResponse>();
+  private onIdle: (() => void) | undefined;
+
+  constructor(private readonly generation: Generation) {}
+
+  /** Follows `res` if this app serves it and it has not closed yet. */
+  follow(res: ServerResponse): void {
+    const owned = res as OwnedResponse;
+    if (owned.svcOwner !== this.generation || owned.closed || this.unfinished.has(owned)) return;
+    this.unfinished.add(owned);
+    const socket = owned.socket as HttpSocket | null;
+    owned.once('close', () => {
+      this.unfinished.delete(owned);
+      // A pipelined request's response is handed the connection as the one before it finishes; it
+      // was routed when it arrived, maybe to this app, before it could be seen on the connection.
+      const next = socket?._httpMessage;
+      if (next != null) this.follow(next);
+      if (this.unfinished.size === 0) this.onIdle?.();
+    });
+  }
+
+  /** Resolves once every followed response has closed, or `drainTimeoutMs` has passed (those left are destroyed). */
+  finished(options: RetireOptions): Promise<void> {
+    if (this.unfinished.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
       const deadline = setTimeout(() => {
         options.logger.warn(
-          { requests: generation.inflight.size, shutdownTimeoutMs: options.drainTimeoutMs },
+          { requests: this.unfinished.size, shutdownTimeoutMs: options.drainTimeoutMs },
           'shutdown time-out: closing the connections of unfinished requests',
         );
-        for (const res of generation.inflight) res.destroy();
+        for (const res of this.unfinished) res.destroy();
         resolve();
       }, options.drainTimeoutMs);
-      generation.onIdle = () => {
+      this.onIdle = () => {
         clearTimeout(deadline);
         resolve();
       };
     });
   }
-  await generation.app.close();
 }

@@ -13,12 +13,28 @@
  *   itself, with a bare 400 and no body. Node's check is turned off and the request answered here,
  *   before Fastify routes it, with a 400 problem (logged like any other answer). HTTP/1.0 has no
  *   `Host` requirement and is served.
+ *
+ * It also tracks its connections' states for a graceful shutdown (connection-states.ts), and its
+ * requests and responses are Node's own classes with svc's two per-request fields declared
+ * (`ArrivingMessage`, `OwnedResponse`), so that setting them adds no property to a Node object on
+ * every request.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
+import { type ConnectionStates, trackConnections } from './connection-states.js';
 import type { RequestLogger } from './log.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+
+/** A request stamped with when it arrived (its headers parsed): the log line's `ms` counts from it. */
+export class ArrivingMessage extends IncomingMessage {
+  svcArrivedAt?: number = performance.now();
+}
+
+/** A response with the app that serves it (front.ts), which a reload retires. */
+export class OwnedResponse extends ServerResponse {
+  svcOwner?: object = undefined;
+}
 
 /** Fastify's default, kept: idle keep-alive connections are closed after 72 s. */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
@@ -35,14 +51,18 @@ export function checkIntervalMs(requestTimeoutMs: number): number {
   return Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 10)));
 }
 
-type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+type RequestHandler = (req: ArrivingMessage, res: OwnedResponse) => void;
 
-export function nodeServerFactory(options: NodeServerOptions): (handler: RequestHandler) => Server {
-  return (handler) => createNodeServer(options, handler);
+export interface NodeServer {
+  readonly server: Server;
+  readonly connections: ConnectionStates;
 }
 
-/** The server itself; `svc serve` builds one (front.ts) and hands each request to the current app. */
-export function createNodeServer(options: NodeServerOptions, handler: RequestHandler): Server {
+/**
+ * The server itself: `svc serve` builds one (front.ts) and hands each request to the current app;
+ * an app built on its own (tests, `listen`) builds one as Fastify's `serverFactory` (server.ts).
+ */
+export function createNodeServer(options: NodeServerOptions, handler: RequestHandler): NodeServer {
   const { requestTimeoutMs } = options;
   const server = createServer(
     {
@@ -50,8 +70,11 @@ export function createNodeServer(options: NodeServerOptions, handler: RequestHan
       headersTimeout: requestTimeoutMs,
       connectionsCheckingInterval: checkIntervalMs(requestTimeoutMs),
       requireHostHeader: false,
+      IncomingMessage: ArrivingMessage,
+      ServerResponse: OwnedResponse,
     },
     (req, res) => {
+      connections.requestArrived(req.socket);
       if (req.headers.host === undefined && (req.httpVersionMajor > 1 || req.httpVersionMinor >= 1)) {
         answerWithoutHost(req, res, options.log());
         return;
@@ -59,12 +82,13 @@ export function createNodeServer(options: NodeServerOptions, handler: RequestHan
       handler(req, res);
     },
   );
+  const connections = trackConnections(server);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  return server;
+  return { server, connections };
 }
 
 /** The 400 of an HTTP/1.1 request without `Host` (RFC 9112 §3.2), written without Fastify. */
-function answerWithoutHost(req: IncomingMessage, res: ServerResponse, log: RequestLogger): void {
+function answerWithoutHost(req: ArrivingMessage, res: OwnedResponse, log: RequestLogger): void {
   const started = performance.now();
   const id = requestIdOf(req);
   const url = req.url ?? '/';

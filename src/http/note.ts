@@ -19,12 +19,15 @@ interface StampedMessage extends IncomingMessage {
 }
 
 /**
- * Fastify's `genReqId`: the first code that runs for every request, so it also stamps the arrival
- * time the log line's `ms` is measured from (Fastify records no start time when its own logger is off,
- * and an onRequest hook for it would cost a hook run per request).
+ * Fastify's `genReqId`: the first code that runs for every request. svc's own server stamps its
+ * requests with their arrival time as it builds them (node-server.ts); a request that comes another
+ * way (`inject` in tests) is stamped here. The log line's `ms` is measured from it (Fastify records
+ * no start time when its own logger is off, and an onRequest hook for it would cost a hook run per
+ * request).
  */
 export function arrive(req: IncomingMessage): string {
-  (req as StampedMessage).svcArrivedAt = performance.now();
+  const stamped = req as StampedMessage;
+  if (stamped.svcArrivedAt === undefined) stamped.svcArrivedAt = performance.now();
   return requestIdOf(req);
 }
 

@@ -14,13 +14,13 @@ import { requestLogger, type Logger } from './log.js';
 import { countingRequests, type ServiceMetrics } from './metrics.js';
 import { installMetricsRoute } from './metrics-route.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
-import { nodeServerFactory } from './node-server.js';
+import { createNodeServer } from './node-server.js';
 import { pathShape, toRoutePath } from './paths.js';
 import { installRateLimits, routeHooks } from './rate-limit.js';
 import { arrive } from './note.js';
 import { serveStaticFile, type StaticFile } from './static-file.js';
 import { OpenStreams } from './stream-reply.js';
-import { trackConnections } from './connection-states.js';
+import type { ConnectionStates } from './connection-states.js';
 import { compileValidator, declaresJsonBody } from './validation.js';
 
 export interface ServerOptions {
@@ -40,6 +40,7 @@ export interface ServerOptions {
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { logger } = options;
+  let connections: ConnectionStates | undefined;
   const app: FastifyInstance = fastify({
     // Logging is ours: one line per request, see log.ts.
     logger: false,
@@ -50,7 +51,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // connection; Node answers 408, written as a problem by clientErrorHandler. The Node server is
     // built here so that the bound covers the body and a request without Host is a problem too
     // (node-server.ts says why Fastify's own construction does neither).
-    serverFactory: nodeServerFactory({ requestTimeoutMs: options.requestTimeoutMs, log: () => app.svcLogLine }),
+    serverFactory: (handler) => {
+      const built = createNodeServer({ requestTimeoutMs: options.requestTimeoutMs, log: () => app.svcLogLine }, handler);
+      connections = built.connections;
+      return built.server;
+    },
     requestTimeout: options.requestTimeoutMs,
     // Fastify's 503-while-closing body is not a problem record; in-flight and late requests are
     // served instead, bounded by the shutdown time-out (lifecycle.ts).
@@ -81,7 +86,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     installMetricsRoute(app, metrics.path, metrics.metrics);
     if (metrics.connectors) metrics.metrics.watchConnections(metrics.connectors);
   }
-  app.decorate('svcConnections', trackConnections(app.server));
+  app.decorate('svcConnections', connections!);
 
   // Routes grouped by path shape (parameter names aside: `/a/{x}` and `/a/{y}` are one path to the
   // router), so each path's 405 route knows all its methods, documentation routes' included.
