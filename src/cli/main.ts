@@ -3,6 +3,8 @@
  * not load the server). Exit codes: 0 success, 1 the manifest or the run failed, 2 a usage error.
  * A user error is a message, never a stack trace; a stack trace means a bug in svc.
  */
+// First: it must hold a nextTick record before boot's collections run (see the file).
+import './tick-record.js';
 import { UsageError } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, processIO, type CliIO } from './io.js';
 import { commandHelp, commandUsage, overview } from './usage.js';
