@@ -8,7 +8,7 @@
  * runner builds first. `--tsx` runs the sources instead (not the product: esbuild's keepNames wraps
  * every closure creation in a `__name` call, which per-request closures pay for).
  *
- * Common options: --rounds 5 --seconds 3 --connections 16 --warmup 2 [--tsx] [--pin]
+ * Common options: --rounds 5 --seconds 3 --connections 16 --warmup 5 [--tsx] [--pin]
  *   [--extra-rounds 3] [--logging-rounds 5] [--quiet-rounds 5] [--cpu-prof <dir>]
  *
  * Three series of the main scenario, each a like-for-like comparison or a bound of one:
@@ -106,7 +106,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' },
-    warmup: { type: 'string', default: '2' },
+    // Seconds of load each server gets before its series is measured.
+    warmup: { type: 'string', default: '5' },
     // Rounds of each informational scenario (0: skip them).
     'extra-rounds': { type: 'string', default: '3' },
     // Rounds of the main scenario against the baseline that also logs one line per request (0: skip).
@@ -374,64 +375,48 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   if (!values.tsx) build(config);
   const loggingRounds = loggingRoundsFlag ?? config.loggingRounds ?? 5;
   const baselineArgs = [...(config.baselineArgs ?? [])];
-  const svc = await startSvc(config.manifest, config.env);
-  let baseline: Server | undefined;
-  let result: BenchResult;
-  try {
-    baseline = await startBaseline(config.baseline, baselineArgs, config.env);
-    const extra = extraRounds > 0 ? (config.extra ?? []) : [];
-    for (const scenario of [config.main, ...extra]) {
-      await check(svc, scenario);
-      await check(baseline, scenario);
-    }
-    console.log(
-      `${values.tsx ? 'from sources (tsx)' : 'compiled (dist/)'}${pin ? `, servers on CPU ${pin.server[0]}, load on CPU ${pin.load[0]}` : ''}` +
-        `${cpuProf ? `, servers under --cpu-prof (${cpuProf})` : ''}; ${config.title}: ${rounds} alternating rounds of ${seconds} s, ` +
-        `${connections} connections (warm-up ${warmup} s each)`,
+  const extra = extraRounds > 0 ? (config.extra ?? []) : [];
+  console.log(
+    `${values.tsx ? 'from sources (tsx)' : 'compiled (dist/)'}${pin ? `, servers on CPU ${pin.server[0]}, load on CPU ${pin.load[0]}` : ''}` +
+      `${cpuProf ? `, servers under --cpu-prof (${cpuProf})` : ''}; ${config.title}: ${rounds} alternating rounds of ${seconds} s, ` +
+      `${connections} connections; every series on a fresh pair of servers, each warmed up ${warmup} s`,
+  );
+
+  console.log(`\n== ${config.main.name}: ${config.main.path}`);
+  const result: BenchResult = {
+    main: await series(config, config.manifest, baselineArgs, async (svc, baseline) => {
+      const main = summarize(await measure(svc, baseline, config.main, rounds), config.goal);
+      for (const scenario of extra) {
+        console.log(`\n== ${scenario.name} (informational): ${scenario.path}`);
+        await load(svc, scenario, Math.min(warmup, 1));
+        await load(baseline, scenario, Math.min(warmup, 1));
+        summarize(await measure(svc, baseline, scenario, extraRounds), undefined);
+      }
+      return main;
+    }),
+  };
+
+  if (loggingRounds > 0) {
+    // The same work: svc writes one log line per request, so here the baseline does too.
+    console.log(`\n== ${config.main.name}, against Fastify that also logs one pino line per request: ${config.main.path}`);
+    result.logging = await series(config, config.manifest, [...baselineArgs, '--log'], async (svc, baseline) =>
+      summarize(await measure(svc, baseline, config.main, loggingRounds), config.goal),
     );
-    console.log(`\n== ${config.main.name}: ${config.main.path}`);
-    await load(svc, config.main, warmup);
-    await load(baseline, config.main, warmup);
-    result = { main: summarize(await measure(svc, baseline, config.main, rounds), config.goal) };
-
-    if (loggingRounds > 0) {
-      // The same work: svc writes one log line per request, so here the baseline does too.
-      console.log(`\n== ${config.main.name}, against Fastify that also logs one pino line per request: ${config.main.path}`);
-      const logged = await startBaseline(config.baseline, [...baselineArgs, '--log'], config.env);
-      try {
-        await check(logged, config.main);
-        await load(logged, config.main, warmup);
-        result.logging = summarize(await measure(svc, logged, config.main, loggingRounds), config.goal);
-      } finally {
-        await stop(logged.child);
-      }
-    }
-
-    if (quietRounds > 0) {
-      // The other like-for-like comparison: neither server logs a line per request.
-      console.log(`\n== ${config.main.name}, svc with access_log = false against Fastify logging nothing: ${config.main.path}`);
-      const manifest = quietManifest(config.manifest);
-      const quiet = await startSvc(manifest, config.env);
-      try {
-        await check(quiet, config.main);
-        await load(quiet, config.main, warmup);
-        result.quiet = summarize(await measure(quiet, baseline, config.main, quietRounds), config.goal);
-      } finally {
-        await stop(quiet.child);
-        rmSync(manifest, { recursive: true, force: true });
-      }
-    }
-
-    for (const scenario of extra) {
-      console.log(`\n== ${scenario.name} (informational): ${scenario.path}`);
-      await load(svc, scenario, Math.min(warmup, 1));
-      await load(baseline, scenario, Math.min(warmup, 1));
-      summarize(await measure(svc, baseline, scenario, extraRounds), undefined);
-    }
-  } finally {
-    await stop(svc.child);
-    if (baseline) await stop(baseline.child);
   }
+
+  if (quietRounds > 0) {
+    // The other like-for-like comparison: neither server logs a line per request.
+    console.log(`\n== ${config.main.name}, svc with access_log = false against Fastify logging nothing: ${config.main.path}`);
+    const manifest = quietManifest(config.manifest);
+    try {
+      result.quiet = await series(config, manifest, baselineArgs, async (svc, baseline) =>
+        summarize(await measure(svc, baseline, config.main, quietRounds), config.goal),
+      );
+    } finally {
+      rmSync(manifest, { recursive: true, force: true });
+    }
+  }
+
   const ratio = (summary: BenchSummary | undefined): string => (summary === undefined ? '-' : summary.ratio.toFixed(3));
   console.log(
     `\nsummary (median req/s ratios svc/Fastify): access log on vs Fastify logging nothing ${ratio(result.main)}; ` +
@@ -442,6 +427,36 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     console.log(`summarize: node --import tsx bench/lib/profile.ts ${cpuProf}/svc/*.cpuprofile --requests ${served.svc}`);
   }
   return result;
+}
+
+/**
+ * One series on a pair of servers started for it and warmed up alike, stopped afterwards. Both are
+ * fresh because V8 keeps optimising a server for tens of seconds under load: a process that already
+ * served earlier series would be compared, warmer, against one that did not (until 2026-11-25 the
+ * logging series reused the main svc and the quiet series the main baseline, which favoured svc in
+ * the first and the baseline in the second).
+ */
+async function series(
+  config: BenchConfig,
+  manifest: string,
+  baselineArgs: string[],
+  run: (svc: Server, baseline: Server) => Promise<BenchSummary>,
+): Promise<BenchSummary> {
+  const svc = await startSvc(manifest, config.env);
+  let baseline: Server | undefined;
+  try {
+    baseline = await startBaseline(config.baseline, baselineArgs, config.env);
+    for (const scenario of [config.main, ...(extraRounds > 0 ? (config.extra ?? []) : [])]) {
+      await check(svc, scenario);
+      await check(baseline, scenario);
+    }
+    await load(svc, config.main, warmup);
+    await load(baseline, config.main, warmup);
+    return await run(svc, baseline);
+  } finally {
+    await stop(svc.child);
+    if (baseline) await stop(baseline.child);
+  }
 }
 
 /**
