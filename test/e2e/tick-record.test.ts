@@ -57,7 +57,8 @@ test('svc serve: the literal of nextTick records stays monomorphic after boot an
     );
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     for (let batch = 0; batch < 50; batch++) {
-      await Promise.all(Array.from({ length: 40 }, () => status(`${url}/api/v1/health`, agent)));
+      const statuses = await Promise.all(Array.from({ length: 40 }, () => status(`${url}/api/v1/health`, agent)));
+      assert.deepEqual(new Set(statuses), new Set([200]));
     }
     agent.destroy();
     const exited = new Promise((done) => child.once('exit', done));
