@@ -384,7 +384,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
 
   console.log(`\n== ${config.main.name}: ${config.main.path}`);
   const result: BenchResult = {
-    main: await series(config, config.manifest, baselineArgs, async (svc, baseline) => {
+    main: await series(config, config.manifest, baselineArgs, [config.main, ...extra], async (svc, baseline) => {
       const main = summarize(await measure(svc, baseline, config.main, rounds), config.goal);
       for (const scenario of extra) {
         console.log(`\n== ${scenario.name} (informational): ${scenario.path}`);
@@ -399,7 +399,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
   if (loggingRounds > 0) {
     // The same work: svc writes one log line per request, so here the baseline does too.
     console.log(`\n== ${config.main.name}, against Fastify that also logs one pino line per request: ${config.main.path}`);
-    result.logging = await series(config, config.manifest, [...baselineArgs, '--log'], async (svc, baseline) =>
+    result.logging = await series(config, config.manifest, [...baselineArgs, '--log'], [config.main], async (svc, baseline) =>
       summarize(await measure(svc, baseline, config.main, loggingRounds), config.goal),
     );
   }
@@ -409,7 +409,7 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
     console.log(`\n== ${config.main.name}, svc with access_log = false against Fastify logging nothing: ${config.main.path}`);
     const manifest = quietManifest(config.manifest);
     try {
-      result.quiet = await series(config, manifest, baselineArgs, async (svc, baseline) =>
+      result.quiet = await series(config, manifest, baselineArgs, [config.main], async (svc, baseline) =>
         summarize(await measure(svc, baseline, config.main, quietRounds), config.goal),
       );
     } finally {
@@ -430,23 +430,25 @@ export async function runBench(config: BenchConfig): Promise<BenchResult> {
 }
 
 /**
- * One series on a pair of servers started for it and warmed up alike, stopped afterwards. Both are
- * fresh because V8 keeps optimising a server for tens of seconds under load: a process that already
- * served earlier series would be compared, warmer, against one that did not (until 2026-11-25 the
- * logging series reused the main svc and the quiet series the main baseline, which favoured svc in
- * the first and the baseline in the second).
+ * One series on a pair of servers started for it, checked on the `scenarios` it will measure,
+ * warmed up alike on the main one, and stopped afterwards. Both are fresh because V8 keeps
+ * optimising a server for tens of seconds under load: a process that already served earlier series
+ * would be compared, warmer, against one that did not (until 2026-11-25 the logging series reused
+ * the main svc and the quiet series the main baseline, which favoured svc in the first and the
+ * baseline in the second).
  */
 async function series(
   config: BenchConfig,
   manifest: string,
   baselineArgs: string[],
+  scenarios: readonly Scenario[],
   run: (svc: Server, baseline: Server) => Promise<BenchSummary>,
 ): Promise<BenchSummary> {
   const svc = await startSvc(manifest, config.env);
   let baseline: Server | undefined;
   try {
     baseline = await startBaseline(config.baseline, baselineArgs, config.env);
-    for (const scenario of [config.main, ...(extraRounds > 0 ? (config.extra ?? []) : [])]) {
+    for (const scenario of scenarios) {
       await check(svc, scenario);
       await check(baseline, scenario);
     }
