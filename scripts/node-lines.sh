@@ -5,8 +5,8 @@
 #   scripts/node-lines.sh path LINE      the path of LINE's node binary, installed on first use
 #   scripts/node-lines.sh refresh LINE   install LINE's newest release again, then print its path
 #   scripts/node-lines.sh matrix TOTALS FILE...
-#                                        run the test files under every supported line but the
-#                                        machine's own; report each line (or why it was skipped) and
+#                                        run the test files (compiled: dist/test/...) under every
+#                                        supported line but the machine's own; report each line (or why it was skipped) and
 #                                        write "PASSED FAILED" over all lines to TOTALS
 #
 # The binaries come from the npm registry only, through npm itself (which checks each tarball's
@@ -98,7 +98,7 @@ matrix() (
     # could not even load, for one). A test file still running after 5 minutes is cancelled and counts
     # as failed: a line on which something hangs (as the stream pump once did on 22) must not hold
     # `npm test` until CI's own limit.
-    "$bin" --import tsx --test --test-timeout=300000 --test-reporter=dot --test-reporter-destination=stdout \
+    "$bin" --enable-source-maps --test --test-timeout=300000 --test-reporter=dot --test-reporter-destination=stdout \
       --test-reporter=spec --test-reporter-destination="$spec" "$@" </dev/null || true
     p=$(awk '/^ℹ pass /{print $3}' "$spec")
     f=$(awk '/^ℹ fail /{print $3}' "$spec")

@@ -84,7 +84,17 @@ if [ -z "${SVC_TEST_REDIS_URL:-}" ]; then
   fi
 fi
 
-mapfile -t files < <(find test -name '*.test.ts' | sort)
+# One empty PGlite database for the run's tests to copy (test/connectors/helpers.ts): making one runs
+# initdb, 3 to 15 s on this machine class, which each of some fifteen test files paid before.
+pglite_dir=$(mktemp -d "${TMPDIR:-/tmp}/svc-pglite-run.XXXXXX")
+on_exit+=("rm -rf $(printf %q "$pglite_dir")")
+export SVC_TEST_PGLITE_TEMPLATE="$pglite_dir/template"
+
+# The tests run as the build above compiled them (dist/test/...): plain JavaScript, so no test process,
+# and no `svc` process a test starts, loads a TypeScript loader first, which took more CPU than many a
+# test file itself. Found from the sources, so a compiled file whose source is gone is not run. Source
+# maps put the TypeScript lines in stack traces. (A single file from its source: test/paths.ts.)
+mapfile -t files < <(find test -name '*.test.ts' | sort | sed -E 's|^(.*)\.ts$|dist/\1.js|')
 
 # --- Node.js lines -------------------------------------------------------------------------------
 # The unit tests again under each supported Node.js line other than the machine's own (README
@@ -96,7 +106,7 @@ mapfile -t files < <(find test -name '*.test.ts' | sort)
 # and leaves the second core mostly idle, and in series the two overran the 15 minutes `npm test` may
 # take on a 2-core machine (README "Supported Node.js lines" has the figures). At a lower priority
 # (nice), so that the main run, whose real-engine tests run nowhere else, keeps its pace.
-mapfile -t unit_files < <(printf '%s\n' "${files[@]}" | grep -vE '^test/(e2e|postgres|redis|connectors|cluster)/')
+mapfile -t unit_files < <(printf '%s\n' "${files[@]}" | grep -vE '^dist/test/(e2e|postgres|redis|connectors|cluster)/')
 matrix_totals=$(mktemp)
 matrix_log=$(mktemp)
 # In a process group of its own (setsid, where there is one), so that an interrupted run stops it whole.
@@ -109,7 +119,7 @@ on_exit+=("rm -f $(printf %q "$matrix_totals") $(printf %q "$matrix_log")")
 
 results=$(mktemp)
 set +e
-node --import tsx --test --test-reporter=spec --test-reporter-destination=stdout \
+node --enable-source-maps --test --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=tap --test-reporter-destination="$results" "${files[@]}" </dev/null
 status=$?
 set -e

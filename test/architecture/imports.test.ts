@@ -12,9 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { ROOT as root } from '../paths.js';
 
 /** Layer of each area: an area may import only from areas of a strictly lower layer (or itself). */
 const LAYER: Record<string, number> = {

@@ -9,11 +9,9 @@ import assert from 'node:assert/strict';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { fmtCommand } from '../../src/cli/fmt.js';
 import { svc } from './helpers.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { ROOT as root } from '../paths.js';
 
 const UGLY = 'endpoint "GET /x" {\nresponse {\nstatus=200\nbody_text = "hi" # greeting\n}\n}\nserver {\nport=8080\n}\n';
 const CANONICAL = 'endpoint "GET /x" {\n  response {\n    status    = 200\n    body_text = "hi" # greeting\n  }\n}\n\nserver {\n  port = 8080\n}\n';

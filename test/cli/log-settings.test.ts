@@ -13,6 +13,7 @@ import { UsageError } from '../../src/cli/args.js';
 import { logLevelOf, logSettings } from '../../src/cli/log-settings.js';
 import { parseMetrics, sampleValue } from '../http/metrics-helpers.js';
 import { svc } from './helpers.js';
+import { LOADER, moduleUrl } from '../paths.js';
 
 const args = (flags: Record<string, string>) => ({ flags, positionals: [] });
 
@@ -69,8 +70,8 @@ interface Run {
 
 /** `svc serve` as a process; `whileListening` runs against its URL, then it gets SIGTERM. */
 function serve(argv: string[], env: Record<string, string>, whileListening: (url: string) => Promise<void>): Promise<Run> {
-  const entry = `import('./src/cli/main.ts').then(async (m) => { process.exitCode = await m.run(process.argv.slice(1)); })`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', entry, 'serve', '--port', '0', ...argv], {
+  const entry = `import(${JSON.stringify(moduleUrl('src/cli/main.ts'))}).then(async (m) => { process.exitCode = await m.run(process.argv.slice(1)); })`;
+  const child = spawn(process.execPath, [...LOADER, '-e', entry, 'serve', '--port', '0', ...argv], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, LOG_LEVEL: '', ...env },
   });

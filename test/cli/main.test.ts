@@ -1,7 +1,7 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +10,14 @@ import { svc } from './helpers.js';
 const QUICKSTART = 'examples/quickstart';
 const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 
+const made: string[] = [];
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function manifest(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+  made.push(dir);
   writeFileSync(join(dir, 'main.hcl'), text);
   return dir;
 }

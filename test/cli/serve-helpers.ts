@@ -1,12 +1,14 @@
 /**
  * `svc serve` as a real process, for the reload and workers tests: signals, cluster workers and file
- * watching need one. Run from the sources (tsx), so no build is needed; this file is also the
- * process's entry point (and, through cluster's defaults, its workers').
+ * watching need one. Run as the tests run (compiled by the build, or from the sources through tsx:
+ * test/paths.ts); this file is also the process's entry point (and, through cluster's defaults, its
+ * workers').
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { run } from '../../src/cli/main.js';
+import { LOADER } from '../paths.js';
 
 const self = fileURLToPath(import.meta.url);
 
@@ -27,7 +29,7 @@ export interface Served {
 
 /** `svc serve -c DIR --port 0 ...args`, resolved once it says where it listens. */
 export async function serve(dir: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', self, 'serve', '-c', dir, '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...LOADER, self, 'serve', '-c', dir, '--port', '0', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,7 @@
 /** `svc starlark`'s command line goes through the shared strict parser (src/cli/args.ts). */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { starlarkCommand } from '../../src/cli/starlark.js';
@@ -19,6 +19,7 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-starlark-args-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const loop = join(dir, 'loop.star');
 writeFileSync(loop, 'def execute(ctx):\n    n = 0\n    for i in range(1000):\n        n += i\n    return n\n');
 

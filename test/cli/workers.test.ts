@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { svc } from './helpers.js';
 import { get, kill, loadLoop, serve, type Served } from './serve-helpers.js';
+import { COMPILED, LOADER } from '../paths.js';
 
 const running: Served[] = [];
 const dirs: string[] = [];
@@ -267,9 +268,9 @@ test("a worker that cannot boot stops the start: svc serve exits 1, with the fai
     'connection "redis" "cache" {\n  url = "redis://127.0.0.1:1"\n}\nendpoint "GET /h" {\n  pipeline {\n    respond {\n      body = {}\n    }\n  }\n}\n',
   );
   // A process of its own: cluster forks the process's own entry point.
-  const entry = fileURLToPath(new URL('./serve-helpers.ts', import.meta.url));
+  const entry = fileURLToPath(new URL(`./serve-helpers.${COMPILED ? 'js' : 'ts'}`, import.meta.url));
   const ran = await new Promise<{ code: number | null; stderr: string }>((done) =>
-    execFile(process.execPath, ['--import', 'tsx', entry, 'serve', '-c', dir, '--port', '0', '--workers', '2'], { timeout: 60_000 }, (error, _out, stderr) =>
+    execFile(process.execPath, [...LOADER, entry, 'serve', '-c', dir, '--port', '0', '--workers', '2'], { timeout: 60_000 }, (error, _out, stderr) =>
       done({ code: error ? (error.code as number) : 0, stderr }),
     ),
   );

@@ -9,15 +9,15 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { get, type IncomingMessage } from 'node:http';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { tempDir } from '../connectors/helpers.js';
+import { ROOT } from '../paths.js';
 
 export { REAL_POSTGRES_URL, NO_REAL_POSTGRES, TARGETS, closeTargets } from '../connectors/helpers.js';
 export { REAL_REDIS_URL, NO_REAL_REDIS } from '../redis/helpers.js';
 
-export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const root = ROOT;
 const run = promisify(execFile);
 
 export function haveNginx(): boolean {

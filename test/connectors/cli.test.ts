@@ -8,14 +8,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { svc } from '../cli/helpers.js';
 import { cleanup, closedPort, countingServer, tempDir } from './helpers.js';
+import { ROOT as root, LOADER, moduleUrl } from '../paths.js';
 
 after(cleanup);
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 async function manifest(connections: string): Promise<string> {
   const dir = await tempDir('svc-manifest-');
@@ -50,10 +48,10 @@ interface Run {
   readonly stderr: string;
 }
 
-/** `svc serve` as a process (TypeScript through tsx); `onListening` runs once it says where it listens. */
+/** `svc serve` as a process (compiled, or the sources through tsx: test/paths.ts); `onListening` runs once it says where it listens. */
 function serve(dir: string, onListening: (child: ReturnType<typeof spawn>, url: string) => void = () => {}): Promise<Run> {
-  const entry = `import('./src/cli/main.ts').then(async (m) => { process.exitCode = await m.run(process.argv.slice(1)); })`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', entry, 'serve', '-c', dir, '--port', '0'], {
+  const entry = `import(${JSON.stringify(moduleUrl('src/cli/main.ts'))}).then(async (m) => { process.exitCode = await m.run(process.argv.slice(1)); })`;
+  const child = spawn(process.execPath, [...LOADER, '-e', entry, 'serve', '-c', dir, '--port', '0'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -3,7 +3,8 @@
  * postgres test runs on (embedded PGlite, and the real server `scripts/test.sh` starts and names in
  * SVC_TEST_POSTGRES_URL), fresh isolated databases on each, and a recording logger.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,21 +86,35 @@ export interface Target {
 let pgliteTemplate: Promise<string> | undefined;
 
 /**
- * PGlite creates a database in 2.5-4 s (initdb runs each time) but reopens a directory in 0.5 s: the
- * first fresh database is made once per test process, and each test gets a copy of it.
+ * PGlite creates a database in 3 to 15 s (initdb, on top of compiling its WebAssembly) but reopens a
+ * directory in a fifth of that: the first fresh database is made once and each test gets a copy of
+ * it. Once per test run when `scripts/test.sh` names a place for it in SVC_TEST_PGLITE_TEMPLATE (it
+ * removes it at the end), otherwise once per test process.
  */
 async function pgliteFresh(): Promise<string> {
-  pgliteTemplate ??= (async () => {
-    const dir = join(await tempDir('svc-pglite-template-'), 'data');
-    const set = createConnectors(modelOf(postgresConnection(`pglite:${dir}`)));
-    await set.openAll();
-    await set.closeAll();
-    return dir;
-  })();
+  pgliteTemplate ??= pgliteTemplateDir(process.env.SVC_TEST_PGLITE_TEMPLATE || undefined);
   const template = await pgliteTemplate;
   const copy = join(await tempDir('svc-pglite-'), 'data');
   await cp(template, copy, { recursive: true });
   return `pglite:${copy}`;
+}
+
+async function pgliteTemplateDir(shared: string | undefined): Promise<string> {
+  // PG_VERSION is there only in a whole template: one is renamed into place once it is closed.
+  if (shared !== undefined && existsSync(join(shared, 'PG_VERSION'))) return shared;
+  const dir = join(await tempDir('svc-pglite-template-'), 'data');
+  const set = createConnectors(modelOf(postgresConnection(`pglite:${dir}`)));
+  await set.openAll();
+  await set.closeAll();
+  if (shared === undefined) return dir;
+  try {
+    await rename(dir, shared);
+  } catch {
+    // Another test process placed its template first (ours stays private to this process), or the
+    // place cannot be written: either way this process' own copy serves.
+    return existsSync(join(shared, 'PG_VERSION')) ? shared : dir;
+  }
+  return shared;
 }
 
 let admin: ConnectorSet | undefined;

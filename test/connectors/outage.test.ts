@@ -7,12 +7,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ConnectorError, createConnectors, type ConnectorSet } from '../../src/connectors/index.js';
 import { cleanup, eventually, modelOf, NO_REAL_POSTGRES, postgresConnection, REAL_POSTGRES_URL, recordingLogger, tempDir } from './helpers.js';
+import { ROOT } from '../paths.js';
 
-const script = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'scripts/pg-test-server.sh');
+const script = join(ROOT, 'scripts/pg-test-server.sh');
 const server = (...args: string[]): string => execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 let own: string | undefined;

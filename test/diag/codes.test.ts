@@ -13,13 +13,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { codeOf, DIAGNOSTIC_AREAS, DIAGNOSTIC_CODES, diagnosticToJSON, summaryPattern, type Diagnostic } from '../../src/diag/index.js';
 import { parseFile } from '../../src/hcl/index.js';
 import { buildServiceModel, compileService, loadServiceModel } from '../../src/steps/index.js';
 import { svc } from '../cli/helpers.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { ROOT as root } from '../paths.js';
 
 function walk(dir: string, keep: (path: string) => boolean): string[] {
   const out: string[] = [];

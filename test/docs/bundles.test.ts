@@ -10,13 +10,11 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, relative } from 'node:path';
 import { BUNDLES, bundleDir, vendorDir } from '../../src/docs/index.js';
 import { bundleAssets } from '../../src/docs/vendor.js';
 import { untar } from '../../scripts/fetch-doc-renderers.js';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { ROOT as root } from '../paths.js';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })

@@ -6,10 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
+import { ROOT as root } from '../paths.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const NOTES = join(root, 'docs/spec-notes.md');
 const SCANNED = ['src', 'graph'];
 

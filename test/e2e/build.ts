@@ -7,10 +7,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { join } from 'node:path';
+import { ROOT as root } from '../paths.js';
 
 export function ensureBuilt(): void {
   const marker = join(root, 'dist/src/cli/main.js');

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, sep } from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { ROOT } from '../paths.js';
 
-export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const root = ROOT;
 export const example = join(root, 'examples/live');
 
 /** The seed rows of examples/live/migrations/001_messages.sql, as the exports write them. */

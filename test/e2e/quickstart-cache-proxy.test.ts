@@ -11,11 +11,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './build.js';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { ROOT as root } from '../paths.js';
 
 interface Served {
   readonly child: ChildProcess;

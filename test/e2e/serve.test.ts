@@ -6,11 +6,9 @@
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './build.js';
+import { ROOT as root } from '../paths.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 interface Served {
   readonly child: ChildProcess;
   readonly url: string;

@@ -11,12 +11,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, sep } from 'node:path';
 import { closeTargets, TARGETS } from '../connectors/helpers.js';
 import { ensureBuilt } from './build.js';
+import { ROOT as root } from '../paths.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const example = join(root, 'examples/shop');
 
 interface Served {

@@ -18,10 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './build.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { ROOT as root } from '../paths.js';
 
 // V8 prints through C's buffered stdout, here a file, flushed when the process exits: read after.
 const PROBE = `process.on('SIGUSR2', () => {

@@ -4,14 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Attribute } from '../../src/hcl/ast.js';
 import { parseFile } from '../../src/hcl/index.js';
 import { compileExpression } from '../../src/expr/index.js';
+import { sourceDir } from '../paths.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const here = sourceDir(import.meta.url);
 const source = readFileSync(join(here, 'fixtures/all-forms.hcl'), 'utf8');
 const expected = JSON.parse(readFileSync(join(here, 'fixtures/all-forms.json'), 'utf8')) as {
   vars: Record<string, unknown>;

@@ -5,11 +5,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { ROOT as root } from '../paths.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const suite = join(root, '../shared/conformance/hcl/specsuite/tests');
 
 test('HCL specsuite passes in exact mode', { skip: existsSync(suite) ? false : 'specsuite not found' }, () => {

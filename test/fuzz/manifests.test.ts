@@ -11,16 +11,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { createConnectors } from '../../src/connectors/index.js';
 import { codeOf, renderDiagnostics, type Diagnostic } from '../../src/diag/index.js';
 import { buildServiceModel, compileService } from '../../src/steps/index.js';
 import { budget, CASE_MS } from './budget.js';
 import { INTERNALS } from './oracle.js';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { ROOT } from '../paths.js';
 
 interface SourceFile {
   readonly filename: string;

@@ -14,8 +14,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { loadService, type Booted } from '../../src/cli/boot.js';
@@ -24,8 +23,9 @@ import type { FieldSpec } from '../../src/schema/field.js';
 import { budget } from './budget.js';
 import { answerDefect } from './oracle.js';
 import { fuzzRequest, type Route } from './request-inputs.js';
+import { ROOT } from '../paths.js';
 
-const EXAMPLES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples');
+const EXAMPLES = join(ROOT, 'examples');
 
 /** Endpoints that never end by design (a live SSE stream); an injected request cannot hang up. */
 const ENDLESS = new Set(['GET /events']);

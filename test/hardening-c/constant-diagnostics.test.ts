@@ -8,13 +8,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { compileExpression } from '../../src/expr/index.js';
 import { parseExpression } from '../../src/hcl/index.js';
 import { svc } from '../cli/helpers.js';
+import { sourceDir } from '../paths.js';
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'constants');
+const FIXTURES = join(sourceDir(import.meta.url), 'fixtures', 'constants');
 // A liveness bound, not a performance goal: the reproductions ran for minutes (the index chain took
 // 83 s to check); a loaded CI machine must not fail a check that answers in a few seconds.
 const FAST_MS = 30_000;

@@ -9,11 +9,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { serveManifest, type ServedService } from '../http/helpers.js';
+import { sourceDir } from '../paths.js';
 
-const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'budget', 'api.hcl');
+const FIXTURE = join(sourceDir(import.meta.url), 'fixtures', 'budget', 'api.hcl');
 /** Generous for a loaded machine: unbounded, these took seconds to minutes, or ran out of memory. */
 const FAST_MS = 1500;
 

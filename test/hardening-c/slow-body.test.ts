@@ -10,11 +10,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { serveManifest, type ServedService } from '../http/helpers.js';
+import { sourceDir } from '../paths.js';
 
-const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'slow-body', 'api.hcl');
+const FIXTURE = join(sourceDir(import.meta.url), 'fixtures', 'slow-body', 'api.hcl');
 const TIMEOUT_MS = 1000;
 /** The time-out, Node's check interval (a tenth of it) and scheduling slack on a loaded machine. */
 const ANSWERED_BY_MS = TIMEOUT_MS * 1.1 + 700;

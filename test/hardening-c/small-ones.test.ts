@@ -10,13 +10,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { renderDiagnostic } from '../../src/diag/index.js';
 import { svc } from '../cli/helpers.js';
 import { serveManifest, type ServedService } from '../http/helpers.js';
+import { sourceDir } from '../paths.js';
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const FIXTURES = join(sourceDir(import.meta.url), 'fixtures');
 
 async function serve(t: { after: (f: () => Promise<void>) => void }): Promise<ServedService> {
   const service = await serveManifest(readFileSync(join(FIXTURES, 'small-ones', 'api.hcl'), 'utf8'));

@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { readMigrations } from '../../src/connectors/postgres/migrations.js';
 import { MAX_MANIFEST_FILE_BYTES } from '../../src/manifest/index.js';
 import { loadServiceModel } from '../../src/steps/index.js';
+import { sourceDir } from '../paths.js';
 
-const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'files');
+const FIXTURE = join(sourceDir(import.meta.url), 'fixtures', 'files');
 const SCRIPT = join('scripts', 'run.star');
 /** Generous for a loaded machine; reading /dev/zero whole never ends. */
 const FAST_MS = 5000;

@@ -9,13 +9,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { buildServiceModel } from '../../src/steps/index.js';
 import { svc } from '../cli/helpers.js';
 import { serveManifest } from '../http/helpers.js';
+import { sourceDir } from '../paths.js';
 
-const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'regex');
+const FIXTURE = join(sourceDir(import.meta.url), 'fixtures', 'regex');
 const EVIL_CONSTANT = `${'a'.repeat(40)}!`;
 /** Far more than any backtracking engine survives: a fast answer proves linear matching. */
 const LONG_MISS = `${'a'.repeat(5000)}!`;

@@ -22,11 +22,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { codeOf } from '../../src/diag/index.js';
 import { parseFile } from '../../src/hcl/index.js';
+import { sourceDir } from '../paths.js';
 
-const dir = fileURLToPath(new URL('./fixtures/bad/', import.meta.url));
+const dir = join(sourceDir(import.meta.url), 'fixtures/bad');
 
 interface Expectation {
   line: number;

@@ -17,13 +17,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { formatHcl, parseFile } from '../../src/hcl/index.js';
 import { scan } from '../../src/hcl/scanner.js';
 import { T } from '../../src/hcl/tokens.js';
 import { shape } from './helpers.js';
+import { ROOT as root } from '../paths.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const specsuite = join(root, '../shared/conformance/hcl/specsuite/tests');
 
 function walk(dir: string, keep: (name: string) => boolean, out: string[] = []): string[] {

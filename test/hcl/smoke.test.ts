@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseFile } from '../../src/hcl/index.js';
+import { sourceDir } from '../paths.js';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
+const here = sourceDir(import.meta.url);
 const suite = join(here, '../../../shared/conformance/hcl/specsuite/tests');
 
 function walk(dir: string, out: string[] = []): string[] {

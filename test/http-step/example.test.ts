@@ -6,16 +6,16 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createConnectors, type ConnectorSet } from '../../src/connectors/index.js';
 import { buildServer, createLogger } from '../../src/http/index.js';
 import { buildServiceModel, compileService } from '../../src/steps/index.js';
 import { LogCapture } from '../http/helpers.js';
+import { ROOT } from '../paths.js';
 
-const example = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'examples/proxy');
+const example = join(ROOT, 'examples/proxy');
 
 let app: FastifyInstance;
 let connectors: ConnectorSet;

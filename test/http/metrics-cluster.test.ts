@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { servePrimaryMetrics } from '../../src/http/index.js';
 import { parseMetrics, sampleValue } from './metrics-helpers.js';
+import { COMPILED, LOADER } from '../paths.js';
 
 const workers: Worker[] = [];
 after(async () => {
@@ -52,7 +53,7 @@ function nextMessage<T>(worker: Worker, type: string): Promise<T> {
 
 test('two workers: every scrape reports the requests both served', { timeout: 60_000 }, async () => {
   servePrimaryMetrics();
-  cluster.setupPrimary({ exec: fileURLToPath(new URL('./metrics-worker.ts', import.meta.url)), execArgv: ['--import', 'tsx'] });
+  cluster.setupPrimary({ exec: fileURLToPath(new URL(`./metrics-worker.${COMPILED ? 'js' : 'ts'}`, import.meta.url)), execArgv: [...LOADER] });
   for (let i = 0; i < 2; i++) workers.push(cluster.fork());
   const ports = await Promise.all(workers.map((w) => nextMessage<{ port: number }>(w, 'listening').then((m) => m.port)));
   assert.equal(ports[0], ports[1], 'the workers share the port');

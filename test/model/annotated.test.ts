@@ -6,12 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { buildServiceModel } from '../../src/steps/index.js';
 import { checkAnnotations, parseAnnotations } from './annotations.js';
+import { sourceDir } from '../paths.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const here = sourceDir(import.meta.url);
 const badDir = join(here, 'fixtures', 'bad');
 
 for (const name of readdirSync(badDir)

@@ -3,14 +3,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { checkCommand } from '../../src/cli/check.js';
+import { ROOT, sourceDir } from '../paths.js';
 
 /** Every block of the language, including step kinds this version cannot serve yet. */
-const reference = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'good');
+const reference = join(sourceDir(import.meta.url), 'fixtures', 'good');
 /** A manifest this version serves completely. */
-const servable = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'validation');
+const servable = join(ROOT, 'examples', 'validation');
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

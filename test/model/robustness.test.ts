@@ -8,13 +8,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { BuildResult } from '../../src/model/index.js';
 import { buildServiceModel } from '../../src/steps/index.js';
 import { compileRequestValidator } from '../../src/schema/index.js';
+import { sourceDir } from '../paths.js';
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'good');
+const dir = join(sourceDir(import.meta.url), 'fixtures', 'good');
 const sources = readdirSync(dir)
   .filter((f) => f.endsWith('.hcl'))
   .sort()

@@ -6,14 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { compileOpenApi, serializeDocument } from '../../src/openapi/index.js';
 import { loadServiceModel } from '../../src/steps/index.js';
 import { svc } from '../cli/helpers.js';
+import { ROOT as root } from '../paths.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const shop = join(root, 'examples', 'shop');
 
 test('JSON on stdout is the compiled document; --format=yaml is the same document; -o writes the file', async () => {

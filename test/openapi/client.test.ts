@@ -9,14 +9,13 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS from 'openapi-typescript';
 import { compileOpenApi, serializeDocument } from '../../src/openapi/index.js';
 import { loadServiceModel } from '../../src/steps/index.js';
+import { ROOT as root } from '../paths.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
 
 const CLIENT = `

@@ -9,14 +9,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { compileOpenApi, serializeDocument } from '../../src/openapi/index.js';
 import { loadServiceModel } from '../../src/steps/index.js';
 import { lintProblems, validationErrors } from './checks.js';
+import { ROOT as root } from '../paths.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const golden = join(root, 'test', 'openapi', 'golden');
 const update = process.env.SVC_UPDATE_GOLDEN === '1';
 

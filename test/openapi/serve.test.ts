@@ -8,22 +8,20 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { buildServer, createLogger, docsSites } from '../../src/http/index.js';
 import { buildServiceModel, compileService } from '../../src/steps/index.js';
 import { svc } from '../cli/helpers.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { ROOT as root, LOADER, moduleUrl } from '../paths.js';
 
 let child: ChildProcess | undefined;
 let base = '';
 
 before(async () => {
   // `svc serve` from the sources, as a process: serve.ts's wiring, a real socket, a clean exit.
-  const main = `import { run } from ${JSON.stringify(join(root, 'src', 'cli', 'main.ts'))}; process.exitCode = await run(process.argv.slice(1));`;
-  child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', main, 'serve', '-c', 'examples/quickstart', '--port', '0'], {
+  const main = `import { run } from ${JSON.stringify(moduleUrl('src/cli/main.ts'))}; process.exitCode = await run(process.argv.slice(1));`;
+  child = spawn(process.execPath, [...LOADER, '--input-type=module', '-e', main, 'serve', '-c', 'examples/quickstart', '--port', '0'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -14,12 +14,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { run } from '../expr/helpers.js';
+import { ROOT as root } from '../paths.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const major = Number(process.versions.node.split('.')[0]);
 
 /** "17.0.0" -> 17.0, for comparing Unicode versions. */

@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { PostgresHandle } from '../../src/connectors/index.js';
 import { serveManifest, type ServedService } from '../http/helpers.js';
 import { eventually, tempDir } from '../connectors/helpers.js';
+import { ROOT } from '../paths.js';
 
 export { closeTargets, eventually, NO_REAL_POSTGRES, REAL_POSTGRES_URL, TARGETS, type Target } from '../connectors/helpers.js';
 
@@ -67,7 +67,7 @@ export async function activeQueries(s: ServedManifest, marker: string, ms = 5000
   return eventually(probe, (running) => running.length === 0, ms);
 }
 
-const PG_TEST_SERVER = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'scripts/pg-test-server.sh');
+const PG_TEST_SERVER = join(ROOT, 'scripts/pg-test-server.sh');
 const run = promisify(execFile);
 
 /** A PostgreSQL server of the test's own, which it may stop and restart (never the shared one). */

@@ -13,14 +13,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnectors, MIGRATIONS_TABLE, type ConnectorSet } from '../../src/connectors/index.js';
 import { modelOf, postgresConnection, recordingLogger, tempDir, type ConnectionOptions } from '../connectors/helpers.js';
 import { closeTargets, REAL_POSTGRES_URL, serve, TARGETS } from './helpers.js';
+import { ROOT } from '../paths.js';
 
-const SCRIPT = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'scripts/pgbouncer-test-server.sh');
+const SCRIPT = join(ROOT, 'scripts/pgbouncer-test-server.sh');
 const run = promisify(execFile);
 
 /** The installed PgBouncer's version as [major, minor], or undefined when there is none. */

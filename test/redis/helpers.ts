@@ -5,10 +5,10 @@
  * run in parallel against the one server.
  */
 import { execFileSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createConnectors, type ConnectorLogger, type ConnectorSet, type RedisHandle, type RetryPolicy } from '../../src/connectors/index.js';
 import type { ConnectionModel } from '../../src/model/index.js';
+import { ROOT } from '../paths.js';
 
 export const REAL_REDIS_URL = process.env.SVC_TEST_REDIS_URL || undefined;
 
@@ -65,7 +65,7 @@ export async function eventually<T>(check: () => T | Promise<T>, ok: (value: T) 
   }
 }
 
-const script = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'scripts/redis-test-server.sh');
+const script = join(ROOT, 'scripts/redis-test-server.sh');
 
 /** scripts/redis-test-server.sh: `start DIR [PORT]` prints the URL; `halt DIR`; `stop DIR`. */
 export function redisServer(...args: string[]): string {

@@ -10,12 +10,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { ConnectorError, ConnectorOpenError, createConnectors } from '../../src/connectors/index.js';
 import { closedPort, FAST_RETRY, recordingLogger } from '../connectors/helpers.js';
 import { haveRedisServer, openStore, redisConnection, redisServer } from './helpers.js';
+import { ROOT as root, LOADER, moduleUrl } from '../paths.js';
 
 const dirs: string[] = [];
 after(async () => {
@@ -99,15 +99,14 @@ test("a wrong password fails at once, naming the server's reason; the right one 
 });
 
 test('svc serve on an unreachable Redis exits 1 without listening', async () => {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
   const dir = await tempDir('svc-redis-serve-');
   const port = await closedPort();
   await writeFile(
     join(dir, 'main.hcl'),
     `connection "redis" "cache" {\n  url = "redis://127.0.0.1:${port}"\n}\nendpoint "GET /ping" {\n  pipeline {\n    respond {\n      body = { ok = true }\n    }\n  }\n}\n`,
   );
-  const entry = `import('./src/cli/main.ts').then(async (m) => { process.exitCode = await m.run(process.argv.slice(1)); })`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', entry, 'serve', '-c', dir, '--port', '0'], {
+  const entry = `import(${JSON.stringify(moduleUrl('src/cli/main.ts'))}).then(async (m) => { process.exitCode = await m.run(process.argv.slice(1)); })`;
+  const child = spawn(process.execPath, [...LOADER, '-e', entry, 'serve', '-c', dir, '--port', '0'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { Keyspace } from '../../src/connectors/redis/memory/keyspace.js';
+import { COMPILED, LOADER, moduleUrl, ROOT as root } from '../paths.js';
 
 test('expired keys nobody reads are swept, at most 1000 per sweep, resuming where the last one stopped', () => {
   let now = 0;
@@ -56,11 +56,10 @@ test('a key given a time-to-live by EXPIRE and then SET without one is never swe
 });
 
 test('an open memory store with keys that expire does not keep the process alive', async () => {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
   const dir = await mkdtemp(join(tmpdir(), 'svc-memory-'));
   try {
-    const script = join(dir, 'idle.mts');
-    const connectors = pathToFileURL(join(root, 'src/connectors/index.ts')).href;
+    const script = join(dir, COMPILED ? 'idle.mjs' : 'idle.mts');
+    const connectors = moduleUrl('src/connectors/index.ts');
     await writeFile(
       script,
       `import { createConnectors } from ${JSON.stringify(connectors)};
@@ -75,10 +74,10 @@ console.log('open, never closed');
     );
     const started = Date.now();
     const out = await new Promise<string>((done, fail) =>
-      execFile(process.execPath, ['--import', 'tsx', script], { cwd: root, timeout: 20_000 }, (error, stdout) => (error ? fail(error) : done(stdout))),
+      execFile(process.execPath, [...LOADER, script], { cwd: root, timeout: 20_000 }, (error, stdout) => (error ? fail(error) : done(stdout))),
     );
     assert.equal(out.trim(), 'open, never closed');
-    // tsx's start-up is most of it; a timer holding the process would take the full 20 s and fail.
+    // Start-up (tsx's, from the sources) is most of it; a timer holding the process would take the full 20 s and fail.
     assert.ok(Date.now() - started < 15_000);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { starlarkCommand } from '../../src/cli/starlark.js';
@@ -16,6 +16,7 @@ function io() {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-starlark-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, src: string): string {
   const p = join(dir, name);
   writeFileSync(p, src);

@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callFunction, compileModule, StarlarkError } from '../../src/starlark/index.js';
+import { sourceDir } from '../paths.js';
 
-const dir = join(import.meta.dirname, 'fixtures/busy-builtins');
+const dir = join(sourceDir(import.meta.url), 'fixtures/busy-builtins');
 // The default limit, as in the review. In this thread a script stops at its first clock check past the
 // limit: at most one native operation later (a scan of 10 MB takes some 60 ms here, of a value at
 // the 16 MiB limit more; the step pool kills a worker 5% + 10 ms past its limit). The fixtures keep

@@ -5,8 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { svc } from '../cli/helpers.js';
+import { sourceDir } from '../paths.js';
 
-const dir = join(import.meta.dirname, 'fixtures/deep-nesting');
+const dir = join(sourceDir(import.meta.url), 'fixtures/deep-nesting');
 
 interface Diagnostic {
   code: string;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { StarlarkError } from '../../src/starlark/index.js';
 import { StarlarkPool } from '../../src/steps/starlark/pool.js';
 import type { CallContext } from '../../src/steps/starlark/protocol.js';
+import { sourceDir } from '../paths.js';
 
 const ctx = (steps: unknown = {}): CallContext => ({
   request: { method: 'GET', path: {}, query: {}, headers: { 'x-a': '1' }, body: null },
@@ -89,7 +90,7 @@ test('pool: scripts at their time limit leave the event loop free; one queued be
 
 test('pool: busy built-ins stop at their limit, the event loop free meanwhile', async () => {
   const pool = new StarlarkPool(1);
-  const source = `${readFileSync(join(import.meta.dirname, 'fixtures/busy-builtins/sort-long-strings.star'), 'utf8')}\ndef execute(ctx):\n    return f()\n`;
+  const source = `${readFileSync(join(sourceDir(import.meta.url), 'fixtures/busy-builtins/sort-long-strings.star'), 'utf8')}\ndef execute(ctx):\n    return f()\n`;
   const program = pool.register(source, 'sort.star', 1e12, 60_000);
   await pool.call(pool.register('def execute(ctx):\n    return 1\n', 'one.star', 100, 100), ctx(), 100, 100).result; // started
   await Promise.allSettled([pool.call(program, ctx(), 1e12, 1).result]); // loaded (its top level builds 200 MB)
