@@ -97,8 +97,9 @@ matrix() (
     # a failure it is what to show, since it alone carries what a test file printed on stderr (why it
     # could not even load, for one). A test file still running after 5 minutes is cancelled and counts
     # as failed: a line on which something hangs (as the stream pump once did on 22) must not hold
-    # `npm test` until CI's own limit.
-    "$bin" --enable-source-maps --test --test-timeout=300000 --test-reporter=dot --test-reporter-destination=stdout \
+    # `npm test` until CI's own limit. Two files at a time: some of them mostly wait (timers, child
+    # processes), and beside the main run a core was idle a fifth of the time.
+    "$bin" --enable-source-maps --test --test-concurrency=2 --test-timeout=300000 --test-reporter=dot --test-reporter-destination=stdout \
       --test-reporter=spec --test-reporter-destination="$spec" "$@" </dev/null || true
     p=$(awk '/^ℹ pass /{print $3}' "$spec")
     f=$(awk '/^ℹ fail /{print $3}' "$spec")

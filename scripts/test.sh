@@ -42,19 +42,48 @@ if ! npm ci --dry-run --ignore-scripts --no-audit --no-fund </dev/null >/dev/nul
   exit 1
 fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund </dev/null
+  npm ci --no-audit --no-fund </dev/null # its `prepare` script is the build
+else
+  npm run --silent build
 fi
-npm run --silent build
+
+# What this run starts is stopped and removed on exit, last started first.
+on_exit=()
+trap 'for ((i = ${#on_exit[@]} - 1; i >= 0; i--)); do eval "${on_exit[i]}" || true; done' EXIT
+
+# The tests run as the build above compiled them (dist/test/...): plain JavaScript, so no test process,
+# and no `svc` process a test starts, loads a TypeScript loader first, which took more CPU than many a
+# test file itself. Found from the sources, so a compiled file whose source is gone is not run. Source
+# maps put the TypeScript lines in stack traces. (A single file from its source: test/paths.ts.)
+mapfile -t files < <(find test -name '*.test.ts' | sort | sed -E 's|^(.*)\.ts$|dist/\1.js|')
+
+# --- Node.js lines -------------------------------------------------------------------------------
+# The unit tests again under each supported Node.js line other than the machine's own (README
+# "Supported Node.js lines"; scripts/node-lines.sh takes each line's binary from the npm registry once
+# and keeps it in .cache/node-lines). Not the real-engine, end-to-end and browser tests (test/postgres,
+# test/redis, test/connectors, test/e2e, test/cluster, test/docs/browser): they run once, in the main
+# run. A line whose binary cannot be had is reported as skipped with the reason; the matrix's passes
+# and failures count in the summary. It starts as soon as the build is there, and runs beside the lint
+# and the main run, its report printed after it: in series the two overran the 15 minutes `npm test`
+# may take on a 2-core machine (README "Supported Node.js lines" has the figures). At a lower priority
+# (nice), so that the main run, whose real-engine tests run nowhere else, keeps its pace.
+mapfile -t unit_files < <(printf '%s\n' "${files[@]}" |
+  grep -vE '^dist/test/(e2e|postgres|redis|connectors|cluster)/|^dist/test/docs/browser\.test\.js$')
+matrix_totals=$(mktemp)
+matrix_log=$(mktemp)
+# In a process group of its own (setsid, where there is one), so that an interrupted run stops it whole.
+matrix_start=(nice -n 10)
+command -v setsid >/dev/null 2>&1 && matrix_start=(setsid nice -n 10)
+"${matrix_start[@]}" scripts/node-lines.sh matrix "$matrix_totals" "${unit_files[@]}" >"$matrix_log" 2>&1 </dev/null &
+matrix_pid=$!
+on_exit+=('[ -z "$matrix_pid" ] || kill -- "-$matrix_pid" 2>/dev/null || kill "$matrix_pid" 2>/dev/null')
+on_exit+=("rm -f $(printf %q "$matrix_totals") $(printf %q "$matrix_log")")
 
 # One formatter and linter for the whole tree (biome.jsonc) and no unused file, dependency or export
 # (knip.json). A finding fails the run and counts as one failed test in the summary line.
 echo "== lint: biome check, knip"
 lint_failed=0
 npm run --silent lint </dev/null || lint_failed=1
-
-# What this run starts is stopped and removed on exit, last started first.
-on_exit=()
-trap 'for ((i = ${#on_exit[@]} - 1; i >= 0; i--)); do eval "${on_exit[i]}" || true; done' EXIT
 
 # A throw-away PostgreSQL on a free loopback port for this run (scripts/pg-test-server.sh), stopped and
 # removed on exit. A server given in SVC_TEST_POSTGRES_URL is used instead.
@@ -89,33 +118,6 @@ fi
 pglite_dir=$(mktemp -d "${TMPDIR:-/tmp}/svc-pglite-run.XXXXXX")
 on_exit+=("rm -rf $(printf %q "$pglite_dir")")
 export SVC_TEST_PGLITE_TEMPLATE="$pglite_dir/template"
-
-# The tests run as the build above compiled them (dist/test/...): plain JavaScript, so no test process,
-# and no `svc` process a test starts, loads a TypeScript loader first, which took more CPU than many a
-# test file itself. Found from the sources, so a compiled file whose source is gone is not run. Source
-# maps put the TypeScript lines in stack traces. (A single file from its source: test/paths.ts.)
-mapfile -t files < <(find test -name '*.test.ts' | sort | sed -E 's|^(.*)\.ts$|dist/\1.js|')
-
-# --- Node.js lines -------------------------------------------------------------------------------
-# The unit tests again under each supported Node.js line other than the machine's own (README
-# "Supported Node.js lines"; scripts/node-lines.sh takes each line's binary from the npm registry once
-# and keeps it in .cache/node-lines). Not the real-engine, end-to-end and browser tests (test/postgres,
-# test/redis, test/connectors, test/e2e, test/cluster): they run once, in the main run. A line whose binary cannot be
-# had is reported as skipped with the reason; the matrix's passes and failures count in the summary.
-# It runs beside the main run, its report printed after it: the main run keeps one test file at a time
-# and leaves the second core mostly idle, and in series the two overran the 15 minutes `npm test` may
-# take on a 2-core machine (README "Supported Node.js lines" has the figures). At a lower priority
-# (nice), so that the main run, whose real-engine tests run nowhere else, keeps its pace.
-mapfile -t unit_files < <(printf '%s\n' "${files[@]}" | grep -vE '^dist/test/(e2e|postgres|redis|connectors|cluster)/')
-matrix_totals=$(mktemp)
-matrix_log=$(mktemp)
-# In a process group of its own (setsid, where there is one), so that an interrupted run stops it whole.
-matrix_start=(nice -n 10)
-command -v setsid >/dev/null 2>&1 && matrix_start=(setsid nice -n 10)
-"${matrix_start[@]}" scripts/node-lines.sh matrix "$matrix_totals" "${unit_files[@]}" >"$matrix_log" 2>&1 </dev/null &
-matrix_pid=$!
-on_exit+=('[ -z "$matrix_pid" ] || kill -- "-$matrix_pid" 2>/dev/null || kill "$matrix_pid" 2>/dev/null')
-on_exit+=("rm -f $(printf %q "$matrix_totals") $(printf %q "$matrix_log")")
 
 results=$(mktemp)
 set +e
