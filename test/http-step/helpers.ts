@@ -77,17 +77,25 @@ export async function upstream(handler: Handler): Promise<Upstream> {
 /**
  * Resolves on `event`, or fails the test after `ms` (the bound the test promises, not a measurement).
  * An `error` on the way (a socket reset) is not a failure: the event is what is awaited.
+ *
+ * A process starved of CPU for longer than `ms` (a loaded machine) wakes with the timer due before
+ * the I/O that answers it, since timers run first in each turn of the event loop. So the timer
+ * gives the loop two more turns (the I/O, then the handle's close callbacks) before it fails.
  */
 export function within<T extends unknown[]>(emitter: EventEmitter, event: string, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    let settled = false;
     const onEvent = (...args: unknown[]): void => {
+      settled = true;
       clearTimeout(timer);
       resolve(args as T);
     };
-    const timer = setTimeout(() => {
+    const fail = (): void => {
+      if (settled) return;
       emitter.off(event, onEvent);
       reject(new assert.AssertionError({ message: `${what}: no ${event} event within ${ms} ms` }));
-    }, ms);
+    };
+    const timer = setTimeout(() => setImmediate(() => setImmediate(fail)), ms);
     emitter.once(event, onEvent);
   });
 }
