@@ -15,7 +15,7 @@
  *   `Host` requirement and is served.
  *
  * It also tracks its connections' states for a graceful shutdown (connection-states.ts), and its
- * requests and responses are Node's own classes with svc's two per-request fields declared
+ * requests and responses are Node's own classes with svc's per-request fields declared
  * (`ArrivingMessage`, `OwnedResponse`), so that setting them adds no property to a Node object on
  * every request.
  */
@@ -31,9 +31,13 @@ export class ArrivingMessage extends IncomingMessage {
   svcArrivedAt?: number = performance.now();
 }
 
-/** A response with the app that serves it (front.ts), which a reload retires. */
+/**
+ * A response with the app that serves it (front.ts), which a reload retires, and the asynchronous run
+ * waiting to answer it (handler.ts), which the response's `close` before the answer cancels.
+ */
 export class OwnedResponse extends ServerResponse {
   svcOwner?: object = undefined;
+  svcWaiting?: { clientClosed(): void } = undefined;
 }
 
 /** Fastify's default, kept: idle keep-alive connections are closed after 72 s. */
