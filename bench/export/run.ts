@@ -40,6 +40,7 @@ import {
   spawnNode,
   stopChild,
   svcServe,
+  SVC_LAUNCH,
   waitForPort,
 } from '../lib/procs.js';
 
@@ -149,7 +150,7 @@ async function prepare(url: string): Promise<{ databaseUrl: string; version: str
 async function startSvc(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const nodeOptions = values['svc-node-options'].split(' ').filter((o) => o !== '');
-  const child = spawnNode([...nodeOptions, ...svcServe('bench/export/manifest', port)], { env, logFile: svcLog });
+  const child = spawnNode(svcServe('bench/export/manifest', port, nodeOptions), { env: { ...SVC_LAUNCH.env, ...env }, logFile: svcLog });
   await waitForPort(port, child, 'svc');
   return { name: 'svc', child, port };
 }

@@ -23,6 +23,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { SVC_LAUNCH } from './procs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const root = resolve(here, '../..');
@@ -228,7 +229,7 @@ async function startSvc(manifest: string, env?: Readonly<Record<string, string>>
   const prof = profArgs('svc');
   const child = values.tsx
     ? launch('server', [...prof, '--import', 'tsx', join(root, 'bench/lib/svc.ts'), ...args], 'ignore', env)
-    : launch('server', [...prof, join(root, 'bin/svc.js'), ...args], 'ignore', env);
+    : launch('server', [...SVC_LAUNCH.nodeArgs, ...prof, join(root, 'bin/svc.js'), ...args], 'ignore', { ...SVC_LAUNCH.env, ...env });
   await waitForPort(port, child, 'svc');
   return { name: 'svc', child, port };
 }

@@ -55,9 +55,33 @@ export function compiled(script: string, args: readonly string[] = []): string[]
   return [join(root, 'dist', `${script}.js`), ...args];
 }
 
-/** `svc serve -c <manifest> --port <port>` from dist/, as node's argv. */
-export function svcServe(manifest: string, port: number): string[] {
-  return [join(root, 'bin/svc.js'), 'serve', '-c', manifest, '--port', String(port)];
+/**
+ * What bin/svc.js's first line gives Node when svc runs as a command (`#!/usr/bin/env -S NAME=value
+ * node --option`): environment variables and Node options (README "Memory"). The benchmarks start
+ * svc as `node <options> bin/svc.js` (to pin it to a CPU, or to add profiling options), so they add
+ * both themselves: svc is measured as users run it. Baselines get neither: Node's defaults.
+ */
+export const SVC_LAUNCH: { readonly env: Readonly<Record<string, string>>; readonly nodeArgs: readonly string[] } = launchSettings();
+
+function launchSettings(): typeof SVC_LAUNCH {
+  const first = readFileSync(join(root, 'bin/svc.js'), 'utf8').split('\n', 1)[0]!;
+  const words = /^#!\/usr\/bin\/env -S (.+)$/.exec(first)?.[1]?.trim().split(/\s+/) ?? [];
+  const env: Record<string, string> = {};
+  let i = 0;
+  for (; i < words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[i]!); i++) {
+    const at = words[i]!.indexOf('=');
+    env[words[i]!.slice(0, at)] = words[i]!.slice(at + 1);
+  }
+  if (words.length > 0 && words[i] !== 'node') throw new Error(`bin/svc.js: a first line this runner cannot read: ${first}`);
+  return { env, nodeArgs: words.slice(i + 1) };
+}
+
+/**
+ * `svc serve -c <manifest> --port <port>` from dist/, as node's argv: SVC_LAUNCH's options, then
+ * `nodeOptions` (which win over them), then the script. Give the child SVC_LAUNCH.env too.
+ */
+export function svcServe(manifest: string, port: number, nodeOptions: readonly string[] = []): string[] {
+  return [...SVC_LAUNCH.nodeArgs, ...nodeOptions, join(root, 'bin/svc.js'), 'serve', '-c', manifest, '--port', String(port)];
 }
 
 export function freePort(): Promise<number> {

@@ -20,6 +20,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { SVC_LAUNCH } from '../lib/procs.js';
 
 // Not bench/lib/harness.ts's `root`: importing it would parse this command line with its options.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -102,8 +103,9 @@ interface Proxy {
 async function startSvc(upstreamUrl: string): Promise<Proxy> {
   const args = ['serve', '-c', 'bench/proxy/stream-manifest', '--port', '0'];
   const argv = values.tsx ? ['--import', 'tsx', join(root, 'bench/lib/svc.ts'), ...args] : [join(root, 'bin/svc.js'), ...args];
-  // stdout carries one log line per request: ignored.
-  const child = track(spawn(process.execPath, argv, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, UPSTREAM_URL: upstreamUrl } }));
+  // stdout carries one log line per request: ignored. Node's options and environment as users run svc.
+  const env = { ...process.env, ...SVC_LAUNCH.env, UPSTREAM_URL: upstreamUrl };
+  const child = track(spawn(process.execPath, [...SVC_LAUNCH.nodeArgs, ...argv], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env }));
   const m = await awaitLine(child, 'stderr', /listening on http:\/\/127\.0\.0\.1:(\d+)/, 30_000, 'svc');
   return { name: 'svc', child, port: Number(m[1]) };
 }

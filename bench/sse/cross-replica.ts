@@ -23,7 +23,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { redisServer } from '../lib/engines.js';
-import { buildOnce, compiled, freePort, median, onJsonLines, spawnNode, stopChild, svcServe, waitForPort } from '../lib/procs.js';
+import { buildOnce, compiled, freePort, median, onJsonLines, spawnNode, stopChild, svcServe, SVC_LAUNCH, waitForPort } from '../lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -89,7 +89,7 @@ const ratios = new Map<string, number[]>(placements.map((p) => [p, []]));
 try {
   for (let i = 0; i < 2; i++) {
     const port = await freePort();
-    const child = spawnNode(svcServe('bench/sse/manifest', port), { env: { REDIS_URL: redis.url }, manyFiles: true, logFile: svcLog });
+    const child = spawnNode(svcServe('bench/sse/manifest', port), { env: { ...SVC_LAUNCH.env, REDIS_URL: redis.url }, manyFiles: true, logFile: svcLog });
     await waitForPort(port, child, `svc replica ${i + 1}`);
     replicas.push({ port, child });
   }

@@ -25,7 +25,20 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Engine, redisServer } from '../lib/engines.js';
-import { buildOnce, compiled, cpuMs, freePort, memoryMiB, onJsonLines, RssSampler, spawnNode, stopChild, svcServe, waitForPort } from '../lib/procs.js';
+import {
+  buildOnce,
+  compiled,
+  cpuMs,
+  freePort,
+  memoryMiB,
+  onJsonLines,
+  RssSampler,
+  spawnNode,
+  stopChild,
+  svcServe,
+  SVC_LAUNCH,
+  waitForPort,
+} from '../lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -102,7 +115,7 @@ async function startSvc(redisUrl: string): Promise<Server> {
   const port = await freePort();
   const args = svcServe('bench/sse/manifest', port);
   if (workers > 1 && redisUrl !== 'memory:') args.push('--workers', String(workers));
-  const child = spawnNode(args, { env: { REDIS_URL: redisUrl }, manyFiles: true, logFile: svcLog });
+  const child = spawnNode(args, { env: { ...SVC_LAUNCH.env, REDIS_URL: redisUrl }, manyFiles: true, logFile: svcLog });
   await waitForPort(port, child, 'svc');
   return { name: 'svc', child, port };
 }

@@ -21,7 +21,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { callFunction, compileModule, StarlarkError } from '../../src/starlark/index.js';
-import { buildOnce, compiled, freePort, root, spawnNode, stopChild, svcServe, waitForPort } from '../lib/procs.js';
+import { buildOnce, compiled, freePort, root, spawnNode, stopChild, svcServe, SVC_LAUNCH, waitForPort } from '../lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -66,9 +66,9 @@ function loggedMs(logFile: string, from: number, path: string): number[] {
     .map((line) => (JSON.parse(line) as { ms: number }).ms);
 }
 
-async function measure(name: string, argv: (port: number) => string[], logFile?: string): Promise<void> {
+async function measure(name: string, argv: (port: number) => string[], logFile?: string, env?: Readonly<Record<string, string>>): Promise<void> {
   const port = await freePort();
-  const server = spawnNode(argv(port), logFile === undefined ? {} : { logFile });
+  const server = spawnNode(argv(port), { ...(logFile === undefined ? {} : { logFile }), ...(env === undefined ? {} : { env }) });
   try {
     await waitForPort(port, server, name);
     // warm up: workers started, programs loaded, code optimised
@@ -100,7 +100,7 @@ process.stdout.write(
 );
 await measure('in-thread (baseline.ts: the interpreter on the event loop)', (port) => compiled('bench/starlark-loop/baseline', [String(port)]));
 const logDir = mkdtempSync(join(tmpdir(), 'svc-starlark-loop-'));
-await measure('svc (worker pool)', (port) => svcServe('bench/starlark-loop/manifest', port), join(logDir, 'svc.log'));
+await measure('svc (worker pool)', (port) => svcServe('bench/starlark-loop/manifest', port), join(logDir, 'svc.log'), SVC_LAUNCH.env);
 rmSync(logDir, { recursive: true, force: true });
 // The interpreter alone: the fixtures of test/starlark/deadline.test.ts (a loop over one expensive
 // built-in each), in this process, each against a 1 s limit: how far past it each stops.

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { svcServe, SVC_LAUNCH } from '../lib/procs.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -45,8 +46,8 @@ async function coldStart(dir: string, env: Record<string, string>): Promise<numb
   const port = await freePort();
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const started = performance.now();
-  const child = spawn(process.execPath, [join(root, 'bin/svc.js'), 'serve', '-c', dir, '--port', String(port)], {
-    env: { ...inherited, ...env },
+  const child = spawn(process.execPath, svcServe(dir, port), {
+    env: { ...inherited, ...SVC_LAUNCH.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -16,7 +16,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildOnce, compiled, freePort, median, root, stopChild } from '../lib/procs.js';
+import { buildOnce, compiled, freePort, median, root, stopChild, svcServe, SVC_LAUNCH } from '../lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -78,9 +78,10 @@ interface Served {
 
 async function startSvc(dir: string, workers: number): Promise<Served> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'bin/svc.js'), 'serve', '-c', dir, '--port', String(port), '--workers', String(workers)], {
+  const child = spawn(process.execPath, [...svcServe(dir, port), '--workers', String(workers)], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...SVC_LAUNCH.env },
   });
   let err = '';
   await new Promise<void>((resolve, reject) => {
