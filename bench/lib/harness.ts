@@ -4,12 +4,14 @@
  * (so drift in machine load hits both alike). Each server is its own child process; the load generator
  * (load.ts) is a third one, started per round.
  *
- * Every process runs compiled JavaScript by default, as users run `svc` (bin/svc.js -> dist/): the
- * runner builds first. `--tsx` runs the sources instead (not the product: esbuild's keepNames wraps
- * every closure creation in a `__name` call, which per-request closures pay for).
+ * Every process runs compiled JavaScript by default, as users run `svc` (bin/svc.js -> dist/, with
+ * the Node options and environment of bin/svc.js's first line): the runner builds first. `--tsx`
+ * runs the sources instead (not the product: esbuild's keepNames wraps every closure creation in a
+ * `__name` call, which per-request closures pay for). The baseline runs with Node's defaults, as a
+ * hand-written service would; `--baseline-like-svc` gives it svc's launch settings too.
  *
  * Common options: --rounds 5 --seconds 3 --connections 16 --warmup 5 [--tsx] [--pin]
- *   [--extra-rounds 3] [--logging-rounds 5] [--quiet-rounds 5] [--cpu-prof <dir>]
+ *   [--extra-rounds 3] [--logging-rounds 5] [--quiet-rounds 5] [--cpu-prof <dir>] [--baseline-like-svc]
  *
  * Three series of the main scenario, each a like-for-like comparison or a bound of one:
  * - main: svc writing its access log against a baseline logging nothing (svc does more work);
@@ -122,6 +124,9 @@ const { values } = parseArgs({
     // Run both servers under `node --cpu-prof` and write their profiles into <dir>/svc and <dir>/fastify
     // on exit (the sampling itself costs both some throughput).
     'cpu-prof': { type: 'string' },
+    // Start the baseline with svc's launch settings too (bin/svc.js's first line: Node options and
+    // environment), instead of Node's defaults: how much of a ratio those settings make.
+    'baseline-like-svc': { type: 'boolean', default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -240,7 +245,8 @@ function profArgs(server: 'svc' | 'fastify'): string[] {
 }
 
 async function startBaseline(name: string, args: string[] = [], env?: Readonly<Record<string, string>>): Promise<Server> {
-  const child = script('server', name, args, 'pipe', profArgs('fastify'), env);
+  const launch = values['baseline-like-svc'] ? SVC_LAUNCH : { nodeArgs: [], env: {} };
+  const child = script('server', name, args, 'pipe', [...launch.nodeArgs, ...profArgs('fastify')], { ...launch.env, ...env });
   const port = await new Promise<number>((resolvePort, reject) => {
     let text = '';
     const onData = (chunk: Buffer): void => {
