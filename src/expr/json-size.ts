@@ -12,7 +12,7 @@
  * few times, for text made only of escaped characters or long numbers), which is why callers still
  * check the length of what they then write.
  */
-import { stringifyExact } from '../json/index.js';
+import { sourceTextOf, stringifyExact } from '../json/index.js';
 import { BudgetExceeded, charsLeft } from './budget.js';
 
 /**
@@ -30,8 +30,16 @@ export class ResponseTooLarge extends Error {
   }
 }
 
-/** A response body's JSON text (BigInts exact), refused before and after writing when too long. */
+/**
+ * A response body's JSON text (BigInts exact), refused before and after writing when too long. A
+ * body parsed from JSON text as it is (a cached value) is that text.
+ */
 export function responseJson(body: unknown): string {
+  const source = sourceTextOf(body);
+  if (source !== undefined) {
+    if (source.length > MAX_RESPONSE_CHARS) throw new ResponseTooLarge();
+    return source;
+  }
   if (jsonLengthExceeds(body, MAX_RESPONSE_CHARS)) throw new ResponseTooLarge();
   const text = stringifyExact(body);
   if (text.length > MAX_RESPONSE_CHARS) throw new ResponseTooLarge();

@@ -1,6 +1,8 @@
 /** JSON text of one stream item (sse, ndjson, csv cells): exact BigInt, and a typed error for what JSON cannot carry. */
-import { stringifyExact } from '../json/index.js';
+import { sourceTextOf, stringifyExact } from '../json/index.js';
 import { StreamItemError } from './types.js';
+
+const LINE_BREAK = /[\r\n]/;
 
 /**
  * The item's JSON text. A cycle, a throwing `toJSON` or getter, or a value JSON has no text for
@@ -8,6 +10,10 @@ import { StreamItemError } from './types.js';
  * of sending a frame the client cannot parse.
  */
 export function jsonText(value: unknown, format: string): string {
+  // A message decoded from the store's JSON text (a pub/sub message): that text, unless it breaks
+  // lines (stored pretty-printed), which would break the frame; JSON.stringify never does.
+  const source = sourceTextOf(value);
+  if (source !== undefined && !LINE_BREAK.test(source)) return source;
   let text: string | undefined;
   try {
     text = stringifyExact(value);

@@ -145,5 +145,22 @@ for (const { name, store, database } of COMBINATIONS) {
         await s.close();
       }
     });
+
+    test('a hit answers the stored JSON text as it is: its spacing, and an integer past 2^53 exact', async () => {
+      const sku = `T-${process.pid}-${Date.now()}`;
+      const s = await serve(MANIFEST.replaceAll('{{REDIS}}', store.url).replaceAll('{{SKU}}', sku), await database.fresh());
+      try {
+        // Written by another program: JSON.parse would round the id, JSON.stringify drop the spaces.
+        const stored = `{ "sku": "${sku}", "id": 9007199254740993, "tags": ["a", "b"] }`;
+        await s.connectors.handle('redis', 'cache').set(`product:${sku}`, stored);
+        const hit = await s.app.inject({ method: 'GET', url: `/api/v1/products/${sku}` });
+        assert.equal(hit.statusCode, 200);
+        assert.equal(hit.headers['x-cache'], 'HIT');
+        assert.equal(hit.body, stored);
+        assert.equal(hit.headers['content-length'], String(Buffer.byteLength(stored)));
+      } finally {
+        await s.close();
+      }
+    });
   });
 }

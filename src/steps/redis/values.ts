@@ -5,7 +5,7 @@
  * a string that is itself JSON text ("42", "true", "{}") comes back decoded; store
  * `json_encode(s)` to keep such a string a string.
  */
-import { stringifyExact } from '../../json/index.js';
+import { parseKeepingText, stringifyExact } from '../../json/index.js';
 
 export function encodeValue(value: unknown): string {
   return typeof value === 'string' ? value : stringifyExact(value ?? null);
@@ -25,7 +25,8 @@ export function decodeValue(text: string): unknown {
   // Most cached text is JSON or plainly not: a cheap look at its start spares a thrown SyntaxError.
   if (!JSON_START.test(text)) return text;
   try {
-    return JSON.parse(text) as unknown;
+    // The text is kept with an object or list: a body that is this value is written as this text.
+    return parseKeepingText(text);
   } catch {
     return text;
   }
