@@ -7,9 +7,10 @@
  *
  *     npm run bench:cache [-- --rounds 5 --seconds 3 --connections 16 --logging-rounds 5]
  *
- * Two series: against the baseline doing the same work as svc (`--parse`: the cached JSON decoded,
- * then serialized again), strict and then logging one line per request as svc does; then,
- * informational, against the baseline that sends the cached text untouched.
+ * Two series: against the baseline decoding the cached JSON and serializing it again (`--parse`;
+ * svc decodes it too, and writes the stored text instead of encoding the value again), strict and
+ * then logging one line per request as svc does; then, informational, against the baseline that
+ * sends the cached text untouched.
  *
  * The Redis server: SVC_TEST_REDIS_URL when set, otherwise a throw-away one started here with
  * scripts/redis-test-server.sh (and stopped at the end). svc answers misses (never reached here) from
@@ -62,7 +63,7 @@ try {
     },
   };
   const common = { manifest: 'bench/cache/manifest', baseline: 'bench/cache/baseline', env, main: hit } as const;
-  console.log('\n### against Fastify + ioredis decoding the cached JSON and sending the object (the same work as svc)');
+  console.log('\n### against Fastify + ioredis decoding the cached JSON and sending the object (svc decodes it too)');
   const same = await runBench({ ...common, title: `GET /api/v1/products/${PRODUCT.sku} (cache hit)`, goal: 0.95, baselineArgs: ['--parse'] });
   console.log('\n### informational: against Fastify + ioredis sending the cached text untouched');
   const raw = await runBench({ ...common, title: `GET /api/v1/products/${PRODUCT.sku} (cache hit, raw pass-through)`, loggingRounds: 0 });
