@@ -1,4 +1,8 @@
-import { Observable, asyncScheduler, isObservable, type Subscriber, type Subscription } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import { asyncScheduler } from 'rxjs/internal/scheduler/async';
+import type { Subscriber } from 'rxjs/internal/Subscriber';
+import type { Subscription } from 'rxjs/internal/Subscription';
+import { isObservable } from 'rxjs/internal/util/isObservable';
 import { TORN_DOWN, type StepContext } from './cancel.js';
 import { Category, StepError, StepTimeoutError, type Site } from './errors.js';
 import { claim, type Settled } from './once.js';

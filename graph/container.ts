@@ -1,4 +1,6 @@
-import { Observable, Subscription, isObservable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import { Subscription } from 'rxjs/internal/Subscription';
+import { isObservable } from 'rxjs/internal/util/isObservable';
 import { PromiseResult, awaitResult, identity } from './await.js';
 import { Lifetime, StepContext, TORN_DOWN, type Member } from './cancel.js';
 import type { Site } from './errors.js';

@@ -1,4 +1,6 @@
-import { Observable, Subscription, type Subscriber } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import type { Subscriber } from 'rxjs/internal/Subscriber';
+import { Subscription } from 'rxjs/internal/Subscription';
 import type { Lifetime } from './cancel.js';
 import type { StreamEnd } from './stream.js';
 import type { ExitOutcome, GraphScope, StreamOutcome } from './types.js';

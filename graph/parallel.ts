@@ -1,4 +1,6 @@
-import { Observable, type Subscriber, type Subscription } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import type { Subscriber } from 'rxjs/internal/Subscriber';
+import type { Subscription } from 'rxjs/internal/Subscription';
 import { Category, StepError } from './errors.js';
 import { isPending, type Exec, type Signal } from './exec.js';
 import type { StepInfo } from './info.js';

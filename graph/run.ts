@@ -1,4 +1,6 @@
-import { Observable, type Subscriber, type Unsubscribable } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import type { Subscriber } from 'rxjs/internal/Subscriber';
+import type { Unsubscribable } from 'rxjs/internal/types';
 import { Lifetime, TORN_DOWN } from './cancel.js';
 import { Category, GRAPH_INFO, RunAbortedError, StepError, categorize, messageOf } from './errors.js';
 import { isPending, onStreamEnd, type Eventual, type Exec, type Signal } from './exec.js';

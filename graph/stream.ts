@@ -26,6 +26,11 @@ export interface SourceTraits {
    * buffer): the consumer registers here to hear of it at once, then pulls to receive the error.
    */
   onFailure?(listener: () => void): void;
+  /**
+   * Each item is handed over: nobody else holds it, so the consumer may free its memory as soon as
+   * it is done with it instead of leaving it to the garbage collector (bytes read from a socket).
+   */
+  readonly handsOverItems?: boolean;
 }
 
 /** How a stream's consumption ended: every item delivered, the source failed, or the consumer stopped. */
@@ -38,6 +43,10 @@ export function isPulledSource(value: unknown): value is PulledSource {
 
 export function isLiveSource(value: unknown): boolean {
   return value !== null && typeof value === 'object' && (value as SourceTraits).live === true;
+}
+
+export function handsOverItems(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && (value as SourceTraits).handsOverItems === true;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Observable } from 'rxjs';
+import type { Observable } from 'rxjs/internal/Observable';
 import type { StepError } from './errors.js';
 import type { Classifier } from './info.js';
 import type { PulledSource, StreamEnd } from './stream.js';

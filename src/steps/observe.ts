@@ -11,7 +11,8 @@
  *
  * The observer is a plain interface: this layer knows nothing of Prometheus (src/http implements it).
  */
-import { isObservable, tap } from 'rxjs';
+import { tap } from 'rxjs/internal/operators/tap';
+import { isObservable } from 'rxjs/internal/util/isObservable';
 import type { RunContext, StepResult } from '../../graph/index.js';
 import { StarlarkError } from '../starlark/index.js';
 import type { EndpointNode, EndpointScope } from './contract.js';

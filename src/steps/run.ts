@@ -1,7 +1,9 @@
 /**
  * One request's run of a compiled endpoint graph, and its outcome as the adapter's result.
  */
-import { isObservable, type Observable, type Subscription } from 'rxjs';
+import { isObservable } from 'rxjs/internal/util/isObservable';
+import type { Observable } from 'rxjs/internal/Observable';
+import type { Subscription } from 'rxjs/internal/Subscription';
 import { Category, GRAPH_STEP_ID, isLiveSource, type CompiledGraph, type Outcome, type StreamOutcome } from '../../graph/index.js';
 import type { EndpointResult, EndpointScope, PendingResult, RequestContext, ResponseResult, ResultReceiver, StreamResult } from './contract.js';
 import { classifyConnectorError } from '../connectors/index.js';

@@ -10,8 +10,9 @@
  * answer), and reads the pump's result for its log line.
  */
 import type { Writable } from 'node:stream';
-import { SourceOverflowError, type PulledSource, type SourceTraits, type StreamEnd } from '../../graph/index.js';
+import { SourceOverflowError, handsOverItems, type PulledSource, type SourceTraits, type StreamEnd } from '../../graph/index.js';
 import type { Problem } from '../problem/index.js';
+import { freeBytes } from './free-bytes.js';
 import type { StreamEncoder, StreamEncoding } from './types.js';
 
 /** Why a stream ended, for the log line. */
@@ -69,6 +70,8 @@ export class Pump {
   private needDrain = false;
   private corked = false;
   private iterating = true;
+  /** The source hands its items over: a byte chunk's memory is freed once written (./free-bytes.ts). */
+  private readonly freeWritten: boolean;
 
   constructor(options: PumpOptions) {
     this.options = options;
@@ -76,6 +79,7 @@ export class Pump {
     this.iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (source as Iterable<unknown>)[Symbol.iterator]();
     this.encoder = options.encoding.open();
     this.out = options.out;
+    this.freeWritten = handsOverItems(source);
     this.onDrain = this.onDrain.bind(this);
     this.onClose = this.onClose.bind(this);
     this.uncork = this.uncork.bind(this);
@@ -262,21 +266,22 @@ export class Pump {
 
   private send(bytes: Uint8Array): void {
     this.bytes += bytes.byteLength;
-    this.write(bytes);
+    this.write(bytes, this.freeWritten ? () => freeBytes(bytes) : undefined);
   }
 
   /**
    * Writes made in one turn of the event loop leave in one `writev`: the response is corked on the
    * first and uncorked on the next tick, so a cursor's buffered batch of rows is not a syscall per row.
    */
-  private write(chunk: string | Uint8Array): void {
+  private write(chunk: string | Uint8Array, written?: () => void): void {
     if (this.out.destroyed) return;
     if (!this.corked) {
       this.corked = true;
       (this.options.corkable ?? this.out).cork();
       process.nextTick(this.uncork);
     }
-    if (!this.out.write(chunk)) this.needDrain = true;
+    // `written` runs once the bytes have left (or the response was destroyed): nothing holds them then.
+    if (!this.out.write(chunk, written)) this.needDrain = true;
   }
 
   private uncork(): void {

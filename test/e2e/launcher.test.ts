@@ -1,8 +1,8 @@
 /**
  * `svc` run as a command (bin/svc.js executed, its `#!/usr/bin/env -S ...` line read by the kernel
  * and env, as `npx svc` and a global install run it) starts Node with the memory settings README
- * "Memory" describes: `--max-semi-space-size=8` among Node's options and `MALLOC_ARENA_MAX=2` in
- * its environment, both read from /proc (Linux).
+ * "Memory" describes: `--max-semi-space-size=8` and `--liftoff-only` among Node's options and
+ * `MALLOC_ARENA_MAX=2` in its environment, all read from /proc (Linux).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import { ROOT } from '../paths.js';
 
 const LINUX = process.platform === 'linux';
 
-test('bin/svc.js run as a command serves with a capped young generation and two malloc arenas', { skip: !LINUX && 'reads /proc' }, async () => {
+test('bin/svc.js run as a command serves with a capped young generation, baseline WebAssembly and two malloc arenas', { skip: !LINUX && 'reads /proc' }, async () => {
   ensureBuilt();
   const child = spawn(join(ROOT, 'bin/svc.js'), ['serve', '-c', 'examples/quickstart', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   try {
@@ -35,7 +35,8 @@ test('bin/svc.js run as a command serves with a capped young generation and two 
     const environ = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
     assert.match(argv[0]!, /(^|\/)node$/);
     assert.equal(argv[1], '--max-semi-space-size=8');
-    assert.match(argv[2]!, /bin\/svc\.js$/);
+    assert.equal(argv[2], '--liftoff-only');
+    assert.match(argv[3]!, /bin\/svc\.js$/);
     assert.ok(environ.includes('MALLOC_ARENA_MAX=2'), 'MALLOC_ARENA_MAX=2 is in the environment');
   } finally {
     child.kill('SIGKILL');

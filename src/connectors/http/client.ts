@@ -11,6 +11,7 @@
 import type { Agent, Dispatcher, Pool } from 'undici';
 import { ConnectorCategory, ConnectorError } from '../errors.js';
 import { exchange, exchangeStream, targetOf, type OutboundRequest, type OutboundResponse, type OutboundStreamResponse } from './exchange.js';
+import { loadUndiciCore, type UndiciCore } from './undici-core.js';
 
 /** The requests of one binding: an origin known at boot, or any. */
 export interface OutboundClient {
@@ -47,9 +48,9 @@ const DISPATCHER_OPTIONS = { keepAliveTimeout: KEEP_ALIVE_MS } as const;
 /**
  * undici is loaded when the client opens for a service with http steps (or by a first request), not
  * by every process that imports the connectors: a service without http steps never pays its memory
- * and load time. The module loader keeps it.
+ * and load time. Only the part svc uses is loaded (./undici-core.ts); the module loader keeps it.
  */
-let undici: typeof import('undici') | undefined;
+let undici: UndiciCore | undefined;
 
 export function createOutboundHttp(): OutboundHttp {
   let state: 'created' | 'open' | 'closed' = 'created';
@@ -72,23 +73,20 @@ export function createOutboundHttp(): OutboundHttp {
     return (agent ??= new Agent(DISPATCHER_OPTIONS));
   };
 
-  /** The dispatcher, once undici is loaded (a first request waits for it; later ones do not). */
-  const dispatcher = (origin: string | undefined, target: URL): Dispatcher | Promise<Dispatcher> => {
-    if (undici !== undefined) return dispatcherFor(origin, target);
-    return import('undici').then((module) => {
-      undici = module;
-      return dispatcherFor(origin, target);
-    });
+  /** The dispatcher, undici loaded first if need be. */
+  const dispatcher = (origin: string | undefined, target: URL): Dispatcher => {
+    undici ??= loadUndiciCore();
+    return dispatcherFor(origin, target);
   };
 
   const clientOf = (origin: string | undefined): OutboundClient => ({
     async request(request) {
       const target = targetOf(request.url);
-      return exchange(await dispatcher(origin, target), target, request);
+      return exchange(dispatcher(origin, target), target, request);
     },
     async stream(request) {
       const target = targetOf(request.url);
-      return exchangeStream(await dispatcher(origin, target), target, request);
+      return exchangeStream(dispatcher(origin, target), target, request);
     },
   });
 
@@ -109,7 +107,7 @@ export function createOutboundHttp(): OutboundHttp {
     async open() {
       if (state === 'created') state = 'open';
       // Loaded before the server listens, so no request (and no step time-out) waits for it.
-      if (bound && undici === undefined) undici = await import('undici');
+      if (bound) undici ??= loadUndiciCore();
     },
     async close(graceMs = CLOSE_GRACE_MS) {
       state = 'closed';

@@ -8,6 +8,11 @@
 import type { Readable } from 'node:stream';
 
 export class UpstreamBody implements AsyncIterable<Buffer> {
+  /**
+   * A chunk yielded is nobody else's (undici's body stream has let go of it), so whoever writes it
+   * out may free its memory once written (graph's SourceTraits).
+   */
+  readonly handsOverItems = true;
   #readable: Readable;
   #cleanup: () => void;
   #mapError: (cause: unknown) => unknown;
