@@ -1,4 +1,4 @@
 /** JSON helpers shared by every layer: exact stringification of values that hold BigInts, nesting checks. */
 export { stringifyExact } from './stringify.js';
 export { jsonNestsDeeper } from './nesting.js';
-export { parseKeepingText, sourceTextOf } from './source-text.js';
+export { keepSourceText, parseKeepingText, sourceTextOf } from './source-text.js';

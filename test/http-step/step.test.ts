@@ -204,7 +204,33 @@ endpoint "GET /bad-json" {
     }
   }
 }
+
+endpoint "GET /verbatim/{kind}" {
+  request {
+    path {
+      field "kind" {
+        type = string
+      }
+    }
+  }
+  pipeline {
+    http "up" {
+      url = "{{UPSTREAM}}/verbatim/\${ctx.request.path.kind}"
+    }
+    respond {
+      condition = ctx.request.path.kind == "wrapped"
+      body      = { wrapped = steps.up.body }
+    }
+    respond {
+      body = steps.up.body
+    }
+  }
+}
 `;
+
+/** JSON as an upstream may write it: its own spacing, an integer past 2^53, an escape (or none). */
+const VERBATIM = '{ "id" : 9007199254740993,\n  "name": "caf\\u00e9", "tags": [ 1, 2 ] }\n';
+const VERBATIM_UNESCAPED = '{ "id" : 9007199254740993,\n  "name": "café", "tags": [ 1, 2 ] }\n';
 
 /** Per request of the fault routes: the request and response, for tests to watch their socket. */
 const seen: { req: IncomingMessage; res: ServerResponse; written: () => number; closed: Promise<void> }[] = [];
@@ -290,6 +316,10 @@ function route(req: IncomingMessage, res: ServerResponse, body: string): void {
   } else if (url === '/constructor') {
     res.setHeader('content-type', 'application/json');
     res.end('{"constructor": "Ford", "note": "caf\\u00e9"}');
+  } else if (url.startsWith('/verbatim/')) {
+    res.setHeader('content-type', 'application/json');
+    // With a byte order mark, which is not part of the JSON text.
+    res.end(url.endsWith('/bom') ? `\ufeff${VERBATIM}` : url.endsWith('/unescaped') ? VERBATIM_UNESCAPED : VERBATIM);
   } else if (url === '/bad-json') {
     res.setHeader('content-type', 'application/json');
     res.end('{"oops": ');
@@ -325,6 +355,19 @@ async function nextSeen(count: number): Promise<(typeof seen)[number]> {
 }
 
 describe('data', () => {
+  test("a JSON body answered as it is: the upstream's text as sent (spacing, an exact integer past 2^53), without a byte order mark", async () => {
+    for (const kind of ['plain', 'bom', 'unescaped']) {
+      const res = await svc.app.inject({ method: 'GET', url: `/verbatim/${kind}` });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.match(res.headers['content-type'] as string, /^application\/json/);
+      assert.equal(res.body, kind === 'unescaped' ? VERBATIM_UNESCAPED : VERBATIM, kind);
+    }
+    // A value built from it is written out as JSON (the number as JSON.parse read it).
+    const res = await svc.app.inject({ method: 'GET', url: '/verbatim/wrapped' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.body, '{"wrapped":{"id":9007199254740992,"name":"café","tags":[1,2]}}');
+  });
+
   test('GET of JSON: status, lower-cased headers, parsed body', async () => {
     const res = await svc.app.inject({ method: 'GET', url: '/json' });
     assert.equal(res.statusCode, 200);

@@ -9,8 +9,12 @@
  * that scan costs as much as a third of the parse on a 64 KiB document (bench/proxy), the upstream is
  * the service the manifest chose, and V8's parser is not recursive; a document too deep to serialise
  * again fails its own request, never the process.
+ *
+ * A parsed body keeps its text (src/json/source-text.ts): answered as it is, it is the upstream's
+ * JSON as sent, spacing included, not the document written out again.
  */
 import type { HeaderValue, OutboundResponse } from '../../connectors/index.js';
+import { keepSourceText } from '../../json/index.js';
 import { isJsonContentType, parseJsonBody } from '../../schema/index.js';
 
 export interface HttpOutput {
@@ -58,16 +62,21 @@ function bodyOf(bytes: Buffer, headers: Readonly<Record<string, string | readonl
  */
 const MAYBE_FORBIDDEN = /__proto__|constructor/;
 
-function parseJson(text: string, type: string): unknown {
+function parseJson(body: string, type: string): unknown {
+  // A byte order mark is not JSON, but some servers send one (as parseJsonBody allows).
+  const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
+  let value: unknown;
   if (text.indexOf('\\') >= 0 || MAYBE_FORBIDDEN.test(text)) {
     const parsed = parseJsonBody(text, Number.POSITIVE_INFINITY);
     if (!parsed.ok) throw new UpstreamBodyError(`the upstream sent invalid JSON (${type}): ${parsed.message}`);
-    return parsed.value;
+    value = parsed.value;
+  } else {
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new UpstreamBodyError(`the upstream sent invalid JSON (${type}): ${(error as Error).message}`);
+    }
   }
-  try {
-    // A byte order mark is not JSON, but some servers send one (as parseJsonBody allows).
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (error) {
-    throw new UpstreamBodyError(`the upstream sent invalid JSON (${type}): ${(error as Error).message}`);
-  }
+  keepSourceText(value, text);
+  return value;
 }
