@@ -14,7 +14,7 @@ import { ROOT } from '../paths.js';
 
 const LINUX = process.platform === 'linux';
 
-test('bin/svc.js run as a command serves with a capped young generation, baseline WebAssembly and two malloc arenas', { skip: !LINUX && 'reads /proc' }, async () => {
+test("bin/svc.js run as a command serves with README 'Memory' settings", { skip: !LINUX && 'reads /proc' }, async () => {
   ensureBuilt();
   const child = spawn(join(ROOT, 'bin/svc.js'), ['serve', '-c', 'examples/quickstart', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   try {
