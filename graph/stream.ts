@@ -27,10 +27,25 @@ export interface SourceTraits {
    */
   onFailure?(listener: () => void): void;
   /**
+   * A live source may hand items to its consumer as they come, without a pull (a promise) per item.
+   * `push(consumer)` returns false when there is something to pull first (kept items, a failure,
+   * the end); otherwise it calls `consumer.take(item)` synchronously for each item from then on,
+   * until `take` returns false (the item was taken, but no more for now: the consumer's socket is
+   * full) or the source ends, when it calls `consumer.end()`. Either way it keeps items for pulls
+   * again, as before the call.
+   */
+  push?(consumer: PushConsumer): boolean;
+  /**
    * Each item is handed over: nobody else holds it, so the consumer may free its memory as soon as
    * it is done with it instead of leaving it to the garbage collector (bytes read from a socket).
    */
   readonly handsOverItems?: boolean;
+}
+
+/** Whoever takes a live source's items as they come (SourceTraits.push). */
+export interface PushConsumer {
+  take(item: unknown): boolean;
+  end(): void;
 }
 
 /** How a stream's consumption ended: every item delivered, the source failed, or the consumer stopped. */

@@ -10,7 +10,7 @@
  * answer), and reads the pump's result for its log line.
  */
 import type { Writable } from 'node:stream';
-import { SourceOverflowError, handsOverItems, type PulledSource, type SourceTraits, type StreamEnd } from '../../graph/index.js';
+import { SourceOverflowError, handsOverItems, type PulledSource, type PushConsumer, type SourceTraits, type StreamEnd } from '../../graph/index.js';
 import type { Problem } from '../problem/index.js';
 import { freeBytes } from './free-bytes.js';
 import type { StreamEncoder, StreamEncoding } from './types.js';
@@ -69,7 +69,15 @@ export class Pump {
   /** The last write was refused (the socket's buffer is over its mark): wait for `drain`. */
   private needDrain = false;
   private corked = false;
+  /** Writes are corked until the next tick (pulls); not while items are pushed, one write each. */
+  private corking = true;
   private iterating = true;
+  /** A live source that pushes its items (SourceTraits.push), with this pump's consumer for it. */
+  private readonly pushing: { readonly source: SourceTraits; readonly consumer: PushConsumer } | undefined;
+  /** Wakes the loop sleeping while items are pushed. */
+  private wakeParked: (() => void) | undefined;
+  /** An item pushed that could not be encoded: the loop fails with it once awake. */
+  private pushFailure: unknown;
   /** The source hands its items over: a byte chunk's memory is freed once written (./free-bytes.ts). */
   private readonly freeWritten: boolean;
 
@@ -86,6 +94,11 @@ export class Pump {
     // A live source that fails while this pump waits for a drain that may never come (the client
     // stopped reading) wakes it, so it pulls, receives the failure and cuts the client off.
     if (options.live) (source as SourceTraits).onFailure?.(() => this.wakeDrained?.());
+    const traits = source as SourceTraits;
+    this.pushing =
+      options.live && typeof traits.push === 'function'
+        ? { source: traits, consumer: { take: (item) => this.pushed(item), end: () => this.wakeParked?.() } }
+        : undefined;
   }
 
   /** The first pull, before the response is committed: its failure can still be a problem answer. */
@@ -138,19 +151,19 @@ export class Pump {
     let step: IteratorResult<unknown> | undefined = first;
     try {
       for (;;) {
-        if (step === undefined) step = await this.next();
+        if (step === undefined) {
+          if (this.pushing !== undefined && (await this.parkWhilePushed())) {
+            if (this.stopped !== undefined) return this.stoppedResult();
+            if (this.needDrain) await this.drained();
+            continue;
+          }
+          step = await this.next();
+        }
         if (this.stopped !== undefined) return this.stoppedResult();
         if (step.done) break;
-        const frame = encoder.item(step.value);
+        const value = step.value;
         step = undefined;
-        this.items++;
-        if (typeof frame !== 'string') {
-          this.flushBatch();
-          this.send(frame);
-        } else {
-          this.batch += frame;
-          if (++this.batched >= flushEvery) this.flushBatch();
-        }
+        this.writeItem(value, flushEvery);
         if (this.needDrain) await this.drained();
         if (this.stopped !== undefined) return this.stoppedResult();
       }
@@ -161,6 +174,55 @@ export class Pump {
     this.finishIteration();
     this.out.end();
     return this.result('complete', 'complete');
+  }
+
+  private writeItem(value: unknown, flushEvery: number): void {
+    const frame = this.encoder.item(value);
+    this.items++;
+    if (typeof frame !== 'string') {
+      this.flushBatch();
+      this.send(frame);
+    } else {
+      this.batch += frame;
+      if (++this.batched >= flushEvery) this.flushBatch();
+    }
+  }
+
+  /**
+   * Live items written as they come (SourceTraits.push), without a promise per item: the loop
+   * sleeps while `pushed` writes them, and wakes when pushing stops: the socket is full, the source
+   * ended, the stream stopped, or an item could not be encoded (thrown here). False when there is
+   * something to pull first (kept items, a failure, the end).
+   */
+  private async parkWhilePushed(): Promise<boolean> {
+    const { source, consumer } = this.pushing!;
+    if (this.stopped !== undefined || this.needDrain || !source.push!(consumer)) return false;
+    this.corking = false;
+    await new Promise<void>((resolve) => {
+      this.wakeParked = resolve;
+    });
+    this.wakeParked = undefined;
+    this.corking = true;
+    const failure = this.pushFailure;
+    if (failure !== undefined) {
+      this.pushFailure = undefined;
+      throw failure;
+    }
+    return true;
+  }
+
+  /** `take` of the push consumer: writes the item; false (and the loop woken) when pushing must stop. */
+  private pushed(item: unknown): boolean {
+    if (this.stopped === undefined) {
+      try {
+        this.writeItem(item, this.options.encoding.flushEvery);
+        if (!this.needDrain) return true;
+      } catch (error) {
+        this.pushFailure = error;
+      }
+    }
+    this.wakeParked?.();
+    return false;
   }
 
   /**
@@ -187,6 +249,7 @@ export class Pump {
 
   private wakeAll(): void {
     this.wakeDrained?.();
+    this.wakeParked?.();
   }
 
   private onClose(): void {
@@ -275,7 +338,7 @@ export class Pump {
    */
   private write(chunk: string | Uint8Array, written?: () => void): void {
     if (this.out.destroyed) return;
-    if (!this.corked) {
+    if (!this.corked && this.corking) {
       this.corked = true;
       (this.options.corkable ?? this.out).cork();
       process.nextTick(this.uncork);
