@@ -6,7 +6,16 @@ export { compileGraph, compileGraphOrThrow } from './compile.js';
 export { ExitSignal, exitWith, asValue } from './result.js';
 export { Category, GRAPH_STEP_ID, StepError, messageOf } from './errors.js';
 export { toDot, type DotGraph } from './dot.js';
-export { SourceOverflowError, handsOverItems, isLiveSource, isPulledSource, type PulledSource, type PushConsumer, type SourceTraits, type StreamEnd } from './stream.js';
+export {
+  SourceOverflowError,
+  handsOverItems,
+  isLiveSource,
+  isPulledSource,
+  type PulledSource,
+  type PushConsumer,
+  type SourceTraits,
+  type StreamEnd,
+} from './stream.js';
 export type { Classifier, StepInfo } from './info.js';
 export type {
   Branch,
