@@ -1,13 +1,15 @@
 /**
  * The upstream of bench/proxy stream-rss: plain node:http answering `GET /blob` with BYTES bytes
  * (default 1 GiB) of one 64 KiB buffer written again and again, each write only once the socket took
- * the previous one, so the body is never held in memory here either. Prints `listening <port>` once
- * bound; SIGTERM stops it.
+ * the previous one, so the body is never held in memory here either. With CHUNKED=1 the body is sent
+ * with chunked transfer coding instead of a Content-Length. Prints `listening <port>` once bound;
+ * SIGTERM stops it.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 const total = Number(process.env.BYTES ?? 1024 ** 3);
+const chunked = process.env.CHUNKED === '1';
 const chunk = Buffer.alloc(64 * 1024, 'svc stream bench ');
 
 const server = createServer((req, res) => {
@@ -16,7 +18,7 @@ const server = createServer((req, res) => {
     res.end();
     return;
   }
-  res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(total) });
+  res.writeHead(200, { 'content-type': 'application/octet-stream', ...(chunked ? {} : { 'content-length': String(total) }) });
   let written = 0;
   const pump = (): void => {
     while (written < total && !res.destroyed) {

@@ -1,17 +1,16 @@
 /**
- * Frees a chunk's memory at once, once it has been written, instead of when the garbage collector
- * next runs.
+ * Frees a buffer's memory at once, once what it held has been written, instead of when the garbage
+ * collector next runs.
  *
  * Why: every read from a socket is a new buffer (64 KiB on a busy connection), and its memory lives
  * outside V8's heap until the collector finds the buffer dead. V8 starts a collection for such
  * memory only after about 64 MB of it has piled up, so a proxy streaming a large upstream body
- * holds that much garbage at its peaks (bench/proxy "Streaming"). Detaching the chunk's ArrayBuffer
+ * holds that much garbage at its peaks (bench/proxy "Streaming"). Detaching the ArrayBuffer
  * (`transfer(0)`) hands its memory back to the allocator right away, where the next read reuses it.
  *
- * Only a chunk that is the whole of its ArrayBuffer is freed: a view into a larger buffer may share
- * it with other views (a pooled Buffer, the headers of the same read). The caller guarantees that
- * nothing else holds the chunk (a source that hands over its items, graph's `handsOverItems`) and
- * that the write is over (the write's callback has run: the bytes are in the kernel).
+ * The caller guarantees that nothing else will read the buffer (a source that hands its items over,
+ * graph's `handsOverItems`, and every write of its bytes over). A buffer of Buffer's shared pool
+ * (small Buffers are slices of one 8 KiB pool) is never freed.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -39,11 +38,10 @@ function findTransfer(): Transfer | null {
   }
 }
 
-/** Frees `chunk`'s memory if it is the whole of its ArrayBuffer; it reads as empty afterwards. */
-export function freeBytes(chunk: Uint8Array): void {
-  const buffer = chunk.buffer;
-  // Empty: nothing to free, and a detached buffer (freed already) would make transfer throw.
-  if (chunk.byteLength === 0 || chunk.byteOffset !== 0 || chunk.byteLength !== buffer.byteLength || !(buffer instanceof ArrayBuffer)) return;
+/** Frees `buffer`'s memory; every view of it reads as empty afterwards. */
+export function freeBuffer(buffer: ArrayBufferLike): void {
+  // Small (possibly Buffer's shared pool), empty or already freed (transfer would throw), or shared.
+  if (buffer.byteLength <= Buffer.poolSize || !(buffer instanceof ArrayBuffer)) return;
   if (transfer === undefined) transfer = findTransfer();
   transfer?.call(buffer, 0);
 }

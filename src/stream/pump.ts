@@ -12,7 +12,7 @@
 import type { Writable } from 'node:stream';
 import { SourceOverflowError, handsOverItems, type PulledSource, type PushConsumer, type SourceTraits, type StreamEnd } from '../../graph/index.js';
 import type { Problem } from '../problem/index.js';
-import { freeBytes } from './free-bytes.js';
+import { freeBuffer } from './free-bytes.js';
 import type { StreamEncoder, StreamEncoding } from './types.js';
 
 /** Why a stream ended, for the log line. */
@@ -78,8 +78,11 @@ export class Pump {
   private wakeParked: (() => void) | undefined;
   /** An item pushed that could not be encoded: the loop fails with it once awake. */
   private pushFailure: unknown;
-  /** The source hands its items over: a byte chunk's memory is freed once written (./free-bytes.ts). */
+  /** The source hands its items over: a byte chunk's buffer is freed once written (freeAfter). */
   private readonly freeWritten: boolean;
+  /** The buffers of the first and of the latest chunk sent (freeAfter). */
+  private firstBuffer: ArrayBufferLike | undefined;
+  private lastBuffer: ArrayBufferLike | undefined;
 
   constructor(options: PumpOptions) {
     this.options = options;
@@ -329,7 +332,29 @@ export class Pump {
 
   private send(bytes: Uint8Array): void {
     this.bytes += bytes.byteLength;
-    this.write(bytes, this.freeWritten ? () => freeBytes(bytes) : undefined);
+    this.write(bytes, this.freeWritten ? this.freeAfter(bytes) : undefined);
+  }
+
+  /**
+   * What to free once `bytes` is written (./free-bytes.ts): the buffer of the chunks before it, when
+   * `bytes` starts another. A source that hands its chunks over gives them in buffer order (an
+   * upstream body: each socket read is one buffer, cut into several pieces when the body is sent in
+   * chunked coding), so once a chunk of another buffer comes, no piece of the previous one is still
+   * to come; and writes finish in order, so when this one's has, so have all of the previous
+   * buffer's. The first buffer is never freed: it may hold the response's head too. The last is left
+   * to the collector.
+   */
+  private freeAfter(bytes: Uint8Array): (() => void) | undefined {
+    const buffer = bytes.buffer;
+    const previous = this.lastBuffer;
+    if (buffer === previous) return undefined;
+    this.lastBuffer = buffer;
+    if (previous === undefined) {
+      this.firstBuffer = buffer;
+      return undefined;
+    }
+    if (previous === this.firstBuffer) return undefined;
+    return () => freeBuffer(previous);
   }
 
   /**

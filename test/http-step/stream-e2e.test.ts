@@ -22,7 +22,8 @@ const BINARY = randomBytes(3 * 1024 * 1024 + 17);
 const MEDIA_TYPE = 'application/vnd.example.archive';
 
 /**
- * `/binary`: BINARY with MEDIA_TYPE and a Content-Length. `/trickle`: a line every 20 ms, for ever.
+ * `/binary`: BINARY with MEDIA_TYPE and a Content-Length. `/chunked`: the same in chunked coding.
+ * `/trickle`: a line every 20 ms, for ever.
  * `/broken`: half of BINARY in chunks, then the connection reset. `/headless`: a head announcing a
  * body, then the connection reset before any of it. `/missing`: a 404 with a short body.
  */
@@ -62,6 +63,25 @@ function route(req: IncomingMessage, res: ServerResponse): void {
       res.flushHeaders();
       setTimeout(() => req.socket.resetAndDestroy(), 50);
       return;
+    case '/chunked': {
+      // No Content-Length: chunked coding, in pieces that straddle the socket's reads.
+      res.writeHead(200, { 'content-type': MEDIA_TYPE });
+      let sent = 0;
+      const write = (): void => {
+        while (sent < BINARY.length) {
+          const end = Math.min(sent + 40_000 + (sent % 7), BINARY.length);
+          const more = res.write(BINARY.subarray(sent, end));
+          sent = end;
+          if (!more) {
+            res.once('drain', write);
+            return;
+          }
+        }
+        res.end();
+      };
+      write();
+      return;
+    }
     case '/missing':
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('no such file');
@@ -196,6 +216,14 @@ test("the upstream body arrives byte for byte, with the media type of the step's
   const { items, ...rest } = line.stream as { items: number };
   assert.ok(items >= 1);
   assert.deepEqual(rest, { format: 'raw', bytes: BINARY.length, ended: 'complete' });
+});
+
+test('an upstream body in chunked coding arrives byte for byte', async () => {
+  const got = await fetchBytes(`${base}/typed/chunked`);
+  assert.equal(got.status, 200);
+  assert.equal(got.complete, true);
+  assert.equal(got.body.length, BINARY.length);
+  assert.equal(sha256(got.body), sha256(BINARY));
 });
 
 // HTTP field names are case-insensitive: a step header spelt "Content-Type" replaces the default.

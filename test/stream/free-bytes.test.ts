@@ -1,36 +1,33 @@
 /**
- * A byte chunk handed over by its source (an upstream body's) is freed once written, not when the
- * garbage collector next runs (src/stream/free-bytes.ts); anything else is left alone.
+ * The chunks of a source that hands them over (an upstream body's) have their buffer freed once
+ * written, not when the garbage collector next runs (src/stream/free-bytes.ts): each buffer once the
+ * first chunk of the next one has been written, never the first buffer (it may hold the response's
+ * head) nor a small one (Buffer's shared pool). Anything else is left alone.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
-import { freeBytes } from '../../src/stream/free-bytes.js';
+import { freeBuffer } from '../../src/stream/free-bytes.js';
 import { createEncoding, Pump } from '../../src/stream/index.js';
 
 const MiB = 1024 * 1024;
 
-test('freeBytes: a chunk that is its whole ArrayBuffer is emptied and its memory given back at once', () => {
+test('freeBuffer: the memory is given back at once, and every view of the buffer reads as empty', () => {
   const chunk = Buffer.alloc(32 * MiB, 7);
+  const view = chunk.subarray(10, 20);
   const before = process.memoryUsage().arrayBuffers;
-  freeBytes(chunk);
+  freeBuffer(chunk.buffer);
   assert.equal(chunk.byteLength, 0);
-  assert.equal(chunk.buffer.byteLength, 0);
+  assert.equal(view.byteLength, 0);
   assert.ok(before - process.memoryUsage().arrayBuffers >= 31 * MiB, 'the memory was not given back');
-  // Freed twice, or empty: nothing happens, nothing throws.
-  freeBytes(chunk);
-  freeBytes(new Uint8Array(0));
+  // Freed twice: nothing happens, nothing throws.
+  freeBuffer(chunk.buffer);
 });
 
-test('freeBytes: a view into a larger buffer, or a small pooled Buffer, is left as it is', () => {
-  const whole = Buffer.alloc(1024, 1);
-  const view = whole.subarray(0, 512);
-  freeBytes(view);
-  assert.equal(view.byteLength, 512);
-  assert.equal(whole.byteLength, 1024);
+test("freeBuffer: a small Buffer's shared pool is left as it is", () => {
   const pooled = Buffer.from('shares its ArrayBuffer with other small Buffers');
-  freeBytes(pooled);
+  freeBuffer(pooled.buffer);
   assert.equal(pooled.toString(), 'shares its ArrayBuffer with other small Buffers');
 });
 
@@ -44,10 +41,6 @@ function copyingSink(): { out: Writable; received: () => Buffer } {
     },
   });
   return { out, received: () => Buffer.concat(parts) };
-}
-
-function chunks(n: number): Buffer[] {
-  return Array.from({ length: n }, (_, i) => Buffer.alloc(64 * 1024, i + 1));
 }
 
 async function pumpAll(source: AsyncIterable<Buffer>, out: Writable): Promise<void> {
@@ -66,36 +59,47 @@ async function pumpAll(source: AsyncIterable<Buffer>, out: Writable): Promise<vo
 
 const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
-test('the pump frees each chunk of a source that hands its items over, after its write, and the bytes arrive whole', async () => {
-  const items = chunks(40);
-  const expected = sha256(Buffer.concat(items));
-  const source = {
-    handsOverItems: true,
-    async *[Symbol.asyncIterator]() {
-      yield* items;
-    },
-  };
-  const sink = copyingSink();
-  await pumpAll(source, sink.out);
-  assert.equal(sha256(sink.received()), expected);
-  assert.deepEqual(
-    items.map((c) => c.byteLength),
-    items.map(() => 0),
-  );
-});
+/** Buffers of 64 KiB, each cut into `pieces` chunks (as a chunked upstream body's socket reads are). */
+function buffers(n: number, pieces: number): { buffers: Buffer[]; chunks: Buffer[] } {
+  const whole = Array.from({ length: n }, (_, i) => Buffer.alloc(64 * 1024, i + 1));
+  const size = whole[0]!.length / pieces;
+  const chunks = whole.flatMap((b) => Array.from({ length: pieces }, (_, j) => b.subarray(j * size, (j + 1) * size)));
+  return { buffers: whole, chunks };
+}
+
+for (const pieces of [1, 4]) {
+  test(`the pump frees the buffers of a source that hands its chunks over, ${pieces} chunk(s) per buffer, and the bytes arrive whole`, async () => {
+    const { buffers: whole, chunks } = buffers(10, pieces);
+    const expected = sha256(Buffer.concat(whole));
+    const source = {
+      handsOverItems: true,
+      async *[Symbol.asyncIterator]() {
+        yield* chunks;
+      },
+    };
+    const sink = copyingSink();
+    await pumpAll(source, sink.out);
+    assert.equal(sha256(sink.received()), expected);
+    // The first buffer (it may hold a response's head) and the last (no chunk came after it) are kept.
+    assert.deepEqual(
+      whole.map((b) => b.byteLength),
+      whole.map((_, i) => (i === 0 || i === whole.length - 1 ? 64 * 1024 : 0)),
+    );
+  });
+}
 
 test("the pump leaves a source's chunks alone unless it hands them over", async () => {
-  const items = chunks(5);
+  const { buffers: whole, chunks } = buffers(5, 1);
   const source = {
     async *[Symbol.asyncIterator]() {
-      yield* items;
+      yield* chunks;
     },
   };
   const sink = copyingSink();
   await pumpAll(source, sink.out);
   assert.deepEqual(
-    items.map((c) => c.byteLength),
-    items.map(() => 64 * 1024),
+    whole.map((c) => c.byteLength),
+    whole.map(() => 64 * 1024),
   );
-  assert.equal(items[4]![0], 5);
+  assert.equal(whole[3]![0], 4);
 });

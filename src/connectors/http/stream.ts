@@ -6,6 +6,7 @@
  * this in as the source of `stream "raw"`.
  */
 import type { Readable } from 'node:stream';
+import { chunksOf } from './chunks.js';
 
 export class UpstreamBody implements AsyncIterable<Buffer> {
   /**
@@ -63,7 +64,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   async *#chunks(): AsyncGenerator<Buffer> {
     try {
       if (this.#disposed) return;
-      for await (const chunk of this.#readable as AsyncIterable<Buffer>) {
+      for await (const chunk of chunksOf(this.#readable)) {
         this.#bytes += chunk.length;
         yield chunk;
       }
