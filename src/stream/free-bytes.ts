@@ -9,11 +9,16 @@
  * (`transfer(0)`) hands its memory back to the allocator right away, where the next read reuses it.
  *
  * The caller guarantees that nothing else will read the buffer (a source that hands its items over,
- * graph's `handsOverItems`, and every write of its bytes over). A buffer of Buffer's shared pool
- * (small Buffers are slices of one 8 KiB pool) is never freed.
+ * graph's `handsOverItems`, and every write of its bytes over). A pool of Buffer's (small Buffers
+ * are slices of one shared pool, which the join of small pieces may return) is never freed: Node.js
+ * marks its pools untransferable (`isMarkedAsUntransferable`, from 22 on), and on 20 a pool is
+ * exactly `Buffer.poolSize` bytes.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import * as workerThreads from 'node:worker_threads';
+
+const isMarkedAsUntransferable = (workerThreads as { isMarkedAsUntransferable?: (value: object) => boolean }).isMarkedAsUntransferable;
 
 type Transfer = (this: ArrayBuffer, newLength?: number) => ArrayBuffer;
 
@@ -38,10 +43,19 @@ function findTransfer(): Transfer | null {
   }
 }
 
+/** Whether `buffer` is one of Buffer's pools (or marked untransferable by its owner). */
+function isPool(buffer: ArrayBuffer): boolean {
+  return isMarkedAsUntransferable !== undefined ? isMarkedAsUntransferable(buffer) : buffer.byteLength <= Buffer.poolSize;
+}
+
 /** Frees `buffer`'s memory; every view of it reads as empty afterwards. */
 export function freeBuffer(buffer: ArrayBufferLike): void {
-  // Small (possibly Buffer's shared pool), empty or already freed (transfer would throw), or shared.
-  if (buffer.byteLength <= Buffer.poolSize || !(buffer instanceof ArrayBuffer)) return;
+  // Shared, empty or already freed (transfer would throw), or a pool.
+  if (!(buffer instanceof ArrayBuffer) || buffer.byteLength === 0 || isPool(buffer)) return;
   if (transfer === undefined) transfer = findTransfer();
-  transfer?.call(buffer, 0);
+  try {
+    transfer?.call(buffer, 0);
+  } catch {
+    // Not detachable (WebAssembly memory, a buffer its owner pinned): left to the collector.
+  }
 }
