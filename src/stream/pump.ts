@@ -96,8 +96,9 @@ export class Pump {
     this.uncork = this.uncork.bind(this);
     // A live source that fails while this pump waits for a drain that may never come (the client
     // stopped reading) wakes it, so it pulls, receives the failure and cuts the client off.
-    if (options.live) (source as SourceTraits).onFailure?.(() => this.wakeDrained?.());
     const traits = source as SourceTraits;
+    if (options.live) traits.onFailure?.(() => this.wakeDrained?.());
+    // A live source that can push is written to as its items come (parkWhilePushed).
     this.pushing =
       options.live && typeof traits.push === 'function'
         ? { source: traits, consumer: { take: (item) => this.pushed(item), end: () => this.wakeParked?.() } }

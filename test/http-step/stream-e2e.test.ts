@@ -201,12 +201,17 @@ async function logLineOf(url: string): Promise<Record<string, unknown>> {
   return svc.log.requests().find((l) => l.url === url)!;
 }
 
-test("the upstream body arrives byte for byte, with the media type of the step's content_type", async () => {
-  const got = await fetchBytes(`${base}/typed/binary`);
+/** A complete 200 whose body is BINARY, byte for byte. */
+function assertWholeBinary(got: Awaited<ReturnType<typeof fetchBytes>>): void {
   assert.equal(got.status, 200);
   assert.equal(got.complete, true);
   assert.equal(got.body.length, BINARY.length);
   assert.equal(sha256(got.body), sha256(BINARY));
+}
+
+test("the upstream body arrives byte for byte, with the media type of the step's content_type", async () => {
+  const got = await fetchBytes(`${base}/typed/binary`);
+  assertWholeBinary(got);
   assert.deepEqual(headerValues(got.rawHeaders, 'content-type'), [MEDIA_TYPE]);
   // Streamed as it comes: chunked, not a Content-Length computed from a body held in memory.
   assert.deepEqual(headerValues(got.rawHeaders, 'transfer-encoding'), ['chunked']);
@@ -219,19 +224,13 @@ test("the upstream body arrives byte for byte, with the media type of the step's
 });
 
 test('an upstream body in chunked coding arrives byte for byte', async () => {
-  const got = await fetchBytes(`${base}/typed/chunked`);
-  assert.equal(got.status, 200);
-  assert.equal(got.complete, true);
-  assert.equal(got.body.length, BINARY.length);
-  assert.equal(sha256(got.body), sha256(BINARY));
+  assertWholeBinary(await fetchBytes(`${base}/typed/chunked`));
 });
 
 // HTTP field names are case-insensitive: a step header spelt "Content-Type" replaces the default.
 test("headers computed from the upstream's: its Content-Type replaces the default (one field, not two), X-Archive passed on", async () => {
   const got = await fetchBytes(`${base}/passed/binary`);
-  assert.equal(got.status, 200);
-  assert.equal(got.complete, true);
-  assert.equal(sha256(got.body), sha256(BINARY));
+  assertWholeBinary(got);
   assert.deepEqual(headerValues(got.rawHeaders, 'x-archive'), ['yes']);
   assert.deepEqual(headerValues(got.rawHeaders, 'content-type'), [MEDIA_TYPE]);
 });
