@@ -36,8 +36,10 @@ export interface SourceTraits {
    */
   push?(consumer: PushConsumer): boolean;
   /**
-   * Each item is handed over: nobody else holds it, so the consumer may free its memory as soon as
-   * it is done with it instead of leaving it to the garbage collector (bytes read from a socket).
+   * Each item is handed over: nobody else holds it or the buffer it is a view of, and items of one
+   * buffer come one after the other, so the consumer may free a buffer's memory as soon as it is
+   * done with all of its items instead of leaving it to the garbage collector (bytes read from a
+   * socket: each read one buffer).
    */
   readonly handsOverItems?: boolean;
 }

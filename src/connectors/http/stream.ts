@@ -10,8 +10,9 @@ import { chunksOf } from './chunks.js';
 
 export class UpstreamBody implements AsyncIterable<Buffer> {
   /**
-   * A chunk yielded is nobody else's (undici's body stream has let go of it), so whoever writes it
-   * out may free its memory once written (graph's SourceTraits).
+   * A chunk yielded is nobody else's, nor is the socket read it is a view of (undici has parsed it
+   * and let go), and the pieces of one read come one after the other (./chunks.ts): whoever writes
+   * them out may free each read's memory once written (graph's SourceTraits).
    */
   readonly handsOverItems = true;
   #readable: Readable;
