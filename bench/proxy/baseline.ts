@@ -4,21 +4,23 @@
  * read and parsed as JSON, the parsed document sent as the JSON response. With `--raw` the body is
  * read as text and sent untouched (no parse, no serialization: the fastest hand-written proxy, which
  * could not shape the answer). No logging, or with `--log` one pino line per request
- * (bench/lib/baseline-logging.ts). UPSTREAM_URL names the upstream (with a trailing slash). Prints
+ * (bench/lib/baseline-logging.ts). It echoes `X-Request-Id` as svc does (bench/lib/baseline-request-id.ts). UPSTREAM_URL names the upstream (with a trailing slash). Prints
  * `listening <port>` once bound.
  */
 import { fastify } from 'fastify';
 import { Pool } from 'undici';
 import { announce, installRequestLog, loggerOptions } from '../lib/baseline-logging.js';
+import { echoRequestId, requestIdOptions } from '../lib/baseline-request-id.js';
 
 const raw = process.argv.includes('--raw');
 const upstream = new URL('catalogue', process.env.UPSTREAM_URL ?? 'http://127.0.0.1:9/');
 const pool = new Pool(upstream.origin, { keepAliveTimeout: 10_000 });
 
-const app = fastify(loggerOptions());
+const app = fastify({ ...loggerOptions(), ...requestIdOptions() });
 installRequestLog(app);
 
 app.get('/api/v1/catalogue', async (request, reply) => {
+  echoRequestId(request, reply);
   // Cancelled when the client goes away, as svc's step is.
   const controller = new AbortController();
   request.raw.once('close', () => controller.abort());

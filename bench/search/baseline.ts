@@ -3,7 +3,8 @@
  * would write it directly with Fastify: the same constraints as Fastify's own route schema (headers and
  * querystring, compiled by Fastify's ajv with its default options: type coercion, defaults injected,
  * first error only), ajv-formats for `uuid`, and the same body `{query, limit, sort}`. No logging, or
- * with `--log` one pino line per request (bench/lib/baseline-logging.ts).
+ * with `--log` one pino line per request (bench/lib/baseline-logging.ts). It echoes
+ * `X-Request-Id` as svc does (bench/lib/baseline-request-id.ts).
  *
  * A validation failure answers 422 with a problem body listing the failed constraints (Fastify's
  * default would be a 400 of its own shape), so the informational invalid-request round compares like
@@ -13,6 +14,7 @@ import { fastify, type FastifyError } from 'fastify';
 import type { Plugin } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { announce, installRequestLog, loggerOptions } from '../lib/baseline-logging.js';
+import { echoRequestId, requestIdOptions } from '../lib/baseline-request-id.js';
 
 // ajv-formats is CommonJS: under NodeNext the default import is `module.exports`, whose `.default` is
 // the plugin. Its declared options type is narrower than what Fastify's plugin slot declares, hence the
@@ -21,12 +23,14 @@ const addFormats = addFormatsModule.default as unknown as Plugin<unknown>;
 
 const app = fastify({
   ...loggerOptions(),
+  ...requestIdOptions(),
   ajv: { plugins: [[addFormats, { formats: ['uuid'] }]] },
 });
 
 installRequestLog(app);
 
 app.setErrorHandler((error: FastifyError, request, reply) => {
+  echoRequestId(request, reply);
   if (error.validation === undefined) {
     reply.code(500).send({ message: 'internal error' });
     return;
@@ -76,7 +80,7 @@ app.get<Search>(
   },
   (request, reply) => {
     const { q, limit, sort } = request.query;
-    reply.send({ query: q, limit, sort });
+    echoRequestId(request, reply).send({ query: q, limit, sort });
   },
 );
 

@@ -5,13 +5,15 @@
  * properties allowed, as svc's), compiled by Fastify's ajv with its default options (defaults
  * injected, type coercion, first error only), and the script's logic in JavaScript on the event loop:
  * each tag trimmed and lower-cased, empty ones dropped, the rest prefixed; `{count, tags}`. No
- * logging, or with `--log` one pino line per request (bench/lib/baseline-logging.ts). Prints
+ * logging, or with `--log` one pino line per request (bench/lib/baseline-logging.ts). It echoes
+ * `X-Request-Id` as svc does (bench/lib/baseline-request-id.ts). Prints
  * `listening <port>` once bound.
  */
 import { fastify } from 'fastify';
 import { announce, installRequestLog, loggerOptions } from '../lib/baseline-logging.js';
+import { echoRequestId, requestIdOptions } from '../lib/baseline-request-id.js';
 
-const app = fastify(loggerOptions());
+const app = fastify({ ...loggerOptions(), ...requestIdOptions() });
 installRequestLog(app);
 
 interface Transform {
@@ -39,7 +41,7 @@ app.post<Transform>(
       const t = tag.trim().toLowerCase();
       if (t !== '') out.push(`${prefix}:${t}`);
     }
-    reply.send({ count: out.length, tags: out });
+    echoRequestId(request, reply).send({ count: out.length, tags: out });
   },
 );
 

@@ -5,7 +5,7 @@
  * route schema for the path parameter (integer, minimum 1, coerced), a named prepared statement (the
  * fastest form `pg` offers; svc names its statements per step too), int8 as a JSON number, and a 404
  * problem body when no row comes back. No logging, or with `--log` one pino line per request
- * (bench/lib/baseline-logging.ts).
+ * (bench/lib/baseline-logging.ts). It echoes `X-Request-Id` as svc does (bench/lib/baseline-request-id.ts).
  *
  * DATABASE_URL names the database (the same one svc serves; svc's migration created the table).
  * `DATABASE_URL=pglite:` instead runs PGlite in this process, in memory, with the example's migration
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { fastify } from 'fastify';
 import pg from 'pg';
 import { announce, installRequestLog, loggerOptions } from '../lib/baseline-logging.js';
+import { echoRequestId, requestIdOptions } from '../lib/baseline-request-id.js';
 
 const QUERY = 'SELECT id, email, full_name, created_at FROM users WHERE id = $1';
 const POOL_MAX = 10;
@@ -61,7 +62,7 @@ async function database(url: string): Promise<{ find: Find; close(): Promise<voi
 }
 
 const db = await database(process.env.DATABASE_URL ?? 'pglite:');
-const app = fastify(loggerOptions());
+const app = fastify({ ...loggerOptions(), ...requestIdOptions() });
 installRequestLog(app);
 
 interface ById {
@@ -72,6 +73,7 @@ app.get<ById>(
   '/api/v1/users/:id',
   { schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] } } },
   async (request, reply) => {
+    echoRequestId(request, reply);
     const row = await db.find(request.params.id);
     if (row === undefined) {
       reply
