@@ -1,7 +1,8 @@
 /**
  * The hand-written baseline: the health endpoint as one would write it directly with Fastify,
  * no validation, no graph; no logging, or with `--log` one pino line per request
- * (bench/lib/baseline-logging.ts). It echoes `X-Request-Id` as svc does (bench/lib/baseline-request-id.ts). Prints `listening <port>` once bound.
+ * (bench/lib/baseline-logging.ts). It echoes `X-Request-Id` as svc does
+ * (bench/lib/baseline-request-id.ts). Prints `listening <port>` once bound.
  */
 import { fastify } from 'fastify';
 import { announce, installRequestLog, loggerOptions } from '../lib/baseline-logging.js';

@@ -9,7 +9,7 @@
  */
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 
-export const echoesRequestId = !process.argv.includes('--no-request-id');
+const echoesRequestId = !process.argv.includes('--no-request-id');
 
 export function requestIdOptions(): Pick<FastifyServerOptions, 'requestIdHeader'> {
   return echoesRequestId ? { requestIdHeader: 'x-request-id' } : {};
