@@ -76,7 +76,7 @@ const cpu: Record<string, number[]> = { [a.name]: [], [b.name]: [] };
 for (let round = 0; round < Number(values.rounds); round++) {
   const before = targets.map((t) => cpuSeconds(t.pid));
   const results = await Promise.all(targets.map(load));
-  targets.forEach((t, i) => cpu[t.name]!.push(((cpuSeconds(t.pid) - before[i]!) / results[i]!.requests) * 1e6));
+  for (const [i, t] of targets.entries()) cpu[t.name]!.push(((cpuSeconds(t.pid) - before[i]!) / results[i]!.requests) * 1e6);
   ratios.push(results[0]!.rps / results[1]!.rps);
   const line = targets.map((t, i) => `${t.name} ${Math.round(results[i]!.rps)} req/s ${cpu[t.name]!.at(-1)!.toFixed(2)} us/req`).join('  ');
   console.log(`round ${round + 1}: ${line}  ratio ${ratios.at(-1)!.toFixed(3)}`);
