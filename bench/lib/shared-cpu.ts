@@ -8,15 +8,15 @@
  * 2-vCPU VM of 2026-11-27 its rounds agreed within about 3 %, and two fresh processes of the same
  * build within about 2 % (bench/health README), where one server at a time scattered more.
  *
- * Usage: node dist/bench/lib/shared-cpu.js [--rounds 5] [--seconds 3] [--path /] [--method POST --body '<json>']
- *          <name>=<url-origin>,<pid> <name>=<url-origin>,<pid>
- * e.g.   node dist/bench/lib/shared-cpu.js --path /api/v1/health new=http://127.0.0.1:18082,4242 old=http://127.0.0.1:18080,4243
+ * Usage (after `npm run build`, which compiles the load generator it runs):
+ *   npm run bench:shared-cpu -- [--rounds 5] [--seconds 3] [--path /] [--method POST --body '<json>']
+ *     <name>=<url-origin>,<pid> <name>=<url-origin>,<pid>
+ * e.g. npm run bench:shared-cpu -- --path /api/v1/health new=http://127.0.0.1:18082,4242 old=http://127.0.0.1:18080,4243
  * Prints each round (req/s and CPU time per request of each server, from /proc) and the median ratio.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { compiled, cpuMs, median } from './procs.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -45,20 +45,11 @@ if (targets.length !== 2) {
   process.exit(2);
 }
 
-const CLOCK_TICKS = 100; // USER_HZ: /proc reports CPU time in 1/100 s on Linux
-const loadScript = fileURLToPath(new URL('./load.js', import.meta.url));
-
-/** User plus system CPU time of a process, in seconds (fields 14 and 15 of /proc/<pid>/stat). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
 /** One load generator on CPU 0; answers its JSON summary. */
 function load(target: Target): Promise<{ requests: number; rps: number }> {
   const extra = values.method ? ['--method', values.method, ...(values.body !== undefined ? ['--body', values.body] : [])] : [];
-  const child = spawn('taskset', ['-c', '0', process.execPath, loadScript, `${target.origin}${values.path}`, '16', values.seconds, ...extra], {
+  const load = compiled('bench/lib/load', [`${target.origin}${values.path}`, '16', values.seconds, ...extra]);
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...load], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -69,14 +60,13 @@ function load(target: Target): Promise<{ requests: number; rps: number }> {
   });
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const [a, b] = targets as [Target, Target];
 const ratios: number[] = [];
 const cpu: Record<string, number[]> = { [a.name]: [], [b.name]: [] };
 for (let round = 0; round < Number(values.rounds); round++) {
-  const before = targets.map((t) => cpuSeconds(t.pid));
+  const before = targets.map((t) => cpuMs(t.pid));
   const results = await Promise.all(targets.map(load));
-  for (const [i, t] of targets.entries()) cpu[t.name]!.push(((cpuSeconds(t.pid) - before[i]!) / results[i]!.requests) * 1e6);
+  for (const [i, t] of targets.entries()) cpu[t.name]!.push(((cpuMs(t.pid) - before[i]!) / results[i]!.requests) * 1000);
   ratios.push(results[0]!.rps / results[1]!.rps);
   const line = targets.map((t, i) => `${t.name} ${Math.round(results[i]!.rps)} req/s ${cpu[t.name]!.at(-1)!.toFixed(2)} us/req`).join('  ');
   console.log(`round ${round + 1}: ${line}  ratio ${ratios.at(-1)!.toFixed(3)}`);
