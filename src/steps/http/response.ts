@@ -14,7 +14,7 @@
  * JSON as sent, spacing included, not the document written out again.
  */
 import type { HeaderValue, OutboundResponse } from '../../connectors/index.js';
-import { keepSourceText } from '../../json/index.js';
+import { keepSourceText, parseKeepingText } from '../../json/index.js';
 import { isJsonContentType, parseJsonBody } from '../../schema/index.js';
 
 export interface HttpOutput {
@@ -65,18 +65,15 @@ const MAYBE_FORBIDDEN = /__proto__|constructor/;
 function parseJson(body: string, type: string): unknown {
   // A byte order mark is not JSON, but some servers send one (as parseJsonBody allows).
   const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
-  let value: unknown;
   if (text.indexOf('\\') >= 0 || MAYBE_FORBIDDEN.test(text)) {
     const parsed = parseJsonBody(text, Number.POSITIVE_INFINITY);
     if (!parsed.ok) throw new UpstreamBodyError(`the upstream sent invalid JSON (${type}): ${parsed.message}`);
-    value = parsed.value;
-  } else {
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new UpstreamBodyError(`the upstream sent invalid JSON (${type}): ${(error as Error).message}`);
-    }
+    keepSourceText(parsed.value, text);
+    return parsed.value;
   }
-  keepSourceText(value, text);
-  return value;
+  try {
+    return parseKeepingText(text);
+  } catch (error) {
+    throw new UpstreamBodyError(`the upstream sent invalid JSON (${type}): ${(error as Error).message}`);
+  }
 }
