@@ -2,9 +2,11 @@ import { Observable } from 'rxjs/internal/Observable';
 import { asyncScheduler } from 'rxjs/internal/scheduler/async';
 import type { Subscriber } from 'rxjs/internal/Subscriber';
 import type { Subscription } from 'rxjs/internal/Subscription';
+import type { Unsubscribable } from 'rxjs/internal/types';
 import { isObservable } from 'rxjs/internal/util/isObservable';
 import { TORN_DOWN, type StepContext } from './cancel.js';
 import { Category, StepError, StepTimeoutError, type Site } from './errors.js';
+import { NOTHING, type Direct, type Receiver } from './direct.js';
 import { claim, type Settled } from './once.js';
 import { Value, isThenable } from './result.js';
 
@@ -39,7 +41,7 @@ function timeOut(this: unknown, state?: { timeOut(): void }): void {
  * Hands the awaited value to `then` and completes; a throw in `then` (a sink's invalid result)
  * ends the node as a failure.
  */
-function emit<S, R>(subscriber: Subscriber<R>, ctx: StepContext, then: Then<S, R>, scope: S, raw: unknown): void {
+function emit<S, R>(subscriber: Receiver<R>, ctx: StepContext, then: Then<S, R>, scope: S, raw: unknown): void {
   let result: R;
   try {
     result = then(scope, raw instanceof Value ? raw.value : raw);
@@ -58,17 +60,18 @@ function emit<S, R>(subscriber: Subscriber<R>, ctx: StepContext, then: Then<S, R
  * become an unhandled rejection that takes the process down. A value that arrives after the node
  * was abandoned or timed out is handed to `late` (a container gives a late client straight back).
  */
-export class PromiseResult<S, R> implements Settled {
+export class PromiseResult<S, R> extends Observable<R> implements Direct<R>, Settled {
   declare closed: boolean;
   declare private state: 0 | 1 | 2; // the promise: pending, fulfilled (value), rejected (StepError)
   declare private settled: unknown;
-  declare private receiver: Subscriber<R> | undefined;
+  declare private receiver: Receiver<R> | undefined;
   declare private timer: Subscription | undefined;
   declare private readonly site: Site;
   declare private readonly ctx: StepContext;
   declare private readonly timeoutMs: number | undefined;
   declare private readonly scope: S;
-  declare private readonly then: Then<S, R>;
+  // Not `then`: an object with a `then` method is taken for a promise by `await` and Promise.resolve.
+  declare private readonly map: Then<S, R>;
   declare private readonly late: ((value: unknown) => void) | undefined;
 
   constructor(
@@ -80,6 +83,7 @@ export class PromiseResult<S, R> implements Settled {
     then: Then<S, R>,
     late?: (value: unknown) => void,
   ) {
+    super();
     this.closed = false;
     this.state = 0;
     this.settled = undefined;
@@ -89,7 +93,7 @@ export class PromiseResult<S, R> implements Settled {
     this.ctx = ctx;
     this.timeoutMs = timeoutMs;
     this.scope = scope;
-    this.then = then;
+    this.map = then;
     this.late = late;
     promise.then(
       (value) => this.fulfilled(value),
@@ -117,11 +121,11 @@ export class PromiseResult<S, R> implements Settled {
     if (this.receiver !== undefined) this.deliver(this.receiver);
   }
 
-  private deliver(subscriber: Subscriber<R>): void {
+  private deliver(subscriber: Receiver<R>): void {
     this.receiver = undefined;
     this.timer?.unsubscribe();
     if (this.state === 2) subscriber.error(this.settled);
-    else if (claim(this)) emit(subscriber, this.ctx, this.then, this.scope, this.settled);
+    else if (claim(this)) emit(subscriber, this.ctx, this.map, this.scope, this.settled);
   }
 
   timeOut(): void {
@@ -147,16 +151,24 @@ export class PromiseResult<S, R> implements Settled {
     this.abandon();
   }
 
+  /** The result as the Observable of the node's result: itself (the engine follows it directly, direct.ts). */
   observable(): Observable<R> {
-    return new Observable<R>((subscriber) => {
-      if (this.state !== 0) {
-        this.deliver(subscriber);
-        return undefined;
-      }
-      this.receiver = subscriber;
-      if (this.timeoutMs !== undefined) this.timer = asyncScheduler.schedule(timeOut, this.timeoutMs, this);
-      return this;
-    });
+    return this;
+  }
+
+  deliverTo(receiver: Receiver<R>): Unsubscribable {
+    if (this.state !== 0) {
+      this.deliver(receiver);
+      return NOTHING;
+    }
+    this.receiver = receiver;
+    if (this.timeoutMs !== undefined) this.timer = asyncScheduler.schedule(timeOut, this.timeoutMs, this);
+    return this;
+  }
+
+  /** RxJS's hook for every other subscriber (direct.ts). */
+  _subscribe(subscriber: Subscriber<R>): Unsubscribable {
+    return this.deliverTo(subscriber);
   }
 }
 
@@ -169,14 +181,14 @@ class ObservableResult<S, R> implements Settled {
   declare closed: boolean;
   declare private source: Subscription | undefined;
   declare private timer: Subscription | undefined;
-  declare private readonly subscriber: Subscriber<R>;
+  declare private readonly subscriber: Receiver<R>;
   declare private readonly site: Site;
   declare private readonly ctx: StepContext;
   declare private readonly timeoutMs: number | undefined;
   declare private readonly scope: S;
   declare private readonly then: Then<S, R>;
 
-  constructor(subscriber: Subscriber<R>, site: Site, ctx: StepContext, timeoutMs: number | undefined, scope: S, then: Then<S, R>) {
+  constructor(subscriber: Receiver<R>, site: Site, ctx: StepContext, timeoutMs: number | undefined, scope: S, then: Then<S, R>) {
     this.closed = false;
     this.source = undefined;
     this.timer = undefined;
@@ -237,6 +249,35 @@ class ObservableResult<S, R> implements Settled {
   }
 }
 
+/** A step's Observable result, awaited: each receiver gets an ObservableResult of its own. */
+class AwaitedObservable<S, R> extends Observable<R> implements Direct<R> {
+  declare private readonly awaited: Observable<unknown>;
+  declare private readonly site: Site;
+  declare private readonly ctx: StepContext;
+  declare private readonly timeoutMs: number | undefined;
+  declare private readonly scope: S;
+  declare private readonly map: Then<S, R>;
+
+  constructor(source: Observable<unknown>, site: Site, ctx: StepContext, timeoutMs: number | undefined, scope: S, then: Then<S, R>) {
+    super();
+    this.awaited = source;
+    this.site = site;
+    this.ctx = ctx;
+    this.timeoutMs = timeoutMs;
+    this.scope = scope;
+    this.map = then;
+  }
+
+  deliverTo(receiver: Receiver<R>): Unsubscribable {
+    return new ObservableResult(receiver, this.site, this.ctx, this.timeoutMs, this.scope, this.map).start(this.awaited);
+  }
+
+  /** RxJS's hook for every other subscriber (direct.ts). */
+  _subscribe(subscriber: Subscriber<R>): Unsubscribable {
+    return this.deliverTo(subscriber);
+  }
+}
+
 /**
  * If `result` is asynchronous (Promise or Observable), the Observable of `then(value)`; otherwise
  * undefined and the caller takes the value synchronously (and owns `ctx`'s failure paths).
@@ -251,10 +292,7 @@ export function awaitResult<S, R = unknown>(
 ): Observable<R> | undefined {
   if (result === null || typeof result !== 'object') return undefined;
   const map = (then ?? identity) as Then<S, R>;
-  if (result instanceof Observable || isObservable(result)) {
-    const source = result as Observable<unknown>;
-    return new Observable<R>((subscriber) => new ObservableResult(subscriber, site, ctx, timeoutMs, scope as S, map).start(source));
-  }
+  if (result instanceof Observable || isObservable(result)) return new AwaitedObservable(result as Observable<unknown>, site, ctx, timeoutMs, scope as S, map);
   if (isThenable(result)) return new PromiseResult(result, site, ctx, timeoutMs, scope as S, map).observable();
   return undefined;
 }

@@ -1,7 +1,9 @@
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs/internal/Subscriber';
-import { Subscription } from 'rxjs/internal/Subscription';
+import type { Subscription } from 'rxjs/internal/Subscription';
+import type { Unsubscribable } from 'rxjs/internal/types';
 import type { Lifetime } from './cancel.js';
+import { follow, type Direct, type Receiver } from './direct.js';
 import type { StreamEnd } from './stream.js';
 import type { ExitOutcome, GraphScope, StreamOutcome } from './types.js';
 
@@ -57,26 +59,100 @@ export function proceed<A, R>(subscriber: Subscriber<R>, subscriptions: Subscrip
  * breaks the protocol and is an error, never a silent gap.
  */
 export function chain<T, R>(pending: Observable<T>, next: (value: T) => Eventual<R>, error?: (cause: unknown) => Eventual<R>): Observable<R> {
-  return new Observable<R>((subscriber) => {
-    const subscriptions = new Subscription();
-    let got = false;
-    subscriptions.add(
-      pending.subscribe({
-        next(value) {
-          got = true;
-          proceed(subscriber, subscriptions, next, value);
-        },
-        error(cause) {
-          if (error === undefined) subscriber.error(cause);
-          else proceed(subscriber, subscriptions, error, cause);
-        },
-        complete() {
-          if (!got) subscriber.error(new Error('internal: a node completed without a signal'));
-        },
-      }),
-    );
-    return subscriptions;
-  });
+  return new Chain(pending, next, error);
+}
+
+/** A chain: one object per run, no closures; each receiver gets a ChainLink of its own. */
+class Chain<T, R> extends Observable<R> implements Direct<R> {
+  declare readonly pending: Observable<T>;
+  declare readonly onValue: (value: T) => Eventual<R>;
+  declare readonly onError: ((cause: unknown) => Eventual<R>) | undefined;
+
+  constructor(pending: Observable<T>, onValue: (value: T) => Eventual<R>, onError: ((cause: unknown) => Eventual<R>) | undefined) {
+    super();
+    this.pending = pending;
+    this.onValue = onValue;
+    this.onError = onError;
+  }
+
+  deliverTo(receiver: Receiver<R>): Unsubscribable {
+    return new ChainLink(receiver, this).start();
+  }
+
+  /** RxJS's hook for every other subscriber (direct.ts). */
+  _subscribe(subscriber: Subscriber<R>): Unsubscribable {
+    return this.deliverTo(subscriber);
+  }
+}
+
+/**
+ * One receiver's connection through a chain: it receives the pending value, hands it to the
+ * continuation and connects the receiver to what that gives; unsubscribing stops both.
+ */
+class ChainLink<T, R> implements Receiver<T>, Unsubscribable {
+  declare private readonly out: Receiver<R>;
+  declare private readonly chain: Chain<T, R>;
+  declare private source: Unsubscribable | undefined;
+  declare private rest: Unsubscribable | undefined;
+  declare private got: boolean;
+  declare private stopped: boolean;
+
+  constructor(out: Receiver<R>, chain: Chain<T, R>) {
+    this.out = out;
+    this.chain = chain;
+    this.source = undefined;
+    this.rest = undefined;
+    this.got = false;
+    this.stopped = false;
+  }
+
+  start(): this {
+    const source = follow(this.chain.pending, this);
+    // Stopped while the pending value was delivered during `follow`: nothing to keep.
+    if (this.stopped) source.unsubscribe();
+    else this.source = source;
+    return this;
+  }
+
+  next(value: T): void {
+    this.got = true;
+    this.continueWith(this.chain.onValue, value);
+  }
+
+  error(cause: unknown): void {
+    const onError = this.chain.onError;
+    if (onError === undefined) this.out.error(cause);
+    else this.continueWith(onError, cause);
+  }
+
+  complete(): void {
+    if (!this.got) this.out.error(new Error('internal: a node completed without a signal'));
+  }
+
+  unsubscribe(): void {
+    this.stopped = true;
+    this.source?.unsubscribe();
+    this.rest?.unsubscribe();
+  }
+
+  /** As `proceed`: a plain value is delivered and completes, an Observable is followed, a throw is the error. */
+  private continueWith<A>(step: (arg: A) => Eventual<R>, arg: A): void {
+    let rest: Eventual<R>;
+    try {
+      rest = step(arg);
+    } catch (e) {
+      this.out.error(e);
+      return;
+    }
+    if (rest instanceof Observable) {
+      const connection = follow(rest, this.out);
+      if (this.stopped) connection.unsubscribe();
+      else this.rest = connection;
+    } else {
+      this.out.next(rest);
+      this.out.complete();
+    }
+  }
 }
 
 /**

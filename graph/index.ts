@@ -3,6 +3,7 @@
  * Knows nothing of HCL, HTTP or databases. See README.md for the contract.
  */
 export { compileGraph, compileGraphOrThrow } from './compile.js';
+export { follow, type Receiver } from './direct.js';
 export { ExitSignal, exitWith, asValue } from './result.js';
 export { Category, GRAPH_STEP_ID, StepError, messageOf } from './errors.js';
 export { toDot, type DotGraph } from './dot.js';

@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs/internal/Observable';
 import type { Subscriber } from 'rxjs/internal/Subscriber';
-import type { Subscription } from 'rxjs/internal/Subscription';
+import type { Unsubscribable } from 'rxjs/internal/types';
+import { follow, type Direct, type Receiver } from './direct.js';
 import { Category, StepError } from './errors.js';
 import { isPending, type Exec, type Signal } from './exec.js';
 import type { StepInfo } from './info.js';
@@ -32,20 +33,40 @@ export function compileParallel<S extends GraphScope>(branches: readonly Exec<S>
       else return signal;
     }
     if (pending === undefined) return undefined;
-    const branchesLeft = pending;
-    return new Observable<Signal>((subscriber) => new Join(subscriber, branchesLeft.length, info).start(branchesLeft));
+    return new Group(pending, info);
   };
 }
 
-/** Joins the asynchronous branches of one group for one subscriber; settles once. */
-class Join {
-  declare private readonly subscriber: Subscriber<Signal>;
+/** The asynchronous branches of one group in one run; each receiver gets a Join of its own. */
+class Group extends Observable<Signal> implements Direct<Signal> {
+  declare private readonly branches: readonly Observable<Signal>[];
   declare private readonly info: StepInfo;
-  declare private readonly subscriptions: Subscription[];
+
+  constructor(branches: readonly Observable<Signal>[], info: StepInfo) {
+    super();
+    this.branches = branches;
+    this.info = info;
+  }
+
+  deliverTo(receiver: Receiver<Signal>): Unsubscribable {
+    return new Join(receiver, this.branches.length, this.info).start(this.branches);
+  }
+
+  /** RxJS's hook for every other subscriber (direct.ts). */
+  _subscribe(subscriber: Subscriber<Signal>): Unsubscribable {
+    return this.deliverTo(subscriber);
+  }
+}
+
+/** Joins the asynchronous branches of one group for one receiver; settles once. */
+class Join implements Unsubscribable {
+  declare private readonly subscriber: Receiver<Signal>;
+  declare private readonly info: StepInfo;
+  declare private readonly subscriptions: Unsubscribable[];
   declare private left: number;
   declare private ended: boolean;
 
-  constructor(subscriber: Subscriber<Signal>, count: number, info: StepInfo) {
+  constructor(subscriber: Receiver<Signal>, count: number, info: StepInfo) {
     this.subscriber = subscriber;
     this.info = info;
     this.subscriptions = [];
@@ -53,14 +74,14 @@ class Join {
     this.ended = false;
   }
 
-  start(branches: readonly Observable<Signal>[]): () => void {
+  start(branches: readonly Observable<Signal>[]): this {
     for (const branch of branches) {
       if (this.ended) break;
-      const subscription = branch.subscribe(new BranchObserver(this));
+      const subscription = follow(branch, new BranchObserver(this));
       if (this.ended) subscription.unsubscribe();
       else this.subscriptions.push(subscription);
     }
-    return () => this.stop();
+    return this;
   }
 
   /** A branch gave its one signal: `undefined` carries on, anything else ends the group with it. */
@@ -84,7 +105,7 @@ class Join {
   }
 
   /** Teardown (unsubscribed from outside): every branch still running is torn down. */
-  private stop(): void {
+  unsubscribe(): void {
     if (!this.ended) this.end();
   }
 
@@ -99,7 +120,7 @@ class Join {
 }
 
 /** One branch's observer: remembers whether its branch gave a value before completing. */
-class BranchObserver {
+class BranchObserver implements Receiver<Signal> {
   declare private readonly join: Join;
   declare private got: boolean;
 

@@ -5,6 +5,7 @@ import { Lifetime, TORN_DOWN } from './cancel.js';
 import { Category, GRAPH_INFO, RunAbortedError, StepError, categorize, messageOf } from './errors.js';
 import { isPending, onStreamEnd, type Eventual, type Exec, type Signal } from './exec.js';
 import type { Classifier } from './info.js';
+import { follow, type Direct, type Receiver } from './direct.js';
 import { claim, type Settled } from './once.js';
 import type { DoneOutcome, ErrorOutcome, GraphScope, Outcome, StreamOutcome } from './types.js';
 
@@ -71,7 +72,32 @@ export function start<S extends GraphScope>(root: Root<S>, scope: S, signal: Abo
     return fail(cause, life, root.classify);
   }
   if (!isPending(result)) return finish(result, life);
-  return new Observable<Outcome>((subscriber) => new Follower(subscriber, life, signal, root.classify).start(result));
+  return new RunOutcome(result, life, signal, root.classify);
+}
+
+/** The outcome of a run that went asynchronous; its receiver is followed by a Follower. */
+class RunOutcome extends Observable<Outcome> implements Direct<Outcome> {
+  declare private readonly pending: Observable<Signal>;
+  declare private readonly life: Lifetime;
+  declare private readonly external: AbortSignal | undefined;
+  declare private readonly classify: Classifier | undefined;
+
+  constructor(pending: Observable<Signal>, life: Lifetime, external: AbortSignal | undefined, classify: Classifier | undefined) {
+    super();
+    this.pending = pending;
+    this.life = life;
+    this.external = external;
+    this.classify = classify;
+  }
+
+  deliverTo(receiver: Receiver<Outcome>): Unsubscribable {
+    return new Follower(receiver, this.life, this.external, this.classify).start(this.pending);
+  }
+
+  /** RxJS's hook for every other subscriber (direct.ts). */
+  _subscribe(subscriber: Subscriber<Outcome>): Unsubscribable {
+    return this.deliverTo(subscriber);
+  }
 }
 
 /**
@@ -83,12 +109,12 @@ export function start<S extends GraphScope>(root: Root<S>, scope: S, signal: Abo
 class Follower implements Settled {
   declare closed: boolean;
   declare private subscription: Unsubscribable | undefined;
-  declare private readonly subscriber: Subscriber<Outcome>;
+  declare private readonly subscriber: Receiver<Outcome>;
   declare private readonly life: Lifetime;
   declare private readonly external: AbortSignal | undefined;
   declare private readonly classify: Classifier | undefined;
 
-  constructor(subscriber: Subscriber<Outcome>, life: Lifetime, external: AbortSignal | undefined, classify: Classifier | undefined) {
+  constructor(subscriber: Receiver<Outcome>, life: Lifetime, external: AbortSignal | undefined, classify: Classifier | undefined) {
     this.closed = false;
     this.subscription = undefined;
     this.subscriber = subscriber;
@@ -107,7 +133,7 @@ class Follower implements Settled {
       }
       external.addEventListener('abort', this, { once: true });
     }
-    const subscription = pending.subscribe(this);
+    const subscription = follow(pending, this);
     if (this.closed) subscription.unsubscribe();
     else this.subscription = subscription;
     return this;

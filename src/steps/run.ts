@@ -3,8 +3,8 @@
  */
 import { isObservable } from 'rxjs/internal/util/isObservable';
 import type { Observable } from 'rxjs/internal/Observable';
-import type { Subscription } from 'rxjs/internal/Subscription';
-import { Category, GRAPH_STEP_ID, isLiveSource, type CompiledGraph, type Outcome, type StreamOutcome } from '../../graph/index.js';
+import type { Unsubscribable } from 'rxjs/internal/types';
+import { Category, GRAPH_STEP_ID, follow, isLiveSource, type CompiledGraph, type Outcome, type StreamOutcome } from '../../graph/index.js';
 import type { EndpointResult, EndpointScope, PendingResult, RequestContext, ResponseResult, ResultReceiver, StreamResult } from './contract.js';
 import { classifyConnectorError } from '../connectors/index.js';
 import type { StreamPayload } from './stream/index.js';
@@ -31,7 +31,7 @@ class PendingRun implements PendingResult {
   declare readonly kind: 'pending';
   declare private readonly outcome: Observable<Outcome>;
   declare private receiver: ResultReceiver | undefined;
-  declare private subscription: Subscription | undefined;
+  declare private subscription: Unsubscribable | undefined;
   declare private cancelled: boolean;
 
   constructor(outcome: Observable<Outcome>) {
@@ -45,7 +45,7 @@ class PendingRun implements PendingResult {
   follow(receiver: ResultReceiver): void {
     if (this.cancelled || this.receiver !== undefined) return;
     this.receiver = receiver;
-    const subscription = this.outcome.subscribe(this);
+    const subscription = follow(this.outcome, this);
     // Settled during subscribe, or cancelled by the receiver while it settled: nothing to hold.
     if (this.cancelled) subscription.unsubscribe();
     else this.subscription = subscription;
