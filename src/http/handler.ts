@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXPR_BUDGET, type ExprBudget, newExprBudget } from '../expr/index.js';
 import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext, ResultReceiver } from '../steps/index.js';
 import { decodeBody } from './body.js';
+import { type Deadline, Deadlines } from './deadlines.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, sendStatusProblem } from './problems.js';
 import { writeResult } from './reply.js';
@@ -39,6 +40,7 @@ type BudgetedContext = RequestContext & { [EXPR_BUDGET]: ExprBudget };
 
 export function makeHandler(options: HandlerOptions): (request: FastifyRequest, reply: FastifyReply) => void {
   const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs } = options;
+  const deadlines = new Deadlines(requestTimeoutMs);
 
   return function handle(request, reply) {
     reply.header(REQUEST_ID_HEADER, request.id);
@@ -85,7 +87,7 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
     }
     if (outcome.kind === 'stream') writeStream(request, reply, outcome, requestTimeoutMs);
     else if (outcome.kind !== 'pending') writeResult(request, reply, outcome);
-    else awaitPending(request, reply, outcome, requestTimeoutMs);
+    else new PendingReply(request, reply, outcome, requestTimeoutMs, deadlines).start();
   };
 }
 
@@ -96,37 +98,37 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
  */
 type WaitingResponse = ServerResponse & Pick<OwnedResponse, 'svcWaiting'>;
 
-function awaitPending(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number): void {
-  new PendingReply(request, reply, pending, timeoutMs).start();
-}
-
 /**
  * Waits for one asynchronous run: the first of its result, the request time-out and the client's
  * departure answers (settle-once). One object per request: the run delivers into `settle`, the
- * timer gets the object as its argument, and the `close` listener finds it on the response.
+ * endpoint's time-out queue holds it (deadlines.ts), and the `close` listener finds it on the response.
  */
-class PendingReply implements ResultReceiver {
+class PendingReply implements ResultReceiver, Deadline {
   declare closed: boolean;
   declare private readonly request: FastifyRequest;
   declare private readonly reply: FastifyReply;
   declare private readonly pending: PendingResult;
   declare private readonly timeoutMs: number;
-  declare private readonly started: number;
-  declare private timer: NodeJS.Timeout | undefined;
+  declare private readonly deadlines: Deadlines;
+  declare deadlineAt: number;
+  declare newer: Deadline | undefined;
+  declare older: Deadline | undefined;
 
-  constructor(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number) {
+  constructor(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number, deadlines: Deadlines) {
     this.closed = false;
     this.request = request;
     this.reply = reply;
     this.pending = pending;
     this.timeoutMs = timeoutMs;
-    this.started = performance.now();
-    this.timer = undefined;
+    this.deadlines = deadlines;
+    this.deadlineAt = Number.NaN;
+    this.newer = undefined;
+    this.older = undefined;
   }
 
   start(): void {
     const res = this.reply.raw as WaitingResponse;
-    this.timer = setTimeout(timedOut, this.timeoutMs, this);
+    this.deadlines.add(this);
     res.svcWaiting = this;
     res.on('close', clientClosed);
     this.pending.follow(this);
@@ -134,10 +136,12 @@ class PendingReply implements ResultReceiver {
 
   settle(result: EndpointResult): void {
     if (result.kind === 'stream') {
+      const left = this.deadlineAt - performance.now();
       // Timed out or abandoned by the client just as the stream arrived: never read, still released.
       if (!this.finish()) result.dispose('cancel');
-      // The stream's first item is still bounded by what is left of the request time-out.
-      else writeStream(this.request, this.reply, result, Math.max(1, this.timeoutMs - (performance.now() - this.started)));
+      // The stream's first item is still bounded by what is left of the request time-out (read
+      // before `finish` took the run out of the queue).
+      else writeStream(this.request, this.reply, result, Math.max(1, left));
     } else if (this.finish()) writeResult(this.request, this.reply, result);
   }
 
@@ -160,16 +164,12 @@ class PendingReply implements ResultReceiver {
   private finish(): boolean {
     if (this.closed) return false;
     this.closed = true;
-    clearTimeout(this.timer);
+    this.deadlines.remove(this);
     const res = this.reply.raw as WaitingResponse;
     res.off('close', clientClosed);
     res.svcWaiting = undefined;
     return true;
   }
-}
-
-function timedOut(waiting: PendingReply): void {
-  waiting.timeOut();
 }
 
 function clientClosed(this: WaitingResponse): void {
