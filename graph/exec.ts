@@ -114,19 +114,22 @@ class ChainLink<T, R> implements Receiver<T>, Unsubscribable {
     return this;
   }
 
+  // A stopped link ignores what its source may still send, as an unsubscribed RxJS subscriber does.
   next(value: T): void {
+    if (this.stopped) return;
     this.got = true;
     this.continueWith(this.chain.onValue, value);
   }
 
   error(cause: unknown): void {
+    if (this.stopped) return;
     const onError = this.chain.onError;
     if (onError === undefined) this.out.error(cause);
     else this.continueWith(onError, cause);
   }
 
   complete(): void {
-    if (!this.got) this.out.error(new Error('internal: a node completed without a signal'));
+    if (!this.stopped && !this.got) this.out.error(new Error('internal: a node completed without a signal'));
   }
 
   unsubscribe(): void {
