@@ -166,8 +166,16 @@ test('examples/live in headless Chromium: live events, heartbeats, a server rest
       .map((r) => r.at);
     assert.ok(attempts.length >= 2, `at least one failed attempt while the server was down (a start takes seconds); got ${attempts.length}`);
     const gaps = [attempts[0]! - droppedAt!, ...attempts.slice(1).map((at, i) => at - attempts[i]!)];
-    for (const gap of gaps)
-      assert.ok(gap >= RETRY_MS - 200 && gap < RETRY_MS + 1000, `reconnection attempts ${JSON.stringify(gaps)} ms apart, expected about ${RETRY_MS}`);
+    const described = `reconnection attempts ${JSON.stringify(gaps)} ms apart, expected about ${RETRY_MS}`;
+    // An attempt seen late (the browser's request event lags while a busy machine starts svc) makes
+    // its gap longer and the next one shorter by as much (seen in CI: 1594 then 565): so each gap is
+    // bounded above (never the default 3 s), and their mean and every two in a row from below too.
+    assert.ok(
+      gaps.every((gap) => gap < RETRY_MS + 1000),
+      described,
+    );
+    assert.ok(Math.abs(gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length - RETRY_MS) <= 200, described);
+    for (let i = 1; i < gaps.length; i++) assert.ok(gaps[i - 1]! + gaps[i]! >= 2 * RETRY_MS - 400, described);
     const failedFeeds = failures.filter((f) => new URL(f.url).pathname === '/events');
     assert.equal(failedFeeds.length, attempts.length - 1, 'every attempt but the last failed');
     assert.ok(
