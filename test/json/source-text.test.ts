@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseKeepingText, sourceTextOf } from '../../src/json/index.js';
+import { keepSourceText, parseKeepingText, sourceTextOf } from '../../src/json/index.js';
 
 test('an object or a list parsed from text gives that text back, spacing and all', () => {
   for (const text of ['{"a":1}', ' { "a" : [1, 2] } ', '[]', '[{"big": 9007199254740993}]', '{"s":"caf\\u00e9"}']) {
@@ -27,4 +27,23 @@ test('primitives, values built otherwise and parts of a parsed value have no sou
 
 test('invalid text throws a SyntaxError, as JSON.parse does', () => {
   assert.throws(() => parseKeepingText('{"a":'), SyntaxError);
+});
+
+test('the kept text is invisible in the value and not carried by a copy', () => {
+  const text = '{"sku":"W-1","tags":["blue"]}';
+  const value = parseKeepingText(text) as Record<string, unknown>;
+  assert.deepStrictEqual(value, { sku: 'W-1', tags: ['blue'] });
+  assert.deepEqual(Reflect.ownKeys(value), ['sku', 'tags']);
+  assert.equal(JSON.stringify(value), text);
+  // A copy, changed or not, is another value: it is written by serialising it, never as the text.
+  const copy = { ...value, sku: 'W-2' };
+  assert.equal(sourceTextOf(copy), undefined);
+  assert.equal(sourceTextOf(structuredClone(value)), undefined);
+  // Kept again (an upstream's text after a decode of its own): the later text is the one kept.
+  keepSourceText(value, ` ${text}`);
+  assert.equal(sourceTextOf(value), ` ${text}`);
+  // A frozen value can still be stamped.
+  const frozen = Object.freeze(JSON.parse('[1,2]') as number[]);
+  keepSourceText(frozen, '[1,2]');
+  assert.equal(sourceTextOf(frozen), '[1,2]');
 });
