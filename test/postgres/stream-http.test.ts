@@ -210,29 +210,33 @@ for (const target of TARGETS) {
       skip: target.name === 'pglite' && 'PGlite has one client: the stream holds it, so nothing can watch',
     }, async () => {
       const res = await open(`${url}/produced.ndjson`);
-      assert.equal(res.statusCode, 200);
-      res.pause();
-      // Let the socket buffers on both sides fill, then watch the server's count.
-      const settled = await eventually(
-        async () => {
-          const first = await produced(s);
-          await sleep(200);
-          return [first, await produced(s)] as const;
-        },
-        ([first, second]) => first === second && first > 0,
-        10_000,
-      );
-      const stalled = settled[1];
-      // 2,000,000 rows of ~250 bytes is ~500 MB; what stalled is what the buffers on the way hold.
-      assert.ok(stalled < 200_000, `the server produced ${stalled} rows for a client that reads nothing`);
-      await sleep(300);
-      assert.equal(await produced(s), stalled, 'and no more while the client still reads nothing');
-      // Reading again moves it on: the rows read were produced after the stall. At least, not more:
-      // the cursor fetches in batches, and once one ended exactly at the last row read (CI, once).
-      await readLines(res, stalled + 1000);
-      const moved = await produced(s);
-      assert.ok(moved >= stalled + 1000, `produced ${moved} rows, ${stalled} when stalled, and the client read ${stalled + 1000}`);
-      res.destroy();
+      // Destroyed whatever happens: a paused download left open holds the server, and the file, open.
+      try {
+        assert.equal(res.statusCode, 200);
+        res.pause();
+        // Let the socket buffers on both sides fill, then watch the server's count.
+        const settled = await eventually(
+          async () => {
+            const first = await produced(s);
+            await sleep(200);
+            return [first, await produced(s)] as const;
+          },
+          ([first, second]) => first === second && first > 0,
+          10_000,
+        );
+        const stalled = settled[1];
+        // 2,000,000 rows of ~250 bytes is ~500 MB; what stalled is what the buffers on the way hold.
+        assert.ok(stalled < 200_000, `the server produced ${stalled} rows for a client that reads nothing`);
+        await sleep(300);
+        assert.equal(await produced(s), stalled, 'and no more while the client still reads nothing');
+        // Reading again moves it on: the rows read were produced after the stall. At least, not more:
+        // the cursor fetches in batches, and once one ended exactly at the last row read (CI, once).
+        await readLines(res, stalled + 1000);
+        const moved = await produced(s);
+        assert.ok(moved >= stalled + 1000, `produced ${moved} rows, ${stalled} when stalled, and the client read ${stalled + 1000}`);
+      } finally {
+        res.destroy();
+      }
       await poolWhole(s);
     });
   });
