@@ -182,27 +182,21 @@ class ObservableResult<S, R> implements Settled {
   declare private source: Subscription | undefined;
   declare private timer: Subscription | undefined;
   declare private readonly subscriber: Receiver<R>;
-  declare private readonly site: Site;
-  declare private readonly ctx: StepContext;
-  declare private readonly timeoutMs: number | undefined;
-  declare private readonly scope: S;
-  declare private readonly then: Then<S, R>;
+  /** What this wait is for: the step's Observable and its node, shared by every receiver. */
+  declare private readonly awaited: AwaitedObservable<S, R>;
 
-  constructor(subscriber: Receiver<R>, site: Site, ctx: StepContext, timeoutMs: number | undefined, scope: S, then: Then<S, R>) {
+  constructor(subscriber: Receiver<R>, awaited: AwaitedObservable<S, R>) {
     this.closed = false;
     this.source = undefined;
     this.timer = undefined;
     this.subscriber = subscriber;
-    this.site = site;
-    this.ctx = ctx;
-    this.timeoutMs = timeoutMs;
-    this.scope = scope;
-    this.then = then;
+    this.awaited = awaited;
   }
 
-  start(source: Observable<unknown>): this {
-    if (this.timeoutMs !== undefined) this.timer = asyncScheduler.schedule(timeOut, this.timeoutMs, this);
-    const subscription = source.subscribe(this);
+  start(): this {
+    const { timeoutMs, step } = this.awaited;
+    if (timeoutMs !== undefined) this.timer = asyncScheduler.schedule(timeOut, timeoutMs, this);
+    const subscription = step.subscribe(this);
     // It may have ended during subscribe (a synchronous source), before `source` could be kept.
     if (this.closed) subscription.unsubscribe();
     else this.source = subscription;
@@ -212,32 +206,33 @@ class ObservableResult<S, R> implements Settled {
   next(value: unknown): void {
     if (!claim(this)) return;
     this.stop();
-    emit(this.subscriber, this.ctx, this.then, this.scope, value);
+    const { ctx, map, scope } = this.awaited;
+    emit(this.subscriber, ctx, map, scope, value);
   }
 
   error(cause: unknown): void {
-    if (claim(this)) this.fail(this.site.wrap(cause));
+    if (claim(this)) this.fail(this.awaited.site.wrap(cause));
   }
 
   complete(): void {
     if (!claim(this)) return;
-    const { info } = this.site;
+    const { info } = this.awaited.site;
     this.fail(new StepError(info, `step "${info.id}" (${info.kind}) completed without a value`, undefined, Category.empty));
   }
 
   timeOut(): void {
-    if (claim(this)) this.fail(new StepTimeoutError(this.site.info, this.timeoutMs!));
+    if (claim(this)) this.fail(new StepTimeoutError(this.awaited.site.info, this.awaited.timeoutMs!));
   }
 
   /** The subscriber's teardown: unsubscribed before the first value, the node is torn down. */
   unsubscribe(): void {
     this.stop();
-    if (claim(this)) this.ctx.close(TORN_DOWN);
+    if (claim(this)) this.awaited.ctx.close(TORN_DOWN);
   }
 
   private fail(error: StepError): void {
     this.stop();
-    this.ctx.close(error);
+    this.awaited.ctx.close(error);
     this.subscriber.error(error);
   }
 
@@ -249,27 +244,31 @@ class ObservableResult<S, R> implements Settled {
   }
 }
 
-/** A step's Observable result, awaited: each receiver gets an ObservableResult of its own. */
+/**
+ * A step's Observable result, awaited: each receiver gets an ObservableResult of its own. Not
+ * `source` (RxJS's Observable has a field of that name) nor `then` (an object with a `then` method
+ * is taken for a promise).
+ */
 class AwaitedObservable<S, R> extends Observable<R> implements Direct<R> {
-  declare private readonly awaited: Observable<unknown>;
-  declare private readonly site: Site;
-  declare private readonly ctx: StepContext;
-  declare private readonly timeoutMs: number | undefined;
-  declare private readonly scope: S;
-  declare private readonly map: Then<S, R>;
+  declare readonly step: Observable<unknown>;
+  declare readonly site: Site;
+  declare readonly ctx: StepContext;
+  declare readonly timeoutMs: number | undefined;
+  declare readonly scope: S;
+  declare readonly map: Then<S, R>;
 
-  constructor(source: Observable<unknown>, site: Site, ctx: StepContext, timeoutMs: number | undefined, scope: S, then: Then<S, R>) {
+  constructor(step: Observable<unknown>, site: Site, ctx: StepContext, timeoutMs: number | undefined, scope: S, map: Then<S, R>) {
     super();
-    this.awaited = source;
+    this.step = step;
     this.site = site;
     this.ctx = ctx;
     this.timeoutMs = timeoutMs;
     this.scope = scope;
-    this.map = then;
+    this.map = map;
   }
 
   deliverTo(receiver: Receiver<R>): Unsubscribable {
-    return new ObservableResult(receiver, this.site, this.ctx, this.timeoutMs, this.scope, this.map).start(this.awaited);
+    return new ObservableResult(receiver, this).start();
   }
 
   /** RxJS's hook for every other subscriber (direct.ts). */

@@ -75,12 +75,12 @@ export function start<S extends GraphScope>(root: Root<S>, scope: S, signal: Abo
   return new RunOutcome(result, life, signal, root.classify);
 }
 
-/** The outcome of a run that went asynchronous; its receiver is followed by a Follower. */
+/** The outcome of a run that went asynchronous; each receiver is followed by a Follower of its own. */
 class RunOutcome extends Observable<Outcome> implements Direct<Outcome> {
-  declare private readonly pending: Observable<Signal>;
-  declare private readonly life: Lifetime;
-  declare private readonly external: AbortSignal | undefined;
-  declare private readonly classify: Classifier | undefined;
+  declare readonly pending: Observable<Signal>;
+  declare readonly life: Lifetime;
+  declare readonly external: AbortSignal | undefined;
+  declare readonly classify: Classifier | undefined;
 
   constructor(pending: Observable<Signal>, life: Lifetime, external: AbortSignal | undefined, classify: Classifier | undefined) {
     super();
@@ -91,7 +91,7 @@ class RunOutcome extends Observable<Outcome> implements Direct<Outcome> {
   }
 
   deliverTo(receiver: Receiver<Outcome>): Unsubscribable {
-    return new Follower(receiver, this.life, this.external, this.classify).start(this.pending);
+    return new Follower(receiver, this).start();
   }
 
   /** RxJS's hook for every other subscriber (direct.ts). */
@@ -110,21 +110,18 @@ class Follower implements Settled {
   declare closed: boolean;
   declare private subscription: Unsubscribable | undefined;
   declare private readonly subscriber: Receiver<Outcome>;
-  declare private readonly life: Lifetime;
-  declare private readonly external: AbortSignal | undefined;
-  declare private readonly classify: Classifier | undefined;
+  /** The run followed: its pending remainder, lifetime, external signal and classifier. */
+  declare private readonly run: RunOutcome;
 
-  constructor(subscriber: Receiver<Outcome>, life: Lifetime, external: AbortSignal | undefined, classify: Classifier | undefined) {
+  constructor(subscriber: Receiver<Outcome>, run: RunOutcome) {
     this.closed = false;
     this.subscription = undefined;
     this.subscriber = subscriber;
-    this.life = life;
-    this.external = external;
-    this.classify = classify;
+    this.run = run;
   }
 
-  start(pending: Observable<Signal>): this {
-    const external = this.external;
+  start(): this {
+    const external = this.run.external;
     if (external !== undefined) {
       // Aborted during the synchronous part, when nobody listened yet.
       if (external.aborted) {
@@ -133,44 +130,44 @@ class Follower implements Settled {
       }
       external.addEventListener('abort', this, { once: true });
     }
-    const subscription = follow(pending, this);
+    const subscription = follow(this.run.pending, this);
     if (this.closed) subscription.unsubscribe();
     else this.subscription = subscription;
     return this;
   }
 
   next(signal: Signal): void {
-    if (claim(this)) this.deliver(finish(signal, this.life));
+    if (claim(this)) this.deliver(finish(signal, this.run.life));
   }
 
   error(cause: unknown): void {
-    if (claim(this)) this.deliver(fail(cause, this.life, this.classify));
+    if (claim(this)) this.deliver(fail(cause, this.run.life, this.run.classify));
   }
 
   complete(): void {
-    if (claim(this)) this.deliver(fail(new Error('internal: a node completed without a signal'), this.life, this.classify));
+    if (claim(this)) this.deliver(fail(new Error('internal: a node completed without a signal'), this.run.life, this.run.classify));
   }
 
   /** The external AbortSignal fired: end the run first so steps see its reason, then tear down and report. */
   handleEvent(): void {
     if (!claim(this)) return;
-    const reason: unknown = this.external?.reason;
-    this.life.close(reason ?? new RunAbortedError());
+    const reason: unknown = this.run.external?.reason;
+    this.run.life.close(reason ?? new RunAbortedError());
     this.subscription?.unsubscribe();
     this.deliver(cancelledOutcome(reason));
   }
 
   private deliver(outcome: Outcome): void {
-    this.external?.removeEventListener('abort', this);
+    this.run.external?.removeEventListener('abort', this);
     this.subscriber.next(outcome);
     this.subscriber.complete();
   }
 
   /** Teardown: unsubscribed before the outcome (client gone, request time-out) cancels everything. */
   unsubscribe(): void {
-    this.external?.removeEventListener('abort', this);
+    this.run.external?.removeEventListener('abort', this);
     this.subscription?.unsubscribe();
-    if (claim(this)) this.life.close(TORN_DOWN);
+    if (claim(this)) this.run.life.close(TORN_DOWN);
   }
 }
 
