@@ -29,9 +29,10 @@ const tables = new Map<string, Map<string, Method>>([
 export function registerMethods(type: string, methods: Record<string, Method>): void {
   const t = tables.get(type);
   if (!t) throw new Error(`no method table for ${type}`);
-  const text = type === 'string' || type === 'bytes';
   const linear = LINEAR_IN_RECEIVER[type];
-  for (const [k, v] of Object.entries(methods)) t.set(k, text ? chargedByLength(v) : linear?.has(k) ? chargedBySize(v) : v);
+  // Methods of str and bytes are charged where they are called (callMethod), not by a wrapper: one
+  // wrapper's code serving every method made its call megamorphic (about 5 % of a short script).
+  for (const [k, v] of Object.entries(methods)) t.set(k, linear?.has(k) ? chargedBySize(v) : v);
 }
 
 /** Methods of dict and set whose work grows with the receiver (an iterable argument is charged as it is copied). */
@@ -50,20 +51,23 @@ function chargedBySize(m: Method): Method {
 }
 
 /**
- * A method of str or bytes charged by the text it may scan: the receiver and the string arguments,
- * one step per KiB (find, count, replace, split, strip, lower... are linear in them). Charged
- * before the work, so a loop calling them on long strings reaches the clock.
+ * Charges a method of str or bytes by the text it may scan: the receiver and the string arguments,
+ * one step per KiB once they pass 1 KiB (find, count, replace, split, strip, lower... are linear in
+ * them). Charged before the work, so a loop calling them on long strings reaches the clock.
  */
-function chargedByLength(m: Method): Method {
-  return (recv: string | Bytes, args, kwargs, name, th) => {
-    let n = typeof recv === 'string' ? recv.length : recv.s.length;
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      if (typeof a === 'string') n += a.length;
-    }
-    if (n > 1024) th.chargeSteps(n >> 4);
-    return m(recv, args, kwargs, name, th);
-  };
+function chargeText(th: Thread, recv: string | Bytes, args: Value[]): void {
+  let n = typeof recv === 'string' ? recv.length : recv.s.length;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (typeof a === 'string') n += a.length;
+  }
+  if (n > 1024) th.chargeSteps(n >> 4);
+}
+
+/** Calls method m of x, found in x's method table: every call of a method goes through here. */
+function callMethod(th: Thread, m: Method, x: Value, name: string, args: Value[], kwargs: Kwargs): Value {
+  if (typeof x === 'string' || x instanceof Bytes) chargeText(th, x, args);
+  return m(x, args, kwargs, name, th);
 }
 
 export function methodTable(x: Value): Map<string, Method> | undefined {
@@ -111,7 +115,7 @@ export function getAttr(x: Value, name: string): Value {
   const t = methodTable(x);
   if (t) {
     const m = t.get(name);
-    if (m) return new Builtin(name, (args, kwargs, _self, th) => m(x, args, kwargs, name, th), x);
+    if (m) return new Builtin(name, (args, kwargs, _self, th) => callMethod(th, m, x, name, args, kwargs), x);
     return noAttr(x, name);
   }
   if (x instanceof Module) {
@@ -151,7 +155,7 @@ export function getAttrAt(x: Value, name: string, p: RuntimePos): Value {
 /** Call a built-in method found in a method table, recording its frame on error. */
 export function callMethodAt(th: Thread, m: Method, x: Value, name: string, args: Value[], kwargs: Kwargs, p: RuntimePos): Value {
   try {
-    return m(x, args, kwargs, name, th);
+    return callMethod(th, m, x, name, args, kwargs);
   } catch (e) {
     if (e instanceof EvalErr) e.frames.push({ name, pos: null });
     annotate(e, p);
@@ -165,7 +169,7 @@ export function invokeAt(th: Thread, x: Value, name: string, args: Value[], kwar
     const m = t.get(name);
     if (m) {
       try {
-        return m(x, args, kwargs, name, th);
+        return callMethod(th, m, x, name, args, kwargs);
       } catch (e) {
         if (e instanceof EvalErr) e.frames.push({ name, pos: null });
         annotate(e, p);

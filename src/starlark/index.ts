@@ -80,6 +80,15 @@ class Converter {
     }
   }
 
+  /**
+   * toJS of a string of at most 64 bytes inside a container (counted as one of its nodes already):
+   * what `toJS` does for it, without the call's dispatch on the value's type.
+   */
+  shortString(s: string): string {
+    this.text(s.length + 1);
+    return decodeUTF8(s);
+  }
+
   /** Enter a container of n nodes (the caller leaves it with depth--). */
   enter(n: number): void {
     this.nodes += n;
@@ -110,7 +119,11 @@ class Converter {
     if (Array.isArray(v)) {
       this.enter(v.length + 1);
       const a = new Array<Value>(v.length);
-      for (let i = 0; i < v.length; i++) a[i] = this.fromJS(v[i]);
+      for (let i = 0; i < v.length; i++) {
+        // Strings, the usual element, without the recursive call.
+        const x = v[i];
+        a[i] = typeof x === 'string' ? encodeUTF8(x) : this.fromJS(x);
+      }
       out = new List(a);
     } else if (Object.getPrototypeOf(v) === Object.prototype || !(v instanceof Map || v instanceof Set || v instanceof Uint8Array || v instanceof Date)) {
       this.enter(1);
@@ -142,7 +155,8 @@ class Converter {
     for (const k in o)
       if (Object.hasOwn(o, k)) {
         this.nodes++;
-        vals.set(encodeUTF8(k), this.fromJS(o[k]));
+        const x = o[k];
+        vals.set(encodeUTF8(k), typeof x === 'string' ? encodeUTF8(x) : this.fromJS(x));
       }
     return d;
   }
@@ -171,7 +185,10 @@ class Converter {
       const e = v.elems;
       this.enter(e.length + 1);
       const a = new Array<unknown>(e.length);
-      for (let i = 0; i < e.length; i++) a[i] = this.toJS(e[i]!);
+      for (let i = 0; i < e.length; i++) {
+        const x = e[i]!;
+        a[i] = typeof x === 'string' && x.length <= 64 ? this.shortString(x) : this.toJS(x);
+      }
       out = a;
     } else if (v instanceof Dict) {
       this.enter(v.ht.vals.size + 1);
@@ -216,7 +233,7 @@ class Converter {
         if (typeof k === 'string') {
           this.text(k.length);
           const s = decodeUTF8(k);
-          setKey(o, s, this.toJS(x), s === k && !mixed);
+          setKey(o, s, typeof x === 'string' && x.length <= 64 ? this.shortString(x) : this.toJS(x), s === k && !mixed);
         } else {
           mixed = true;
           const s = String(k);

@@ -156,3 +156,25 @@ test('str() of many references to one big string stops at the string size limit,
 test('split cannot build a list beyond the element limit', () => {
   assert.equal(fails('x = ("a," * 5000000).split(",")\n').kind, 'size');
 });
+
+test('methods of str are charged by the text they scan, however they are called', () => {
+  const calls = {
+    direct: 's.count("a")',
+    bound: 'f = s.count\n    f("a")',
+    argument: '"b".count(s)',
+    'another method': 's.upper()',
+    'by getattr': 'getattr(s, "count")("a")',
+  };
+  for (const [how, call] of Object.entries(calls)) {
+    const { program } = compileModule(`def f(s):\n    ${call}\n    return True\n`, 'charged.star');
+    const mod = program!.init();
+    // One step per KiB scanned: 2 MiB is over a budget of 1000 steps (the string comes in as an
+    // argument, so nothing else is charged for it); 512 bytes are not.
+    assert.throws(
+      () => callFunction(mod, 'f', ['a'.repeat(2 * 1024 * 1024)], { maxSteps: 1000 }),
+      (e: unknown) => e instanceof StarlarkError && e.kind === 'steps',
+      how,
+    );
+    assert.equal(callFunction(mod, 'f', ['a'.repeat(512)], { maxSteps: 1000 }), true, how);
+  }
+});

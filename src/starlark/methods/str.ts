@@ -124,7 +124,7 @@ function find(s: string, name: string, args: Value[], kwargs: Kwargs, allowError
 }
 
 function stripImpl(s: string, name: string, args: Value[], kwargs: Kwargs): string {
-  const [cv] = positional(name, args, kwargs, 0, 1);
+  const cv = args.length === 0 && kwargs === null ? undefined : positional(name, args, kwargs, 0, 1)[0];
   const chars = cv === undefined || cv === null ? '' : strArg(name, 1, cv);
   const left = name !== 'rstrip',
     right = name !== 'lstrip';
