@@ -28,6 +28,7 @@ import {
 import * as ops from './values/ops.js';
 import { annotate, callAt, tickAt } from './runtime.js';
 import { callMethodAt, getAttrAt, invokeAt, methodTable, setField, type Method } from './attrs.js';
+import { fastMethodCall } from './method-calls.js';
 import { repr, typeName } from './values/repr.js';
 import type { Thread } from './thread.js';
 import { nearest } from './spell.js';
@@ -940,6 +941,14 @@ export class Compiler {
     if (a.simple && n <= 2) {
       const a0 = a.pos[0],
         a1 = a.pos[1];
+      const evaluated = (fr: Frame, r: Value, x: Value[]): Value => {
+        const m = lookup(r);
+        if (m !== undefined) return callMethodAt(fr.th, m, r, name, x, null, p);
+        return invokeAt(fr.th, r, name, x, null, p, dp);
+      };
+      const general = (fr: Frame, r: Value): Value => evaluated(fr, r, n === 0 ? NO_ARGS : n === 1 ? [a0!(fr)] : [a0!(fr), a1!(fr)]);
+      const fast = fastMethodCall(name, recv, a.pos, general, evaluated);
+      if (fast !== undefined) return fast;
       return (fr) => {
         const r = recv(fr);
         const x: Value[] = n === 0 ? NO_ARGS : n === 1 ? [a0!(fr)] : [a0!(fr), a1!(fr)];

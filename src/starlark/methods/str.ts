@@ -66,6 +66,23 @@ const SPACE = /^[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\
 const isSpaceRune = (r: number) => SPACE.test(String.fromCodePoint(r));
 
 /** Apply a JS text transformation, decoding only non-ASCII strings. */
+const NO_ARGS: Value[] = [];
+
+/** s.strip(): white space trimmed from both ends (compiled calls use it directly, compile.ts). */
+export function stripSpace(s: string): string {
+  return stripImpl(s, 'strip', NO_ARGS, null);
+}
+
+/** s.lower() */
+export function lowerText(s: string): string {
+  return isASCII(s) ? s.toLowerCase() : encodeUTF8(decodeUTF8(s).toLowerCase());
+}
+
+/** s.upper() */
+export function upperText(s: string): string {
+  return isASCII(s) ? s.toUpperCase() : encodeUTF8(decodeUTF8(s).toUpperCase());
+}
+
 function viaText(s: string, f: (t: string) => string): string {
   if (isASCII(s)) return f(s);
   return encodeUTF8(f(decodeUTF8(s)));
@@ -378,7 +395,7 @@ const strMethods: Record<string, Method> = {
   },
   lower(s: string, args, kwargs, name) {
     positional(name, args, kwargs, 0, 0);
-    return viaText(s, (t) => t.toLowerCase());
+    return lowerText(s);
   },
   lstrip(s: string, args, kwargs, name) {
     return stripImpl(s, name, args, kwargs);
@@ -494,7 +511,7 @@ const strMethods: Record<string, Method> = {
   },
   upper(s: string, args, kwargs, name) {
     positional(name, args, kwargs, 0, 0);
-    return viaText(s, (t) => t.toUpperCase());
+    return upperText(s);
   },
 };
 
