@@ -65,10 +65,9 @@ export class StringIterable extends SValue {
 const SPACE = /^[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 const isSpaceRune = (r: number) => SPACE.test(String.fromCodePoint(r));
 
-/** Apply a JS text transformation, decoding only non-ASCII strings. */
 const NO_ARGS: Value[] = [];
 
-/** s.strip(): white space trimmed from both ends (compiled calls use it directly, compile.ts). */
+/** s.strip(): white space trimmed from both ends (compiled calls use it directly, method-calls.ts). */
 export function stripSpace(s: string): string {
   return stripImpl(s, 'strip', NO_ARGS, null);
 }
@@ -83,6 +82,7 @@ export function upperText(s: string): string {
   return isASCII(s) ? s.toUpperCase() : encodeUTF8(decodeUTF8(s).toUpperCase());
 }
 
+/** Apply a JS text transformation, decoding only non-ASCII strings. */
 function viaText(s: string, f: (t: string) => string): string {
   if (isASCII(s)) return f(s);
   return encodeUTF8(f(decodeUTF8(s)));
