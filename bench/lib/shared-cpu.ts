@@ -9,7 +9,7 @@
  * build within about 2 % (bench/health README), where one server at a time scattered more.
  *
  * Usage (after `npm run build`, which compiles the load generator it runs):
- *   npm run bench:shared-cpu -- [--rounds 5] [--seconds 3] [--path /] [--method POST --body '<json>']
+ *   npm run bench:shared-cpu -- [--rounds 5] [--seconds 3] [--path /] [--method POST --body '<json>'] [--header 'name: value']...
  *     <name>=<url-origin>,<pid> <name>=<url-origin>,<pid>
  * e.g. npm run bench:shared-cpu -- --path /api/v1/health new=http://127.0.0.1:18082,4242 old=http://127.0.0.1:18080,4243
  * Prints each round (req/s and CPU time per request of each server, from /proc) and the median ratio.
@@ -26,6 +26,7 @@ const { values, positionals } = parseArgs({
     path: { type: 'string', default: '/' },
     method: { type: 'string' },
     body: { type: 'string' },
+    header: { type: 'string', multiple: true, default: [] },
   },
 });
 
@@ -47,7 +48,10 @@ if (targets.length !== 2) {
 
 /** One load generator on CPU 0; answers its JSON summary. */
 function load(target: Target): Promise<{ requests: number; rps: number }> {
-  const extra = values.method ? ['--method', values.method, ...(values.body !== undefined ? ['--body', values.body] : [])] : [];
+  const extra = [
+    ...(values.method ? ['--method', values.method, ...(values.body !== undefined ? ['--body', values.body] : [])] : []),
+    ...values.header.flatMap((header) => ['--header', header]),
+  ];
   const load = compiled('bench/lib/load', [`${target.origin}${values.path}`, '16', values.seconds, ...extra]);
   const child = spawn('taskset', ['-c', '0', process.execPath, ...load], {
     stdio: ['ignore', 'pipe', 'inherit'],
