@@ -6,13 +6,15 @@ import { FunctionArgError } from '../errors.js';
 import { isObject, typeName } from '../values.js';
 import { defineFunction } from './types.js';
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made on first use: building it maps about 1 MB of ICU's data into every process at boot.
+let segmenter: Intl.Segmenter | undefined;
 /** Strings without CR, combining marks, surrogates or other non-Latin text count one per code unit. */
 const SIMPLE = /^[\x00-\x0c\x0e-\u02ff]*$/;
 
 export function graphemeCount(s: string): number {
   if (SIMPLE.test(s)) return s.length;
   let n = 0;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const _ of segmenter.segment(s)) n++;
   return n;
 }
