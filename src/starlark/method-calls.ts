@@ -1,13 +1,14 @@
 // Compiled calls of the few methods that request-shaping scripts call in their loops: s.strip(),
 // s.lower(), s.upper(), l.append(x), d.get(k) and d.get(k, default).
 //
-// A compiled call site of any other method calls it through its method table, and in V8 every
-// closure of one source function shares its call feedback, so that call is megamorphic: it is
-// never inlined, whatever the site calls. Each closure below is its own source function and calls
-// one known implementation, which V8 can inline. It takes only the common case, which can neither
-// fail nor need charging (a short string, a mutable list, a string key); anything else goes to
-// `general`, the site's ordinary path, with the receiver already evaluated, so nothing is
-// evaluated twice and every error reads as before.
+// A compiled call site of any other method calls it through its method table, from a closure made
+// by one function of compile.ts for every site. V8 keeps one set of call feedback for the closures
+// of one function in the source, so that call sees every method and is megamorphic: never inlined.
+// Each closure below comes from its own function and calls one known implementation, which V8 can
+// inline (the transform script with its conversions: 4.7 to 3.5 us per call). It takes only the
+// common case, which can neither fail nor need charging (a short string, a mutable list, a string
+// key); anything else goes to `general`, the site's ordinary path, with the receiver already
+// evaluated, so nothing is evaluated twice and every error reads as before.
 
 import { stripSpace, lowerText, upperText } from './methods/str.js';
 import { Dict, type Frame, List, type Value } from './values/types.js';
