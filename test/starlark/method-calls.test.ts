@@ -60,8 +60,14 @@ def fast():
     l = [1, 2]
     for x in l:
         l.append(x)
+
+def bound():
+    l = [1, 2]
+    for x in l:
+        getattr(l, "append")(x)
 `;
-  assert.match(failure(iterating, 'fast').msg, /append.*during iteration|iteration/);
+  assert.equal(failure(iterating, 'fast').msg, 'append: cannot append to list during iteration');
+  assert.equal(failure(iterating, 'bound').msg, failure(iterating, 'fast').msg);
 
   const long = `
 def fill(n):
