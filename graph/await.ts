@@ -1,12 +1,11 @@
 import { Observable } from 'rxjs/internal/Observable';
 import { asyncScheduler } from 'rxjs/internal/scheduler/async';
-import type { Subscriber } from 'rxjs/internal/Subscriber';
 import type { Subscription } from 'rxjs/internal/Subscription';
 import type { Unsubscribable } from 'rxjs/internal/types';
 import { isObservable } from 'rxjs/internal/util/isObservable';
 import { TORN_DOWN, type StepContext } from './cancel.js';
 import { Category, StepError, StepTimeoutError, type Site } from './errors.js';
-import { NOTHING, type Direct, type Receiver } from './direct.js';
+import { NOTHING, DirectObservable, type Receiver } from './direct.js';
 import { claim, type Settled } from './once.js';
 import { Value, isThenable } from './result.js';
 
@@ -60,7 +59,7 @@ function emit<S, R>(subscriber: Receiver<R>, ctx: StepContext, then: Then<S, R>,
  * become an unhandled rejection that takes the process down. A value that arrives after the node
  * was abandoned or timed out is handed to `late` (a container gives a late client straight back).
  */
-export class PromiseResult<S, R> extends Observable<R> implements Direct<R>, Settled {
+export class PromiseResult<S, R> extends DirectObservable<R> implements Settled {
   declare closed: boolean;
   declare private state: 0 | 1 | 2; // the promise: pending, fulfilled (value), rejected (StepError)
   declare private settled: unknown;
@@ -165,11 +164,6 @@ export class PromiseResult<S, R> extends Observable<R> implements Direct<R>, Set
     if (this.timeoutMs !== undefined) this.timer = asyncScheduler.schedule(timeOut, this.timeoutMs, this);
     return this;
   }
-
-  /** RxJS's hook for every other subscriber (direct.ts). */
-  _subscribe(subscriber: Subscriber<R>): Unsubscribable {
-    return this.deliverTo(subscriber);
-  }
 }
 
 /**
@@ -249,7 +243,7 @@ class ObservableResult<S, R> implements Settled {
  * `source` (RxJS's Observable has a field of that name) nor `then` (an object with a `then` method
  * is taken for a promise).
  */
-class AwaitedObservable<S, R> extends Observable<R> implements Direct<R> {
+class AwaitedObservable<S, R> extends DirectObservable<R> {
   declare readonly step: Observable<unknown>;
   declare readonly site: Site;
   declare readonly ctx: StepContext;
@@ -269,11 +263,6 @@ class AwaitedObservable<S, R> extends Observable<R> implements Direct<R> {
 
   deliverTo(receiver: Receiver<R>): Unsubscribable {
     return new ObservableResult(receiver, this).start();
-  }
-
-  /** RxJS's hook for every other subscriber (direct.ts). */
-  _subscribe(subscriber: Subscriber<R>): Unsubscribable {
-    return this.deliverTo(subscriber);
   }
 }
 

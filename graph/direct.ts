@@ -1,4 +1,5 @@
-import type { Observable } from 'rxjs/internal/Observable';
+import { Observable } from 'rxjs/internal/Observable';
+import type { Subscriber } from 'rxjs/internal/Subscriber';
 import type { Unsubscribable } from 'rxjs/internal/types';
 
 /*
@@ -12,8 +13,8 @@ import type { Unsubscribable } from 'rxjs/internal/types';
  * (once.ts) and its receivers never throw, so inside the engine that machinery guards nothing.
  *
  * Outside the engine (a test, any RxJS operator, `run()`'s callers) these are ordinary Observables:
- * `subscribe` reaches `deliverTo` through RxJS's `_subscribe` hook, with RxJS's guarantees around it.
- * Each class defines `_subscribe` itself, as RxJS's own Subject does.
+ * `subscribe` reaches `deliverTo` through RxJS's `_subscribe` hook (defined once, in DirectObservable,
+ * as RxJS's own Subject defines it), with RxJS's guarantees around it.
  */
 
 /** What receives a one-value Observable's outcome: one `next` then `complete`, or one `error`. */
@@ -24,9 +25,14 @@ export interface Receiver<T> {
 }
 
 /** An Observable of the engine that can deliver to a receiver directly. */
-export interface Direct<T> extends Observable<T> {
+export abstract class DirectObservable<T> extends Observable<T> {
   /** Starts delivering to `receiver` (possibly before returning); the result stops it. */
-  deliverTo(receiver: Receiver<T>): Unsubscribable;
+  abstract deliverTo(receiver: Receiver<T>): Unsubscribable;
+
+  /** RxJS's hook for every other subscriber. */
+  _subscribe(subscriber: Subscriber<T>): Unsubscribable {
+    return this.deliverTo(subscriber);
+  }
 }
 
 /** The teardown of a connection that has nothing left to stop. */
@@ -34,9 +40,5 @@ export const NOTHING: Unsubscribable = Object.freeze({ unsubscribe() {} });
 
 /** Connects `receiver` to `source`: directly to the engine's own Observables, by `subscribe` to any other. */
 export function follow<T>(source: Observable<T>, receiver: Receiver<T>): Unsubscribable {
-  return isDirect(source) ? source.deliverTo(receiver) : source.subscribe(receiver);
-}
-
-function isDirect<T>(source: Observable<T>): source is Direct<T> {
-  return typeof (source as Partial<Direct<T>>).deliverTo === 'function';
+  return source instanceof DirectObservable ? source.deliverTo(receiver) : source.subscribe(receiver);
 }

@@ -3,7 +3,7 @@ import type { Subscriber } from 'rxjs/internal/Subscriber';
 import type { Subscription } from 'rxjs/internal/Subscription';
 import type { Unsubscribable } from 'rxjs/internal/types';
 import type { Lifetime } from './cancel.js';
-import { follow, type Direct, type Receiver } from './direct.js';
+import { DirectObservable, follow, type Receiver } from './direct.js';
 import type { StreamEnd } from './stream.js';
 import type { ExitOutcome, GraphScope, StreamOutcome } from './types.js';
 
@@ -63,7 +63,7 @@ export function chain<T, R>(pending: Observable<T>, next: (value: T) => Eventual
 }
 
 /** A chain: one object per run, no closures; each receiver gets a ChainLink of its own. */
-class Chain<T, R> extends Observable<R> implements Direct<R> {
+class Chain<T, R> extends DirectObservable<R> {
   declare readonly pending: Observable<T>;
   declare readonly onValue: (value: T) => Eventual<R>;
   declare readonly onError: ((cause: unknown) => Eventual<R>) | undefined;
@@ -77,11 +77,6 @@ class Chain<T, R> extends Observable<R> implements Direct<R> {
 
   deliverTo(receiver: Receiver<R>): Unsubscribable {
     return new ChainLink(receiver, this).start();
-  }
-
-  /** RxJS's hook for every other subscriber (direct.ts). */
-  _subscribe(subscriber: Subscriber<R>): Unsubscribable {
-    return this.deliverTo(subscriber);
   }
 }
 

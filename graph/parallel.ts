@@ -1,7 +1,6 @@
-import { Observable } from 'rxjs/internal/Observable';
-import type { Subscriber } from 'rxjs/internal/Subscriber';
+import type { Observable } from 'rxjs/internal/Observable';
 import type { Unsubscribable } from 'rxjs/internal/types';
-import { follow, type Direct, type Receiver } from './direct.js';
+import { DirectObservable, follow, type Receiver } from './direct.js';
 import { Category, StepError } from './errors.js';
 import { isPending, type Exec, type Signal } from './exec.js';
 import type { StepInfo } from './info.js';
@@ -38,7 +37,7 @@ export function compileParallel<S extends GraphScope>(branches: readonly Exec<S>
 }
 
 /** The asynchronous branches of one group in one run; each receiver gets a Join of its own. */
-class Group extends Observable<Signal> implements Direct<Signal> {
+class Group extends DirectObservable<Signal> {
   declare private readonly branches: readonly Observable<Signal>[];
   declare private readonly info: StepInfo;
 
@@ -50,11 +49,6 @@ class Group extends Observable<Signal> implements Direct<Signal> {
 
   deliverTo(receiver: Receiver<Signal>): Unsubscribable {
     return new Join(receiver, this.branches.length, this.info).start(this.branches);
-  }
-
-  /** RxJS's hook for every other subscriber (direct.ts). */
-  _subscribe(subscriber: Subscriber<Signal>): Unsubscribable {
-    return this.deliverTo(subscriber);
   }
 }
 

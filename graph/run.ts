@@ -1,11 +1,10 @@
 import { Observable } from 'rxjs/internal/Observable';
-import type { Subscriber } from 'rxjs/internal/Subscriber';
 import type { Unsubscribable } from 'rxjs/internal/types';
 import { Lifetime, TORN_DOWN } from './cancel.js';
 import { Category, GRAPH_INFO, RunAbortedError, StepError, categorize, messageOf } from './errors.js';
 import { isPending, onStreamEnd, type Eventual, type Exec, type Signal } from './exec.js';
 import type { Classifier } from './info.js';
-import { follow, type Direct, type Receiver } from './direct.js';
+import { DirectObservable, follow, type Receiver } from './direct.js';
 import { claim, type Settled } from './once.js';
 import type { DoneOutcome, ErrorOutcome, GraphScope, Outcome, StreamOutcome } from './types.js';
 
@@ -76,7 +75,7 @@ export function start<S extends GraphScope>(root: Root<S>, scope: S, signal: Abo
 }
 
 /** The outcome of a run that went asynchronous; each receiver is followed by a Follower of its own. */
-class RunOutcome extends Observable<Outcome> implements Direct<Outcome> {
+class RunOutcome extends DirectObservable<Outcome> {
   declare readonly pending: Observable<Signal>;
   declare readonly life: Lifetime;
   declare readonly external: AbortSignal | undefined;
@@ -92,11 +91,6 @@ class RunOutcome extends Observable<Outcome> implements Direct<Outcome> {
 
   deliverTo(receiver: Receiver<Outcome>): Unsubscribable {
     return new Follower(receiver, this).start();
-  }
-
-  /** RxJS's hook for every other subscriber (direct.ts). */
-  _subscribe(subscriber: Subscriber<Outcome>): Unsubscribable {
-    return this.deliverTo(subscriber);
   }
 }
 
