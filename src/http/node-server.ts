@@ -28,7 +28,7 @@ import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
 import { type ConnectionStates, trackConnections } from './connection-states.js';
 import type { RequestLogger } from './log.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-import { holdWritesToTurnEnd } from './turn-end-writes.js';
+import { holdWritesToTurnEnd } from '../io/index.js';
 
 /** A request stamped with when it arrived (its headers parsed): the log line's `ms` counts from it. */
 export class ArrivingMessage extends IncomingMessage {

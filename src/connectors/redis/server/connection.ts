@@ -14,6 +14,7 @@
  * never sent twice (an INCR resent after a reset could count twice).
  */
 import { Redis, type RedisOptions } from 'ioredis';
+import { holdWritesToTurnEnd } from '../../../io/index.js';
 import { ConnectorCategory, ConnectorError, describeCause } from '../../errors.js';
 import type { ConnectorLogger } from '../../types.js';
 import type { RedisStats } from '../types.js';
@@ -48,6 +49,9 @@ export class ServerConnection {
 
   constructor(private readonly options: ConnectionOptions) {
     this.client = new Redis(options.url, clientOptions(options));
+    // The commands of one turn of the event loop leave together at its end, one write where there
+    // was one per command, each waking the server (src/io). A reconnection brings a new socket.
+    this.client.on('connect', () => holdWritesToTurnEnd(this.client.stream));
     this.client.on('ready', () => this.enter('up'));
     // A close while up is a blip; a close in any other state means a connection attempt failed.
     this.client.on('close', () => this.enter(this.state === 'up' ? 'blip' : 'down'));

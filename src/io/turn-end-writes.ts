@@ -1,21 +1,18 @@
 /**
- * What svc writes to its clients during one turn of the event loop leaves at the end of that turn,
- * the responses of all connections back to back.
+ * What is written to a held socket during one turn of the event loop leaves at the end of that turn,
+ * back to back with what the other held sockets were given (README: why, and what was measured).
  *
- * Under load one turn reads many requests (libuv hands over every readable connection at once) and
- * answers them one after another. Written at once, each answer is a `writev` that reaches a client
- * which went back to sleep after the previous one: on loopback, and much more on a VM, that write
- * pays for waking it (bench/transform's profiles: the response's `writev` took 22.5 us per request
- * against the baseline's 15.9; the load generator of the slower server sleeps more). Held to the
- * end of the turn (the check phase, `setImmediate`), the first write wakes the client and the others
- * find it awake.
+ * Under load one turn answers many requests; written at once, each answer woke a client that had gone
+ * back to sleep after the previous one, and on loopback and on a VM the wake-up is most of a write's
+ * cost. Held, the first write wakes the client and the others find it awake; the commands of one
+ * turn to one Redis connection leave in one write.
  *
- * The writes are held at the socket, below Node's HTTP layer: a response is ended, timed and logged
- * exactly as before and only its bytes wait, never past the turn they were written in. A held write
- * is a write in progress for Node's stream (its callback comes after the bytes went out), so later
- * writes queue behind it, backpressure and `finish` work as they do for a write the kernel did not
- * take at once, and a socket destroyed meanwhile fails the write as Node fails any write to a
- * closed socket. Writes made while the held ones leave (a stream's next chunk) go out at once.
+ * The writes are held at the socket, below Node's HTTP layer and the drivers: only the bytes wait,
+ * never past the turn they were written in. A held write is a write in progress for Node's stream
+ * (its callback comes after the bytes went out), so later writes queue behind it, backpressure and
+ * `finish` work as they do for a write the kernel did not take at once, and a socket destroyed
+ * meanwhile fails the write as Node fails any write to a closed socket. Writes made while the held
+ * ones leave (a stream's next chunk, queued behind a held one) go out at once.
  */
 import { Socket } from 'node:net';
 
@@ -33,10 +30,10 @@ const held: unknown[] = [];
 let scheduled = false;
 let flushing = false;
 
-/** Holds `socket`'s writes to the end of each turn; for the connections svc's server accepts. */
+/** Holds `socket`'s writes to the end of each turn, from now on. */
 export function holdWritesToTurnEnd(socket: Socket): void {
   // Own properties, set once per connection: Node's Writable calls `stream._write(...)` and
-  // `stream._writev(...)`, so only the server's sockets are affected (not those of svc's clients).
+  // `stream._writev(...)`, so only the sockets given here are affected.
   socket._write = heldWrite;
   socket._writev = heldWritev;
 }

@@ -1,5 +1,5 @@
 /**
- * Writes held to the end of the event loop's turn (src/http/turn-end-writes.ts): held while the turn
+ * Writes held to the end of the event loop's turn (src/io/turn-end-writes.ts): held while the turn
  * runs, out at its end in order, with Node's stream semantics (callbacks, backpressure, a socket
  * destroyed meanwhile) intact, and only on the sockets it was asked to hold.
  */
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer as createHttpServer, request } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { test } from 'node:test';
-import { holdWritesToTurnEnd } from '../../src/http/turn-end-writes.js';
+import { holdWritesToTurnEnd } from '../../src/io/index.js';
 
 /** A TCP server whose accepted sockets hold their writes, and `count` clients connected to it. */
 async function pairs(count: number): Promise<{ server: Server; accepted: Socket[]; clients: Socket[]; close(): Promise<void> }> {
