@@ -23,11 +23,15 @@ async function rawConnection(port: number): Promise<{ socket: Socket; received: 
   return { socket, received: () => text, closed };
 }
 
-/** An app whose `GET /slow?ms=N` answers `{app, ms}` after N ms, noting when each answer is handed over. */
-async function slowApp(name: string, written: string[]) {
+/**
+ * An app whose `GET /slow?ms=N` answers `{app, ms}` after N ms, noting in `started` when each request
+ * reaches it and in `written` when each answer is handed over.
+ */
+async function slowApp(name: string, written: string[], started: string[] = []) {
   const { app } = await server([
     endpoint('GET /slow', (ctx) => {
       const ms = Number((ctx.request.query as Record<string, string>).ms);
+      started.push(`${name}:${ms}`);
       return pendingOf(
         new Promise<EndpointResult>((resolve) =>
           setTimeout(() => {
@@ -41,19 +45,23 @@ async function slowApp(name: string, written: string[]) {
   return app;
 }
 
-function waitUntil(check: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
+/** Resolves once `check()` holds; fails the test if it does not within 5 s. */
+function waitUntil(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  return new Promise((resolve, reject) => {
     const poll = setInterval(() => {
-      if (!check()) return;
+      if (check()) resolve();
+      else if (Date.now() > deadline) reject(new assert.AssertionError({ message: `not within 5 s: ${what}` }));
+      else return;
       clearInterval(poll);
-      resolve();
     }, 5);
   });
 }
 
 test('swap: the previous app is closed only after a pipelined request it was routed finished', async () => {
   const written: string[] = [];
-  const first = await slowApp('first', written);
+  const started: string[] = [];
+  const first = await slowApp('first', written, started);
   noteClose(first, written);
   const front = createFront({ requestTimeoutMs: 30_000, app: first });
   const { port } = await listenFront(front, { host: '127.0.0.1', port: 0 });
@@ -62,11 +70,14 @@ test('swap: the previous app is closed only after a pipelined request it was rou
     // Two requests in one write: the second waits behind the first for the connection, so when the
     // swap begins only the first is the response the connection is writing.
     connection.socket.write('GET /slow?ms=100 HTTP/1.1\r\nHost: x\r\n\r\nGET /slow?ms=300 HTTP/1.1\r\nHost: x\r\n\r\n');
-    await new Promise((r) => setTimeout(r, 30));
+    // Both routed to the first app before the swap (on a loaded machine they may take longer than
+    // any fixed wait to arrive).
+    await waitUntil(() => started.length === 2, 'both requests reach the first app');
+    assert.deepEqual(started, ['first:100', 'first:300']);
     const second = await slowApp('second', written);
     await front.swap(second, { drainTimeoutMs: 10_000, logger: quiet });
     assert.deepEqual(written, ['first:100', 'first:300', 'closed'], 'the swap waited for both answers of the previous app');
-    await waitUntil(() => connection.received().includes('"ms":300'));
+    await waitUntil(() => connection.received().includes('"ms":300'), 'the second answer on the connection');
     assert.match(connection.received(), /\{"app":"first","ms":100\}.*\{"app":"first","ms":300\}/s);
     // The same connection's next request goes to the new app.
     connection.socket.write('GET /slow?ms=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
@@ -79,15 +90,20 @@ test('swap: the previous app is closed only after a pipelined request it was rou
 
 test('shutdownFront: a request that arrives after the shutdown began is answered before the app is closed', async () => {
   const written: string[] = [];
-  const app = await slowApp('only', written);
+  const started: string[] = [];
+  const app = await slowApp('only', written, started);
   noteClose(app, written);
   const front = createFront({ requestTimeoutMs: 30_000, app });
   const { port } = await listenFront(front, { host: '127.0.0.1', port: 0 });
+  let accepted = 0;
+  front.server.on('connection', () => accepted++);
   const busy = await rawConnection(port);
   busy.socket.write('GET /slow?ms=300 HTTP/1.1\r\nHost: x\r\n\r\n');
   // Connected, no request yet: a shutdown gives it a grace period to send one.
   const late = await rawConnection(port);
-  await new Promise((r) => setTimeout(r, 30));
+  // The busy request under way and both connections accepted (not left in the listen backlog, which
+  // the shutdown's closing of the listener would reset) before the shutdown begins.
+  await waitUntil(() => started.length === 1 && accepted === 2, 'the busy request under way, both connections accepted');
   const stopped = shutdownFront(front, { shutdownTimeoutMs: 10_000, logger: quiet });
   await new Promise((r) => setTimeout(r, 50));
   // Routed to the app being retired; the busy connection's request keeps the retirement open.

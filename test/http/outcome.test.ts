@@ -94,12 +94,22 @@ test('request_timeout answers 504 and cancels the run', async () => {
 test('a client that disconnects cancels the run', async () => {
   let cancelled!: () => void;
   const gone = new Promise<void>((resolve) => (cancelled = resolve));
-  const { app, log } = await server([endpoint('GET /hang', (): PendingResult => pendingOf(new Promise(() => {}), () => cancelled()))]);
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const { app, log } = await server([
+    endpoint('GET /hang', (): PendingResult => {
+      started();
+      return pendingOf(new Promise(() => {}), () => cancelled());
+    }),
+  ]);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const controller = new AbortController();
   const request = fetch(`http://127.0.0.1:${port}/hang`, { signal: controller.signal }).catch(() => 'aborted');
-  setTimeout(() => controller.abort(), 50);
+  // The client leaves once the run is under way: left earlier, the request may never reach the
+  // handler, and there is no run to cancel.
+  await running;
+  controller.abort();
   assert.equal(await request, 'aborted');
   await gone;
   await app.close();

@@ -13,14 +13,18 @@ import { fetchAll, listenLocal, open, readUntil, silentLiveSource, streamResult,
 
 const logger = { warn() {}, info() {}, error() {} } as never;
 
-/** An async source of `count` numbered items that records how many were pulled. */
-function counted(count: number, delayMs = 0): { source: AsyncIterable<{ n: number }>; pulled: () => number; returned: () => boolean } {
+/**
+ * An async source of `count` numbered items, `delayMs` apart (the first after `firstDelayMs`), that
+ * records how many were pulled.
+ */
+function counted(count: number, delayMs = 0, firstDelayMs = delayMs): { source: AsyncIterable<{ n: number }>; pulled: () => number; returned: () => boolean } {
   let pulled = 0;
   let returned = false;
   async function* items(): AsyncGenerator<{ n: number }> {
     try {
       for (let n = 1; n <= count; n++) {
-        if (delayMs > 0) await sleep(delayMs);
+        const wait = n === 1 ? firstDelayMs : delayMs;
+        if (wait > 0) await sleep(wait);
         pulled = n;
         yield { n };
       }
@@ -79,9 +83,14 @@ test('a slow client slows the source: items are pulled only as the socket drains
   try {
     const res = await open(`${url}/big`);
     res.pause();
-    await sleep(300);
-    // 10,000 items of 16 KiB is 160 MiB; a paused client lets only the socket buffers fill.
-    const whilePaused = pulled;
+    // 10,000 items of 16 KiB is 160 MiB; a paused client lets only the socket buffers fill. They may
+    // take a while to (a loaded machine): wait until the source has not been pulled for 200 ms
+    // (within 5 s), then it must stay where it stopped.
+    let whilePaused = -1;
+    for (let waited = 0; pulled !== whilePaused && waited < 5_000; waited += 200) {
+      whilePaused = pulled;
+      await sleep(200);
+    }
     assert.ok(whilePaused < 1000, `pulled ${whilePaused} items while the client read nothing`);
     await sleep(200);
     assert.equal(pulled, whilePaused, 'no more pulling while the client still reads nothing');
@@ -196,7 +205,8 @@ test('the first item is bounded by the request time-out: 504 and the stream disp
         disposals = r.disposals;
         return r.result;
       }),
-      endpoint('GET /long', () => streamResult(counted(4, 40).source).result),
+      // The first item at once, the rest 150 ms apart: every one after the first comes after the time-out.
+      endpoint('GET /long', () => streamResult(counted(3, 150, 0).source).result),
     ],
     { requestTimeoutMs: 100 },
   );
@@ -205,10 +215,10 @@ test('the first item is bounded by the request time-out: 504 and the stream disp
     const late = await fetchAll(`${url}/late`);
     assert.equal(late.status, 504);
     assert.deepEqual(disposals, [{ end: 'cancel' }]);
-    // 4 items 40 ms apart: 160 ms in all, longer than the 100 ms time-out, but the first is in time.
+    // 300 ms in all, longer than the 100 ms time-out, but the first item is in time.
     const long = await fetchAll(`${url}/long`);
     assert.equal(long.status, 200);
-    assert.equal(long.body.split('\n').length - 1, 4);
+    assert.equal(long.body, '{"n":1}\n{"n":2}\n{"n":3}\n');
   } finally {
     await app.close();
   }

@@ -10,7 +10,8 @@ import { runGraph } from '../../src/steps/index.js';
 import type { EndpointNode, EndpointScope } from '../../src/steps/index.js';
 import { endpoint, server } from './helpers.js';
 
-function slowGraph(ms: number, aborted: (reason: unknown) => void) {
+/** A graph of one step that takes `ms`, calling `started` once it runs and `aborted` if its signal fires first. */
+function slowGraph(ms: number, aborted: (reason: unknown) => void, started: () => void = () => {}) {
   const nodes: EndpointNode[] = [
     {
       type: 'step',
@@ -18,6 +19,7 @@ function slowGraph(ms: number, aborted: (reason: unknown) => void) {
       name: 'slow',
       run: (_scope, { signal }) =>
         new Promise((resolve, reject) => {
+          started();
           let done = false;
           const timer = setTimeout(() => {
             done = true;
@@ -68,13 +70,22 @@ test('request_timeout: 504 problem and the running step is aborted', async () =>
 test('a client disconnect aborts the running step', async () => {
   let onAbort!: () => void;
   const aborted = new Promise<void>((resolve) => (onAbort = resolve));
-  const graph = slowGraph(10_000, () => onAbort());
+  let onStart!: () => void;
+  const running = new Promise<void>((resolve) => (onStart = resolve));
+  const graph = slowGraph(
+    10_000,
+    () => onAbort(),
+    () => onStart(),
+  );
   const { app } = await server([endpoint('GET /io', (ctx) => runGraph(graph, ctx))]);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   const controller = new AbortController();
   const request = fetch(`http://127.0.0.1:${port}/io`, { signal: controller.signal }).catch(() => 'aborted');
-  setTimeout(() => controller.abort(), 50);
+  // The client leaves once the step is running: left earlier, the request may never reach the
+  // handler, and there is no step to abort.
+  await running;
+  controller.abort();
   assert.equal(await request, 'aborted');
   await aborted;
   await app.close();
