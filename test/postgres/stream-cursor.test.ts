@@ -330,21 +330,31 @@ for (const target of TARGETS) {
     timeout: 30_000,
   }, () => {
     let set: ConnectorSet;
+    /** 300 ms: what the time-out tests overrun. */
     let db: PostgresHandle;
+    /** 10 s: a whole read of 30 fetches stays within it however loaded the machine. */
+    let roomy: PostgresHandle;
 
     before(async () => {
-      set = createConnectors(modelOf(postgresConnection(await target.fresh(), { name: 'db', pool: { max: 2 }, statementTimeoutMs: 300 })));
+      const url = await target.fresh();
+      set = createConnectors(
+        modelOf(
+          postgresConnection(url, { name: 'db', pool: { max: 2 }, statementTimeoutMs: 300 }),
+          postgresConnection(url, { name: 'roomy', pool: { max: 2 }, statementTimeoutMs: 10_000 }),
+        ),
+      );
       await set.openAll();
       db = set.handle('postgres', 'db');
+      roomy = set.handle('postgres', 'roomy');
     });
     after(() => set.closeAll());
 
     test('read within it, a cursor is not affected', async () => {
-      const cursor = await db.cursor<{ i: number }>('SELECT i FROM generate_series(1, 3000) i', { batchRows: 100 });
+      const cursor = await roomy.cursor<{ i: number }>('SELECT i FROM generate_series(1, 3000) i', { batchRows: 100 });
       let n = 0;
       for await (const row of cursor) assert.equal(row.i, ++n);
       assert.equal(n, 3000);
-      await whole(db);
+      await whole(roomy);
     });
 
     test("it bounds the whole stream, the reader's pauses included (counted from Parse to Sync): the next pull is a time-out", async () => {
@@ -380,14 +390,28 @@ for (const target of TARGETS) {
 
   describe(`a cursor without a client on ${target.name}`, { skip: target.skip, timeout: 30_000 }, () => {
     let set: ConnectorSet;
+    let patientSet: ConnectorSet;
+    /** Waits 200 ms for a client: what the first test waits out. */
     let db: PostgresHandle;
+    /**
+     * Waits 10 s for a client: an end that comes late on a loaded machine still abandons the wait
+     * before the pool's own time-out would.
+     */
+    let patient: PostgresHandle;
 
     before(async () => {
       set = createConnectors(modelOf(postgresConnection(await target.fresh(), { name: 'db', pool: { max: 1 } })));
       await set.openAll({ acquireTimeoutMs: 200 });
       db = set.handle('postgres', 'db');
+      // A database of its own: PGlite's directory can be opened once.
+      patientSet = createConnectors(modelOf(postgresConnection(await target.fresh(), { name: 'db', pool: { max: 1 } })));
+      await patientSet.openAll({ acquireTimeoutMs: 10_000 });
+      patient = patientSet.handle('postgres', 'db');
     });
-    after(() => set.closeAll());
+    after(async () => {
+      await set.closeAll();
+      await patientSet?.closeAll();
+    });
 
     test('no client within the pool wait: rejects as dependency-unavailable, nothing sent', async () => {
       const session = await db.checkout();
@@ -405,20 +429,32 @@ for (const target of TARGETS) {
     });
 
     test('endWith while the client is awaited abandons the wait (cancelled); the late client is put back', async () => {
-      const session = await db.checkout();
-      let end: ((reason: unknown) => void) | undefined;
-      const opening = db.cursor('SELECT 1', { endWith: (e) => (end = e) });
-      await delay(20);
-      end!(new Error('client gone'));
-      const error = await opening.then(
-        () => assert.fail('the wait was abandoned'),
-        (e: unknown) => e,
-      );
-      assert.ok(error instanceof ConnectorError);
-      assert.equal(error.category, ConnectorCategory.cancelled);
-      session.release();
-      await whole(db);
-      assert.deepEqual((await db.query('SELECT 5 AS five')).rows, [{ five: 5 }]);
+      const session = await patient.checkout();
+      try {
+        let end: ((reason: unknown) => void) | undefined;
+        const opening = patient.cursor('SELECT 1', { endWith: (e) => (end = e) });
+        assert.equal(
+          await eventually(
+            () => patient.stats().waiting,
+            (n) => n === 1,
+            5000,
+          ),
+          1,
+          'the cursor waits for the client',
+        );
+        end!(new Error('client gone'));
+        const error = await opening.then(
+          () => assert.fail('the wait was abandoned'),
+          (e: unknown) => e,
+        );
+        assert.ok(error instanceof ConnectorError);
+        assert.equal(error.category, ConnectorCategory.cancelled);
+      } finally {
+        // Also when the test fails: a client still checked out would hold up closing the pool.
+        session.release();
+      }
+      await whole(patient);
+      assert.deepEqual((await patient.query('SELECT 5 AS five')).rows, [{ five: 5 }]);
     });
   });
 }

@@ -4,7 +4,8 @@
  * set opened on one of them, and names no other test (or test process) uses, since the test files
  * run in parallel against the one server.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { createConnectors, type ConnectorLogger, type ConnectorSet, type RedisHandle, type RetryPolicy } from '../../src/connectors/index.js';
 import type { ConnectionModel } from '../../src/model/index.js';
@@ -70,6 +71,17 @@ const script = join(ROOT, 'scripts/redis-test-server.sh');
 /** scripts/redis-test-server.sh: `start DIR [PORT]` prints the URL; `halt DIR`; `stop DIR`. */
 export function redisServer(...args: string[]): string {
   return execFileSync('bash', [script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * redisServer without blocking the event loop: for a test whose svc serves requests meanwhile,
+ * which a synchronous call would hold up for as long as the script runs (and count as slow answers).
+ */
+export async function redisServerAsync(...args: string[]): Promise<string> {
+  const { stdout } = await execFileAsync('bash', [script, ...args], { encoding: 'utf8' });
+  return stdout.trim();
 }
 
 /** redis-server is installed (the fault tests start servers of their own). */

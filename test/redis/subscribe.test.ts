@@ -17,7 +17,7 @@ import { isLiveSource, SourceOverflowError, type StepError, type Outcome, type S
 import { failureStatus } from '../../src/http/failure.js';
 import { ctx } from '../steps/helpers.js';
 import { LIVE_BUFFER_LIMIT, type LiveChannelSource } from '../../src/steps/redis/source.js';
-import { eventually, haveRedisServer, redisServer, REAL_REDIS_URL, sleep, STORES, unique } from './helpers.js';
+import { eventually, haveRedisServer, redisServer, REAL_REDIS_URL, STORES, unique } from './helpers.js';
 import { sourceOf, streamHarness, type StreamHarness } from './stream-harness.js';
 
 const MANIFEST = `
@@ -191,9 +191,9 @@ for (const store of STORES) {
       const run = h.graph.run({ steps: {}, ctx: ctx({ path: { room } }) });
       const outcomes: Outcome[] = [];
       run.subscribe((o) => outcomes.push(o)).unsubscribe();
-      await sleep(50);
+      // The UNSUBSCRIBE goes out only once the SUBSCRIBE is answered, which takes what it takes.
+      assert.equal(await leftEventually(room), 0);
       assert.deepEqual(outcomes, []);
-      assert.equal(await subscribers(room), 0);
       const again = await h.stream({ room });
       assert.equal(await subscribers(room), 1, 'a later consumer subscribes anew');
       again.dispose('cancel');
@@ -232,7 +232,9 @@ test('Redis down: a new SUBSCRIBE and one joining a channel already listened to 
       const error = failureOf(await h.run({ room }));
       assert.equal(error.category, 'dependency-unavailable', room);
       assert.equal(failureStatus(error.category), 503);
-      assert.ok(performance.now() - started < 250, 'refused at once, not after a wait');
+      // Generous for a loaded machine: waiting for the connection would take its 10 s acquire time-out.
+      const ms = performance.now() - started;
+      assert.ok(ms < 2000, `refused at once, not after a wait: ${ms} ms`);
     }
     assert.equal(sourceOf<LiveChannelSource>(first).released, false, 'the consumer already listening is left alone');
     first.dispose('cancel');
