@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileModule, callFunction, fromJS, StarlarkError } from '../../src/starlark/index.js';
 import { fails, run } from './helpers.js';
+import { cpuTimer } from '../cpu-time.js';
 
 const loopForever = `
 def spin():
@@ -13,7 +14,7 @@ def spin():
 test('step budget: a runaway loop stops with a typed error', () => {
   const { program } = compileModule(loopForever, 'spin.star');
   const mod = program!.init();
-  const t0 = performance.now();
+  const cpuMs = cpuTimer();
   const err = assert.throws(
     () => callFunction(mod, 'spin', [], { maxSteps: 10_000 }),
     (e: unknown) => {
@@ -25,7 +26,7 @@ test('step budget: a runaway loop stops with a typed error', () => {
     },
   );
   void err;
-  assert.ok(performance.now() - t0 < 1000);
+  assert.ok(cpuMs() < 1000);
 });
 
 test('default step budget is 1,000,000 per call', () => {
@@ -46,7 +47,8 @@ test('wall-clock timeout', () => {
     (e: unknown) => e instanceof StarlarkError && e.kind === 'timeout',
   );
   const took = performance.now() - t0;
-  assert.ok(took >= 45 && took < 1000, `took ${took} ms`);
+  // The upper bound only tells a time-out from a loop that never stops; a loaded machine may stall.
+  assert.ok(took >= 45 && took < 10_000, `took ${took} ms`);
 });
 
 test('size limits on strings and collections', () => {
@@ -122,7 +124,8 @@ test('expensive built-ins are charged to the budget, so the clock is consulted',
   const t0 = performance.now();
   const e = fails(src, { maxSteps: Infinity, timeoutMs: 200 });
   assert.equal(e.kind, 'timeout');
-  assert.ok(performance.now() - t0 < 2000);
+  // Unchecked, the loop would sort for hours; the bound leaves room for a stalled machine.
+  assert.ok(performance.now() - t0 < 10_000);
   assert.equal(fails(src, { timeoutMs: 60_000 }).kind, 'steps'); // default budget of 1M steps
 });
 
@@ -138,19 +141,19 @@ test('load with non-ASCII names', () => {
 });
 
 test('ints are capped in size: repeated squaring and huge numerals are size errors, promptly', () => {
-  const t0 = performance.now();
+  const cpuMs = cpuTimer();
   assert.equal(fails('def f():\n    x = 2\n    for i in range(40):\n        x = x * x\n    return x\ny = f()\n').kind, 'size');
   assert.equal(fails('x = int("9" * 1000000)\n').kind, 'size');
   assert.equal(fails('x = json.decode("9" * 1000000)\n').kind, 'size');
-  assert.ok(performance.now() - t0 < 1000);
+  assert.ok(cpuMs() < 1000);
   assert.equal(run('x = len(str(1 << 511))\n').x, 154);
 });
 
 test('str() of many references to one big string stops at the string size limit, promptly', () => {
-  const t0 = performance.now();
+  const cpuMs = cpuTimer();
   assert.equal(fails('x = ["a" * 1000000] * 1000\ny = str(x)\n').kind, 'size');
   assert.equal(fails('x = ["a" * 1000000] * 1000\ny = "%s" % (x,)\n').kind, 'size');
-  assert.ok(performance.now() - t0 < 2000);
+  assert.ok(cpuMs() < 2000);
 });
 
 test('split cannot build a list beyond the element limit', () => {
