@@ -15,7 +15,7 @@
  *   `Host` requirement and is served.
  *
  * Its connections' writes leave at the end of each turn of the event loop, the answers of all of
- * them back to back (turn-end-writes.ts: fewer wake-ups of the clients, measured in bench/).
+ * them back to back (src/io: fewer wake-ups of the clients, measured in bench/).
  *
  * It also tracks its connections' states for a graceful shutdown (connection-states.ts), and its
  * requests and responses are Node's own classes with svc's per-request fields declared
