@@ -103,7 +103,7 @@ test('backpressure: a held write over the high-water mark asks the writer to wai
   }
 });
 
-test('only the sockets it holds: a client socket and other servers write at once', async () => {
+test('only the sockets it is given: a client socket of the same process writes at once', async () => {
   const { accepted, clients, close } = await pairs(1);
   try {
     const client = clients[0]!;
