@@ -26,7 +26,8 @@ import type { OwnedResponse } from './node-server.js';
 
 export interface HandlerOptions {
   readonly endpoint: CompiledEndpoint;
-  readonly validate: RequestValidator;
+  /** `undefined` when the endpoint declares nothing to check (validation.ts). */
+  readonly validate: RequestValidator | undefined;
   readonly jsonBody: boolean;
   /** The name of a trailing `{name...}` parameter (Fastify calls it `*`). */
   readonly catchAll?: string;
@@ -57,18 +58,25 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
       params = { ...named, [catchAll]: rest ?? '' };
     }
 
-    const checked = validate(
-      { path: params as Record<string, string>, query: request.query as TextInput, headers: request.headers, body: decoded.body },
-      request,
-    );
-    if (!checked.ok) {
-      sendProblem(request, reply, checked.problem);
-      return;
+    let values: RequestContext['request'];
+    if (validate === undefined) {
+      // Nothing declared, nothing to check: `ctx.request` is built from the request at once.
+      values = { method: request.method, path: params, query: request.query as TextInput, headers: request.headers, body: decoded.body };
+    } else {
+      const checked = validate(
+        { path: params as Record<string, string>, query: request.query as TextInput, headers: request.headers, body: decoded.body },
+        request,
+      );
+      if (!checked.ok) {
+        sendProblem(request, reply, checked.problem);
+        return;
+      }
+      const input = checked.value;
+      values = { method: request.method, path: input.path, query: input.query, headers: input.headers, body: input.body };
     }
 
-    const input = checked.value;
     const ctx = {
-      request: { method: request.method, path: input.path, query: input.query, headers: input.headers, body: input.body },
+      request: values,
       timestamp_epoch: Math.floor(Date.now() / 1000),
       request_id: request.id,
       // Set by the endpoint's guard hook (guard.ts), which ran before the body was read; else null.

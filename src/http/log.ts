@@ -178,7 +178,7 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
  * Writes one request line; positional, so the common path allocates nothing but the line itself.
  * `request` is the Fastify request when there is one (metrics read its route; the line does not).
  */
-export type RequestLogger = (
+export type RequestLogger = ((
   reqId: string,
   method: string,
   url: string,
@@ -186,7 +186,13 @@ export type RequestLogger = (
   ms: number,
   note: RequestNote | null,
   request?: FastifyRequest,
-) => void;
+) => void) & {
+  /**
+   * True when a plain line (a status below 500, no note) is never written (the access log is off):
+   * the caller may skip the call, and measuring the time it would have carried.
+   */
+  readonly dropsPlainLines?: boolean;
+};
 
 export interface RequestLoggerOptions {
   /** Query parameters whose values are credentials (API keys): redacted in every url. */
@@ -204,11 +210,12 @@ export function requestLogger(log: Logger, options: RequestLoggerOptions = {}): 
   const secrets = options.secretQueryParams?.length ? new Set(options.secretQueryParams) : undefined;
   if (options.accessLog === false || !log.isLevelEnabled('info')) {
     // No access log: only the lines that are warnings or errors are built at all.
-    return (reqId, method, rawUrl, status, ms, note) => {
+    const quiet: RequestLogger = (reqId, method, rawUrl, status, ms, note) => {
       if (status < 500 && (note === null || (note.error === undefined && note.auth?.presented !== true))) return;
       const url = secrets !== undefined && rawUrl.includes('?') ? redactQuery(rawUrl, secrets) : rawUrl;
       logRequest(log, { reqId, method, url, status, ms, note });
     };
+    return Object.assign(quiet, { dropsPlainLines: true });
   }
   const fast = sink !== undefined;
   // pino's `base` ({ pid } in a worker, see createLogger) goes between `time` and the line's own fields.

@@ -49,8 +49,12 @@ declare module 'fastify' {
 export function logSent(request: FastifyRequest, reply: FastifyReply, status: number = reply.statusCode): void {
   try {
     // Requests Fastify builds for routing errors (bad URL encoding) lack decorations: undefined.
+    const line = request.server.svcLogLine;
+    const note = request.svcNote ?? null;
+    // The access log is off and this line would be a plain one: not even its time is taken.
+    if (line.dropsPlainLines === true && status < 500 && note === null) return;
     // The request rides along for metrics (metrics.ts reads its route); the plain logger ignores it.
-    request.server.svcLogLine(request.id, request.method, request.url, status, elapsedMs(request), request.svcNote ?? null, request);
+    line(request.id, request.method, request.url, status, elapsedMs(request), note, request);
   } catch {
     // Logging must never take the server down; the response is already on its way.
   }

@@ -13,8 +13,13 @@ export type Validation = { readonly ok: true; readonly value: ValidatedRequest }
 /** `request` only supplies the problem's `instance`, and only when validation fails. */
 export type RequestValidator = (input: RequestInput, request: FastifyRequest) => Validation;
 
-export function compileValidator(spec: RequestSpec): RequestValidator {
+/**
+ * `undefined` when the endpoint declares no path, query or header field and no body: nothing would
+ * be checked or converted, and the request goes to the pipeline as the router parsed it.
+ */
+export function compileValidator(spec: RequestSpec): RequestValidator | undefined {
   const validator = compileRequestValidator(spec);
+  if (Object.keys(validator.schemas).length === 0) return undefined;
   return (input, request) => {
     const result = validator.validate(input);
     return result.ok ? result : { ok: false, problem: validationProblem(result.invalidParams, requestPath(request)) };

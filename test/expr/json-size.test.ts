@@ -15,6 +15,22 @@ test('a value is over the limit only when its JSON text certainly is', () => {
   }
 });
 
+test('an object of scalars is measured as exactly as the walk measures one with a nested member', () => {
+  // Strings, keys and braces are counted exactly; every other scalar as one character.
+  const flat = { name: 'abc', n: 7 };
+  const flatMeasure = 1 + ('name'.length + 4 + 5) + ('n'.length + 4 + 1);
+  assert.equal(jsonLengthExceeds(flat, flatMeasure - 1), true);
+  assert.equal(jsonLengthExceeds(flat, flatMeasure), false);
+  // The same members behind an object member: the walk takes over and counts the nested braces too.
+  const nested = { inner: flat, name: 'abc' };
+  const nestedMeasure = 1 + ('inner'.length + 4 + flatMeasure) + ('name'.length + 4 + 5);
+  assert.equal(jsonLengthExceeds(nested, nestedMeasure - 1), true);
+  assert.equal(jsonLengthExceeds(nested, nestedMeasure), false);
+  // Inherited members are not written by JSON.stringify, so not counted.
+  const child = Object.assign(Object.create({ inherited: 'x'.repeat(100) }) as object, { own: 1 });
+  assert.equal(jsonLengthExceeds(child, 1 + 'own'.length + 4 + 1), false);
+});
+
 test('a walk that stops early leaves nothing behind for the next one', () => {
   const wide = { big: 'x'.repeat(100), list: Array.from({ length: 50 }, (_, i) => ({ i })) };
   assert.equal(jsonLengthExceeds(wide, 50), true);

@@ -94,6 +94,9 @@ test('a logger whose level is above info skips the success line before building 
     log.requests().map((l) => [l.reqId, l.level]),
     [['r-2', 40]],
   );
+  // It says so, and the adapter then skips the call for a plain line, and the time it would carry.
+  assert.equal(line.dropsPlainLines, true);
+  assert.equal(requestLogger(createLogger({ stream: log })).dropsPlainLines, undefined);
 });
 
 test('--log-format=pretty: the same lines, one readable line per request, fields after, errors with their stack', () => {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FieldSpec, RequestSpec } from '../../src/schema/field.js';
-import { endpoint, json, server } from './helpers.js';
+import { compileValidator } from '../../src/http/validation.js';
+import { endpoint, json, NO_REQUEST, server } from './helpers.js';
 
 const field = (name: string, type: FieldSpec['type'], extra: Partial<FieldSpec> = {}): FieldSpec => ({
   name,
@@ -92,4 +93,24 @@ test('path parameters and bodies are validated too', async () => {
     .sort();
   assert.deepEqual(names, ['body:email', 'path:id']);
   assert.equal(seen.length, 1);
+});
+
+test('an endpoint that declares nothing is not validated: the pipeline sees the request as the router parsed it', async () => {
+  assert.equal(compileValidator(NO_REQUEST), undefined);
+  assert.equal(typeof compileValidator(SEARCH), 'function');
+  const { seen, ep } = recorder(NO_REQUEST, 'POST /things/{id}');
+  const { app } = await server([ep]);
+  const r = await app.inject({
+    method: 'POST',
+    url: '/things/7?tag=a&tag=b&x=1',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'anything' },
+    payload: { any: ['thing'] },
+  });
+  assert.equal(r.statusCode, 200);
+  // Path and query values stay text (nothing declares a type), repeated query keys a list.
+  assert.deepEqual(r.json(), { path: { id: '7' }, query: { tag: ['a', 'b'], x: '1' }, key: 'anything', body: { any: ['thing'] } });
+  assert.equal((seen[0] as { method: string }).method, 'POST');
+  // A body that is not JSON arrives as its text.
+  const text = await app.inject({ method: 'POST', url: '/things/8', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+  assert.equal(text.json().body, 'hello');
 });
