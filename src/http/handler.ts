@@ -32,6 +32,8 @@ export interface HandlerOptions {
   /** The name of a trailing `{name...}` parameter (Fastify calls it `*`). */
   readonly catchAll?: string;
   readonly requestTimeoutMs: number;
+  /** The route has no hooks: a plain JSON answer is written on Node's response (reply.ts). */
+  readonly direct: boolean;
 }
 
 type Params = Record<string, string | undefined>;
@@ -40,7 +42,7 @@ type Params = Record<string, string | undefined>;
 type BudgetedContext = RequestContext & { [EXPR_BUDGET]: ExprBudget };
 
 export function makeHandler(options: HandlerOptions): (request: FastifyRequest, reply: FastifyReply) => void {
-  const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs } = options;
+  const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs, direct } = options;
   const deadlines = new Deadlines(requestTimeoutMs);
 
   return function handle(request, reply) {
@@ -94,8 +96,8 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
       outcome = { kind: 'failure', category: Category.internal, error };
     }
     if (outcome.kind === 'stream') writeStream(request, reply, outcome, requestTimeoutMs);
-    else if (outcome.kind !== 'pending') writeResult(request, reply, outcome);
-    else new PendingReply(request, reply, outcome, requestTimeoutMs, deadlines).start();
+    else if (outcome.kind !== 'pending') writeResult(request, reply, outcome, direct);
+    else new PendingReply(request, reply, outcome, requestTimeoutMs, deadlines, direct).start();
   };
 }
 
@@ -118,17 +120,19 @@ class PendingReply implements ResultReceiver, Deadline {
   declare private readonly pending: PendingResult;
   declare private readonly timeoutMs: number;
   declare private readonly deadlines: Deadlines;
+  declare private readonly direct: boolean;
   declare deadlineAt: number;
   declare newer: Deadline | undefined;
   declare older: Deadline | undefined;
 
-  constructor(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number, deadlines: Deadlines) {
+  constructor(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number, deadlines: Deadlines, direct: boolean) {
     this.closed = false;
     this.request = request;
     this.reply = reply;
     this.pending = pending;
     this.timeoutMs = timeoutMs;
     this.deadlines = deadlines;
+    this.direct = direct;
     this.deadlineAt = Number.NaN;
     this.newer = undefined;
     this.older = undefined;
@@ -150,7 +154,7 @@ class PendingReply implements ResultReceiver, Deadline {
       // The stream's first item is still bounded by what is left of the request time-out (read
       // before `finish` took the run out of the queue).
       else writeStream(this.request, this.reply, result, Math.max(1, left));
-    } else if (this.finish()) writeResult(this.request, this.reply, result);
+    } else if (this.finish()) writeResult(this.request, this.reply, result, this.direct);
   }
 
   timeOut(): void {

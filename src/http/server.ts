@@ -106,17 +106,19 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     const explicitHead = endpoints.some((e) => e.method.toUpperCase() === 'HEAD');
     for (const endpoint of endpoints) {
       const { url, catchAll } = toRoutePath(endpoint.path);
+      // Only a guarded or limited endpoint has hooks: they run before the body is read (guard.ts, rate-limit.ts).
+      const hooks = routeHooks(endpoint.guard && guardHook(endpoint.guard), rateLimits.get(endpoint));
       app.route({
         method: endpoint.method.toUpperCase(),
         url,
         ...(explicitHead ? { exposeHeadRoute: false } : {}),
-        // Only a guarded or limited endpoint has hooks: they run before the body is read (guard.ts, rate-limit.ts).
-        ...routeHooks(endpoint.guard && guardHook(endpoint.guard), rateLimits.get(endpoint)),
+        ...hooks,
         handler: makeHandler({
           endpoint,
           validate: compileValidator(endpoint.request),
           jsonBody: declaresJsonBody(endpoint.request),
           requestTimeoutMs: options.requestTimeoutMs,
+          direct: hooks.onRequest === undefined,
           ...(catchAll !== undefined ? { catchAll } : {}),
         }),
       });
