@@ -46,6 +46,9 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
   const deadlines = new Deadlines(requestTimeoutMs);
 
   return function handle(request, reply) {
+    // Set first, for every answer Fastify writes (problems, streams, other bodies). A plain JSON
+    // answer written on Node's response (reply.ts) writes it again itself: one header store per
+    // request, kept so that no path can leave the id out.
     reply.header(REQUEST_ID_HEADER, request.id);
 
     const decoded = decodeBody(request.body, request.headers['content-type'], jsonBody, request);

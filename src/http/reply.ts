@@ -21,7 +21,7 @@ import { sendProblem, withInstance } from './problems.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** 204 and 304 carry no body (RFC 9110 §15.3.5, §15.4.5): Fastify's `send` drops it and its headers. */
+/** 204 and 304 carry no body (RFC 9110 §15.3.5, §15.4.5): left to Fastify's `send` (which drops a 204's content headers) and Node (which writes neither body). */
 function hasBody(status: number): boolean {
   return status !== 204 && status !== 304;
 }
