@@ -31,6 +31,7 @@ export async function startGeneration(booted: Booted, options: StartOptions): Pr
     docs: docsSites(booted.service.docs, booted.model),
     bodyLimit: server.maxBodySize,
     requestTimeoutMs: server.requestTimeoutMs,
+    ...(server.cors ? { cors: server.cors } : {}),
     // The logger at the server block's level, the access log, and the metrics page when on.
     ...telemetryOf(options.logger).serverOptions(server, booted.connectors),
   });

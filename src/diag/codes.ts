@@ -45,6 +45,7 @@ export const DIAGNOSTIC_AREAS: Readonly<Record<string, string>> = {
   STEP: 'Rules of individual step kinds (sql, starlark, respond, parallel, transaction, stream).',
   AUTH: 'Guards (auth blocks).',
   LIMIT: 'Rate limits (rate_limit blocks and arguments).',
+  CORS: 'Cross-origin access (cors blocks and arguments).',
   CONNECTION: 'Connection blocks.',
   DOCS: 'Documentation endpoints and OpenAPI metadata.',
 };
@@ -498,6 +499,39 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     summary: 'Rate limit counted per worker',
     description:
       "A warning: rate limits counted in each process (no Redis `connection` in the server's rate_limit, or a `memory:` one) with more than one worker process, so a client may make `max` requests per worker.",
+  },
+
+  // ------------------------------------------------------------------ CORS
+  {
+    code: 'SVC_CORS_INVALID_ORIGIN',
+    summary: 'Invalid CORS origin',
+    description: 'An allowed origin that no browser sends: a path or trailing slash, a wildcard other than a first label "*.", not scheme://host[:port].',
+  },
+  {
+    code: 'SVC_CORS_UNKNOWN_METHOD',
+    summary: 'Unknown CORS method',
+    description: 'An allowed method that svc does not route.',
+  },
+  {
+    code: 'SVC_CORS_INVALID_HEADER',
+    summary: 'Invalid CORS header name',
+    description: 'An allowed or exposed header that is not a header name (a token).',
+  },
+  {
+    code: 'SVC_CORS_MISSING_ORIGINS',
+    summary: 'Missing CORS origins',
+    description: 'A cors block without allowed_origins, and no server cors block to inherit them from.',
+  },
+  {
+    code: 'SVC_CORS_CONFLICTING',
+    summary: 'Conflicting CORS settings',
+    description: 'An endpoint sets cors both as an argument (off) and as a block.',
+  },
+  {
+    code: 'SVC_CORS_ANY_ORIGIN_WITH_CREDENTIALS',
+    summary: 'Any origin with credentials',
+    description:
+      'A warning: allowed_origins holds "*" with allow_credentials = true, so svc echoes every origin and any web page can read answers sent with its visitors\' cookies.',
   },
 
   // ------------------------------------------------------------------ CONNECTION

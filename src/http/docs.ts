@@ -6,7 +6,7 @@
  * under `assets/` (cached as immutable: their names carry a hash of their bytes); a template serves
  * its page (src/docs builds pages).
  */
-import type { ServiceModel } from '../model/index.js';
+import type { CorsModel, ServiceModel } from '../model/index.js';
 import { compileOpenApi, serializeDocument, type OpenApiDocument } from '../openapi/index.js';
 import type { CompiledDocsEndpoint } from '../steps/index.js';
 import { docsPageFiles } from '../docs/index.js';
@@ -19,6 +19,8 @@ export interface DocsSite {
   readonly path: string;
   readonly files: ReadonlyMap<string, StaticFile>;
   readonly guard?: EndpointGuard;
+  /** The endpoint's cross-origin policy (cors.ts); absent: no CORS headers. */
+  readonly cors?: CorsModel;
 }
 
 /** RFC 8259: JSON is UTF-8; the charset is said anyway, as every other JSON answer of svc says it. */
@@ -40,6 +42,7 @@ export function docsSites(endpoints: readonly CompiledDocsEndpoint[], model: Ser
     path: endpoint.path,
     files: filesOf(endpoint, theDocument, model),
     ...(endpoint.guard ? { guard: endpoint.guard } : {}),
+    ...(endpoint.cors ? { cors: endpoint.cors } : {}),
   }));
 }
 

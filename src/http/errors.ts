@@ -8,6 +8,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
+import { applyRouteCors } from './cors.js';
 import { noteOf } from './note.js';
 import { sendStatusProblem } from './problems.js';
 
@@ -24,6 +25,8 @@ const CLIENT_DETAIL: Readonly<Record<string, string>> = {
 type AnsweredSocket = Socket & { svcAnswered?: number };
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // A failure before the handler (body too large, unsupported media type) still carries the route's CORS headers.
+  applyRouteCors(request, reply);
   // The request was answered on its socket already (a 408 for a body that came too slowly); this is
   // the body read failing as that socket closes. The log line says what the client got.
   const answered = (request.raw.socket as AnsweredSocket | null)?.svcAnswered;

@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXPR_BUDGET, type ExprBudget, newExprBudget } from '../expr/index.js';
 import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext, ResultReceiver } from '../steps/index.js';
 import { decodeBody } from './body.js';
+import { applyCors, type CorsPolicy } from './cors.js';
 import { type Deadline, Deadlines } from './deadlines.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, sendStatusProblem } from './problems.js';
@@ -34,6 +35,8 @@ export interface HandlerOptions {
   readonly requestTimeoutMs: number;
   /** The route has no hooks: a plain JSON answer is written on Node's response (reply.ts). */
   readonly direct: boolean;
+  /** The endpoint's CORS policy when the route has no hook to set its headers (cors.ts). */
+  readonly cors?: CorsPolicy;
 }
 
 type Params = Record<string, string | undefined>;
@@ -42,7 +45,7 @@ type Params = Record<string, string | undefined>;
 type BudgetedContext = RequestContext & { [EXPR_BUDGET]: ExprBudget };
 
 export function makeHandler(options: HandlerOptions): (request: FastifyRequest, reply: FastifyReply) => void {
-  const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs, direct } = options;
+  const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs, direct, cors } = options;
   const deadlines = new Deadlines(requestTimeoutMs);
 
   return function handle(request, reply) {
@@ -50,6 +53,8 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
     // answer written on Node's response (reply.ts) writes it again itself: one header store per
     // request, kept so that no path can leave the id out.
     reply.header(REQUEST_ID_HEADER, request.id);
+    // On Node's response, which every way of answering below writes from (cors.ts).
+    if (cors !== undefined) applyCors(cors, request, reply.raw);
 
     const decoded = decodeBody(request.body, request.headers['content-type'], jsonBody, request);
     if (!decoded.ok) {

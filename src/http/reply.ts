@@ -15,6 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_RESPONSE_CHARS, ResponseTooLarge, responseJson } from '../expr/index.js';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
 import type { FailureResult, ResponseResult } from '../steps/index.js';
+import { joinVary } from './cors.js';
 import { failureStatus } from './failure.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, withInstance } from './problems.js';
@@ -76,7 +77,10 @@ function writeResponse(request: FastifyRequest, reply: FastifyReply, result: Res
   if (headers !== undefined) {
     for (const name in headers) {
       const value = headers[name]!;
-      if (name.toLowerCase() === 'content-type') contentType = value;
+      const lower = name.toLowerCase();
+      if (lower === 'content-type') contentType = value;
+      // Joined with the `Vary: Origin` CORS may have set, never replacing it (cors.ts).
+      else if (lower === 'vary') reply.header(name, joinVary(reply.getHeader('vary'), value));
       else reply.header(name, value);
     }
   }

@@ -4,8 +4,10 @@
  */
 import { fastify, type FastifyInstance } from 'fastify';
 import type { ConnectorSet } from '../connectors/index.js';
+import type { CorsModel } from '../model/index.js';
 import type { CompiledEndpoint } from '../steps/index.js';
 import { installRawBodyParser } from './body.js';
+import { corsPolicies } from './cors-routes.js';
 import type { DocsSite } from './docs.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
 import { guardHook } from './guard.js';
@@ -36,6 +38,8 @@ export interface ServerOptions {
   readonly accessLog?: boolean;
   /** `server.metrics`: the page's path and the process's registry (metrics.ts); absent, metrics are off. */
   readonly metrics?: { readonly path: string; readonly metrics: ServiceMetrics; readonly connectors?: ConnectorSet };
+  /** `server.cors`: the policy of the 404 answers, which belong to no endpoint (cors.ts). */
+  readonly cors?: CorsModel;
 }
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -71,7 +75,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Before any route: limited endpoints get their hooks from it (rate-limit.ts).
   const rateLimits = await installRateLimits(app, options.endpoints, logger);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler(notFoundHandler);
+  const cors = corsPolicies(logger, options.cors);
+  app.setNotFoundHandler(cors.around(cors.server, notFoundHandler));
 
   const docs = (options.docs ?? []).flatMap(docsRoutes);
   // API keys sent in a query string are blanked out of every line's url, whatever the path.
@@ -102,40 +107,46 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   for (const group of byShape.values()) {
     const { endpoints } = group;
+    // What a preflight on this path is answered with, by the method it asks for (cors-preflight.ts).
+    const preflight = cors.preflightOf(endpoints, group.docs);
     // An endpoint declared for HEAD takes the place of the HEAD route Fastify derives from GET.
     const explicitHead = endpoints.some((e) => e.method.toUpperCase() === 'HEAD');
     for (const endpoint of endpoints) {
       const { url, catchAll } = toRoutePath(endpoint.path);
       // Only a guarded or limited endpoint has hooks: they run before the body is read (guard.ts, rate-limit.ts).
       const hooks = routeHooks(endpoint.guard && guardHook(endpoint.guard), rateLimits.get(endpoint));
+      // CORS goes first among hooks (preflights, then the headers), or into the handler of a route without any.
+      const routeCors = cors.forRoute(cors.ofEndpoint(endpoint), hooks.onRequest, endpoint.method === 'OPTIONS' ? preflight : undefined);
       app.route({
         method: endpoint.method.toUpperCase(),
         url,
         ...(explicitHead ? { exposeHeadRoute: false } : {}),
-        ...hooks,
+        ...routeCors.options,
         handler: makeHandler({
           endpoint,
           validate: compileValidator(endpoint.request),
           jsonBody: declaresJsonBody(endpoint.request),
           requestTimeoutMs: options.requestTimeoutMs,
-          direct: hooks.onRequest === undefined,
+          direct: routeCors.options.onRequest === undefined,
+          ...(routeCors.inHandler ? { cors: routeCors.inHandler } : {}),
           ...(catchAll !== undefined ? { catchAll } : {}),
         }),
       });
     }
     for (const route of group.docs) {
+      const routeCors = cors.forRoute(cors.ofDocs(route.cors), route.guard ? [guardHook(route.guard)] : undefined, undefined);
       app.route({
         method: route.method.toUpperCase(),
         url: toRoutePath(route.path).url,
         ...(explicitHead ? { exposeHeadRoute: false } : {}),
-        ...(route.guard ? { onRequest: guardHook(route.guard) } : {}),
-        handler: serveStaticFile(route.file),
+        ...routeCors.options,
+        handler: cors.around(routeCors.inHandler, serveStaticFile(route.file)),
       });
     }
     const declared = [...endpoints.map((e) => e.method), ...group.docs.map((d) => d.method)];
     const others = notAllowedMethods(declared);
     const { url } = toRoutePath(endpoints[0]?.path ?? group.docs[0]!.path);
-    if (others.length > 0) app.route({ method: others, url, handler: methodNotAllowedHandler(allowedMethods(declared)) });
+    if (others.length > 0) app.route({ method: others, url, handler: cors.preflightOr(preflight, methodNotAllowedHandler(allowedMethods(declared))) });
   }
 
   await app.ready();
@@ -158,6 +169,7 @@ interface DocsRoute {
   readonly path: string;
   readonly file: StaticFile;
   readonly guard?: DocsSite['guard'];
+  readonly cors?: DocsSite['cors'];
 }
 
 function docsRoutes(site: DocsSite): DocsRoute[] {
@@ -166,5 +178,6 @@ function docsRoutes(site: DocsSite): DocsRoute[] {
     path: sub === '' ? site.path : `${site.path.replace(/\/$/, '')}/${sub}`,
     file,
     ...(site.guard ? { guard: site.guard } : {}),
+    ...(site.cors ? { cors: site.cors } : {}),
   }));
 }

@@ -18,6 +18,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { problem } from '../problem/index.js';
 import type { StreamResult } from '../steps/index.js';
 import { Pump, type PumpResult } from '../stream/index.js';
+import { joinVary } from './cors.js';
 import { failureStatus } from './failure.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, sendStatusProblem, withInstance } from './problems.js';
@@ -169,7 +170,13 @@ function commit(reply: FastifyReply, result: StreamResult): void {
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value;
   headers['content-type'] = result.encoding.contentType;
   for (const [name, value] of Object.entries(result.encoding.headers)) headers[name.toLowerCase()] = value;
-  if (result.headers !== undefined) for (const [name, value] of Object.entries(result.headers)) headers[name.toLowerCase()] = value;
+  if (result.headers !== undefined) {
+    for (const [name, value] of Object.entries(result.headers)) {
+      const lower = name.toLowerCase();
+      // A step's `Vary` joins the `Vary: Origin` CORS may have set (cors.ts).
+      headers[lower] = lower === 'vary' ? joinVary(headers.vary, value) : value;
+    }
+  }
   reply.raw.writeHead(200, headers);
   // The head leaves now, not with the first item: an SSE client opens on it.
   reply.raw.flushHeaders();

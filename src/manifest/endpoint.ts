@@ -12,6 +12,7 @@ import { decodeDocs } from './docs.js';
 import { lowerSteps, stepBlockRules, type DecodeEnv, type StepDecoders } from './steps.js';
 import type { StepSpecBase } from './step-types.js';
 import type { Dialect, DocsConfig, EndpointModel, ServerModel } from './types.js';
+import { decodeEndpointCors } from './cors.js';
 import { decodeEndpointRateLimit } from './rate-limit.js';
 import { readGuardList } from './refs.js';
 import { decodeRequest } from './request.js';
@@ -19,8 +20,9 @@ import { parseRouteLabel, type RouteLabel } from './route-label.js';
 import type { DecodeScope } from './scope.js';
 import { readString, readStringList } from './values.js';
 
-// `rate_limit` is both: `rate_limit = false` exempts the endpoint, a `rate_limit { ... }` block limits it (rate-limit.ts).
-const COMMON_ATTRS = { description: {}, summary: {}, tag: {}, tags: {}, auth: {}, rate_limit: {} };
+// `rate_limit` is both: `rate_limit = false` exempts the endpoint, a `rate_limit { ... }` block limits it (rate-limit.ts);
+// so is `cors`: `cors = false` turns the server's policy off, a `cors { ... }` block sets the endpoint's own (cors.ts).
+const COMMON_ATTRS = { description: {}, summary: {}, tag: {}, tags: {}, auth: {}, rate_limit: {}, cors: {} };
 const OPENAPI_RULE = { labels: ['kind'], labelCounts: [0, 1] };
 
 interface EndpointBodies {
@@ -38,9 +40,9 @@ function endpointBodies(steps: StepDecoders): EndpointBodies {
     const stepRules = stepBlockRules(steps);
     bodies = {
       // Step blocks are accepted here only to be reported with a better hint than "unexpected block".
-      endpoint: { attributes: COMMON_ATTRS, blocks: { request: {}, pipeline: {}, openapi: OPENAPI_RULE, rate_limit: {}, ...stepRules } },
+      endpoint: { attributes: COMMON_ATTRS, blocks: { request: {}, pipeline: {}, openapi: OPENAPI_RULE, rate_limit: {}, cors: {}, ...stepRules } },
       // `pipeline` is accepted only to be reported with a hint (routes list their steps directly).
-      route: { attributes: COMMON_ATTRS, blocks: { request: {}, openapi: OPENAPI_RULE, pipeline: {}, rate_limit: {}, ...stepRules } },
+      route: { attributes: COMMON_ATTRS, blocks: { request: {}, openapi: OPENAPI_RULE, pipeline: {}, rate_limit: {}, cors: {}, ...stepRules } },
       pipeline: { blocks: stepRules },
     };
     bodiesByStepTable.set(steps, bodies);
@@ -82,6 +84,7 @@ export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv,
 
   const docsBlock = blocksOf(d, 'openapi')[0];
   const rateLimit = decodeEndpointRateLimit(d.attrs.get('rate_limit'), blocksOf(d, 'rate_limit')[0], s, server, docsBlock !== undefined);
+  const cors = decodeEndpointCors(d.attrs.get('cors'), blocksOf(d, 'cors')[0], s, server);
   const pipelineBlock = blocksOf(d, 'pipeline')[0];
   const stepBlocks = d.blocks.filter((b) => env.steps.has(b.type));
   if (dialect === 'route' && pipelineBlock) {
@@ -150,6 +153,7 @@ export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv,
     tags,
     auth,
     ...(rateLimit !== undefined ? { rateLimit } : {}),
+    ...(cors !== undefined ? { cors } : {}),
     request,
     range: block.range,
     labelRange: block.labelRanges[0]!,

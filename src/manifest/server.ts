@@ -1,10 +1,11 @@
 /**
  * `server { host, port, max_body_size, request_timeout, shutdown_timeout, auth = [...], log_level,
- * access_log, metrics, workers, rate_limit { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
+ * access_log, metrics, workers, rate_limit { ... }, cors { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
  */
 import type { Attribute, Block } from '../hcl/index.js';
 import { LOG_LEVELS, type ServerModel } from './types.js';
 import { blocksOf, decodeBody, type BodySchema } from './body.js';
+import { decodeServerCors } from './cors.js';
 import { decodeServerRateLimit } from './rate-limit.js';
 import { readGuardList, type ConnectionTable, type GuardNames } from './refs.js';
 import type { DecodeScope } from './scope.js';
@@ -31,7 +32,7 @@ const SERVER_BODY: BodySchema = {
     metrics: {},
     workers: {},
   },
-  blocks: { rate_limit: {} },
+  blocks: { rate_limit: {}, cors: {} },
 };
 
 export function defaultServer(): ServerModel {
@@ -44,6 +45,8 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
   const { attrs } = decoded;
   const rateLimitBlock = blocksOf(decoded, 'rate_limit')[0];
   const rateLimit = rateLimitBlock && decodeServerRateLimit(rateLimitBlock, s, connections);
+  const corsBlock = blocksOf(decoded, 'cors')[0];
+  const cors = corsBlock && decodeServerCors(corsBlock, s);
   const auth = attrs.get('auth');
   const logLevel = readChoice(attrs.get('log_level'), s, LOG_LEVELS);
   const metricsPath = readMetricsPath(attrs.get('metrics'), s);
@@ -60,6 +63,7 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
     ...(metricsPath !== undefined ? { metricsPath } : {}),
     ...(workers !== undefined ? { workers } : {}),
     ...(rateLimit !== undefined ? { rateLimit } : {}),
+    ...(cors !== undefined ? { cors } : {}),
     range: block.range,
   };
 }

@@ -43,7 +43,28 @@ export interface ServerModel {
   readonly workers?: number | 'auto';
   /** `rate_limit { ... }`: every endpoint's limit (with `max` and `window`) and the defaults of theirs. */
   readonly rateLimit?: ServerRateLimit;
+  /** `cors { ... }`: the cross-origin policy of every endpoint that says nothing of its own (README "CORS"). */
+  readonly cors?: CorsModel;
   readonly range?: Range;
+}
+
+/**
+ * A `cors { ... }` block as served (README "CORS"; src/http/cors.ts compiles it): the server's, or an
+ * endpoint's own with what it leaves out taken from the server's.
+ */
+export interface CorsModel {
+  /** Exact origins (`https://app.example.com`, lower-cased), `*`, or patterns (`https://*.example.com`). */
+  readonly allowedOrigins: readonly string[];
+  /** Upper-cased; `*` (the default) means every method the path declares. */
+  readonly allowedMethods: readonly string[] | '*';
+  /** Request headers a page may send, lower-cased; `*` means any. */
+  readonly allowedHeaders: readonly string[] | '*';
+  /** Response headers a page may read beyond svc's own (`X-Request-Id`, the rate-limit fields), as written. */
+  readonly exposedHeaders: readonly string[];
+  readonly allowCredentials: boolean;
+  /** How long a browser may keep a preflight's answer, in seconds. */
+  readonly maxAgeSeconds: number;
+  readonly range: Range;
 }
 
 /**
@@ -199,6 +220,8 @@ interface EndpointBase {
   readonly auth: readonly string[];
   /** Absent: not limited (no limit applies, or `rate_limit = false`). */
   readonly rateLimit?: RateLimitModel;
+  /** Absent: no cross-origin access (no `cors` block applies, or `cors = false`). */
+  readonly cors?: CorsModel;
   /** Validated request shape; every path param of the pattern is present in `request.path`. */
   readonly request: RequestSpec;
   /** The whole block, and its label (the method and path). */

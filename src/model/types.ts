@@ -23,6 +23,7 @@ export type {
   ConnectionKind,
   ConnectionModel,
   ConnectionRef,
+  CorsModel,
   Dialect,
   DocsConfig,
   DocsEndpointModel,

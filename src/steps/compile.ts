@@ -7,7 +7,7 @@ import { compileEndpointGuard, type EndpointGuard } from '../auth/index.js';
 import { classifyConnectorError, createConnectors, type ConnectorSet } from '../connectors/index.js';
 import type { Diagnostic } from '../diag/index.js';
 import { planDocsPage, type DocsPage } from '../docs/index.js';
-import type { DocsConfig, DocsEndpointModel, Expr, PipelineEndpointModel, RateLimitModel, ServiceModel, StepSpecBase } from '../model/index.js';
+import type { CorsModel, DocsConfig, DocsEndpointModel, Expr, PipelineEndpointModel, RateLimitModel, ServiceModel, StepSpecBase } from '../model/index.js';
 import type { CompiledEndpoint, EndpointNode, EndpointRateLimit, EndpointScope } from './contract.js';
 import type { CompileEnv, NodeCompiler } from './definition.js';
 import { STEP_KINDS, type StepSpec } from './kinds.js';
@@ -106,6 +106,7 @@ export function compileEndpoint(
       request: endpoint.request,
       ...(guard ? { guard } : {}),
       ...(rateLimit ? { rateLimit } : {}),
+      ...(endpoint.cors ? { cors: endpoint.cors } : {}),
       run: (ctx) => runGraph(graph, ctx),
     },
   };
@@ -126,6 +127,8 @@ export interface CompiledDocsEndpoint {
   readonly page?: DocsPage;
   /** The endpoint's guards, as for any endpoint; absent when public. */
   readonly guard?: EndpointGuard;
+  /** The endpoint's cross-origin policy, as for any endpoint; absent: no CORS headers. */
+  readonly cors?: CorsModel;
 }
 
 export interface ServiceCompilation {
@@ -200,7 +203,14 @@ function compileDocsEndpoint(
   if (diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
   const guard = compileEndpointGuard(endpoint.auth, model);
   return {
-    endpoint: { method: endpoint.method, path: endpoint.path, docs: endpoint.docs, ...(page ? { page } : {}), ...(guard ? { guard } : {}) },
+    endpoint: {
+      method: endpoint.method,
+      path: endpoint.path,
+      docs: endpoint.docs,
+      ...(page ? { page } : {}),
+      ...(guard ? { guard } : {}),
+      ...(endpoint.cors ? { cors: endpoint.cors } : {}),
+    },
     diagnostics,
   };
 }

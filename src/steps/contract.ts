@@ -11,7 +11,7 @@
 import type { NodeDef, PulledSource, StreamEnd } from '../../graph/index.js';
 import type { AuthContext, EndpointGuard } from '../auth/index.js';
 import type { PostgresSession, RedisHandle } from '../connectors/index.js';
-import type { RateLimitModel } from '../model/index.js';
+import type { CorsModel, RateLimitModel } from '../model/index.js';
 import type { RequestSpec } from '../schema/index.js';
 import type { StreamEncoding } from '../stream/index.js';
 
@@ -138,5 +138,7 @@ export interface CompiledEndpoint {
   readonly guard?: EndpointGuard;
   /** The endpoint's rate limit, counted before the body is read; absent when it is not limited. */
   readonly rateLimit?: EndpointRateLimit;
+  /** The endpoint's cross-origin policy (src/http/cors.ts); absent: no CORS headers. */
+  readonly cors?: CorsModel;
   run(ctx: RequestContext): EndpointResult | PendingResult;
 }

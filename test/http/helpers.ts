@@ -82,7 +82,7 @@ export interface ServedService {
  * A whole service from manifest text, as `svc serve` builds it: built and compiled (no error
  * allowed), its connections opened, its endpoints on a Fastify app for `inject` or `listen`.
  */
-export async function serveManifest(source: string, options: { requestTimeoutMs?: number; dir?: string } = {}): Promise<ServedService> {
+export async function serveManifest(source: string, options: { requestTimeoutMs?: number; dir?: string; logLevel?: string } = {}): Promise<ServedService> {
   const built = buildServiceModel([{ filename: 'api.hcl', source }], { dir: options.dir ?? '.' });
   const summaries = (ds: readonly Diagnostic[]): string[] => ds.map((d) => `${d.subject?.start.line}: ${d.summary}: ${d.detail ?? ''}`);
   assert.deepEqual(summaries(built.diagnostics.filter((d) => d.severity === 'error')), []);
@@ -96,7 +96,8 @@ export async function serveManifest(source: string, options: { requestTimeoutMs?
     endpoints: service.endpoints,
     bodyLimit: 1024 * 1024,
     requestTimeoutMs: options.requestTimeoutMs ?? model.server.requestTimeoutMs,
-    logger: createLogger({ stream: log }),
+    ...(model.server.cors ? { cors: model.server.cors } : {}),
+    logger: createLogger({ stream: log, ...(options.logLevel ? { level: options.logLevel } : {}) }),
   });
   return {
     app,

@@ -1,0 +1,137 @@
+/**
+ * CORS (README "CORS"): the headers of an actual cross-origin request, on every answer of an
+ * endpoint whose policy allows the page's origin.
+ *
+ * The headers are set on Node's response (`res.setHeader`), not on Fastify's reply, because every way
+ * svc writes an answer ends in Node's `writeHead`, which merges them: Fastify's `send` (problems,
+ * text, 204), the plain JSON answer written on Node's response directly (reply.ts), a stream's head
+ * after `hijack` (stream-reply.ts), the documentation files. So they are set once, as early as the
+ * route allows, and nothing later can leave them out:
+ *
+ * - a route with hooks (a guard, a rate limit) gets this file's hook first, so a 401, 403 or 429 carries them;
+ * - a route without hooks sets them as the handler starts (no hook: its plain JSON answers keep the
+ *   direct write, and the route pays no hook runner);
+ * - what fails before the handler (a body too large, an unsupported media type) reaches the error
+ *   handler, which sets them from the route's config (errors.ts);
+ * - 404 and 405 answers, which belong to no endpoint, carry the server's policy (server.ts).
+ *
+ * A disallowed origin gets no CORS header at all (the browser then blocks the page from reading the
+ * answer) and a debug log line saying why. `Vary: Origin` is on every answer whose headers depend on
+ * the origin, with or without one, so that a cache never serves one origin's answer to another.
+ */
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { CorsModel } from '../model/index.js';
+import { compileOrigins } from './cors-origins.js';
+import type { Logger } from './log.js';
+
+/** svc's own response headers a page may read: the request id, and a limited endpoint's fields. */
+const OWN_EXPOSED = ['X-Request-Id'];
+const RATE_LIMIT_EXPOSED = ['RateLimit', 'RateLimit-Policy', 'Retry-After'];
+
+/** The longest `Origin` a debug line quotes: the rest of an enormous one is not worth a log's space. */
+const LOGGED_ORIGIN_CHARS = 200;
+
+/** A policy compiled for one endpoint (or for the server's 404 and 405 answers). */
+export interface CorsPolicy {
+  /** `Access-Control-Allow-Origin: *` on every answer: any origin, no credentials. The answer then does not vary. */
+  readonly wildcard: boolean;
+  readonly credentials: boolean;
+  /** `Access-Control-Expose-Headers`. */
+  readonly exposed: string;
+  /** Upper-cased; `*`: every method of the path. */
+  readonly methods: ReadonlySet<string> | '*';
+  /** Lower-cased header names, or `*`. */
+  readonly headers: ReadonlySet<string> | '*';
+  /** `Access-Control-Allow-Headers` when the names are listed. */
+  readonly headerList: string;
+  /** `Access-Control-Max-Age`. */
+  readonly maxAge: string;
+  readonly log: Logger;
+  allows(origin: string): boolean;
+}
+
+export interface PolicyOptions {
+  /** The endpoint is rate limited: its rate-limit fields are exposed. */
+  readonly rateLimited?: boolean;
+}
+
+export function compileCors(model: CorsModel, log: Logger, options: PolicyOptions = {}): CorsPolicy {
+  const origins = compileOrigins(model.allowedOrigins);
+  const exposed = [...OWN_EXPOSED, ...(options.rateLimited ? RATE_LIMIT_EXPOSED : [])];
+  for (const name of model.exposedHeaders) if (!exposed.some((e) => e.toLowerCase() === name.toLowerCase())) exposed.push(name);
+  return {
+    wildcard: origins.any && !model.allowCredentials,
+    credentials: model.allowCredentials,
+    exposed: exposed.join(', '),
+    methods: model.allowedMethods === '*' ? '*' : new Set(model.allowedMethods),
+    headers: model.allowedHeaders === '*' ? '*' : new Set(model.allowedHeaders),
+    headerList: model.allowedHeaders === '*' ? '*' : model.allowedHeaders.join(', '),
+    maxAge: String(model.maxAgeSeconds),
+    log,
+    allows: origins.allows,
+  };
+}
+
+/** The headers of an actual (not preflight) request's answer, set on Node's response. */
+export function applyCors(policy: CorsPolicy, request: FastifyRequest, res: ServerResponse): void {
+  if (policy.wildcard) {
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-expose-headers', policy.exposed);
+    return;
+  }
+  res.setHeader('vary', 'Origin');
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  if (!policy.allows(origin)) {
+    refused(policy, request, origin, 'origin not in allowed_origins');
+    return;
+  }
+  // Only an origin the policy matched is echoed: a boot-time string, or a pattern's checked labels.
+  res.setHeader('access-control-allow-origin', origin);
+  if (policy.credentials) res.setHeader('access-control-allow-credentials', 'true');
+  res.setHeader('access-control-expose-headers', policy.exposed);
+}
+
+/** A route's first `onRequest` hook when it has others (guard, rate limit): their refusals carry the headers. */
+export function corsHook(policy: CorsPolicy): (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void {
+  return function setCorsHeaders(request, reply, done) {
+    applyCors(policy, request, reply.raw);
+    done();
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's CORS policy: where the error handler finds it (errors.ts). */
+    svcCors?: CorsPolicy;
+  }
+}
+
+/** The route's policy, for an answer produced outside its handler (an error before it). */
+export function applyRouteCors(request: FastifyRequest, reply: FastifyReply): void {
+  const policy = request.routeOptions.config?.svcCors;
+  if (policy !== undefined && !reply.raw.headersSent) applyCors(policy, request, reply.raw);
+}
+
+/** Why a request got no CORS headers, at debug level (an operator turns it on to see why a page is blocked). */
+export function refused(policy: CorsPolicy, request: FastifyRequest, origin: string, why: string): void {
+  policy.log.debug(
+    { reqId: request.id, method: request.method, url: request.url, origin: origin.slice(0, LOGGED_ORIGIN_CHARS), cors: why },
+    'cross-origin request refused: no CORS headers sent',
+  );
+}
+
+/**
+ * `Vary` with more field names: a step's `Vary` (or compression's) joins `Origin` rather than replacing
+ * it, which would let a cache serve one origin's answer to another.
+ */
+export function joinVary(existing: unknown, added: string): string {
+  if (typeof existing !== 'string' || existing === '') return added;
+  const have = existing
+    .toLowerCase()
+    .split(',')
+    .map((v) => v.trim());
+  const more = added.split(',').filter((v) => v.trim() !== '' && !have.includes(v.trim().toLowerCase()));
+  return more.length === 0 ? existing : `${existing}, ${more.map((v) => v.trim()).join(', ')}`;
+}
