@@ -36,10 +36,12 @@ export interface Served {
 
 /**
  * `node bin/svc.js serve -c DIR --port PORT` (0: a free one), resolved once it listens. The example's
- * defaults are used: REDIS_URL and DATABASE_URL of the environment running the tests are not passed on.
+ * defaults are used: REDIS_URL and DATABASE_URL of the environment running the tests are not passed on
+ * (`extraEnv` adds variables the manifest reads, such as examples/cors's PAGE_ORIGIN).
  */
-export async function serve(dir: string, port = 0): Promise<Served> {
-  const { DATABASE_URL: _db, REDIS_URL: _redis, ...env } = process.env;
+export async function serve(dir: string, port = 0, extraEnv: Record<string, string> = {}): Promise<Served> {
+  const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env;
+  const env = { ...inherited, ...extraEnv };
   const proc = spawn(process.execPath, ['bin/svc.js', 'serve', '-c', dir, '--port', String(port)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
