@@ -22,6 +22,8 @@ import { EMPTY_FRAME, type ExprScope } from './scope.js';
 import { splat } from './splat.js';
 import { concat, forPart, ifPart, interpPart } from './templates.js';
 import { index } from './traversal.js';
+import { staticReferences } from './references.js';
+import { encodedPart, UrlPosition, type UrlEncoding, type UrlShape } from './url.js';
 import { genObject, genTraversal, genTuple } from './codegen.js';
 import { deepFreeze, primitiveToBool, primitiveToNumber, primitiveToString, setKey, typeName } from './values.js';
 
@@ -60,6 +62,40 @@ export class ExprCompiler {
     const node = this.raw(e, scope);
     if (node.constant || !node.pure || node.minSlot < base) return node;
     return this.fold(node, e.range, scope.layout.size);
+  }
+
+  /**
+   * A URL (url.ts): a template at its top, or as a branch of a conditional at its top, is compiled
+   * knowing which part of the URL each of its values lands in, and encodes each for its part.
+   * Anything else computes a whole URL, recorded in `shape.computed`.
+   */
+  compileUrl(e: ast.Expression, scope: ExprScope, shape: UrlShape): Node {
+    const base = scope.layout.size;
+    const node = this.rawUrl(e, scope, shape);
+    if (node.constant || !node.pure || node.minSlot < base) return node;
+    return this.fold(node, e.range, scope.layout.size);
+  }
+
+  private rawUrl(e: ast.Expression, scope: ExprScope, shape: UrlShape): Node {
+    if (e.kind === 'Parenthesized') return this.compileUrl(e.expr, scope, shape);
+    if (e.kind === 'Conditional') return this.conditional(e, scope, (branch) => this.compileUrl(branch, scope, shape));
+    if (e.kind === 'Template' && !isWrap(e)) {
+      const children: Node[] = [];
+      const at = new UrlPosition(shape);
+      const fn = this.parts(e.parts, scope, children, e.range, at);
+      at.end();
+      return { ...derived(children), fn };
+    }
+    const node = this.compile(e, scope);
+    if (!node.constant) shape.computed.push({ range: e.range, references: staticReferences(e) });
+    return node;
+  }
+
+  /** `unencoded(x)` and `url_encode(x)` in a URL: the author's own encoding (url.ts). */
+  private authorEncoding(e: ast.Expression): UrlEncoding | undefined {
+    if (e.kind !== 'FunctionCall') return undefined;
+    const name = this.functions.get(e.name)?.name;
+    return name === 'unencoded' || name === 'url_encode' ? 'author' : undefined;
   }
 
   /** Evaluates a closed pure node now. */
@@ -119,39 +155,8 @@ export class ExprCompiler {
       }
       case 'FunctionCall':
         return this.call(e, scope);
-      case 'Conditional': {
-        const cond = this.compile(e.cond, scope);
-        const then = this.compile(e.then, scope);
-        const other = this.compile(e.else, scope);
-        const badCond = !this.checkOperand(cond, 'bool', e.cond.range, 'Invalid conditional', 'condition');
-        // A constant condition selects its branch at boot (`env("X") == "1" ? a : b`).
-        if (cond.constant && !badCond && cond.value !== null) return primitiveToBool(cond.value) ? then : other;
-        const c = cond.fn;
-        const t = then.fn;
-        const o = other.fn;
-        const range = e.cond.range;
-        const node = derived([cond, then, other]);
-        return {
-          ...node,
-          pure: node.pure && !badCond,
-          fn: (v, f) => {
-            const x = c(v, f);
-            if (x === true) return t(v, f);
-            if (x === false) return o(v, f);
-            const b = primitiveToBool(x);
-            if (b === undefined) {
-              throw new ExprEvalError(
-                'Invalid conditional',
-                x === null || x === undefined
-                  ? 'The condition value is null. Conditions must either be true or false.'
-                  : `The condition value must be a bool, not ${typeName(x)}.`,
-                range,
-              );
-            }
-            return b ? t(v, f) : o(v, f);
-          },
-        };
-      }
+      case 'Conditional':
+        return this.conditional(e, scope, (branch) => this.compile(branch, scope));
       case 'BinaryOp': {
         const l = this.compile(e.left, scope);
         const r = this.compile(e.right, scope);
@@ -178,6 +183,41 @@ export class ExprCompiler {
       case 'ForExpr':
         return this.forExpr(e, scope);
     }
+  }
+
+  /** `c ? a : b`; `branch` compiles each branch (as an expression, or as a URL). */
+  private conditional(e: ast.Conditional, scope: ExprScope, branch: (x: ast.Expression) => Node): Node {
+    const cond = this.compile(e.cond, scope);
+    const then = branch(e.then);
+    const other = branch(e.else);
+    const badCond = !this.checkOperand(cond, 'bool', e.cond.range, 'Invalid conditional', 'condition');
+    // A constant condition selects its branch at boot (`env("X") == "1" ? a : b`).
+    if (cond.constant && !badCond && cond.value !== null) return primitiveToBool(cond.value) ? then : other;
+    const c = cond.fn;
+    const t = then.fn;
+    const o = other.fn;
+    const range = e.cond.range;
+    const node = derived([cond, then, other]);
+    return {
+      ...node,
+      pure: node.pure && !badCond,
+      fn: (v, f) => {
+        const x = c(v, f);
+        if (x === true) return t(v, f);
+        if (x === false) return o(v, f);
+        const b = primitiveToBool(x);
+        if (b === undefined) {
+          throw new ExprEvalError(
+            'Invalid conditional',
+            x === null || x === undefined
+              ? 'The condition value is null. Conditions must either be true or false.'
+              : `The condition value must be a bool, not ${typeName(x)}.`,
+            range,
+          );
+        }
+        return b ? t(v, f) : o(v, f);
+      },
+    };
   }
 
   /** A constant operand of the wrong kind is reported at boot (HCL reports it at decode time). */
@@ -221,7 +261,8 @@ export class ExprCompiler {
     return { ...derived(children), fn };
   }
 
-  private parts(parts: readonly ast.TemplatePart[], scope: ExprScope, children: Node[], range: Range): Evaluator {
+  /** `at`: the position in the URL, when the template is one (compileUrl). */
+  private parts(parts: readonly ast.TemplatePart[], scope: ExprScope, children: Node[], range: Range, at?: UrlPosition): Evaluator {
     const fns: Evaluator[] = [];
     let literal = '';
     const flush = (): void => {
@@ -235,6 +276,7 @@ export class ExprCompiler {
       switch (p.kind) {
         case 'TemplateLiteral':
           literal += p.value;
+          at?.text(p.value, p.range);
           break;
         case 'TemplateInterp': {
           const n = this.compile(p.expr, scope);
@@ -247,9 +289,16 @@ export class ExprCompiler {
               break;
             }
             literal += s;
+            at?.text(s, p.expr.range);
           } else {
             flush();
-            fns.push(interpPart(n.fn, p.expr.range));
+            const part = interpPart(n.fn, p.expr.range);
+            if (at === undefined) fns.push(part);
+            else {
+              const encoding = this.authorEncoding(p.expr) ?? (at.place === 'authority' ? 'none' : 'component');
+              at.value({ place: at.place, encoding, range: p.expr.range, references: staticReferences(p.expr) });
+              fns.push(encodedPart(part, encoding));
+            }
           }
           break;
         }
@@ -257,7 +306,12 @@ export class ExprCompiler {
           flush();
           const cond = this.compile(p.cond, scope);
           children.push(cond);
-          fns.push(ifPart(cond.fn, p.cond.range, this.parts(p.then, scope, children, p.range), this.parts(p.else, scope, children, p.range)));
+          const thenAt = at?.clone();
+          const elseAt = at?.clone();
+          const then = this.parts(p.then, scope, children, p.range, thenAt);
+          const otherwise = this.parts(p.else, scope, children, p.range, elseAt);
+          if (at !== undefined) at.becomeEither(thenAt!, elseAt!);
+          fns.push(ifPart(cond.fn, p.cond.range, then, otherwise));
           break;
         }
         case 'TemplateFor': {
@@ -268,7 +322,11 @@ export class ExprCompiler {
           const { scope: inner, slots } = scope.bind(names);
           const keySlot = p.keyVar !== undefined ? slots[0] : undefined;
           const valueSlot = slots[slots.length - 1]!;
-          const body = this.parts(p.body, inner, children, p.range);
+          // The body starts where the template is; after it, the URL is where the body left it (or,
+          // after no iteration, where it was): the later of the two.
+          const bodyAt = at?.clone();
+          const body = this.parts(p.body, inner, children, p.range, bodyAt);
+          if (at !== undefined) at.becomeEither(at.clone(), bodyAt!);
           this.charges = true;
           fns.push(forPart(coll.fn, p.collection.range, keySlot, valueSlot, body, p.range));
           break;

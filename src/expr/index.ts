@@ -12,10 +12,11 @@
 import type { Diagnostic, Range } from '../diag/index.js';
 import type { Expression } from '../hcl/index.js';
 import { enterBudget } from './budget.js';
-import { ExprCompiler } from './compile.js';
+import { ExprCompiler, type Node } from './compile.js';
 import { standardFunctions, type FunctionTable } from './functions/index.js';
 import { staticReferences, type Reference } from './references.js';
 import { EMPTY_FRAME, ExprScope, type Vars } from './scope.js';
+import { emptyUrlShape, type UrlShape } from './url.js';
 
 export { EXPR_BUDGET, type ExprBudget, newExprBudget } from './budget.js';
 export { ExprEvalError } from './errors.js';
@@ -26,6 +27,7 @@ export { staticReferences } from './references.js';
 export type { Reference } from './references.js';
 export { equals, formatNumber } from './values.js';
 export type { Vars } from './scope.js';
+export type { UrlEncoding, UrlPlace, UrlShape, UrlSite } from './url.js';
 
 export const DEFAULT_ROOTS: ReadonlySet<string> = new Set(['ctx', 'steps']);
 
@@ -51,6 +53,27 @@ export function compileExpression(expr: Expression, options: ExprCompileOptions 
   const compiler = new ExprCompiler(options.functions ?? standardFunctions);
   const scope = ExprScope.root(options.roots ?? DEFAULT_ROOTS);
   const node = compiler.compile(expr, scope);
+  return { compiled: finish(expr, compiler, scope, node), diagnostics: compiler.diagnostics };
+}
+
+/**
+ * An expression whose value is a URL (the http step's `url`): its templates encode each value
+ * computed per request for the part of the URL it lands in (url.ts). `shape` says where each went,
+ * for the caller's checks.
+ */
+export function compileUrlExpression(
+  expr: Expression,
+  options: ExprCompileOptions = {},
+): { compiled: CompiledExpression; diagnostics: Diagnostic[]; shape: UrlShape } {
+  const compiler = new ExprCompiler(options.functions ?? standardFunctions);
+  const scope = ExprScope.root(options.roots ?? DEFAULT_ROOTS);
+  const shape = emptyUrlShape();
+  const node = compiler.compileUrl(expr, scope, shape);
+  return { compiled: finish(expr, compiler, scope, node), diagnostics: compiler.diagnostics, shape };
+}
+
+/** The compiled node as the evaluator callers get: a budget selected only when something charges. */
+function finish(expr: Expression, compiler: ExprCompiler, scope: ExprScope, node: Node): CompiledExpression {
   const references = staticReferences(expr);
   const frameSize = scope.layout.size;
   const fn = node.fn;
@@ -72,12 +95,11 @@ export function compileExpression(expr: Expression, options: ExprCompileOptions 
       return fn(vars, new Array<unknown>(frameSize));
     };
   }
-  const compiled: CompiledExpression = {
+  return {
     evaluate,
     references,
     range: expr.range,
     constant: node.constant,
     ...(node.constant ? { value: node.value } : {}),
   };
-  return { compiled, diagnostics: compiler.diagnostics };
 }

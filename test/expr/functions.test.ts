@@ -47,6 +47,7 @@ describe('function table', () => {
       'base64_decode',
       'url_encode',
       'url_decode',
+      'unencoded',
       'sha256',
       'md5',
       'hmac_sha256',

@@ -186,7 +186,8 @@ endpoint "GET /guarded/{what...}" {
   }
   pipeline {
     http "up" {
-      url = "{{UPSTREAM}}/\${ctx.request.path.what}"
+      # A rest-of-path value, slashes and all: the author's explicit opt-out of encoding.
+      url = "{{UPSTREAM}}/\${unencoded(ctx.request.path.what)}"
     }
     respond {
       body = steps.up.body

@@ -10,10 +10,20 @@
  *
  * Flowing mode, paused after each chunk: at most one chunk waits here, the rest stays in the stream,
  * whose full buffer pauses the socket.
+ *
+ * `idle` bounds each wait for a chunk the reader asked for and none had arrived (a read time-out, as
+ * nginx's proxy_read_timeout): past `ms`, the stream is destroyed with `error()`, which ends the
+ * iteration with it. Only those waits count: while the reader is busy elsewhere (a slow client), the
+ * upstream is not waited on and the clock does not run.
  */
 import { finished, type Readable } from 'node:stream';
 
-export async function* chunksOf(readable: Readable): AsyncGenerator<Buffer> {
+export interface IdleBound {
+  readonly ms: number;
+  readonly error: () => Error;
+}
+
+export async function* chunksOf(readable: Readable, idle?: IdleBound): AsyncGenerator<Buffer> {
   const waiting: Buffer[] = [];
   let over = false;
   let failure: unknown;
@@ -39,10 +49,13 @@ export async function* chunksOf(readable: Readable): AsyncGenerator<Buffer> {
       }
       if (failure !== undefined) throw failure;
       if (over) return;
+      let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         wake = resolve;
+        if (idle !== undefined) timer = setTimeout(() => readable.destroy(idle.error()), idle.ms);
         readable.resume();
       });
+      clearTimeout(timer);
       wake = undefined;
     }
   } finally {

@@ -39,6 +39,12 @@ export interface OutboundRequest {
   readonly timeoutMs?: number | undefined;
   /** Bound of a buffered body; default DEFAULT_MAX_BODY_BYTES. Ignored by streams. */
   readonly maxBodyBytes?: number | undefined;
+  /**
+   * A stream's read time-out: the longest wait for the next piece of its body once the reader asked
+   * for it; past it the body fails (a `timeout` ConnectorError) and its connection is destroyed.
+   * None when absent. Ignored by buffered exchanges, which `timeoutMs` bounds whole.
+   */
+  readonly readTimeoutMs?: number | undefined;
 }
 
 export interface OutboundResponse {
@@ -102,7 +108,19 @@ export async function exchangeStream(dispatcher: Dispatcher, target: URL, reques
     throw abort.reason() ?? upstreamError(error, target.origin, what);
   }
   abort.stopTimer();
-  const body = new UpstreamBody(response.body, abort.dispose, (error) => abort.reason() ?? upstreamError(error, target.origin, what));
+  const { readTimeoutMs } = request;
+  const idle =
+    readTimeoutMs === undefined
+      ? undefined
+      : {
+          ms: readTimeoutMs,
+          error: () =>
+            new ConnectorError(`upstream ${what()} sent nothing more of its body for ${readTimeoutMs} ms (read_timeout); the stream was cut`, {
+              connection: upstreamKey(target.origin),
+              category: ConnectorCategory.timeout,
+            }),
+        };
+  const body = new UpstreamBody(response.body, abort.dispose, (error) => abort.reason() ?? upstreamError(error, target.origin, what), idle);
   return { status: response.statusCode, headers: endToEnd(response.headers), body };
 }
 

@@ -6,7 +6,7 @@
  * this in as the source of `stream "raw"`.
  */
 import type { Readable } from 'node:stream';
-import { chunksOf } from './chunks.js';
+import { chunksOf, type IdleBound } from './chunks.js';
 
 export class UpstreamBody implements AsyncIterable<Buffer> {
   /**
@@ -18,14 +18,17 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   #readable: Readable;
   #cleanup: () => void;
   #mapError: (cause: unknown) => unknown;
+  #idle: IdleBound | undefined;
   #iterated = false;
   #disposed = false;
   #bytes = 0;
 
-  constructor(readable: Readable, cleanup: () => void, mapError: (cause: unknown) => unknown) {
+  /** `idle`: the bound of each wait for the next chunk once asked for (./chunks.ts); none when absent. */
+  constructor(readable: Readable, cleanup: () => void, mapError: (cause: unknown) => unknown, idle?: IdleBound) {
     this.#readable = readable;
     this.#cleanup = cleanup;
     this.#mapError = mapError;
+    this.#idle = idle;
     // Until someone reads, an error (the caller's signal, a reset) has no listener to reach: keep it
     // from becoming an uncaught exception; iteration reports it.
     readable.on('error', () => {});
@@ -65,7 +68,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   async *#chunks(): AsyncGenerator<Buffer> {
     try {
       if (this.#disposed) return;
-      for await (const chunk of chunksOf(this.#readable)) {
+      for await (const chunk of chunksOf(this.#readable, this.#idle)) {
         this.#bytes += chunk.length;
         yield chunk;
       }

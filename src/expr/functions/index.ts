@@ -39,6 +39,7 @@ import { trim } from './trim.js';
 import { trimPrefix } from './trim-prefix.js';
 import { trimSpace } from './trim-space.js';
 import { trimSuffix } from './trim-suffix.js';
+import { unencoded } from './unencoded.js';
 import type { FunctionDef, FunctionTable } from './types.js';
 import { uuid } from './uuid.js';
 import { uuidV4 } from './uuid-v4.js';
@@ -76,6 +77,7 @@ const all: readonly FunctionDef[] = [
   base64Decode,
   urlEncode,
   urlDecode,
+  unencoded,
   sha256,
   md5,
   hmacSha256,

@@ -16,7 +16,7 @@ import type { StepNodeDef } from '../../../graph/index.js';
 import { ConnectorCategory, DEFAULT_MAX_BODY_BYTES, type OutboundClient } from '../../connectors/index.js';
 import type { EndpointScope } from '../contract.js';
 import type { CompileEnv, NodeCompiler } from '../definition.js';
-import { bodyOf, headersOf, HttpStepError, urlOf } from './request.js';
+import { bodyOf, headersOf, HttpStepError, UnsafeUrlValueError, urlOf } from './request.js';
 import { outputOf, UpstreamBodyError } from './response.js';
 import { streamedExchange } from './stream.js';
 import type { HttpStepSpec } from './spec.js';
@@ -25,7 +25,7 @@ export const compileHttp: NodeCompiler<HttpStepSpec> = (spec, env) => {
   const bound = bindUrl(spec, env);
   if (bound === undefined) return undefined;
   const { client, url: fixedUrl } = bound;
-  const { method, url, headers, body, timeoutMs } = spec;
+  const { method, url, headers, body, timeoutMs, pathFromValues, readTimeoutMs } = spec;
   const node: StepNodeDef<EndpointScope> = {
     type: 'step',
     kind: 'http',
@@ -37,13 +37,15 @@ export const compileHttp: NodeCompiler<HttpStepSpec> = (spec, env) => {
     meta: spec,
     // The graph's time-out aborts ctx.signal, which cancels the exchange: no second timer is needed.
     timeout: timeoutMs,
-    // An upstream body that is not what it says (invalid JSON) is the gateway's failure, like a reset.
-    classify: (cause) => (cause instanceof UpstreamBodyError ? ConnectorCategory.badGateway : undefined),
+    // An upstream body that is not what it says (invalid JSON) is the gateway's failure, like a reset;
+    // a request value that cannot be a path segment is the request's (a 400).
+    classify: (cause) =>
+      cause instanceof UpstreamBodyError ? ConnectorCategory.badGateway : cause instanceof UnsafeUrlValueError ? ConnectorCategory.invalidInput : undefined,
     run(scope, ctx) {
-      const target = fixedUrl ?? urlOf(url.evaluate(scope));
+      const target = fixedUrl ?? urlOf(url.evaluate(scope), pathFromValues);
       const sent = headersOf(headers?.evaluate(scope));
       const payload = bodyOf(body?.evaluate(scope), sent);
-      if (spec.stream) return streamedExchange(client, { method, url: target, headers: sent, body: payload }, ctx);
+      if (spec.stream) return streamedExchange(client, { method, url: target, headers: sent, body: payload, readTimeoutMs }, ctx);
       return client.request({ method, url: target, headers: sent, body: payload, signal: ctx.signal, maxBodyBytes: DEFAULT_MAX_BODY_BYTES }).then(outputOf);
     },
   };

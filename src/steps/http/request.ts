@@ -11,6 +11,14 @@ export class HttpStepError extends Error {
   override readonly name = 'HttpStepError';
 }
 
+/**
+ * A request value the URL cannot carry: a path segment that is `.` or `..` once interpolated (no
+ * encoding keeps it one segment: `%2E%2E` is a double-dot segment too). The request's fault: a 400.
+ */
+export class UnsafeUrlValueError extends Error {
+  override readonly name = 'UnsafeUrlValueError';
+}
+
 const JSON_TYPE = 'application/json';
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
@@ -20,9 +28,19 @@ const TEXT_TYPE = 'text/plain; charset=utf-8';
  */
 const DECODED_HERE: ReadonlySet<string> = new Set(['accept-encoding']);
 
-/** The URL expression's value, which must be an absolute http(s) URL. */
-export function urlOf(value: unknown): URL {
+/** A `.` or `..` path segment, plain or percent-encoded (`%2e`), as the URL Standard reads one. */
+const DOT_SEGMENT = /(?:^|[/\\])(?:\.|%2e){1,2}(?=[/\\]|$)/i;
+
+/**
+ * The URL expression's value, which must be an absolute http(s) URL. `pathFromValues`: values of
+ * the request were interpolated into its path, encoded (src/expr url.ts), and checked here before
+ * the URL is parsed, which would resolve a dot segment away.
+ */
+export function urlOf(value: unknown, pathFromValues = false): URL {
   if (typeof value !== 'string') throw new HttpStepError(`url must be a string, got ${describe(value)}`);
+  if (pathFromValues && DOT_SEGMENT.test(pathOf(value))) {
+    throw new UnsafeUrlValueError(`the url's path ${JSON.stringify(pathOf(value))} has a "." or ".." segment made of request values; the call was not sent`);
+  }
   let url: URL;
   try {
     url = new URL(value);
@@ -31,6 +49,16 @@ export function urlOf(value: unknown): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HttpStepError(`url ${JSON.stringify(value)} is not http: or https:`);
   return url;
+}
+
+/** The path of an absolute URL's text: from the first `/` after `scheme://host` to `?` or `#`. */
+function pathOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const start = url.slice(scheme + 3).search(/[/\\?#]/);
+  if (start < 0) return '';
+  const rest = url.slice(scheme + 3 + start);
+  const end = rest.search(/[?#]/);
+  return end < 0 ? rest : rest.slice(0, end);
 }
 
 /**

@@ -1,10 +1,13 @@
-/** `http "<name>" { url, method = "GET", headers = {}, body, timeout = "10s", stream = false }` */
+/** `http "<name>" { url, method = "GET", headers = {}, body, timeout = "10s", stream = false, read_timeout = "60s" }` */
 import type { Expr, StepSpecBase } from '../../manifest/index.js';
 
 export interface HttpStepSpec extends StepSpecBase {
   readonly kind: 'http';
   readonly name: string;
+  /** Compiled as a URL: values computed per request are encoded for their part (./url-template.ts). */
   readonly url: Expr;
+  /** A value computed per request lands in the URL's path: a `.` or `..` segment is refused per request. */
+  readonly pathFromValues: boolean;
   /** Static, upper-cased; default GET. */
   readonly method: string;
   readonly headers?: Expr;
@@ -12,4 +15,12 @@ export interface HttpStepSpec extends StepSpecBase {
   /** Default 10 000. */
   readonly timeoutMs: number;
   readonly stream: boolean;
+  /**
+   * With `stream = true`: the longest wait for the next piece of the upstream body once the reader
+   * asked for it (nginx's proxy_read_timeout); past it the stream fails. Default 60 000.
+   */
+  readonly readTimeoutMs: number;
 }
+
+/** nginx's `proxy_read_timeout` default. */
+export const DEFAULT_READ_TIMEOUT_MS = 60_000;

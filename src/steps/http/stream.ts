@@ -10,6 +10,10 @@
  * upstream connection destroyed unless it was read to its end) when the reader stops or ends, and
  * at the latest when the run ends (the step's release), whichever comes first.
  *
+ * Once the body is read, each wait for its next piece is bounded by the step's `read_timeout` (the
+ * connector's `readTimeoutMs`): an upstream that goes silent fails the stream as a time-out, and its
+ * connection is destroyed.
+ *
  * Outputs: `status`, `headers` (as ./response.ts gives them) and `stream`.
  */
 import type { RunContext } from '../../../graph/index.js';
@@ -27,6 +31,8 @@ export interface StreamedRequest {
   readonly url: URL;
   readonly headers: Record<string, HeaderValue>;
   readonly body: string | undefined;
+  /** The longest wait for the next piece of the body once the reader asked for it. */
+  readonly readTimeoutMs: number;
 }
 
 export async function streamedExchange(client: OutboundClient, request: StreamedRequest, ctx: RunContext): Promise<HttpStreamOutput> {
