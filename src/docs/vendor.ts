@@ -4,25 +4,10 @@
  * process.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../package/index.js';
 import type { UiRenderer } from '../model/index.js';
 import { BUNDLES, type Bundle } from './bundles.js';
-
-/** The svc package's root, found from this file in src/ or dist/src/. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string };
-      if (pkg.name === 'svc') return dir;
-    } catch {
-      // Not here: one directory up.
-    }
-    dir = dirname(dir);
-  }
-  throw new Error(`svc's package.json was not found above ${fileURLToPath(import.meta.url)}`);
-}
 
 /** `vendor/docs` of the svc package (or SVC_VENDOR_DIR, for tests and packagers). */
 export function vendorDir(): string {

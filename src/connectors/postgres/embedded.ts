@@ -8,13 +8,21 @@
  * - one query at a time, run on the JavaScript thread: a long query blocks the event loop, no timer
  *   fires meanwhile, `statement_timeout` has no effect and a cancel request is ignored;
  * - pglite-socket refuses a connection past its `maxConnections` (it writes "Too many connections").
- * Cold start of a whole open (engine, socket server, pool, ping), 2 CPUs, idle machine: 2.0-2.2 s in
- * memory (initdb runs every time), 2.5-2.6 s to create a directory, 0.43-0.51 s to reopen one (up to
- * twice that on a busy machine). Hence `pglite:<dir>` is the form for development.
+ *
+ * What makes it light (issue 33; bench/embedded measures it):
+ * - a new database is a copy of an empty one made at build time (template.ts), not initdb: initdb
+ *   took 2.5-5 s and left the engine at about 800 MB resident;
+ * - PostgreSQL's buffer cache is 16 MB instead of 128 MB: PGlite touches all of it at start, and
+ *   every page of a `pglite:<dir>` database is also in the operating system's file cache, so the
+ *   larger cache bought little for a development server and cost 100 MB resident.
  */
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { holdsDatabase, layOutTemplate, readTemplate } from './template.js';
+
+/** PostgreSQL's `shared_buffers` inside the engine (see above). */
+const SHARED_BUFFERS = '16MB';
 
 export interface EmbeddedEngine {
   /** A `postgres://` URL on 127.0.0.1 for the pool. */
@@ -24,8 +32,7 @@ export interface EmbeddedEngine {
 }
 
 export async function startEmbedded(dir: string | undefined, maxConnections: number): Promise<EmbeddedEngine> {
-  if (dir !== undefined) await mkdir(dir, { recursive: true });
-  const db = await PGlite.create(dir);
+  const db = await PGlite.create(await engineOptions(dir));
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   try {
     await server.start();
@@ -46,6 +53,30 @@ export async function startEmbedded(dir: string | undefined, maxConnections: num
         }
       })()),
   };
+}
+
+/** A directory or memory database, from the template when it is new (template.ts). */
+async function engineOptions(dir: string | undefined): Promise<PGliteOptions> {
+  const startParams = withSettings(['-c', `shared_buffers=${SHARED_BUFFERS}`]);
+  const settings: PGliteOptions = startParams === undefined ? {} : { startParams };
+  const fresh = dir === undefined || !holdsDatabase(dir);
+  const archive = fresh ? readTemplate() : undefined;
+  if (dir === undefined) {
+    return archive === undefined ? settings : { ...settings, loadDataDir: new Blob([archive], { type: 'application/x-gzip' }) };
+  }
+  if (archive === undefined || !(await layOutTemplate(dir, archive))) await mkdir(dir, { recursive: true });
+  return { ...settings, dataDir: dir };
+}
+
+/**
+ * PGlite's own start parameters with `extra` after them. They replace its defaults when given, and
+ * the defaults are a static of the class that its types do not declare: without them (a later
+ * PGlite that moved them), the engine starts with its own settings rather than without its own.
+ */
+function withSettings(extra: readonly string[]): string[] | undefined {
+  const defaults = (PGlite as unknown as { defaultStartParams?: unknown }).defaultStartParams;
+  if (!Array.isArray(defaults) || !defaults.every((p) => typeof p === 'string')) return undefined;
+  return [...defaults, ...extra];
 }
 
 /** pglite-socket reports where it listens as `host:port`. */

@@ -39,3 +39,4 @@ export const postgresConnector: ConnectorDefinition<PostgresResource, PostgresHa
 
 export type { PostgresHandle, PostgresSession, SqlCursor, SqlResult } from './types.js';
 export { MIGRATIONS_TABLE } from './migrations.js';
+export { pgliteTemplateFile, writeTemplate } from './template.js';
