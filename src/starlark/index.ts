@@ -29,6 +29,7 @@ export {
 export { DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, type RunOptions, type Thread } from './thread.js';
 export { DEFAULT_SIZE_LIMITS, type SizeLimits } from './values/limits.js';
 export type { FileOptions } from './resolve.js';
+export type { LinePlace } from './syntax/scanner.js';
 export type { Reads } from './reads.js';
 export { Builtin, Dict, Float, List, Module, Struct, type Value } from './values/types.js';
 export { repr } from './values/repr.js';

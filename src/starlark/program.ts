@@ -4,7 +4,7 @@
 // own budget. A Program is immutable; a module's globals are frozen after init.
 
 import { parseFile } from './syntax/parser.js';
-import { SyntaxError_ } from './syntax/scanner.js';
+import { placeIn, SyntaxError_, type LinePlace } from './syntax/scanner.js';
 import { resolveFile, type FileOptions } from './resolve.js';
 import { Compiler } from './compile.js';
 import { displayText } from './values/utf8.js';
@@ -33,6 +33,12 @@ export interface CompileOptions {
   predeclared?: Iterable<string>;
   /** dialect switches; defaults: set, while, recursion on; top-level control and global reassignment off */
   fileOptions?: Partial<FileOptions>;
+  /**
+   * For a program embedded in the file `filename` names (a script in a heredoc of a configuration
+   * file): where each of its lines lies there (index 0: line 1). Every position reported (compile
+   * errors, backtraces, positions quoted in messages) is then the file's line and column.
+   */
+  place?: readonly LinePlace[];
 }
 
 export const DEFAULT_FILE_OPTIONS: FileOptions = {
@@ -224,15 +230,15 @@ export function compileModule(source: string, filename: string, options: Compile
   const fopts: FileOptions = { ...DEFAULT_FILE_OPTIONS, ...options.fileOptions };
   let file: ReturnType<typeof parseFile>;
   try {
-    file = parseFile(filename, source);
+    file = parseFile(filename, source, options.place);
   } catch (e) {
     if (e instanceof SyntaxError_) return { program: null, errors: [{ file: filename, line: e.pos.line, col: e.pos.col, message: e.msg }] };
-    return { program: null, errors: [stackOverflowDiagnostic(e, filename)] };
+    return { program: null, errors: [stackOverflowDiagnostic(e, filename, options.place)] };
   }
   try {
     return compileParsed(file, filename, fopts, options);
   } catch (e) {
-    return { program: null, errors: [stackOverflowDiagnostic(e, filename)] };
+    return { program: null, errors: [stackOverflowDiagnostic(e, filename, options.place)] };
   }
 }
 
@@ -242,9 +248,10 @@ export function compileModule(source: string, filename: string, options: Compile
  * inside its own recursion), the program is refused with a diagnostic rather
  * than a RangeError.
  */
-function stackOverflowDiagnostic(e: unknown, filename: string): StarlarkDiagnostic {
+function stackOverflowDiagnostic(e: unknown, filename: string, place: readonly LinePlace[] | undefined): StarlarkDiagnostic {
   if (!(e instanceof RangeError)) throw e;
-  return { file: filename, line: 1, col: 1, message: 'program too deeply nested to compile (the stack ran out)' };
+  const { line, col } = place === undefined ? { line: 1, col: 1 } : placeIn(place, 1, 1);
+  return { file: filename, line, col, message: 'program too deeply nested to compile (the stack ran out)' };
 }
 
 function compileParsed(

@@ -2,7 +2,7 @@
 // (same grammar, same error messages and positions).
 
 import { T, tokenGoString, tokenNames } from './tokens.js';
-import { Scanner, type Pos, type TokenValue } from './scanner.js';
+import { Scanner, type LinePlace, type Pos, type TokenValue } from './scanner.js';
 import type * as A from './ast.js';
 import { exprStart } from './ast.js';
 import { decodeUTF8 } from '../values/utf8.js';
@@ -600,9 +600,12 @@ class Parser {
   }
 }
 
-/** Parse a whole file. Throws SyntaxError_ on the first error. */
-export function parseFile(filename: string, src: string): A.File {
-  const p = new Parser(new Scanner(filename, src));
+/**
+ * Parse a whole file (`place`: where its lines are in `filename`, for a program embedded there).
+ * Throws SyntaxError_ on the first error.
+ */
+export function parseFile(filename: string, src: string, place?: readonly LinePlace[]): A.File {
+  const p = new Parser(new Scanner(filename, src, place));
   p.next();
   return { path: filename, stmts: p.parseFile() };
 }

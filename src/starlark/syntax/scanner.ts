@@ -12,6 +12,26 @@ export interface Pos {
   col: number;
 }
 
+/**
+ * Where one line of a program embedded in a larger file lies in that file (a script in a heredoc of
+ * a configuration file): the file's line, and the file's column of the line's first character.
+ */
+export interface LinePlace {
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * The position in the enclosing file of the program's `line`:`col`, given where each program line
+ * lies (index 0: line 1). Lines past the table follow its last one (the end of the text).
+ */
+export function placeIn(place: readonly LinePlace[], line: number, col: number): Pos {
+  const at = place[line - 1];
+  if (at !== undefined) return { line: at.line, col: at.column + col - 1 };
+  const last = place[place.length - 1];
+  return last === undefined ? { line, col } : { line: last.line + line - place.length, col };
+}
+
 /** A compile-time error (scan, parse or resolve), with its position. */
 export class SyntaxError_ extends Error {
   constructor(
@@ -54,9 +74,13 @@ export class Scanner {
   constructor(
     public readonly filename: string,
     private readonly src: string,
-    firstLine = 1,
+    /**
+     * Where the program's lines are in `filename` when it is embedded in it: every position the
+     * scanner gives (and so every token, error and backtrace) is then the file's own.
+     */
+    private readonly place?: readonly LinePlace[],
   ) {
-    this.line = firstLine;
+    this.line = 1;
     this.col = 1;
   }
 
@@ -65,7 +89,7 @@ export class Scanner {
   }
 
   get pos(): Pos {
-    return { line: this.line, col: this.col };
+    return this.place === undefined ? { line: this.line, col: this.col } : placeIn(this.place, this.line, this.col);
   }
 
   private peek(): number {

@@ -11,22 +11,24 @@
  * as the script reads them; `ctx.request.headers` is case-insensitive (context.ts). A compile or top-level
  * error is a boot diagnostic at the manifest line of the program; a run-time error is a failure of
  * this step (500 naming it; the Starlark backtrace goes to the log), and running past the step's time
- * budget is a time-out (504).
+ * budget is a time-out (504). An inline program's positions are the manifest's (placement.ts).
  */
 import { messageOf } from '../../../graph/index.js';
 import type { Range } from '../../diag/index.js';
-import { compileModule, DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, StarlarkError, type StarlarkDiagnostic, type StarlarkModule } from '../../starlark/index.js';
+import { compileModule, DEFAULT_MAX_STEPS, DEFAULT_TIMEOUT_MS, StarlarkError, type StarlarkModule } from '../../starlark/index.js';
 import type { EndpointNode, EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import { starlarkPool } from './pool.js';
 import { contextPlan } from './context.js';
+import { inlinePlacement } from './placement.js';
 import { NEEDS_POOL, runSlice } from './slice.js';
 import type { StarlarkStepSpec } from './spec.js';
 
 export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
-  const { program, errors } = compileModule(spec.source, spec.sourceName);
+  const place = spec.sourceRange && inlinePlacement(spec.source, spec.sourceRange, env.model?.sources.get(spec.sourceRange.filename));
+  const { program, errors } = compileModule(spec.source, spec.sourceName, place ? { place } : {});
   if (!program) {
-    for (const error of errors) env.error(spec, `Starlark: ${error.message}`, undefined, programRange(spec, error, env.model?.sources));
+    for (const error of errors) env.error(spec, `Starlark: ${error.message}`, undefined, pointAt(error.file, error.line, error.col));
     return undefined;
   }
   // Never longer than a request may take.
@@ -37,7 +39,9 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
   try {
     module = program.init(limits);
   } catch (error) {
-    env.error(spec, 'Starlark: the program failed while loading', describe(error));
+    // at the statement that failed (a refused `load`, a `fail`), else at the step
+    const pos = error instanceof StarlarkError ? error.pos : null;
+    env.error(spec, 'Starlark: the program failed while loading', describe(error), pos ? pointAt(pos.file, pos.line, pos.col) : undefined);
     return undefined;
   }
   if (module.get('execute') === undefined) {
@@ -52,7 +56,7 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
   // What of ctx the script can read, from its text: only that is sent to the worker.
   const ctxData = contextPlan(program.parameterReads('execute'));
   const pool = starlarkPool();
-  const registered = pool.register(spec.source, spec.sourceName, limits.maxSteps, limits.timeoutMs);
+  const registered = pool.register(spec.source, spec.sourceName, limits.maxSteps, limits.timeoutMs, place);
   const node: EndpointNode = {
     type: 'step',
     kind: 'starlark',
@@ -84,25 +88,7 @@ function describe(error: unknown): string {
   return messageOf(error);
 }
 
-/**
- * Where a Starlark compile error is in the manifest: inline programs map program line n to the
- * manifest line of the string (a heredoc's text starts on the line after `<<EOT`); a `.star` file is
- * reported in that file.
- */
-function programRange(spec: StarlarkStepSpec, error: StarlarkDiagnostic, sources: ReadonlyMap<string, string> | undefined): Range {
-  const at = (filename: string, line: number, column: number): Range => ({
-    filename,
-    start: { line, column, byte: 0 },
-    end: { line, column: column + 1, byte: 0 },
-  });
-  const origin = spec.sourceRange;
-  if (!origin) return at(error.file, error.line, error.col);
-  const text = sources?.get(origin.filename);
-  const heredoc = text?.startsWith('<<', origin.start.byte);
-  const line = origin.start.line + error.line - (heredoc ? 0 : 1);
-  // The program line is the manifest line minus the heredoc's stripped indentation (or the opening quote).
-  const programLine = spec.source.split('\n')[error.line - 1] ?? '';
-  const manifestLine = text?.split('\n')[line - 1] ?? '';
-  const shift = manifestLine.endsWith(programLine) ? manifestLine.length - programLine.length : heredoc ? 0 : origin.start.column;
-  return at(origin.filename, line, error.col + shift);
+/** One character at a position the interpreter reported (the manifest's, or a `.star` file's). */
+function pointAt(filename: string, line: number, column: number): Range {
+  return { filename, start: { line, column, byte: 0 }, end: { line, column: column + 1, byte: 0 } };
 }

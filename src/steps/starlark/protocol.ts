@@ -3,13 +3,15 @@
  * (worker.ts), and the conversion of a script's error to data and back: a `StarlarkError` cannot
  * cross a thread, its fields can.
  */
-import { DEFAULT_CONVERT_LIMITS, StarlarkError, type ConvertLimits, type StarlarkDiagnostic } from '../../starlark/index.js';
+import { DEFAULT_CONVERT_LIMITS, StarlarkError, type ConvertLimits, type LinePlace, type StarlarkDiagnostic } from '../../starlark/index.js';
 
 /** A compiled step's program, as a worker compiles and initialises it (once per worker). */
 export interface ProgramDef {
   readonly id: number;
   readonly source: string;
   readonly sourceName: string;
+  /** Where an inline program's lines are in its manifest (placement.ts): its errors name those. */
+  readonly place?: readonly LinePlace[];
   /** The limits its top level ran under at boot (it succeeded there, so it succeeds here). */
   readonly maxSteps: number;
   readonly timeoutMs: number;

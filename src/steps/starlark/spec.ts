@@ -10,8 +10,8 @@ export interface StarlarkStepSpec extends StepSpecBase {
   /** Name to report Starlark errors under: the `.star` file, or the manifest file for inline code. */
   readonly sourceName: string;
   /**
-   * For inline code: where the string starts in the manifest, so a Starlark error at line n of the
-   * program can be reported at manifest line `sourceRange.start.line + n - 1` (heredocs start a line later).
+   * For inline code: the string expression's range in the manifest, from which placement.ts finds
+   * where each program line lies, so that every Starlark position names the manifest's line and column.
    */
   readonly sourceRange?: Range;
   /** `file`, resolved against the declaring manifest file's directory. */

@@ -26,7 +26,7 @@ const RESULT_LIMITS = resultLimits(DEFAULT_SIZE_LIMITS.maxStringBytes);
 function load(def: ProgramDef): StarlarkModule {
   const loaded = modules.get(def.id);
   if (loaded !== undefined) return loaded;
-  const { program, errors } = compileModule(def.source, def.sourceName);
+  const { program, errors } = compileModule(def.source, def.sourceName, def.place ? { place: def.place } : {});
   // It compiled and initialised at boot, on the event loop, with the same interpreter and limits.
   if (!program) throw compileError(errors);
   const module = program.init({ maxSteps: def.maxSteps, timeoutMs: def.timeoutMs });
