@@ -19,6 +19,13 @@
  * undefined are empty, strings as they are, numbers, booleans and BigInts as their text (a number
  * JSON cannot write, NaN or Infinity, is empty as JSON's null would be), a Date as its ISO text (its
  * JSON value), other objects and arrays as their JSON text. Cells then reach the formatter as strings.
+ *
+ * `neutralizeFormulas` (the step's `neutralize_formulas`, off by default: it changes the data) is
+ * OWASP's defence against CSV injection: a spreadsheet runs a cell that starts with `=`, `+`, `-` or
+ * `@` as a formula (tab and CR too, which some strip first), so such a string cell, and such a
+ * header taken from an item's keys, is written with a `'` before it, which spreadsheets show as text.
+ * Numbers, booleans and dates are not strings and stay as they are (`-5` is a number, not a formula);
+ * configured `columns` are the author's and stay as written.
  */
 import { Stringifier } from 'csv-stringify';
 import type { EncodingOptions, StreamEncoder, StreamEncoding } from './types.js';
@@ -29,22 +36,26 @@ const RECORD_END = '\r\n';
 
 type FormatRecord = (cells: readonly string[]) => string;
 
+/** How a value becomes a cell's text (`cell`, or `neutralCell` when formulas are neutralised). */
+type ToCell = (value: unknown) => string;
+
 export function csvEncoding(options: EncodingOptions): StreamEncoding {
   const formatRecord = recordFormatter();
   const configured = options.columns ? [...options.columns] : undefined;
   const configuredHeader = configured ? formatRecord(configured) + RECORD_END : '';
+  const toCell = options.neutralizeFormulas ? neutralCell : cell;
   return {
     format: 'csv',
     contentType: options.contentType,
     headers: {},
     heartbeatMs: undefined,
     flushEvery: 1,
-    open: () => csvEncoder(formatRecord, configured, configuredHeader),
+    open: () => csvEncoder(formatRecord, toCell, configured, configuredHeader),
   };
 }
 
 /** One response: the header row comes before the first record, once. */
-function csvEncoder(formatRecord: FormatRecord, configured: readonly string[] | undefined, configuredHeader: string): StreamEncoder {
+function csvEncoder(formatRecord: FormatRecord, toCell: ToCell, configured: readonly string[] | undefined, configuredHeader: string): StreamEncoder {
   let columns = configured;
   let headerSent = false;
   return {
@@ -61,11 +72,12 @@ function csvEncoder(formatRecord: FormatRecord, configured: readonly string[] | 
         if (columns) header = configuredHeader;
         else if (isRecordObject(value)) {
           columns = Object.keys(value);
-          header = formatRecord(columns) + RECORD_END;
+          // The keys are data here, not the author's: neutralised like any string cell.
+          header = formatRecord(toCell === cell ? columns : columns.map(neutralText)) + RECORD_END;
         }
         // A first item that is an array, without configured columns: positional rows, no header.
       }
-      return header + formatRecord(cellsOf(value, columns)) + RECORD_END;
+      return header + formatRecord(cellsOf(value, columns, toCell)) + RECORD_END;
     },
     // CSV cannot say "failed": the connection is aborted and the client sees a truncated transfer.
     error: () => undefined,
@@ -78,12 +90,12 @@ function isRecordObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
 }
 
-function cellsOf(value: unknown, columns: readonly string[] | undefined): string[] {
+function cellsOf(value: unknown, columns: readonly string[] | undefined, toCell: ToCell): string[] {
   if (Array.isArray(value)) {
     // Positional; with known columns the row has exactly their number of fields (RFC 4180 §2.4).
     const n = columns ? columns.length : value.length;
     const cells = new Array<string>(n);
-    for (let i = 0; i < n; i++) cells[i] = cell(value[i]);
+    for (let i = 0; i < n; i++) cells[i] = toCell(value[i]);
     return cells;
   }
   if (!isRecordObject(value)) {
@@ -95,7 +107,7 @@ function cellsOf(value: unknown, columns: readonly string[] | undefined): string
     const key = columns[i]!;
     const field = value[key];
     // Only the item's own fields: a column named `constructor` must not read Object.prototype's.
-    cells[i] = (typeof field === 'object' || typeof field === 'function') && !Object.hasOwn(value, key) ? '' : cell(field);
+    cells[i] = (typeof field === 'object' || typeof field === 'function') && !Object.hasOwn(value, key) ? '' : toCell(field);
   }
   return cells;
 }
@@ -118,6 +130,18 @@ function cell(value: unknown): string {
       // undefined, and functions and symbols, which JSON leaves out too.
       return '';
   }
+}
+
+/** A cell with formulas neutralised (see the module comment): only strings can hold one. */
+function neutralCell(value: unknown): string {
+  return typeof value === 'string' ? neutralText(value) : cell(value);
+}
+
+/** `=`, `+`, `-`, `@`, tab and CR: the first characters OWASP's CSV injection advice lists. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function neutralText(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
 interface StringifierInternals {

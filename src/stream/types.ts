@@ -22,6 +22,8 @@ export interface EncodingOptions {
   readonly flushEvery?: number;
   /** csv: the header row and column order; else the first item's keys. */
   readonly columns?: readonly string[];
+  /** csv: a string cell (or a header from an item's keys) starting with = + - @ tab or CR gets a leading `'` (csv.ts). */
+  readonly neutralizeFormulas?: boolean;
   /** sse: the `id:` of an item (the step's `id` expression with `item` bound); undefined: no id line. */
   readonly idOf?: (item: unknown) => unknown;
   /** sse, ndjson: the item as sent (the step's `schema` keeping only declared fields). */

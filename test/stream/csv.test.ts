@@ -133,3 +133,21 @@ test('csv: fields are quoted exactly when RFC 4180 requires it, as csv-stringify
   assert.equal(ours, expected);
   assert.equal(ours, stringify([['x', 'y', 'z'], ...rows], { record_delimiter: '\r\n', quote_record_delimiter: true, eof: true }));
 });
+
+test('csv: formulas pass through unless neutralize_formulas is set (OWASP CSV injection)', () => {
+  const items = [{ a: '=1+1', b: '+1', c: '-1', d: '@SUM(A1)', e: '\tx', f: '\ry', g: 'ok', h: -5, i: '=a,b' }];
+  assert.equal(encode(items), 'a,b,c,d,e,f,g,h,i\r\n=1+1,+1,-1,@SUM(A1),\tx,"\ry",ok,-5,"=a,b"\r\n', 'off by default: the data as it is');
+  assert.equal(
+    encode(items, { neutralizeFormulas: true }),
+    "a,b,c,d,e,f,g,h,i\r\n'=1+1,'+1,'-1,'@SUM(A1),'\tx,\"'\ry\",ok,-5,\"'=a,b\"\r\n",
+    'a quote before each string that starts a formula, then RFC 4180 quoting as for any cell',
+  );
+});
+
+test('csv: neutralize_formulas leaves numbers, booleans, dates, JSON text and configured columns alone; item keys are data', () => {
+  const row = [-1, '-1', true, new Date('2026-01-02T03:04:05.000Z'), { x: '=1' }, ['=1'], '', 'a=b', ' =1', null];
+  assert.equal(encode([row], { neutralizeFormulas: true }), '-1,\'-1,true,2026-01-02T03:04:05.000Z,"{""x"":""=1""}","[""=1""]",,a=b, =1,\r\n');
+  assert.equal(encode([{ x: '=1' }], { columns: ['=x', 'x'], neutralizeFormulas: true }), "=x,x\r\n,'=1\r\n", "the author's column names as written");
+  assert.equal(encode([{ '=cmd': 1, '-': '-' }], { neutralizeFormulas: true }), "'=cmd,'-\r\n1,'-\r\n", 'a header from the keys of an item');
+  assert.equal(encode([{ '=cmd': 1 }]), '=cmd\r\n1\r\n');
+});

@@ -7,6 +7,7 @@ import {
   type LowerContext,
   decodeBody,
   decodeType,
+  readBool,
   readDuration,
   readExpr,
   readInt,
@@ -34,6 +35,7 @@ const ONLY: Record<string, readonly StreamFormat[]> = {
   content_type: ['raw'],
   schema: ['sse', 'ndjson'],
   columns: ['csv'],
+  neutralize_formulas: ['csv'],
 };
 
 const STREAM_BODY: BodySchema = {
@@ -49,6 +51,7 @@ const STREAM_BODY: BodySchema = {
     schema: {},
     when: {},
     columns: {},
+    neutralize_formulas: {},
   },
 };
 
@@ -85,6 +88,7 @@ export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefine
   const schema = schemaAttr ? decodeType(schemaAttr.expr, s, cx.env.schemas) : undefined;
   const when = readExpr(d.attrs.get('when'), s, 'bool');
   const columns = readStringList(d.attrs.get('columns'), s);
+  const neutralizeFormulas = readBool(d.attrs.get('neutralize_formulas'), s);
   if (!source) return undefined;
   return {
     kind: 'stream',
@@ -100,6 +104,7 @@ export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefine
     ...(schema ? { schema } : {}),
     ...(when ? { when } : {}),
     ...(columns ? { columns } : {}),
+    ...(neutralizeFormulas ? { neutralizeFormulas } : {}),
     range: block.range,
     blockPath: s.path,
   };

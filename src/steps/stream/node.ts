@@ -76,6 +76,7 @@ function encodingOf(spec: StreamStepSpec): StreamEncoding | string {
       ...(spec.heartbeatMs !== undefined ? { heartbeatMs: spec.heartbeatMs } : {}),
       flushEvery: spec.flushEvery,
       ...(spec.columns ? { columns: spec.columns } : {}),
+      ...(spec.neutralizeFormulas ? { neutralizeFormulas: true } : {}),
       ...(spec.id ? { idOf: itemExpression(spec.id) } : {}),
       ...(spec.schema ? { mask: compileMask(spec.schema) } : {}),
     });

@@ -1,4 +1,4 @@
-/** `stream "<format>" { source, event, id, heartbeat, retry, flush_every, headers, content_type, schema, when, columns }` */
+/** `stream "<format>" { source, event, id, heartbeat, retry, flush_every, headers, content_type, schema, when, columns, neutralize_formulas }` */
 import type { Expr, StepSpecBase } from '../../manifest/index.js';
 import type { TypeSpec } from '../../schema/index.js';
 
@@ -28,4 +28,6 @@ export interface StreamStepSpec extends StepSpecBase {
   readonly when?: Expr;
   /** csv: header row and column order. */
   readonly columns?: readonly string[];
+  /** csv: string cells that a spreadsheet would run as formulas get a leading `'` (OWASP CSV injection). */
+  readonly neutralizeFormulas?: boolean;
 }
