@@ -1,17 +1,22 @@
 /**
  * Cold start of examples/shop: from spawning `node bin/svc.js serve -c <copy of examples/shop>` to
- * its first answered `GET /api/v1/users/1` (200), in three cases, `--runs` times each:
+ * its first answered `GET /api/v1/users/1` (200), and the process's resident memory then (VmRSS),
+ * its peak until then (VmHWM) and its resident memory after a second of idling, in these cases,
+ * `--runs` times each:
  *
- * - `pglite:.data`, fresh: no `.data/` yet (initdb, then the migration);
+ * - `pglite:.data`, fresh: no `.data/` yet (the empty database laid out from the build's template,
+ *   src/connectors/postgres/template.ts, then the migration);
  * - `pglite:.data`, existing: the directory of the previous start is reopened;
- * - `pglite:` in memory (DATABASE_URL=pglite:): initdb and the migration on every start;
+ * - `pglite:` in memory (DATABASE_URL=pglite:): the template and the migration on every start;
+ * - examples/quickstart (no database) to its first `GET /api/v1/health`, for comparison;
  * - with `--postgres URL` (or SVC_TEST_POSTGRES_URL): a real server, its database already migrated.
  *
- *     node --import tsx bench/users/cold-start.ts [--runs 3] [--postgres URL]
+ *     node --import tsx bench/users/cold-start.ts [--runs 5] [--postgres URL]
  *
  * Runs the compiled binary (bin/svc.js -> dist/): `npm run build` first.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -41,8 +46,17 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Milliseconds from spawn to the first 200 of GET /api/v1/users/1; the server is stopped after. */
-async function coldStart(dir: string, env: Record<string, string>): Promise<number> {
+interface Start {
+  /** Milliseconds from spawn to the first 200. */
+  readonly ms: number;
+  /** Resident memory at the first answer, its peak until then, and after a second of idling (MiB). */
+  readonly rss: number;
+  readonly peak: number;
+  readonly idle: number;
+}
+
+/** One start of the server in `dir`, to the first 200 of `path`; the server is stopped after. */
+async function coldStart(dir: string, env: Record<string, string>, path = '/api/v1/users/1'): Promise<Start> {
   const port = await freePort();
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const started = performance.now();
@@ -57,10 +71,13 @@ async function coldStart(dir: string, env: Record<string, string>): Promise<numb
       if (child.exitCode !== null) throw new Error(`svc exited with ${child.exitCode}: ${stderr}`);
       if (performance.now() - started > 60_000) throw new Error(`no answer within 60 s: ${stderr}`);
       try {
-        const r = await fetch(`http://127.0.0.1:${port}/api/v1/users/1`);
+        const r = await fetch(`http://127.0.0.1:${port}${path}`);
         await r.arrayBuffer();
-        if (r.status === 200) return performance.now() - started;
-        throw new Error(`first answer was ${r.status}`);
+        if (r.status !== 200) throw new Error(`first answer was ${r.status}`);
+        const ms = performance.now() - started;
+        const { rss, peak } = memoryOf(child.pid!);
+        await new Promise((r) => setTimeout(r, 1000));
+        return { ms, rss, peak, idle: memoryOf(child.pid!).rss };
       } catch (error) {
         if ((error as Error).message.startsWith('first answer')) throw error;
         await new Promise((r) => setTimeout(r, 5));
@@ -75,21 +92,31 @@ async function coldStart(dir: string, env: Record<string, string>): Promise<numb
   }
 }
 
+/** VmRSS and VmHWM of a process, in MiB (Linux). */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+}
+
 async function copyOfExample(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-cold-start-'));
   await cp(join(root, 'examples/shop'), dir, { recursive: true, filter: (s) => !s.split(sep).includes('.data') });
   return dir;
 }
 
-const results: Record<string, number[]> = { 'pglite:.data, fresh (initdb + migration)': [], 'pglite:.data, existing': [], 'pglite: in memory': [] };
+const FRESH = 'pglite:.data, fresh (template + migration)';
+const QUICKSTART = 'examples/quickstart (no database), GET /api/v1/health';
+const results: Record<string, Start[]> = { [FRESH]: [], 'pglite:.data, existing': [], 'pglite: in memory': [], [QUICKSTART]: [] };
 const dirs: string[] = [];
 try {
   for (let run = 1; run <= runs; run++) {
     const dir = await copyOfExample();
     dirs.push(dir);
-    results['pglite:.data, fresh (initdb + migration)']!.push(await coldStart(dir, {}));
+    results[FRESH]!.push(await coldStart(dir, {}));
     results['pglite:.data, existing']!.push(await coldStart(dir, {}));
     results['pglite: in memory']!.push(await coldStart(dir, { DATABASE_URL: 'pglite:' }));
+    results[QUICKSTART]!.push(await coldStart(join(root, 'examples/quickstart'), {}, '/api/v1/health'));
   }
   if (values.postgres) {
     // One database for the example, migrated by a first (unmeasured) start.
@@ -106,7 +133,7 @@ try {
     results[key] = [];
     try {
       await coldStart(admin, { DATABASE_URL: url.toString() });
-      for (let run = 1; run <= runs; run++) results[key].push(await coldStart(admin, { DATABASE_URL: url.toString() }));
+      for (let run = 1; run <= runs; run++) results[key]!.push(await coldStart(admin, { DATABASE_URL: url.toString() }));
     } finally {
       await client.query(`DROP DATABASE ${name} WITH (FORCE)`);
       await client.end();
@@ -116,8 +143,14 @@ try {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 }
 
-console.log(`cold start of examples/shop to its first answered GET /api/v1/users/1 (${runs} runs each, ms):`);
-for (const [name, times] of Object.entries(results)) {
-  const sorted = [...times].sort((a, b) => a - b);
-  console.log(`  ${name.padEnd(52)} ${times.map((t) => t.toFixed(0).padStart(6)).join(' ')}   median ${sorted[sorted.length >> 1]!.toFixed(0)}`);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+console.log(`cold start to the first answer (${runs} runs each; medians; resident memory in MiB):`);
+console.log(`  ${'case'.padEnd(56)} ${'ms'.padStart(6)} ${'rss'.padStart(6)} ${'peak'.padStart(6)} ${'idle'.padStart(6)}   (ms of each run)`);
+for (const [name, starts] of Object.entries(results)) {
+  if (starts.length === 0) continue;
+  const m = (key: keyof Start) =>
+    median(starts.map((s) => s[key]))
+      .toFixed(0)
+      .padStart(6);
+  console.log(`  ${name.padEnd(56)} ${m('ms')} ${m('rss')} ${m('peak')} ${m('idle')}   (${starts.map((s) => s.ms.toFixed(0)).join(' ')})`);
 }
