@@ -1,8 +1,13 @@
 /**
  * JWT verification for `bearer` guards with a `jwt { }` block, with jose: the signature (a shared
  * secret, HS256/384/512, or a remote key set, ./jwks.ts), `exp` and `nbf` with a small clock
- * tolerance, `iss` and `aud` when declared, then the `required_claims` (a verified token without
- * them is a 403: the caller is known but not allowed).
+ * tolerance, an `iat` no later than now with the same tolerance, `iss` and `aud` when declared, then
+ * the `required_claims` (a verified token without them is a 403: the caller is known but not allowed).
+ *
+ * jose checks `iat` only against a `maxTokenAge`, so a token "issued" an hour from now would pass. No
+ * honest issuer writes one (it stamps the time it signs): it comes from an issuer whose clock is
+ * wrong, or from someone stretching a token's apparent freshness, and it is refused like an early
+ * `nbf`.
  *
  * Only the declared (or default) algorithms are accepted, and the lists for a secret and for a key
  * set never overlap: `alg: none` is refused, and so is a token signed with HMAC over a public key.
@@ -17,7 +22,7 @@ import { Refusal, type AuthContext, type GuardResult } from './types.js';
 const SECRET_ALGORITHMS = ['HS256', 'HS384', 'HS512'];
 const KEY_SET_ALGORITHMS = ['RS256', 'ES256', 'EdDSA', 'Ed25519'];
 
-/** Seconds of clock skew allowed between the issuer and this server on `exp` and `nbf`. */
+/** Seconds of clock skew allowed between the issuer and this server on `exp`, `nbf` and `iat`. */
 export const CLOCK_TOLERANCE_S = 30;
 
 export type JwtVerifier = (token: string) => Promise<GuardResult>;
@@ -51,6 +56,8 @@ export function jwtVerifier(guard: string, config: JwtConfig, limits: KeySetLimi
       if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return refuse('malformed token');
       return refuse(`token refused (${(error as { code?: string }).code ?? 'error'})`);
     }
+    // jose has checked that `iat`, when present, is a number.
+    if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE_S) return refuse('token claim "iat" is in the future');
     for (const claim of required) {
       if (!holds(payload[claim.name], claim.value, claim.name)) {
         return new Refusal(403, guard, `token lacks the required claim "${claim.name}"`, 'the token does not grant access to this endpoint', true);

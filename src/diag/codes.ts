@@ -478,6 +478,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: 'SVC_AUTH_DUPLICATE_GUARD', summary: 'Duplicate guard', description: 'Two guards share a name.' },
   { code: 'SVC_AUTH_CONFLICTING_JWT_KEYS', summary: 'Conflicting jwt keys', description: 'A jwt guard gives both secret and jwks_url.' },
   { code: 'SVC_AUTH_EMPTY_CREDENTIAL', summary: 'Empty credential', description: 'A guard credential that is empty, so it would admit an empty one.' },
+  {
+    code: 'SVC_AUTH_INSECURE_JWKS_URL',
+    summary: 'Key set over plain http',
+    description: 'A warning: a jwt guard fetches its jwks_url over http: from a host that is not loopback, so whoever is on the path can substitute the keys.',
+  },
 
   // ------------------------------------------------------------------ LIMIT
   {

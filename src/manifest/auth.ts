@@ -136,6 +136,13 @@ function decodeJwt(block: Block, scope: DecodeScope): JwtConfig | undefined {
     s.error('Invalid value', attrs.get('jwks_url')!.expr.range, { detail: `"${jwksUrl}" is not an absolute http: or https: URL.` });
     return undefined;
   }
+  if (jwksUrl !== undefined && plainHttpToRemoteHost(jwksUrl)) {
+    // A warning, not an error: a key host inside a trusted network (a sidecar, a cluster service) is
+    // a deliberate choice; elsewhere anyone on the path can serve their own keys and sign any token.
+    s.warning('Key set over plain http', attrs.get('jwks_url')!.expr.range, {
+      detail: `"${jwksUrl}" is fetched without TLS, so anyone on the path to that host can substitute the keys and sign tokens this guard accepts; use https: (plain http: is expected only for a loopback host).`,
+    });
+  }
   const issuer = readString(attrs.get('issuer'), s);
   const audAttr = attrs.get('audience');
   let audience: string[] | undefined;
@@ -194,6 +201,14 @@ function readRequiredClaims(attr: Attribute, scope: DecodeScope): RequiredClaim[
   }
   typeError(attr, scope, 'a list of claim names or a map of claim = value (string, number or bool)');
   return undefined;
+}
+
+/** http: to a host other than `localhost`, 127.0.0.0/8 or ::1 (called on a URL `httpUrl` accepted). */
+function plainHttpToRemoteHost(text: string): boolean {
+  const url = new URL(text);
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.toLowerCase();
+  return !(host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host));
 }
 
 function httpUrl(text: string): boolean {

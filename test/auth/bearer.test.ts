@@ -88,6 +88,8 @@ test('JWT refusals: expired, not yet valid, wrong audience, wrong issuer, alg no
   const cases: [string, string, string][] = [
     ['expired', await hsToken({ ...good, exp: now() - 120 }), 'token expired'],
     ['not yet valid', await hsToken({ ...good, nbf: now() + 120 }), 'token claim "nbf" is not accepted'],
+    ['issued in the future', await hsToken(good, { iat: now() + 120 }), 'token claim "iat" is in the future'],
+    ['issued an hour from now, valid for two', await hsToken({ ...good, exp: now() + 7200 }, { iat: now() + 3600 }), 'token claim "iat" is in the future'],
     ['wrong audience', await hsToken({ ...good, aud: 'other' }), 'token claim "aud" is not accepted'],
     ['no audience', await hsToken({ iss: good.iss }), 'token claim "aud" missing'],
     ['wrong issuer', await hsToken({ ...good, iss: 'https://evil.test' }), 'token claim "iss" is not accepted'],
@@ -111,8 +113,8 @@ test('JWT refusals: expired, not yet valid, wrong audience, wrong issuer, alg no
   assert.equal((await refusal(['strict'], bearer(hs512))).reason, 'token algorithm not accepted');
 });
 
-test('exp and nbf allow a small clock skew (30 s)', async () => {
-  const token = await hsToken({ iss: 'https://issuer.test', aud: 'svc', exp: now() - 10, nbf: now() + 10 });
+test('exp, nbf and iat allow a small clock skew (30 s)', async () => {
+  const token = await hsToken({ iss: 'https://issuer.test', aud: 'svc', exp: now() - 10, nbf: now() + 10 }, { iat: now() + 10 });
   assert.ok(!((await verdict(['jwt'], bearer(token))) instanceof Refusal));
 });
 

@@ -1,6 +1,7 @@
 /** What the guard blocks decode to, and the boot errors of the attributes this issue adds. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { codeOf } from '../../src/diag/index.js';
 import { buildServiceModel } from '../../src/steps/index.js';
 
 function build(source: string) {
@@ -135,4 +136,25 @@ auth "c" {
 `).map((e) => e.split(':')[0] + ':' + e.split(':')[1]),
     ['4: Conflicting arguments', '9: Invalid value', '16: Unsupported argument'],
   );
+});
+
+test('a jwks_url over plain http: to a host that is not loopback is a warning with its code; https: and loopback are not', () => {
+  const guard = (name: string, url: string) => `auth "${name}" {\n  type = "bearer"\n  jwt {\n    jwks_url = "${url}"\n  }\n}\n`;
+  const r = build(
+    guard('remote', 'http://sso.example.com/jwks.json') +
+      guard('address', 'http://10.0.0.7:8080/keys') +
+      guard('tls', 'https://sso.example.com/jwks.json') +
+      guard('local', 'http://localhost:8080/keys') +
+      guard('v4', 'http://127.0.0.1:9/keys') +
+      guard('v6', 'http://[::1]:9/keys'),
+  );
+  assert.ok(r.model, 'a warning does not stop the boot');
+  assert.deepEqual(
+    r.diagnostics.map((d) => [d.severity, d.subject?.start.line, d.subject?.start.column, codeOf(d)]),
+    [
+      ['warning', 4, 16, 'SVC_AUTH_INSECURE_JWKS_URL'],
+      ['warning', 10, 16, 'SVC_AUTH_INSECURE_JWKS_URL'],
+    ],
+  );
+  assert.match(r.diagnostics[0]!.detail!, /^"http:\/\/sso\.example\.com\/jwks\.json" is fetched without TLS/);
 });
