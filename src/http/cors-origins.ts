@@ -46,14 +46,20 @@ export function compileOrigins(allowed: readonly string[]): OriginMatcher {
     }
   }
   if (any) return { any, allows: () => true };
+  // The last origin a pattern allowed: a request's answer asks twice (its headers, then the head of
+  // a direct write), and a page's requests come from one origin; only an allowed origin is kept.
+  let lastByPattern = '';
   return {
     any,
     allows(origin) {
       if (origin.length > longest) return false;
-      if (exact.has(origin)) return true;
+      if (exact.has(origin) || origin === lastByPattern) return true;
       for (const { prefix, suffix } of patterns) {
         if (origin.length > prefix.length + suffix.length && origin.startsWith(prefix) && origin.endsWith(suffix)) {
-          if (LABELS.test(origin.slice(prefix.length, origin.length - suffix.length))) return true;
+          if (LABELS.test(origin.slice(prefix.length, origin.length - suffix.length))) {
+            lastByPattern = origin;
+            return true;
+          }
         }
       }
       return false;

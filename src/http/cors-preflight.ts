@@ -55,8 +55,7 @@ export function isPreflight(request: FastifyRequest): boolean {
 }
 
 export function answerPreflight(preflight: PathPreflight | undefined, request: FastifyRequest, reply: FastifyReply): void {
-  const res = reply.raw;
-  res.setHeader('vary', PREFLIGHT_VARY);
+  reply.header('vary', PREFLIGHT_VARY);
   reply.header(REQUEST_ID_HEADER, request.id);
   const origin = request.headers.origin!;
   const method = String(request.headers['access-control-request-method']);
@@ -75,12 +74,12 @@ export function answerPreflight(preflight: PathPreflight | undefined, request: F
     return;
   }
   const { policy, allowMethods } = entry!;
-  res.setHeader('access-control-allow-origin', policy.wildcard ? '*' : origin);
-  if (policy.credentials) res.setHeader('access-control-allow-credentials', 'true');
-  res.setHeader('access-control-allow-methods', allowMethods);
+  reply.header('access-control-allow-origin', policy.wildcard ? '*' : origin);
+  if (policy.credentials) reply.header('access-control-allow-credentials', 'true');
+  reply.header('access-control-allow-methods', allowMethods);
   const allowHeaders = allowedHeaders(policy, request.headers['access-control-request-headers']);
-  if (allowHeaders !== '') res.setHeader('access-control-allow-headers', allowHeaders);
-  res.setHeader('access-control-max-age', policy.maxAge);
+  if (allowHeaders !== '') reply.header('access-control-allow-headers', allowHeaders);
+  reply.header('access-control-max-age', policy.maxAge);
   reply.code(204).send();
   logSent(request, reply);
 }
@@ -115,7 +114,7 @@ export function preflightOr(
   return function preflightOrNot(request, reply) {
     if (isPreflight(request)) answerPreflight(preflight, request, reply);
     else {
-      if (fallback !== undefined) applyCors(fallback, request, reply.raw);
+      if (fallback !== undefined) applyCors(fallback, request, reply);
       otherwise(request, reply);
     }
   };

@@ -65,7 +65,7 @@ export function corsPolicies(logger: Logger, serverModel: CorsModel | undefined)
     around(policy, handler) {
       if (policy === undefined) return handler;
       return (request, reply) => {
-        applyCors(policy, request, reply.raw);
+        applyCors(policy, request, reply);
         handler(request, reply);
       };
     },

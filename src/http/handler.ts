@@ -18,7 +18,7 @@ import { applyCors, type CorsPolicy } from './cors.js';
 import { type Deadline, Deadlines } from './deadlines.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, sendStatusProblem } from './problems.js';
-import { writeResult } from './reply.js';
+import { type DirectWrite, writeResult } from './reply.js';
 import { writeStream } from './stream-reply.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import type { TextInput } from '../schema/index.js';
@@ -45,7 +45,9 @@ type Params = Record<string, string | undefined>;
 type BudgetedContext = RequestContext & { [EXPR_BUDGET]: ExprBudget };
 
 export function makeHandler(options: HandlerOptions): (request: FastifyRequest, reply: FastifyReply) => void {
-  const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs, direct, cors } = options;
+  const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs, cors } = options;
+  // With CORS, the direct write puts the policy's headers into its head (reply.ts).
+  const direct: DirectWrite = options.direct && cors !== undefined ? cors : options.direct;
   const deadlines = new Deadlines(requestTimeoutMs);
 
   return function handle(request, reply) {
@@ -53,8 +55,8 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
     // answer written on Node's response (reply.ts) writes it again itself: one header store per
     // request, kept so that no path can leave the id out.
     reply.header(REQUEST_ID_HEADER, request.id);
-    // On Node's response, which every way of answering below writes from (cors.ts).
-    if (cors !== undefined) applyCors(cors, request, reply.raw);
+    // On the reply, which every way of answering below writes from (cors.ts).
+    if (cors !== undefined) applyCors(cors, request, reply);
 
     const decoded = decodeBody(request.body, request.headers['content-type'], jsonBody, request);
     if (!decoded.ok) {
@@ -128,12 +130,12 @@ class PendingReply implements ResultReceiver, Deadline {
   declare private readonly pending: PendingResult;
   declare private readonly timeoutMs: number;
   declare private readonly deadlines: Deadlines;
-  declare private readonly direct: boolean;
+  declare private readonly direct: DirectWrite;
   declare deadlineAt: number;
   declare newer: Deadline | undefined;
   declare older: Deadline | undefined;
 
-  constructor(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number, deadlines: Deadlines, direct: boolean) {
+  constructor(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number, deadlines: Deadlines, direct: DirectWrite) {
     this.closed = false;
     this.request = request;
     this.reply = reply;

@@ -15,7 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_RESPONSE_CHARS, ResponseTooLarge, responseJson } from '../expr/index.js';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
 import type { FailureResult, ResponseResult } from '../steps/index.js';
-import { joinVary } from './cors.js';
+import { type CorsPolicy, directHeadWithCors, joinVary } from './cors.js';
 import { failureStatus } from './failure.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, withInstance } from './problems.js';
@@ -27,8 +27,13 @@ function hasBody(status: number): boolean {
   return status !== 204 && status !== 304;
 }
 
-/** `direct`: the route has no hooks, so a plain JSON answer may be written on Node's response. */
-export function writeResult(request: FastifyRequest, reply: FastifyReply, result: ResponseResult | FailureResult, direct: boolean): void {
+/**
+ * Whether a plain JSON answer may be written on Node's response: not on a route with hooks (false);
+ * with svc's own head (true); with the CORS headers of the route's policy too (cors.ts).
+ */
+export type DirectWrite = boolean | CorsPolicy;
+
+export function writeResult(request: FastifyRequest, reply: FastifyReply, result: ResponseResult | FailureResult, direct: DirectWrite): void {
   if (result.kind === 'failure') {
     writeFailure(request, reply, result);
     return;
@@ -59,7 +64,7 @@ function writeFailure(request: FastifyRequest, reply: FastifyReply, result: Fail
   sendProblem(request, reply, result.step === undefined ? body : { ...body, step: result.step });
 }
 
-function writeResponse(request: FastifyRequest, reply: FastifyReply, result: ResponseResult, direct: boolean): void {
+function writeResponse(request: FastifyRequest, reply: FastifyReply, result: ResponseResult, direct: DirectWrite): void {
   const headers = result.headers;
   const body = result.body;
   if (direct && headers === undefined && !result.problem && body !== null && body !== undefined && hasBody(result.status)) {
@@ -68,7 +73,9 @@ function writeResponse(request: FastifyRequest, reply: FastifyReply, result: Res
     // The header names as Fastify writes them, REQUEST_ID_HEADER spelled out (a computed key would be
     // converted on every request). HEAD gets the same length and no body (Node leaves it out, as
     // Fastify's HEAD route does).
-    reply.raw.writeHead(result.status, { 'x-request-id': request.id, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+    const length = Buffer.byteLength(text);
+    if (direct === true) reply.raw.writeHead(result.status, { 'x-request-id': request.id, 'content-type': JSON_TYPE, 'content-length': length });
+    else reply.raw.writeHead(result.status, directHeadWithCors(direct, request, JSON_TYPE, length));
     reply.raw.end(text);
     return;
   }
