@@ -9,6 +9,7 @@ import { diagnosticToJSON, renderDiagnostics } from '../diag/index.js';
 import type { ServiceModel } from '../model/index.js';
 import { flagString, parseArgs, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
 import { loadService } from './boot.js';
+import { countEndpoints, describeEndpoints, plural } from './endpoint-count.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from './io.js';
 
 const USAGE = 'usage: svc check -c <manifest_dir> [--diagnostics=text|json]\n';
@@ -85,8 +86,10 @@ export async function checkCommand(args: string[], io: CliIO): Promise<number> {
 }
 
 function counts(m: ServiceModel): Record<string, number> {
+  const endpoints = countEndpoints(m);
   return {
-    endpoints: m.endpoints.length,
+    endpoints: endpoints.total,
+    documentation_endpoints: endpoints.documentation,
     schemas: m.schemas.size,
     guards: m.auths.size,
     connections: m.connections.size,
@@ -95,9 +98,11 @@ function counts(m: ServiceModel): Record<string, number> {
 
 function describe(m: ServiceModel): string {
   const c = counts(m);
-  return [plural(c.endpoints!, 'endpoint'), plural(c.schemas!, 'schema'), plural(c.guards!, 'guard'), plural(c.connections!, 'connection')].join(', ');
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  const [endpoints, documentation] = describeEndpoints(m);
+  return [
+    documentation === undefined ? endpoints : `${endpoints} (${documentation})`,
+    plural(c.schemas!, 'schema'),
+    plural(c.guards!, 'guard'),
+    plural(c.connections!, 'connection'),
+  ].join(', ');
 }

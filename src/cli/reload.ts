@@ -12,6 +12,7 @@
 import type { Front, Logger } from '../http/index.js';
 import type { CompileServiceOptions } from '../steps/index.js';
 import type { DiagnosticsFormat } from './boot.js';
+import { countEndpoints, describeEndpoints } from './endpoint-count.js';
 import { closeConnections, startGeneration, type Generation } from './generation.js';
 import type { CliIO } from './io.js';
 import { loadForServe } from './serve-load.js';
@@ -69,8 +70,8 @@ export function createReloader(options: ReloaderOptions): Reloader {
       .catch((error: unknown) => logger.error({ err: error }, 'the previous manifest did not close cleanly'));
     retiring.add(retired);
     void retired.finally(() => retiring.delete(retired));
-    logger.info({ reason, endpoints: booted.service.endpoints.length }, 'reloaded');
-    io.stderr.write(`svc serve: reloaded (${booted.service.endpoints.length} endpoints)\n`);
+    logger.info({ reason, endpoints: countEndpoints(booted.model).total }, 'reloaded');
+    io.stderr.write(`svc serve: reloaded (${describeEndpoints(booted.model).join(', ')})\n`);
     return true;
   }
 

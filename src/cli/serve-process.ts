@@ -16,6 +16,7 @@ import type { StepError } from '../../graph/index.js';
 import { createFront, flushLogger, listenFront, processSignals, shutdownFront, type Logger } from '../http/index.js';
 import type { CompileServiceOptions } from '../steps/index.js';
 import type { Booted, DiagnosticsFormat } from './boot.js';
+import { countEndpoints, describeEndpoints } from './endpoint-count.js';
 import { closeConnections, startGeneration, type Generation } from './generation.js';
 import { telemetryOf } from './log-settings.js';
 import { EXIT_FAILURE, type CliIO } from './io.js';
@@ -109,10 +110,11 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   reloader.onReloaded = (ok, generation) => {
     if (ok) watcher?.follow(generation.booted.model);
   };
-  const endpoints = booted.service.endpoints.length;
+  // counted as `svc check` counts them, documentation endpoints included (endpoint-count.ts)
+  const endpoints = countEndpoints(booted.model).total;
   // A worker's lines carry its pid already (src/http log.ts): said once, not twice.
   logger.info({ url: address.url, endpoints, ...(cluster.isWorker ? {} : { pid: process.pid }) }, 'listening');
-  if (!options.worker) io.stderr.write(`svc serve: listening on ${address.url} (${endpoints} endpoints)\n`);
+  if (!options.worker) io.stderr.write(`svc serve: listening on ${address.url} (${describeEndpoints(booted.model).join(', ')})\n`);
 
   const signal = await signals.stop;
   logger.info({ signal }, 'shutting down');

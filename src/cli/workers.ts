@@ -23,6 +23,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { flushLogger, processSignals, servePrimaryMetrics, type Logger } from '../http/index.js';
 import type { Booted, DiagnosticsFormat } from './boot.js';
+import { countEndpoints, describeEndpoints, plural } from './endpoint-count.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIO } from './io.js';
 import { loadForServe } from './serve-load.js';
 import { compileOptions } from './serve-process.js';
@@ -154,16 +155,16 @@ export async function servePrimary(options: PrimaryOptions): Promise<number> {
     }
     current = booted;
     watcher?.follow(booted.model);
-    logger.info({ reason, endpoints: booted.service.endpoints.length }, 'reloaded');
-    io.stderr.write(`svc serve: reloaded (${booted.service.endpoints.length} endpoints, ${options.workers} workers)\n`);
+    logger.info({ reason, endpoints: countEndpoints(booted.model).total }, 'reloaded');
+    io.stderr.write(`svc serve: reloaded (${describeEndpoints(booted.model).join(', ')}, ${plural(options.workers, 'worker')})\n`);
   };
   const reloadNow = serialized(rollOut, (error) => logger.error({ err: error }, 'reload failed'));
   reload = reloadNow;
   const watcher = options.watch ? watchManifest(options.dir, options.booted.model, () => reloadNow('watch')) : undefined;
-  const endpoints = options.booted.service.endpoints.length;
+  const endpoints = countEndpoints(options.booted.model).total;
   const url = `http://${options.bind.host.includes(':') ? `[${options.bind.host}]` : options.bind.host}:${port}`;
   logger.info({ url, endpoints, workers: options.workers, pid: process.pid, pids: [...serving].map((w) => w.process.pid) }, 'listening');
-  io.stderr.write(`svc serve: listening on ${url} (${endpoints} endpoints, ${options.workers} workers)\n`);
+  io.stderr.write(`svc serve: listening on ${url} (${describeEndpoints(options.booted.model).join(', ')}, ${plural(options.workers, 'worker')})\n`);
 
   const signal = await signals.stop;
   stopping = true;

@@ -51,7 +51,7 @@ test('the reference manifest, a redoc page and a spec endpoint among its endpoin
   const r = await run(['-c', reference]);
   assert.equal(r.err, '');
   assert.equal(r.code, 0);
-  assert.equal(r.out, 'ok: 15 endpoints, 2 schemas, 3 guards, 2 connections\n');
+  assert.equal(r.out, 'ok: 15 endpoints (2 of them documentation), 2 schemas, 3 guards, 2 connections\n');
 });
 
 test('a bad manifest: exit 1, every diagnostic rendered with location, block path and source line', async (t) => {
@@ -92,7 +92,7 @@ test('--diagnostics=json prints one JSON document on stdout', async (t) => {
   );
   const ok = await run(['--diagnostics', 'json', '-c', servable]);
   assert.equal(ok.code, 0);
-  assert.deepEqual(JSON.parse(ok.out).summary, { endpoints: 4, schemas: 1, guards: 0, connections: 0 });
+  assert.deepEqual(JSON.parse(ok.out).summary, { endpoints: 4, documentation_endpoints: 0, schemas: 1, guards: 0, connections: 0 });
 });
 
 test('a syntax error is a diagnostic like any other', async (t) => {
