@@ -46,6 +46,8 @@ export const DIAGNOSTIC_AREAS: Readonly<Record<string, string>> = {
   AUTH: 'Guards (auth blocks).',
   LIMIT: 'Rate limits (rate_limit blocks and arguments).',
   CORS: 'Cross-origin access (cors blocks and arguments).',
+  COMPRESSION: 'Compression of answers (the compression block and argument).',
+  CACHE: 'Conditional requests and caching (etag, cache_control).',
   CONNECTION: 'Connection blocks.',
   DOCS: 'Documentation endpoints and OpenAPI metadata.',
 };
@@ -543,6 +545,35 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     summary: 'Any origin with credentials',
     description:
       'A warning: allowed_origins holds "*" with allow_credentials = true, so svc echoes every origin and any web page can read answers sent with its visitors\' cookies.',
+  },
+
+  // ------------------------------------------------------------------ COMPRESSION
+  {
+    code: 'SVC_COMPRESSION_UNKNOWN_ENCODING',
+    summary: 'Unknown compression encoding',
+    description: 'An entry of compression.encodings that svc does not write (gzip, br and zstd are).',
+  },
+  {
+    code: 'SVC_COMPRESSION_ENCODING_UNAVAILABLE',
+    summary: 'Compression encoding unavailable',
+    description: 'A warning: zstd is listed but the running Node.js has no zstd (before 22.15); the other encodings listed are used.',
+  },
+
+  // ------------------------------------------------------------------ CACHE
+  {
+    code: 'SVC_CACHE_INVALID_CONTROL',
+    summary: 'Invalid Cache-Control',
+    description: 'A cache_control that is not a list of RFC 9111 directives, or whose max-age (s-maxage, stale-*) is not a whole number of seconds.',
+  },
+  {
+    code: 'SVC_CACHE_UNKNOWN_DIRECTIVE',
+    summary: 'Unknown Cache-Control directive',
+    description: 'A warning: a cache_control directive that is not a response directive of RFC 9111 (caches ignore it).',
+  },
+  {
+    code: 'SVC_CACHE_ETAG_NOT_GET',
+    summary: 'ETag on an endpoint that is not GET',
+    description: 'A warning: etag = true on an endpoint of another method, which never sends an ETag.',
   },
 
   // ------------------------------------------------------------------ CONNECTION

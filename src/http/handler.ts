@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXPR_BUDGET, type ExprBudget, newExprBudget } from '../expr/index.js';
 import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext, ResultReceiver } from '../steps/index.js';
 import { decodeBody } from './body.js';
+import type { Representation } from './compress-reply.js';
 import { applyCors, type CorsPolicy } from './cors.js';
 import { type Deadline, Deadlines } from './deadlines.js';
 import { logSent, noteOf } from './note.js';
@@ -37,6 +38,8 @@ export interface HandlerOptions {
   readonly direct: boolean;
   /** The endpoint's CORS policy when the route has no hook to set its headers (cors.ts). */
   readonly cors?: CorsPolicy;
+  /** Compression, ETag, Cache-Control (compress-reply.ts); the route is then never direct. */
+  readonly representation?: Representation;
 }
 
 type Params = Record<string, string | undefined>;
@@ -45,7 +48,7 @@ type Params = Record<string, string | undefined>;
 type BudgetedContext = RequestContext & { [EXPR_BUDGET]: ExprBudget };
 
 export function makeHandler(options: HandlerOptions): (request: FastifyRequest, reply: FastifyReply) => void {
-  const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs, cors } = options;
+  const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs, cors, representation } = options;
   // With CORS, the direct write puts the policy's headers into its head (reply.ts).
   const direct: DirectWrite = options.direct && cors !== undefined ? cors : options.direct;
   const deadlines = new Deadlines(requestTimeoutMs);
@@ -55,6 +58,7 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
     // answer written on Node's response (reply.ts) writes it again itself: one header store per
     // request, kept so that no path can leave the id out.
     reply.header(REQUEST_ID_HEADER, request.id);
+    if (representation !== undefined) request.svcRepresentation = representation;
     // On the reply, which every way of answering below writes from (cors.ts).
     if (cors !== undefined) applyCors(cors, request, reply);
 

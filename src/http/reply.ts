@@ -15,6 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_RESPONSE_CHARS, ResponseTooLarge, responseJson } from '../expr/index.js';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
 import type { FailureResult, ResponseResult } from '../steps/index.js';
+import { writeRepresented } from './compress-reply.js';
 import { type CorsPolicy, directHeadWithCors, joinVary } from './cors.js';
 import { failureStatus } from './failure.js';
 import { logSent, noteOf } from './note.js';
@@ -98,6 +99,14 @@ function writeResponse(request: FastifyRequest, reply: FastifyReply, result: Res
   }
   if (result.problem) {
     reply.header('content-type', contentType ?? PROBLEM_CONTENT_TYPE).send(responseJson(withInstance(body as Record<string, unknown>, request)));
+    return;
+  }
+  // An endpoint with compression, ETags or Cache-Control (compress-reply.ts; never a direct route).
+  const representation = request.svcRepresentation;
+  if (representation !== null && hasBody(result.status)) {
+    const text = typeof body === 'string' && contentType !== undefined ? body : (result.json ?? responseJson(body));
+    if (text.length > MAX_RESPONSE_CHARS) throw new ResponseTooLarge();
+    writeRepresented(request, reply, result.status, contentType ?? JSON_TYPE, text, representation);
     return;
   }
   // A string with a declared media type is sent as is (text, HTML, CSV); everything else is JSON.

@@ -7,6 +7,7 @@ import type { ConnectorSet } from '../connectors/index.js';
 import type { CorsModel } from '../model/index.js';
 import type { CompiledEndpoint } from '../steps/index.js';
 import { installRawBodyParser } from './body.js';
+import { compileRepresentation } from './compress-reply.js';
 import { corsPolicies } from './cors-routes.js';
 import type { DocsSite } from './docs.js';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
@@ -71,6 +72,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   app.decorateRequest('svcNote', null);
   app.decorateRequest('svcAuth', null);
+  app.decorateRequest('svcRepresentation', null);
   installRawBodyParser(app);
   // Before any route: limited endpoints get their hooks from it (rate-limit.ts).
   const rateLimits = await installRateLimits(app, options.endpoints, logger);
@@ -117,6 +119,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       const hooks = routeHooks(endpoint.guard && guardHook(endpoint.guard), rateLimits.get(endpoint));
       // CORS goes first among hooks (preflights, then the headers), or into the handler of a route without any.
       const routeCors = cors.forRoute(cors.ofEndpoint(endpoint), hooks.onRequest, endpoint.method === 'OPTIONS' ? preflight : undefined);
+      const representation = compileRepresentation(endpoint.representation);
       app.route({
         method: endpoint.method.toUpperCase(),
         url,
@@ -127,7 +130,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           validate: compileValidator(endpoint.request),
           jsonBody: declaresJsonBody(endpoint.request),
           requestTimeoutMs: options.requestTimeoutMs,
-          direct: routeCors.options.onRequest === undefined,
+          // An endpoint with a representation writes its answers in compress-reply.ts.
+          direct: routeCors.options.onRequest === undefined && representation === undefined,
+          ...(representation ? { representation } : {}),
           ...(routeCors.inHandler ? { cors: routeCors.inHandler } : {}),
           ...(catchAll !== undefined ? { catchAll } : {}),
         }),

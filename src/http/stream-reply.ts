@@ -18,6 +18,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { problem } from '../problem/index.js';
 import type { StreamResult } from '../steps/index.js';
 import { Pump, type PumpResult } from '../stream/index.js';
+import { representStreamHead, type StreamRepresentation, streamOut, streamRepresentation } from './compress-stream.js';
 import { joinVary } from './cors.js';
 import { failureStatus } from './failure.js';
 import { logSent, noteOf } from './note.js';
@@ -62,9 +63,11 @@ declare module 'fastify' {
 }
 
 export function writeStream(request: FastifyRequest, reply: FastifyReply, result: StreamResult, timeoutMs: number): void {
+  // Compression and Cache-Control of the endpoint (compress-stream.ts); undefined for most.
+  const rep = streamRepresentation(request, result);
   if (request.method === 'HEAD') {
     // The head a GET would send, and nothing is pulled: a subscription would otherwise never end.
-    commit(reply, result);
+    commit(reply, result, rep);
     reply.raw.end();
     result.dispose('cancel');
     logSent(request, reply, 200);
@@ -74,24 +77,32 @@ export function writeStream(request: FastifyRequest, reply: FastifyReply, result
     source: result.source,
     live: result.live,
     encoding: result.encoding,
-    out: reply.raw,
+    out: streamOut(rep, reply.raw) ?? reply.raw,
     problemOf: (error) => withInstance({ ...problem(failureStatus(result.categoryOf(error))), step: result.step }, request),
     abort: () => cutShort(reply),
-    corkable: reply.raw.socket ?? undefined,
+    // A compressed body is corked at the compressor, whose output leaves as it is flushed.
+    corkable: rep?.coding === undefined ? (reply.raw.socket ?? undefined) : undefined,
   });
   if (result.live || result.encoding.format === 'sse') {
-    commit(reply, result);
+    commit(reply, result, rep);
     follow(request, reply, result, pump, undefined);
     return;
   }
-  awaitFirstItem(request, reply, result, pump, timeoutMs);
+  awaitFirstItem(request, reply, result, pump, timeoutMs, rep);
 }
 
 /**
  * Pulls the first item before the head is sent, racing the request time-out and the client leaving.
  * A synchronous source (a computed list) answers at once, with no timer or listener.
  */
-function awaitFirstItem(request: FastifyRequest, reply: FastifyReply, result: StreamResult, pump: Pump, timeoutMs: number): void {
+function awaitFirstItem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: StreamResult,
+  pump: Pump,
+  timeoutMs: number,
+  rep: StreamRepresentation | undefined,
+): void {
   let first: IteratorResult<unknown> | Promise<IteratorResult<unknown>>;
   try {
     first = pump.pullFirst();
@@ -100,7 +111,7 @@ function awaitFirstItem(request: FastifyRequest, reply: FastifyReply, result: St
     return;
   }
   if (!(first instanceof Promise)) {
-    commit(reply, result);
+    commit(reply, result, rep);
     follow(request, reply, result, pump, first);
     return;
   }
@@ -131,7 +142,7 @@ function awaitFirstItem(request: FastifyRequest, reply: FastifyReply, result: St
   first.then(
     (step) => {
       if (!settle()) return;
-      commit(reply, result);
+      commit(reply, result, rep);
       follow(request, reply, result, pump, step);
     },
     (error: unknown) => {
@@ -161,7 +172,7 @@ function cutShort(reply: FastifyReply): void {
 }
 
 /** Sends the head: the format's headers, the step's, and the request id Fastify would have added. */
-function commit(reply: FastifyReply, result: StreamResult): void {
+function commit(reply: FastifyReply, result: StreamResult, rep: StreamRepresentation | undefined): void {
   // From here on the response is ours, not Fastify's: it sends nothing and runs no onSend hook.
   reply.hijack();
   // Names are merged case-insensitively (lower case, as Fastify keeps them): a step's
@@ -177,6 +188,7 @@ function commit(reply: FastifyReply, result: StreamResult): void {
       headers[lower] = lower === 'vary' ? joinVary(headers.vary, value) : value;
     }
   }
+  if (rep !== undefined) representStreamHead(headers, rep, reply);
   reply.raw.writeHead(200, headers);
   // The head leaves now, not with the first item: an SSE client opens on it.
   reply.raw.flushHeaders();

@@ -14,6 +14,7 @@ import type { StepSpecBase } from './step-types.js';
 import type { Dialect, DocsConfig, EndpointModel, ServerModel } from './types.js';
 import { decodeEndpointCors } from './cors.js';
 import { decodeEndpointRateLimit } from './rate-limit.js';
+import { decodeEndpointRepresentation } from './representation.js';
 import { readGuardList } from './refs.js';
 import { decodeRequest } from './request.js';
 import { parseRouteLabel, type RouteLabel } from './route-label.js';
@@ -22,7 +23,7 @@ import { readString, readStringList } from './values.js';
 
 // `rate_limit` is both: `rate_limit = false` exempts the endpoint, a `rate_limit { ... }` block limits it (rate-limit.ts);
 // so is `cors`: `cors = false` turns the server's policy off, a `cors { ... }` block sets the endpoint's own (cors.ts).
-const COMMON_ATTRS = { description: {}, summary: {}, tag: {}, tags: {}, auth: {}, rate_limit: {}, cors: {} };
+const COMMON_ATTRS = { description: {}, summary: {}, tag: {}, tags: {}, auth: {}, rate_limit: {}, cors: {}, compression: {}, etag: {}, cache_control: {} };
 const OPENAPI_RULE = { labels: ['kind'], labelCounts: [0, 1] };
 
 interface EndpointBodies {
@@ -85,6 +86,12 @@ export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv,
   const docsBlock = blocksOf(d, 'openapi')[0];
   const rateLimit = decodeEndpointRateLimit(d.attrs.get('rate_limit'), blocksOf(d, 'rate_limit')[0], s, server, docsBlock !== undefined);
   const cors = decodeEndpointCors(d.attrs.get('cors'), blocksOf(d, 'cors')[0], s, server);
+  const representation = decodeEndpointRepresentation(
+    { compression: d.attrs.get('compression'), etag: d.attrs.get('etag'), cacheControl: d.attrs.get('cache_control') },
+    label?.method,
+    s,
+    server,
+  );
   const pipelineBlock = blocksOf(d, 'pipeline')[0];
   const stepBlocks = d.blocks.filter((b) => env.steps.has(b.type));
   if (dialect === 'route' && pipelineBlock) {
@@ -154,6 +161,7 @@ export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv,
     auth,
     ...(rateLimit !== undefined ? { rateLimit } : {}),
     ...(cors !== undefined ? { cors } : {}),
+    ...(representation !== undefined ? { representation } : {}),
     request,
     range: block.range,
     labelRange: block.labelRanges[0]!,

@@ -1,12 +1,13 @@
 /**
  * `server { host, port, max_body_size, request_timeout, shutdown_timeout, auth = [...], log_level,
- * access_log, metrics, workers, rate_limit { ... }, cors { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
+ * access_log, metrics, workers, etag, rate_limit { ... }, cors { ... }, compression { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
  */
 import type { Attribute, Block } from '../hcl/index.js';
 import { LOG_LEVELS, type ServerModel } from './types.js';
 import { blocksOf, decodeBody, type BodySchema } from './body.js';
 import { decodeServerCors } from './cors.js';
 import { decodeServerRateLimit } from './rate-limit.js';
+import { decodeServerCompression } from './representation.js';
 import { readGuardList, type ConnectionTable, type GuardNames } from './refs.js';
 import type { DecodeScope } from './scope.js';
 import { invalidValue, readBool, readChoice, readDuration, readInt, readSize, readStatic, readString } from './values.js';
@@ -31,8 +32,9 @@ const SERVER_BODY: BodySchema = {
     access_log: {},
     metrics: {},
     workers: {},
+    etag: {},
   },
-  blocks: { rate_limit: {}, cors: {} },
+  blocks: { rate_limit: {}, cors: {}, compression: {} },
 };
 
 export function defaultServer(): ServerModel {
@@ -47,6 +49,9 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
   const rateLimit = rateLimitBlock && decodeServerRateLimit(rateLimitBlock, s, connections);
   const corsBlock = blocksOf(decoded, 'cors')[0];
   const cors = corsBlock && decodeServerCors(corsBlock, s);
+  const compressionBlock = blocksOf(decoded, 'compression')[0];
+  const compression = compressionBlock && decodeServerCompression(compressionBlock, s);
+  const etag = readBool(attrs.get('etag'), s);
   const auth = attrs.get('auth');
   const logLevel = readChoice(attrs.get('log_level'), s, LOG_LEVELS);
   const metricsPath = readMetricsPath(attrs.get('metrics'), s);
@@ -64,6 +69,8 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
     ...(workers !== undefined ? { workers } : {}),
     ...(rateLimit !== undefined ? { rateLimit } : {}),
     ...(cors !== undefined ? { cors } : {}),
+    ...(compression !== undefined ? { compression } : {}),
+    ...(etag !== undefined ? { etag } : {}),
     range: block.range,
   };
 }

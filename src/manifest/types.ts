@@ -45,7 +45,35 @@ export interface ServerModel {
   readonly rateLimit?: ServerRateLimit;
   /** `cors { ... }`: the cross-origin policy of every endpoint that says nothing of its own (README "CORS"). */
   readonly cors?: CorsModel;
+  /** `compression { ... }`: answers compressed from `Accept-Encoding` (README "Compression"); absent: off. */
+  readonly compression?: CompressionModel;
+  /** `etag = true`: every GET endpoint's JSON answers carry a strong ETag (README "Conditional requests"). */
+  readonly etag?: boolean;
   readonly range?: Range;
+}
+
+/** A content coding svc can produce, by its `Accept-Encoding` token. */
+export type ContentCoding = 'zstd' | 'br' | 'gzip';
+
+/** A `compression { ... }` block as served (src/http/compress.ts compiles it). */
+export interface CompressionModel {
+  /** In the server's order of preference; a client's q-values decide first. */
+  readonly encodings: readonly ContentCoding[];
+  /** Bodies shorter than this many bytes are sent as they are; streams are always compressed. */
+  readonly minSize: number;
+  readonly gzipLevel: number;
+  readonly brotliQuality: number;
+  readonly zstdLevel: number;
+}
+
+/** How an endpoint's answers are represented (README "Compression", "Conditional requests"). */
+export interface RepresentationModel {
+  /** Absent: never compressed (no server block, or `compression = false`). */
+  readonly compression?: CompressionModel;
+  /** A strong ETag on GET/HEAD answers with a body, and 304 on a matching `If-None-Match`. */
+  readonly etag: boolean;
+  /** `cache_control = "..."`, validated; sent on answers that are not problems. */
+  readonly cacheControl?: string;
 }
 
 /**
@@ -222,6 +250,8 @@ interface EndpointBase {
   readonly rateLimit?: RateLimitModel;
   /** Absent: no cross-origin access (no `cors` block applies, or `cors = false`). */
   readonly cors?: CorsModel;
+  /** Absent: answers as the pipeline wrote them (no compression, ETag or Cache-Control applies). */
+  readonly representation?: RepresentationModel;
   /** Validated request shape; every path param of the pattern is present in `request.path`. */
   readonly request: RequestSpec;
   /** The whole block, and its label (the method and path). */

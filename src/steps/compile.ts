@@ -107,6 +107,7 @@ export function compileEndpoint(
       ...(guard ? { guard } : {}),
       ...(rateLimit ? { rateLimit } : {}),
       ...(endpoint.cors ? { cors: endpoint.cors } : {}),
+      ...(endpoint.representation ? { representation: endpoint.representation } : {}),
       run: (ctx) => runGraph(graph, ctx),
     },
   };

@@ -11,7 +11,7 @@
 import type { NodeDef, PulledSource, StreamEnd } from '../../graph/index.js';
 import type { AuthContext, EndpointGuard } from '../auth/index.js';
 import type { PostgresSession, RedisHandle } from '../connectors/index.js';
-import type { CorsModel, RateLimitModel } from '../model/index.js';
+import type { CorsModel, RateLimitModel, RepresentationModel } from '../model/index.js';
 import type { RequestSpec } from '../schema/index.js';
 import type { StreamEncoding } from '../stream/index.js';
 
@@ -140,5 +140,7 @@ export interface CompiledEndpoint {
   readonly rateLimit?: EndpointRateLimit;
   /** The endpoint's cross-origin policy (src/http/cors.ts); absent: no CORS headers. */
   readonly cors?: CorsModel;
+  /** Compression, ETag and Cache-Control of its answers (src/http/compress.ts, conditional.ts); absent: none. */
+  readonly representation?: RepresentationModel;
   run(ctx: RequestContext): EndpointResult | PendingResult;
 }
