@@ -90,7 +90,7 @@ export function answerPreflight(preflight: PathPreflight | undefined, request: F
  */
 function allowedHeaders(policy: CorsPolicy, requested: string | string[] | undefined): string {
   if (policy.headers !== '*') {
-    if (typeof requested === 'string' && requested.length <= MAX_REQUESTED_HEADERS_CHARS && policy.log.isLevelEnabled('debug')) {
+    if (typeof requested === 'string' && requested.length <= MAX_REQUESTED_HEADERS_CHARS && policy.debug) {
       const missing = requested
         .split(',')
         .map((h) => h.trim().toLowerCase())

@@ -50,6 +50,8 @@ export interface CorsPolicy {
   /** `Access-Control-Max-Age`. */
   readonly maxAge: string;
   readonly log: Logger;
+  /** The log's level is debug or lower: refusals are worth describing (read once, at boot). */
+  readonly debug: boolean;
   allows(origin: string): boolean;
 }
 
@@ -71,6 +73,7 @@ export function compileCors(model: CorsModel, log: Logger, options: PolicyOption
     headerList: model.allowedHeaders === '*' ? '*' : model.allowedHeaders.join(', '),
     maxAge: String(model.maxAgeSeconds),
     log,
+    debug: log.isLevelEnabled('debug'),
     allows: origins.allows,
   };
 }
@@ -118,6 +121,7 @@ export function applyRouteCors(request: FastifyRequest, reply: FastifyReply): vo
 
 /** Why a request got no CORS headers, at debug level (an operator turns it on to see why a page is blocked). */
 export function refused(policy: CorsPolicy, request: FastifyRequest, origin: string, why: string): void {
+  if (!policy.debug) return;
   policy.log.debug(
     { reqId: request.id, method: request.method, url: request.url, origin: origin.slice(0, LOGGED_ORIGIN_CHARS), cors: why },
     'cross-origin request refused: no CORS headers sent',
