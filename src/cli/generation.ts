@@ -4,7 +4,7 @@
  * connections. `svc serve` starts one at boot and one more at every reload.
  */
 import type { ConnectorSet } from '../connectors/index.js';
-import { buildServer, docsSites, type HttpApp, type Logger } from '../http/index.js';
+import { buildServer, docsSites, readinessOf, type HttpApp, type Logger } from '../http/index.js';
 import type { Booted } from './boot.js';
 import { telemetryOf } from './log-settings.js';
 
@@ -17,7 +17,12 @@ export interface StartOptions {
   readonly logger: Logger;
   /** The generation this one replaces: its open connections with unchanged settings are kept. */
   readonly previous?: Generation | undefined;
+  /** Whether the process has begun to shut down (the readiness probe then answers 503); default never. */
+  readonly draining?: (() => boolean) | undefined;
 }
+
+/** The bound of each connection's ping when readiness is asked: a probe's own time-out is about a second. */
+const READINESS_PING_MS = 1000;
 
 /**
  * Builds the app and opens every connection (retried while unreachable, migrations applied), so no
@@ -32,6 +37,14 @@ export async function startGeneration(booted: Booted, options: StartOptions): Pr
     bodyLimit: server.maxBodySize,
     requestTimeoutMs: server.requestTimeoutMs,
     ...(server.cors ? { cors: server.cors } : {}),
+    ...(server.health
+      ? {
+          health: {
+            ...server.health,
+            readiness: readinessOf({ draining: options.draining ?? never, ping: () => booted.connectors.health({ timeoutMs: READINESS_PING_MS }) }),
+          },
+        }
+      : {}),
     // The logger at the server block's level, the access log, and the metrics page when on.
     ...telemetryOf(options.logger).serverOptions(server, booted.connectors),
   });
@@ -42,6 +55,10 @@ export async function startGeneration(booted: Booted, options: StartOptions): Pr
     throw error;
   }
   return { booted, app };
+}
+
+function never(): boolean {
+  return false;
 }
 
 /** Closes the connections of a generation whose requests are done (its app is closed by the front). */

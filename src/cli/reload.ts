@@ -36,6 +36,8 @@ export interface ReloaderOptions {
   readonly front: Front;
   readonly first: Generation;
   readonly compile: CompileServiceOptions;
+  /** Whether the process has begun to shut down: every generation's readiness probe says so. */
+  readonly draining?: () => boolean;
 }
 
 export function createReloader(options: ReloaderOptions): Reloader {
@@ -56,7 +58,7 @@ export function createReloader(options: ReloaderOptions): Reloader {
     warnRestartOnly(current, booted.model.server, logger);
     let next: Generation;
     try {
-      next = await startGeneration(booted, { logger, previous: current });
+      next = await startGeneration(booted, { logger, previous: current, draining: options.draining });
     } catch (error) {
       logger.error({ err: error }, 'reload failed: a connection could not be opened; the previous manifest is still served');
       io.stderr.write(`svc serve: reload failed: ${(error as Error).message}\nsvc serve: the previous manifest is still served\n`);

@@ -66,8 +66,11 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   // Every connection is opened and answering before the first request can arrive; one that cannot
   // be reached stops the boot (after a bounded retry) instead of failing requests later.
   let first: Generation;
+  // From the stop signal on, every generation's readiness probe answers 503 (src/http/health.ts).
+  let draining = false;
+  const isDraining = (): boolean => draining;
   try {
-    first = await startGeneration(booted, { logger });
+    first = await startGeneration(booted, { logger, draining: isDraining });
   } catch (error) {
     io.stderr.write(`svc serve: ${(error as Error).message}\n`);
     flushLogger(logger);
@@ -86,7 +89,7 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   // The signals are ours before the port is: a SIGHUP sent on seeing the listening line, or the
   // primary's SIGTERM to a worker it has just seen listen, must not meet the default action (the end
   // of the process).
-  const reloader = createReloader({ dir: options.dir, io, format: options.format, logger, front, first, compile });
+  const reloader = createReloader({ dir: options.dir, io, format: options.format, logger, front, first, compile, draining: isDraining });
   const forceClose = (): void => front.server.closeAllConnections();
   const signals = !options.worker ? processSignals({ onRepeat: forceClose, onReload: () => reloader.reload('SIGHUP') }) : workerSignals(forceClose);
   let address: { url: string };
@@ -117,7 +120,9 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   if (!options.worker) io.stderr.write(`svc serve: listening on ${address.url} (${describeEndpoints(booted.model).join(', ')})\n`);
 
   const signal = await signals.stop;
+  draining = true;
   logger.info({ signal }, 'shutting down');
+  await drainDelay(reloader.current().booted.model.server.health?.drainDelayMs, logger);
   watcher?.close();
   let code = 0;
   try {
@@ -138,6 +143,17 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   process.off('unhandledRejection', crash);
   flushLogger(logger);
   return code;
+}
+
+/**
+ * `health { drain_delay }`: the port stays open and requests are served while the readiness probe
+ * already answers 503, so that a balancer polling it takes the process out before connections are
+ * refused. Not cut short by a second signal, which closes the connections (the delay is opt-in).
+ */
+async function drainDelay(ms: number | undefined, logger: Logger): Promise<void> {
+  if (ms === undefined) return;
+  logger.info({ drainDelayMs: ms }, 'not ready: serving on for the drain delay before closing the port');
+  await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** A worker's signals: SIGTERM from the primary stops it; SIGINT and SIGHUP are the primary's. */

@@ -6,3 +6,4 @@ export { createFront, type Front, type HttpApp } from './front.js';
 export { createLogger, flushLogger, LOG_FORMATS, type LogFormat, type Logger, type LoggerOptions } from './log.js';
 export { createMetrics, type ServiceMetrics } from './metrics.js';
 export { servePrimaryMetrics } from './metrics-cluster.js';
+export { readinessOf, type Readiness } from './health.js';

@@ -16,6 +16,7 @@ import { makeHandler } from './handler.js';
 import { requestLogger, type Logger } from './log.js';
 import { countingRequests, type ServiceMetrics } from './metrics.js';
 import { installMetricsRoute } from './metrics-route.js';
+import { type HealthOptions, installHealthRoutes } from './health.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
 import { createNodeServer } from './node-server.js';
 import { pathShape, toRoutePath } from './paths.js';
@@ -39,6 +40,8 @@ export interface ServerOptions {
   readonly accessLog?: boolean;
   /** `server.metrics`: the page's path and the process's registry (metrics.ts); absent, metrics are off. */
   readonly metrics?: { readonly path: string; readonly metrics: ServiceMetrics; readonly connectors?: ConnectorSet };
+  /** `server { health { live, ready } }`: the probes' paths and the readiness check (health.ts); absent, none. */
+  readonly health?: HealthOptions;
   /** `server.cors`: the policy of the 404 answers, which belong to no endpoint (cors.ts). */
   readonly cors?: CorsModel;
 }
@@ -92,6 +95,10 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   if (metrics) {
     installMetricsRoute(app, metrics.path, metrics.metrics);
     if (metrics.connectors) metrics.metrics.watchConnections(metrics.connectors);
+  }
+  if (options.health) {
+    checkHealthPaths(options.health, options.endpoints);
+    installHealthRoutes(app, options.health);
   }
   app.decorate('svcConnections', connections!);
 
@@ -166,6 +173,16 @@ function routeNames(endpoints: readonly CompiledEndpoint[], docs: readonly DocsR
   if (names.has(metricsPath)) throw new Error(`server { metrics = "${metricsPath}" }: an endpoint is declared on that path; serve the metrics on another`);
   names.set(metricsPath, metricsPath);
   return names;
+}
+
+/** A probe's path must not be an endpoint's GET: Fastify would refuse the second route in its own words. */
+function checkHealthPaths(health: HealthOptions, endpoints: readonly CompiledEndpoint[]): void {
+  for (const [name, path] of [['live', health.livePath], ['ready', health.readyPath]] as const) {
+    if (path === undefined) continue;
+    if (endpoints.some((e) => e.method.toUpperCase() === 'GET' && pathShape(e.path) === pathShape(path))) {
+      throw new Error(`server { health { ${name} = "${path}" } }: an endpoint is declared on that path; choose another for the probe`);
+    }
+  }
 }
 
 /** One route per file of a documentation site. */

@@ -1,11 +1,12 @@
 /**
  * `server { host, port, max_body_size, request_timeout, shutdown_timeout, auth = [...], log_level,
- * access_log, metrics, workers, etag, rate_limit { ... }, cors { ... }, compression { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
+ * access_log, metrics, workers, etag, rate_limit { ... }, cors { ... }, health { ... }, compression { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
  */
 import type { Attribute, Block } from '../hcl/index.js';
 import { LOG_LEVELS, type ServerModel } from './types.js';
 import { blocksOf, decodeBody, type BodySchema } from './body.js';
 import { decodeServerCors } from './cors.js';
+import { decodeServerHealth } from './health.js';
 import { decodeServerRateLimit } from './rate-limit.js';
 import { decodeServerCompression } from './representation.js';
 import { readGuardList, type ConnectionTable, type GuardNames } from './refs.js';
@@ -34,7 +35,7 @@ const SERVER_BODY: BodySchema = {
     workers: {},
     etag: {},
   },
-  blocks: { rate_limit: {}, cors: {}, compression: {} },
+  blocks: { rate_limit: {}, cors: {}, health: {}, compression: {} },
 };
 
 export function defaultServer(): ServerModel {
@@ -49,6 +50,8 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
   const rateLimit = rateLimitBlock && decodeServerRateLimit(rateLimitBlock, s, connections);
   const corsBlock = blocksOf(decoded, 'cors')[0];
   const cors = corsBlock && decodeServerCors(corsBlock, s);
+  const healthBlock = blocksOf(decoded, 'health')[0];
+  const health = healthBlock && decodeServerHealth(healthBlock, s);
   const compressionBlock = blocksOf(decoded, 'compression')[0];
   const compression = compressionBlock && decodeServerCompression(compressionBlock, s);
   const etag = readBool(attrs.get('etag'), s);
@@ -69,6 +72,7 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
     ...(workers !== undefined ? { workers } : {}),
     ...(rateLimit !== undefined ? { rateLimit } : {}),
     ...(cors !== undefined ? { cors } : {}),
+    ...(health !== undefined ? { health } : {}),
     ...(compression !== undefined ? { compression } : {}),
     ...(etag !== undefined ? { etag } : {}),
     range: block.range,

@@ -49,7 +49,17 @@ export interface ServerModel {
   readonly compression?: CompressionModel;
   /** `etag = true`: every GET endpoint's JSON answers carry a strong ETag (README "Conditional requests"). */
   readonly etag?: boolean;
+  /** `health { live, ready }`: the probes' paths (README "Health and readiness"); absent: none. */
+  readonly health?: HealthModel;
   readonly range?: Range;
+}
+
+/** The paths of the liveness and readiness probes; a block without them serves both at their defaults. */
+export interface HealthModel {
+  readonly livePath?: string;
+  readonly readyPath?: string;
+  /** `drain_delay`: milliseconds a stopping process serves on, not ready, before closing its port. */
+  readonly drainDelayMs?: number;
 }
 
 /** A content coding svc can produce, by its `Accept-Encoding` token. */

@@ -31,6 +31,7 @@ export type {
   DocsEndpointModel,
   EndpointModel,
   Expr,
+  HealthModel,
   HttpMethod,
   JwtConfig,
   OpenApiMeta,
