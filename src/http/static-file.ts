@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { noneMatch } from './conditional.js';
 import { logSent } from './note.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
@@ -33,7 +34,8 @@ export function serveStaticFile(file: StaticFile): (request: FastifyRequest, rep
     reply.header(REQUEST_ID_HEADER, request.id);
     reply.header('etag', file.etag);
     reply.header('cache-control', file.cacheControl);
-    if (notModified(request.headers['if-none-match'], file.etag)) {
+    // The comparison endpoints' ETags use (conditional.ts); a file is served as it is, so only its own tag.
+    if (noneMatch(request.headers['if-none-match'], file.etag, false)) {
       reply.code(304).send();
     } else {
       reply.header('content-type', file.contentType);
@@ -42,15 +44,4 @@ export function serveStaticFile(file: StaticFile): (request: FastifyRequest, rep
     }
     logSent(request, reply);
   };
-}
-
-/** RFC 9110 §13.1.2: `*`, or any listed tag equal to ours under weak comparison (a `W/` prefix is ignored). */
-function notModified(header: string | string[] | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  const value = Array.isArray(header) ? header.join(',') : header;
-  for (const raw of value.split(',')) {
-    const tag = raw.trim();
-    if (tag === '*' || tag === etag || (tag.startsWith('W/') && tag.slice(2) === etag)) return true;
-  }
-  return false;
 }
