@@ -161,7 +161,7 @@ endpoint "POST /x" {
 }
 `);
   const e = pipeline(m.endpoints[0]);
-  assert.deepEqual(e.statuses, [201, 409]);
+  assert.deepEqual(e.statuses, [201, 404, 409, 410]);
   const [sql, dyn, fixed] = e.steps;
   assert.equal(sql!.kind === 'sql' && sql.connection?.name, 'db', 'the only postgres connection is the default');
   assert.ok(dyn!.kind === 'respond' && dyn.status && dyn.statusCode === undefined);

@@ -1,7 +1,7 @@
 /** `respond`: answers the request; with a `condition`, only when it holds. */
 import { ANSWERS_NOT_IN, defineStepKind } from '../definition.js';
 import { lower } from './lower.js';
-import { compileRespond } from './node.js';
+import { compileRespond, knownStatuses } from './node.js';
 import type { RespondStepSpec } from './spec.js';
 
 export type { RespondStepSpec } from './spec.js';
@@ -12,6 +12,6 @@ export const respondStep = defineStepKind<RespondStepSpec>({
   notIn: ANSWERS_NOT_IN,
   lower,
   answers: (spec) => (spec.condition ? 'condition' : true),
-  statuses: (spec) => (spec.statusCode !== undefined ? [spec.statusCode] : []),
+  statuses: (spec) => knownStatuses(spec) ?? [],
   compile: compileRespond,
 });

@@ -2,6 +2,7 @@
 import type { Block } from '../../hcl/index.js';
 import { type BodySchema, type LowerContext, checkStatus, decodeBody, evaluateCompiled, readExpr } from '../../manifest/index.js';
 import type { RespondStepSpec } from './spec.js';
+import { bodyStatuses, writtenStatuses } from './statuses.js';
 
 const RESPOND_BODY: BodySchema = { attributes: { condition: {}, status: {}, headers: {}, body: {} } };
 
@@ -20,12 +21,12 @@ export function lower(block: Block, cx: LowerContext): RespondStepSpec | undefin
     range: block.range,
     blockPath: s.path,
   };
-  if (!statusAttr) return { ...out, statusCode: 200, statusOmitted: true };
+  if (!statusAttr) return { ...out, statusCode: 200, statusOmitted: true, possibleStatuses: bodyStatuses(d.attrs.get('body')?.expr) };
   const status = readExpr(statusAttr, s);
   if (!status) return undefined;
-  if (!status.constant) return { ...out, status };
+  if (!status.constant) return { ...out, status, possibleStatuses: writtenStatuses(statusAttr.expr) };
   const v = evaluateCompiled(status, s);
   if (!v.ok) return undefined;
   const statusCode = checkStatus(statusAttr, s, v.value);
-  return statusCode === undefined ? undefined : { ...out, statusCode };
+  return statusCode === undefined ? undefined : { ...out, statusCode, possibleStatuses: [statusCode] };
 }

@@ -125,7 +125,14 @@ function checkRespondHeaders(value: unknown): Record<string, string> | undefined
   return checkHeaders(value, (message) => new RespondError(message));
 }
 
+/** `svc graph`'s label: the status it answers with, each possible one, or that it is computed. */
 function describe(spec: RespondStepSpec): string {
-  const status = spec.statusCode !== undefined ? String(spec.statusCode) : '(computed)';
-  return `status ${status}`;
+  const statuses = knownStatuses(spec);
+  return statuses === undefined ? 'status computed' : `status ${statuses.join(' or ')}`;
+}
+
+/** The statuses a respond can answer with, known at boot; undefined when computed from request data. */
+export function knownStatuses(spec: RespondStepSpec): readonly number[] | undefined {
+  const possible = spec.possibleStatuses ?? (spec.statusCode !== undefined ? [spec.statusCode] : 'computed');
+  return possible === 'computed' ? undefined : possible;
 }

@@ -1,5 +1,6 @@
 /** `respond { condition, status, headers, body }` */
 import type { Expr, StepSpecBase } from '../../manifest/index.js';
+import type { PossibleStatuses } from './statuses.js';
 
 export interface RespondStepSpec extends StepSpecBase {
   readonly kind: 'respond';
@@ -14,6 +15,11 @@ export interface RespondStepSpec extends StepSpecBase {
    * (`respond { body = problem(404, "...") }` is a 404, as its author means).
    */
   readonly statusOmitted?: boolean;
+  /**
+   * The statuses it can answer with, read from the manifest's text (statuses.ts): for `svc graph`
+   * and the endpoint's statuses known at boot. Absent in a spec built by hand: `statusCode` then.
+   */
+  readonly possibleStatuses?: PossibleStatuses;
   /** Map of header name to string. */
   readonly headers?: Expr;
   /** Absent or null: no body. A body built by `problem()` is sent as application/problem+json. */

@@ -1,0 +1,81 @@
+/**
+ * The statuses a respond can answer with, read from the manifest's text at boot: what `svc graph`
+ * labels it with and what the endpoint declares as its statuses known at boot. They follow what the
+ * step does at run time (node.ts, ../response.ts): a written `status` wins; without one, a body built
+ * by `problem(...)` answers with the problem's status (when it is 200-599) and any other body with
+ * 200. `'computed'` when a status depends on request data (`status = steps.q.code`,
+ * `problem(ctx.request.query.code, ...)`): no list would be honest.
+ */
+import type { Expression, FunctionCall } from '../../hcl/index.js';
+
+export type PossibleStatuses = readonly number[] | 'computed';
+
+/** The status a respond without `status` falls back to (and that of a problem whose status is interim). */
+const DEFAULT_STATUS = 200;
+
+/** A written, non-constant `status`: the statuses it can take when written as literals (`c ? 409 : 502`). */
+export function writtenStatuses(status: Expression): PossibleStatuses {
+  return literalStatuses(status) ?? 'computed';
+}
+
+/** `status` omitted: 200, or the statuses of the `problem()` calls the body can evaluate to. */
+export function bodyStatuses(body: Expression | undefined): PossibleStatuses {
+  const statuses = body === undefined ? [DEFAULT_STATUS] : statusesOfBody(body);
+  return statuses === undefined ? 'computed' : [...new Set(statuses)].sort((a, b) => a - b);
+}
+
+function statusesOfBody(body: Expression): number[] | undefined {
+  const e = unwrap(body);
+  if (e.kind === 'FunctionCall' && e.name === 'problem') {
+    const statuses = problemStatuses(e);
+    // a status problem() refuses (not 100-599) fails the step: not a status this respond answers with
+    return statuses?.every((s) => s >= 100 && s <= 599) ? statuses.map(finalStatus) : undefined;
+  }
+  if (e.kind === 'Conditional') {
+    const a = statusesOfBody(e.then);
+    const b = statusesOfBody(e.else);
+    return a && b ? [...a, ...b] : undefined;
+  }
+  // A problem() value passed through something else (a function, an index, a for): which one is
+  // answered is only known at run time. A body with no problem() call at all is a 200.
+  return callsProblem(e) ? undefined : [DEFAULT_STATUS];
+}
+
+/** `problem(404, ...)` or `problem({ status = 404, ... })`: its status when written as literals. */
+function problemStatuses(call: FunctionCall): number[] | undefined {
+  const first = call.args[0];
+  if (first === undefined || call.expandFinal) return undefined;
+  const arg = unwrap(first);
+  if (arg.kind !== 'ObjectCons') return literalStatuses(arg);
+  const item = arg.items.find((i) => {
+    const key = unwrap(i.key);
+    return key.kind === 'Literal' && key.value === 'status';
+  });
+  return item && literalStatuses(item.value);
+}
+
+function literalStatuses(e: Expression): number[] | undefined {
+  const inner = unwrap(e);
+  if (inner.kind === 'Literal') return typeof inner.value === 'number' && Number.isInteger(inner.value) ? [inner.value] : undefined;
+  if (inner.kind !== 'Conditional') return undefined;
+  const a = literalStatuses(inner.then);
+  const b = literalStatuses(inner.else);
+  return a && b ? [...new Set([...a, ...b])].sort((x, y) => x - y) : undefined;
+}
+
+/** A problem's status as the response's: an interim (1xx) status is not final, the default is answered. */
+function finalStatus(status: number): number {
+  return status >= 200 && status <= 599 ? status : DEFAULT_STATUS;
+}
+
+/** Whether `problem(...)` is called anywhere in the expression. */
+function callsProblem(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(callsProblem);
+  if (node === null || typeof node !== 'object') return false;
+  if ((node as { kind?: unknown }).kind === 'FunctionCall' && (node as FunctionCall).name === 'problem') return true;
+  return Object.values(node).some((v) => typeof v === 'object' && callsProblem(v));
+}
+
+function unwrap(e: Expression): Expression {
+  return e.kind === 'Parenthesized' ? unwrap(e.expr) : e;
+}
