@@ -1,13 +1,15 @@
 /**
  * An operation's responses (SPEC.md §4.5): every status a `respond`, a `catch` or a `stream` step can
  * answer with, each with its media type, its inferred body schema and its headers; then the answers
- * svc gives itself (standard-responses.ts). Statuses are listed in ascending order; responses that
- * share a status are merged (their body schemas become a union).
+ * svc gives itself (standard-responses.ts), and what ETags and Cache-Control add (conditional.ts).
+ * Statuses are listed in ascending order; responses that share a status are merged (their body
+ * schemas become a union).
  */
 import type { Expression } from '../hcl/index.js';
 import type { AuthModel, CatchSpec, FieldSpec, PipelineEndpointModel } from '../model/index.js';
 import { reasonPhrase } from '../problem/index.js';
 import type { JsonSchema } from '../schema/index.js';
+import { addConditionalResponses } from './conditional.js';
 import type { HeaderObject, MediaTypeObject, RefObject, ResponseObject } from './document-types.js';
 import { inferExpr, inferSyntax, syntaxOf, type InferScope } from './infer.js';
 import { canonical, unionOf } from './schema-union.js';
@@ -76,6 +78,7 @@ export function operationResponses(
     out[String(status)] = statuses.has(status) ? merge(status, byStatus.get(status)!) : standard.ref(name!);
   }
   if (statuses.has('default')) out.default = merge('default', byStatus.get('default')!);
+  addConditionalResponses(out, endpoint);
   return out;
 }
 
