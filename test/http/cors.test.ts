@@ -467,3 +467,26 @@ test('without any cors block nothing changes: OPTIONS is 405 and no answer has C
     assert.equal(res.headers.vary, undefined);
   });
 });
+
+test("a stream step's Vary joins Origin too", async () => {
+  const source = `
+server {
+  cors {
+    allowed_origins = ["${APP}"]
+  }
+}
+route "GET /lines" {
+  stream "ndjson" {
+    source  = [1]
+    headers = { Vary = "Accept-Language" }
+  }
+}
+`;
+  await withServed(source, async ({ app }) => {
+    const res = await app.inject({ url: '/lines', headers: { origin: APP } });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers.vary, 'Origin, Accept-Language');
+    assert.equal(res.headers['access-control-allow-origin'], APP);
+    assert.equal(res.body, '1\n');
+  });
+});
