@@ -59,6 +59,22 @@ function percentile(p: number): number {
   return buckets.length / 1000;
 }
 
+/** Where a chunked body starting at `from` ends (after its last chunk and trailer), or -1 while incomplete. */
+function chunkedEnd(buffer: Buffer, from: number): number {
+  let at = from;
+  for (;;) {
+    const line = buffer.indexOf('\r\n', at);
+    if (line < 0) return -1;
+    const size = Number.parseInt(buffer.subarray(at, line).toString('latin1'), 16);
+    if (size === 0) {
+      // No trailers are sent by the servers measured: the last chunk's line, then an empty line.
+      return buffer.length >= line + 4 ? line + 4 : -1;
+    }
+    at = line + 2 + size + 2;
+    if (buffer.length < at) return -1;
+  }
+}
+
 function drive(): Promise<void> {
   return new Promise((resolve) => {
     const socket: Socket = connect(Number(target.port), target.hostname);
@@ -76,13 +92,19 @@ function drive(): Promise<void> {
     socket.on('connect', send);
     socket.on('data', (chunk: Buffer) => {
       buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
-      // A response is complete when its headers and Content-Length bytes of body have arrived.
+      // A response is complete when its headers and Content-Length bytes of body have arrived, or, in
+      // chunked coding (a compressed stream, @fastify/compress's answers), its last chunk.
       for (;;) {
         const end = buffer.indexOf('\r\n\r\n');
         if (end < 0) return;
         const head = buffer.subarray(0, end).toString('latin1');
         const m = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-        const length = m ? Number(m[1]) : 0;
+        let length = m ? Number(m[1]) : 0;
+        if (m === null && /\r\ntransfer-encoding:\s*chunked/i.test(head)) {
+          const last = chunkedEnd(buffer, end + 4);
+          if (last < 0) return;
+          length = last - (end + 4);
+        }
         if (buffer.length < end + 4 + length) return;
         if (!head.startsWith(expected)) errors++;
         buffer = buffer.subarray(end + 4 + length);
