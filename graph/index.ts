@@ -8,6 +8,7 @@ export { ExitSignal, exitWith, asValue } from './result.js';
 export { Category, GRAPH_STEP_ID, StepError, messageOf } from './errors.js';
 export { toDot, type DotGraph } from './dot.js';
 export {
+  SourceLostError,
   SourceOverflowError,
   handsOverItems,
   isLiveSource,

@@ -42,6 +42,14 @@ export interface SourceTraits {
    * socket: each read one buffer).
    */
   readonly handsOverItems?: boolean;
+  /**
+   * A live source keeps what its consumer has not taken yet: `limitBacklog` bounds that in bytes.
+   * `held()` is what the consumer itself still holds of the items it took (a response's unsent
+   * bytes); when a new item would bring the two past `maxBytes`, the source fails with
+   * SourceOverflowError as when its message count overflows. An item larger than `maxBytes` still
+   * goes to a consumer that holds nothing.
+   */
+  limitBacklog?(maxBytes: number, held: () => number): void;
 }
 
 /** Whoever takes a live source's items as they come (SourceTraits.push). */
@@ -72,4 +80,13 @@ export function handsOverItems(value: unknown): boolean {
  */
 export class SourceOverflowError extends Error {
   override readonly name = 'SourceOverflowError';
+}
+
+/**
+ * Thrown by a live source that lost its upstream (a Redis subscriber connection dropped): items
+ * published meanwhile were missed, and no more come on this source. The consumer ends its stream in
+ * a way that makes the client reconnect (and so subscribe afresh), never as a quiet success.
+ */
+export class SourceLostError extends Error {
+  override readonly name = 'SourceLostError';
 }

@@ -433,6 +433,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: 'A sql step with stream = true inside a transaction, which commits before a stream step could read the rows.',
   },
   {
+    code: 'SVC_STEP_STREAM_INVALID_MAX_BACKLOG',
+    summary: 'Invalid max_backlog',
+    description: "A stream step's max_backlog outside 64KiB to 1GiB, the bytes a live source may hold for one client.",
+  },
+  {
     code: 'SVC_STEP_CATCH_ON_STREAM',
     summary: 'Catch on a streaming sql step',
     description: 'A catch block on a sql step with stream = true, whose response has started by the time a row fails.',

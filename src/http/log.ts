@@ -135,6 +135,8 @@ export interface RequestNote {
   error?: unknown;
   /** Why the run ended early (`timeout`, `client closed`, `client too slow`). */
   cancelled?: string;
+  /** Makes the line a warning, with this as its `reason` (a stream's client cut off: which bound it passed). */
+  warning?: string;
   /** A streamed response, logged when the stream ends. */
   stream?: StreamNote;
   /** A request the endpoint's guards refused (401, 403, 503). */
@@ -157,7 +159,7 @@ export interface StreamNote {
   readonly format: string;
   readonly items: number;
   readonly bytes: number;
-  /** `complete`, `source failed`, `client closed`, `client too slow`, `server shutting down`. */
+  /** `complete`, `source failed`, `source lost`, `client closed`, `client too slow`, `server shutting down`. */
   readonly ended: string;
 }
 
@@ -211,7 +213,7 @@ export function requestLogger(log: Logger, options: RequestLoggerOptions = {}): 
   if (options.accessLog === false || !log.isLevelEnabled('info')) {
     // No access log: only the lines that are warnings or errors are built at all.
     const quiet: RequestLogger = (reqId, method, rawUrl, status, ms, note) => {
-      if (status < 500 && (note === null || (note.error === undefined && note.auth?.presented !== true))) return;
+      if (status < 500 && (note === null || (note.error === undefined && note.auth?.presented !== true && note.warning === undefined))) return;
       const url = secrets !== undefined && rawUrl.includes('?') ? redactQuery(rawUrl, secrets) : rawUrl;
       logRequest(log, { reqId, method, url, status, ms, note });
     };
@@ -249,13 +251,14 @@ function logRequest(log: Logger, line: RequestLine): void {
     if (note.cancelled !== undefined) fields.cancelled = note.cancelled;
     if (note.stream !== undefined) fields.stream = note.stream;
     if (note.auth !== undefined) fields.auth = note.auth;
+    if (note.warning !== undefined) fields.reason = note.warning;
     if (note.error !== undefined) {
       fields.err = note.error instanceof Error ? note.error : { message: String(note.error) };
       log.error(fields, 'request failed');
       return;
     }
   }
-  if (line.status >= 500 || note?.auth?.presented) log.warn(fields, 'request');
+  if (line.status >= 500 || note?.auth?.presented || note?.warning !== undefined) log.warn(fields, 'request');
   else log.info(fields, 'request');
 }
 

@@ -216,8 +216,13 @@ function follow(request: FastifyRequest, reply: FastifyReply, result: StreamResu
 function logStream(request: FastifyRequest, reply: FastifyReply, result: StreamResult, ended: PumpResult): void {
   const note = noteOf(request);
   note.stream = { format: result.encoding.format, items: ended.items, bytes: ended.bytes, ended: ended.why };
-  if (ended.why === 'client too slow') note.cancelled = ended.why;
-  else if (ended.end === 'error') {
+  if (ended.why === 'client too slow') {
+    note.cancelled = ended.why;
+    // Which bound it passed, on a warning: an operator sees each client cut off, once.
+    note.warning = ended.error instanceof Error ? ended.error.message : String(ended.error);
+  } else if (ended.why === 'source lost') {
+    // Not this request's failure: the lost subscription is warned of once, by the connector.
+  } else if (ended.end === 'error') {
     note.step = result.step;
     note.error = ended.error;
   }

@@ -42,6 +42,7 @@ export {
   readDuration,
   readExpr,
   readInt,
+  readSize,
   readString,
   readStringList,
 } from './values.js';

@@ -18,5 +18,11 @@ const BY_FORMAT: Readonly<Record<StreamFormat, (options: EncodingOptions) => Str
  * first, with a diagnostic.
  */
 export function createEncoding(options: EncodingOptions): StreamEncoding {
-  return BY_FORMAT[options.format](options);
+  const encoding = BY_FORMAT[options.format](options);
+  if (options.maxBacklogBytes === undefined) return encoding;
+  if (!(Number.isSafeInteger(options.maxBacklogBytes) && options.maxBacklogBytes > 0)) {
+    throw new RangeError(`max_backlog must be a positive number of bytes, got ${options.maxBacklogBytes}`);
+  }
+  // The pump's concern, not the framing's: carried beside it.
+  return { ...encoding, maxBacklogBytes: options.maxBacklogBytes };
 }

@@ -10,13 +10,28 @@
  * answer), and reads the pump's result for its log line.
  */
 import type { Writable } from 'node:stream';
-import { SourceOverflowError, handsOverItems, type PulledSource, type PushConsumer, type SourceTraits, type StreamEnd } from '../../graph/index.js';
+import {
+  SourceLostError,
+  SourceOverflowError,
+  handsOverItems,
+  type PulledSource,
+  type PushConsumer,
+  type SourceTraits,
+  type StreamEnd,
+} from '../../graph/index.js';
 import type { Problem } from '../problem/index.js';
 import { freeBuffer } from './free-bytes.js';
 import type { StreamEncoder, StreamEncoding } from './types.js';
 
 /** Why a stream ended, for the log line. */
-export type StreamEndReason = 'complete' | 'source failed' | 'client closed' | 'client too slow' | 'server shutting down';
+export type StreamEndReason = 'complete' | 'source failed' | 'source lost' | 'client closed' | 'client too slow' | 'server shutting down';
+
+/**
+ * A live source's backlog per client when the step sets no `max_backlog`: the bytes it may hold for
+ * a client that does not read (its kept messages and the response's unsent bytes). A few seconds of
+ * a busy feed; a client further behind is cut off and reconnects rather than memory growing.
+ */
+export const DEFAULT_MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
 
 export interface PumpResult {
   readonly end: StreamEnd;
@@ -98,6 +113,8 @@ export class Pump {
     // stopped reading) wakes it, so it pulls, receives the failure and cuts the client off.
     const traits = source as SourceTraits;
     if (options.live) traits.onFailure?.(() => this.wakeDrained?.());
+    // What a live source keeps for this client counts with what the response has not sent yet.
+    if (options.live) traits.limitBacklog?.(options.encoding.maxBacklogBytes ?? DEFAULT_MAX_BACKLOG_BYTES, () => this.held());
     // A live source that can push is written to as its items come (parkWhilePushed).
     this.pushing =
       options.live && typeof traits.push === 'function'
@@ -279,6 +296,18 @@ export class Pump {
       return this.result('error', 'client too slow', error);
     }
     this.flushBatch();
+    if (error instanceof SourceLostError) {
+      // Items may have been missed: the client must reconnect, so the stream never ends as complete.
+      const frame = this.encoder.lost?.();
+      if (frame === undefined) {
+        if (this.corked) this.uncork();
+        this.options.abort();
+      } else {
+        this.writeText(frame);
+        this.out.end();
+      }
+      return this.result('error', 'source lost', error);
+    }
     const frame = this.encoder.error(this.options.problemOf(error));
     if (frame === undefined) {
       // csv, raw: no way to say it in the format; a truncated transfer, never a silent success.
@@ -315,6 +344,15 @@ export class Pump {
     } catch {
       // A source that fails to stop is released by its step when the stream is disposed.
     }
+  }
+
+  /**
+   * The bytes this stream holds that the client has not received: the response's unsent writes
+   * (its socket's included; a compressor's input and output when compressed) and the open batch.
+   */
+  private held(): number {
+    const out = this.out as Writable & { readonly readableLength?: number };
+    return out.writableLength + (out.readableLength ?? 0) + this.batch.length;
   }
 
   private flushBatch(): void {

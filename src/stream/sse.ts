@@ -15,6 +15,13 @@ const HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'Cache-Control
 
 const HEARTBEAT = ': heartbeat\n\n';
 const SHUTDOWN = ': server shutting down\n\n';
+/**
+ * A live source lost its upstream: messages may have been missed. The stream ends after it, so the
+ * browser's EventSource reconnects (after `retry`) and subscribes afresh; a client that listens for
+ * `gap` can first run its recovery (reload what it shows). An explicit event rather than a silent end,
+ * so that it is told apart from a shutdown.
+ */
+const LOST = 'event: gap\ndata: {"reason":"subscription lost"}\n\n';
 
 export function sseEncoding(options: EncodingOptions): StreamEncoding {
   const { event, retryMs, heartbeatMs, idOf, mask } = options;
@@ -46,6 +53,7 @@ export function sseEncoding(options: EncodingOptions): StreamEncoding {
     error: (problem: Problem) => `event: error\ndata: ${jsonText(problem, 'sse')}\n\n`,
     heartbeat: () => HEARTBEAT,
     shutdown: () => SHUTDOWN,
+    lost: () => LOST,
   };
   return {
     format: 'sse',

@@ -28,6 +28,8 @@ export interface EncodingOptions {
   readonly idOf?: (item: unknown) => unknown;
   /** sse, ndjson: the item as sent (the step's `schema` keeping only declared fields). */
   readonly mask?: (item: unknown) => unknown;
+  /** A live source's backlog for one client, in bytes (the step's `max_backlog`; pump.ts has the default). */
+  readonly maxBacklogBytes?: number;
 }
 
 /** One `stream` step's encoding, built at boot. */
@@ -40,6 +42,8 @@ export interface StreamEncoding {
   readonly heartbeatMs: number | undefined;
   /** Items framed together before one write (ndjson `flush_every`; 1 elsewhere). */
   readonly flushEvery: number;
+  /** The step's `max_backlog`, when set (EncodingOptions.maxBacklogBytes). */
+  readonly maxBacklogBytes?: number;
   /** A fresh encoder for one response. */
   open(): StreamEncoder;
 }
@@ -63,6 +67,12 @@ export interface StreamEncoder {
   heartbeat(): string;
   /** The last words of a stream the server ends as it shuts down (sse: a comment); '' when none. */
   shutdown(): string;
+  /**
+   * The last frame of a stream whose live source lost its upstream (sse: `event: gap`, then the
+   * stream ends and EventSource reconnects). Absent: the format cannot say it, and the connection is
+   * cut short (a truncated transfer), so the client knows the stream did not end normally.
+   */
+  lost?(): string;
 }
 
 /** An item the format cannot encode: the stream ends with an error. */

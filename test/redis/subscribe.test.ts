@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { isLiveSource, SourceOverflowError, type StepError, type Outcome, type StreamOutcome } from '../../graph/index.js';
+import { isLiveSource, SourceLostError, SourceOverflowError, type StepError, type Outcome, type StreamOutcome } from '../../graph/index.js';
 import { failureStatus } from '../../src/http/failure.js';
 import { ctx } from '../steps/helpers.js';
 import { LIVE_BUFFER_LIMIT, type LiveChannelSource } from '../../src/steps/redis/source.js';
@@ -236,7 +236,10 @@ test('Redis down: a new SUBSCRIBE and one joining a channel already listened to 
       const ms = performance.now() - started;
       assert.ok(ms < 2000, `refused at once, not after a wait: ${ms} ms`);
     }
-    assert.equal(sourceOf<LiveChannelSource>(first).released, false, 'the consumer already listening is left alone');
+    // The consumer already listening lost its subscription with the connection: it is told, and ends.
+    const lost = sourceOf<LiveChannelSource>(first);
+    assert.equal(lost.released, true, 'the consumer already listening was told of the loss');
+    await assert.rejects(lost[Symbol.asyncIterator]().next(), SourceLostError);
     first.dispose('cancel');
   } finally {
     await h.close();

@@ -80,7 +80,7 @@ export function redisHandle(target: RedisTarget, access: ResourceAccess<RedisRes
     async subscribe(channel, listener, options): Promise<RedisSubscription> {
       const { store, key, label } = access.get();
       const interrupt = options === undefined ? undefined : watchInterrupt(options, key, label, 'SUBSCRIBE');
-      const work = store.subscribe(channel, listener);
+      const work = store.subscribe(channel, listener, options?.onLost);
       try {
         return interrupt === undefined ? await work : await Promise.race([work, interrupt.promise]);
       } catch (error) {

@@ -39,5 +39,15 @@ export const redisConnector: ConnectorDefinition<RedisResource, RedisHandle> = {
   classify: classifyRedisError,
 };
 
-export type { CommandOptions, IntegerReply, MessageListener, RedisHandle, RedisStats, RedisSubscription, SetOptions } from './types.js';
+export type {
+  CommandOptions,
+  IntegerReply,
+  LossListener,
+  MessageListener,
+  RedisHandle,
+  RedisStats,
+  RedisSubscription,
+  SetOptions,
+  SubscribeOptions,
+} from './types.js';
 export { scriptClient, type ScriptClient } from './script-client.js';

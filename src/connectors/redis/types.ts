@@ -31,6 +31,18 @@ export interface RedisSubscription {
 export type MessageListener = (message: string) => void;
 
 /**
+ * Told, once, that a subscription was lost: the subscriber connection to Redis dropped, so messages
+ * published until it is back are missed (pub/sub keeps nothing). Its listener may still hear the
+ * channel once ioredis resubscribes, but the gap cannot be known to be empty: the listener should
+ * unsubscribe and its consumers start over. The `memory:` store never loses a subscription.
+ */
+export type LossListener = (reason: string) => void;
+
+export interface SubscribeOptions extends CommandOptions {
+  readonly onLost?: LossListener | undefined;
+}
+
+/**
  * The operations both stores implement, with Redis' own semantics (the memory store copies them,
  * error texts included). Values are text: encoding JSON is the step's business.
  */
@@ -48,8 +60,8 @@ export interface RedisStore {
   expire(key: string, ttlMs: number): Promise<IntegerReply>;
   /** The number of subscriber connections that received it (see README "Redis": one per svc process). */
   publish(channel: string, message: string): Promise<IntegerReply>;
-  /** Resolves once the subscription is live, so a message published after it is heard. */
-  subscribe(channel: string, listener: MessageListener): Promise<RedisSubscription>;
+  /** Resolves once the subscription is live, so a message published after it is heard; `onLost`: see LossListener. */
+  subscribe(channel: string, listener: MessageListener, onLost?: LossListener): Promise<RedisSubscription>;
   /** Why a subscription would be refused at once now (Redis known down), else undefined. */
   subscribeRefusal(): Error | undefined;
   /** One round trip, bounded by `timeoutMs`. */
@@ -97,9 +109,9 @@ export interface RedisHandle extends HandleBase {
   /**
    * Listens to a channel over the connection's one shared subscriber connection. Resolves once the
    * channel is subscribed; the channel is unsubscribed when its last listener leaves. `options`
-   * bound the wait for the subscription, not its life.
+   * bound the wait for the subscription, not its life; `options.onLost` hears of its loss (LossListener).
    */
-  subscribe(channel: string, listener: MessageListener, options?: CommandOptions): Promise<RedisSubscription>;
+  subscribe(channel: string, listener: MessageListener, options?: SubscribeOptions): Promise<RedisSubscription>;
   /**
    * Why `subscribe` would fail at once now (the connection is not open, or Redis is known to be
    * down: dependency-unavailable), else undefined. No I/O. For a listener that joins a channel

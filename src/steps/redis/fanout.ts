@@ -4,6 +4,10 @@
  * subscription for it, and a published message is decoded once here (./values.ts) and the same
  * value handed to each consumer's buffer (./source.ts), so a publish costs one decode, not one per
  * client. The channel is subscribed when its first consumer joins and left when its last one leaves.
+ *
+ * A subscription the connector reports lost (the subscriber connection dropped: messages published
+ * until it is back are missed) ends every consumer of it (LiveChannelSource.lose), and the channel
+ * is left: a consumer that joins afterwards (the client reconnecting) starts a new subscription.
  */
 import type { RedisHandle, RedisSubscription } from '../../connectors/index.js';
 import { LiveChannelSource } from './source.js';
@@ -55,7 +59,7 @@ class ChannelFanout {
     this.#channel = channel;
     this.#registry = registry;
     this.subscribed = handle
-      .subscribe(channel, (text) => this.#dispatch(text))
+      .subscribe(channel, (text) => this.#dispatch(text), { onLost: (reason) => this.#lost(reason) })
       .then(
         (subscription) => {
           // Every consumer left while the SUBSCRIBE was under way: leave at once.
@@ -80,8 +84,16 @@ class ChannelFanout {
 
   #dispatch(text: string): void {
     const message = decodeValue(text);
+    // Measured once for every consumer: what each one's backlog grows by (LiveChannelSource.limitBacklog).
+    const bytes = Buffer.byteLength(text);
     // A consumer that overflows leaves during the loop: deleting from a Set while iterating is safe.
-    for (const consumer of this.#consumers) consumer.deliver(message);
+    for (const consumer of this.#consumers) consumer.deliver(message, bytes);
+  }
+
+  /** The subscription is gone: every consumer is told, and the channel left (each one's `#leave`). */
+  #lost(reason: string): void {
+    this.#forget();
+    for (const consumer of this.#consumers) consumer.lose(reason);
   }
 
   #leave(source: LiveChannelSource): void {

@@ -5,20 +5,27 @@
  * never come. Messages are decoded once for every consumer of the channel (./fanout.ts) and handed
  * to each consumer's own buffer.
  *
- * The buffer is bounded: a consumer that falls more than `LIVE_BUFFER_LIMIT` messages behind (a
- * client that reads slower than the channel is published to, or not at all) is cut off: its
- * buffered messages are dropped at once and its next pull fails with SourceOverflowError, so the
- * HTTP edge disconnects it with a logged reason, instead of memory growing without bound. Other
- * consumers of the channel are not affected.
+ * The backlog is bounded twice: in messages (`LIVE_BUFFER_LIMIT`) and in bytes (`limitBacklog`, set by
+ * the stream that writes it: its `max_backlog`). The bytes are the messages kept here (their
+ * published text's UTF-8 length) plus what the consumer still holds of those it took (the
+ * response's unsent bytes, socket included), so a client that reads slower than the channel is
+ * published to, or not at all, holds at most about the bound whatever the message sizes. Past either
+ * bound the consumer is cut off: its buffered messages are dropped at once and its next pull fails
+ * with SourceOverflowError, so the HTTP edge disconnects it with a logged reason. Other consumers of
+ * the channel are not affected.
+ *
+ * A subscription that is lost (the subscriber connection to Redis dropped, ./fanout.ts) ends every
+ * consumer: the messages received before the loss are still handed out, then the next pull fails
+ * with SourceLostError, so the stream ends in a way that makes its client reconnect.
  *
  * The channel is left exactly once, at the first of: the iterator's `return()` (the consumer
- * stopped), the overflow, the step's release (the run ended: `ctx.onRelease`).
+ * stopped), the overflow, the loss, the step's release (the run ended: `ctx.onRelease`).
  *
  * A consumer that can write a message at once asks for them pushed (`push`): each message is then
  * handed to it as it is delivered, with no promise per message, until it says its socket is full;
  * from then on messages are kept for its pulls again (bench/sse: 22.3 to 19.6 us per delivery).
  */
-import { SourceOverflowError, type PushConsumer, type SourceTraits } from '../../../graph/index.js';
+import { SourceLostError, SourceOverflowError, type PushConsumer, type SourceTraits } from '../../../graph/index.js';
 
 /**
  * Messages a consumer may be behind before it is cut off. At the message sizes of a notification
@@ -42,9 +49,15 @@ export class LiveChannelSource implements AsyncIterableIterator<unknown>, Source
   /** Leaves the channel; called once. */
   readonly #leave: (source: LiveChannelSource) => void;
   #buffer: unknown[] = [];
+  /** The byte size of each buffered message, in the same order. */
+  #sizes: number[] = [];
+  #bufferedBytes = 0;
+  /** The byte bound (limitBacklog) and what the consumer holds besides the buffer. */
+  #maxBytes = Number.POSITIVE_INFINITY;
+  #heldByConsumer: () => number = () => 0;
   /** Pulls waiting for a message (a for-await loop has at most one). */
   #waiters: Waiter[] = [];
-  #failure: SourceOverflowError | undefined;
+  #failure: SourceOverflowError | SourceLostError | undefined;
   /** The consumer's ear for a failure while it does not pull (SourceTraits.onFailure). */
   #onFailure: (() => void) | undefined;
   /** The consumer taking messages as they come (SourceTraits.push), when it is. */
@@ -63,14 +76,24 @@ export class LiveChannelSource implements AsyncIterableIterator<unknown>, Source
     return this.#buffer.length;
   }
 
-  /** True once the channel was left (returned, overflowed or released). */
+  /** The byte size of the messages waiting to be pulled. */
+  get bufferedBytes(): number {
+    return this.#bufferedBytes;
+  }
+
+  /** True once the channel was left (returned, overflowed, lost or released). */
   get released(): boolean {
     return this.#released;
   }
 
-  /** A decoded message of the channel, from the shared listener. */
-  deliver(message: unknown): void {
+  /** A decoded message of the channel, from the shared listener; `bytes`: its published text's size. */
+  deliver(message: unknown, bytes = 0): void {
     if (this.#released) return;
+    // Checked before the message is taken or kept, pushed or not: a consumer whose socket took the
+    // previous messages without draining them is as far behind as one whose buffer holds them.
+    const held = this.#bufferedBytes + this.#heldByConsumer();
+    if (held > 0 && held + bytes > this.#maxBytes)
+      return this.#overflow(`its backlog would reach ${held + bytes} bytes, over the stream's max_backlog of ${this.#maxBytes}`);
     const consumer = this.#pushTo;
     if (consumer !== undefined) {
       if (!consumer.take(message)) this.#pushTo = undefined;
@@ -78,8 +101,36 @@ export class LiveChannelSource implements AsyncIterableIterator<unknown>, Source
     }
     const waiter = this.#waiters.shift();
     if (waiter !== undefined) waiter.resolve({ done: false, value: message });
-    else if (this.#buffer.length < this.#limit) this.#buffer.push(message);
-    else this.#overflow();
+    else if (this.#buffer.length < this.#limit) {
+      this.#buffer.push(message);
+      this.#sizes.push(bytes);
+      this.#bufferedBytes += bytes;
+    } else this.#overflow(`it fell more than ${this.#limit} messages behind the channel`);
+  }
+
+  /** Bounds the backlog in bytes (SourceTraits.limitBacklog): the stream's `max_backlog`. */
+  limitBacklog(maxBytes: number, held: () => number): void {
+    this.#maxBytes = maxBytes;
+    this.#heldByConsumer = held;
+  }
+
+  /**
+   * The subscription was lost (./fanout.ts): no more messages come. What was received is still
+   * handed out; then the next pull fails with SourceLostError.
+   */
+  lose(reason: string): void {
+    if (this.#released) return;
+    this.#released = true;
+    const failure = new SourceLostError(`${this.#label}: ${reason}`);
+    this.#leave(this);
+    const waiters = this.#waiters.splice(0);
+    // A waiting pull means nothing is buffered: it receives the failure now.
+    if (waiters.length > 0) for (const waiter of waiters) waiter.reject(failure);
+    else this.#failure = failure;
+    const consumer = this.#pushTo;
+    this.#pushTo = undefined;
+    consumer?.end();
+    this.#onFailure?.();
   }
 
   /** One pass only: the messages are handed out as they are pulled. */
@@ -90,7 +141,10 @@ export class LiveChannelSource implements AsyncIterableIterator<unknown>, Source
   }
 
   next(): Promise<IteratorResult<unknown>> {
-    if (this.#buffer.length > 0) return Promise.resolve({ done: false, value: this.#buffer.shift() });
+    if (this.#buffer.length > 0) {
+      this.#bufferedBytes -= this.#sizes.shift()!;
+      return Promise.resolve({ done: false, value: this.#buffer.shift() });
+    }
     const failure = this.#failure;
     if (failure !== undefined) {
       this.#failure = undefined;
@@ -122,6 +176,8 @@ export class LiveChannelSource implements AsyncIterableIterator<unknown>, Source
     if (this.#released) return;
     this.#released = true;
     this.#buffer = [];
+    this.#sizes = [];
+    this.#bufferedBytes = 0;
     this.#leave(this);
     for (const waiter of this.#waiters.splice(0)) waiter.resolve(DONE);
     const consumer = this.#pushTo;
@@ -129,10 +185,16 @@ export class LiveChannelSource implements AsyncIterableIterator<unknown>, Source
     consumer?.end();
   }
 
-  /** Only ever with no pull waiting (a waiting pull takes the message instead). */
-  #overflow(): void {
-    this.#failure = new SourceOverflowError(`${this.#label}: the consumer fell more than ${this.#limit} messages behind the channel and was cut off`);
+  /**
+   * Cuts the consumer off. A pull may be waiting when the bytes its socket still holds are the
+   * excess: it receives the failure; otherwise the next pull does.
+   */
+  #overflow(why: string): void {
+    const failure = new SourceOverflowError(`${this.#label}: the client was cut off: ${why}`);
+    const waiters = this.#waiters.splice(0);
+    if (waiters.length === 0) this.#failure = failure;
     this.release();
+    for (const waiter of waiters) waiter.reject(failure);
     // The consumer is typically waiting for its socket to drain, not pulling: tell it now.
     this.#onFailure?.();
   }

@@ -1,9 +1,10 @@
 /** `stream` blocks -> StreamStepSpec: the decoder of the kind's definition. */
-import type { Block } from '../../hcl/index.js';
+import type { Attribute, Block } from '../../hcl/index.js';
 import { didYouMean } from '../../diag/index.js';
 import {
   ITEM_ROOTS,
   type BodySchema,
+  type DecodeScope,
   type LowerContext,
   decodeBody,
   decodeType,
@@ -11,6 +12,7 @@ import {
   readDuration,
   readExpr,
   readInt,
+  readSize,
   readString,
   readStringList,
 } from '../../manifest/index.js';
@@ -52,8 +54,16 @@ const STREAM_BODY: BodySchema = {
     when: {},
     columns: {},
     neutralize_formulas: {},
+    max_backlog: {},
   },
 };
+
+/**
+ * `max_backlog`'s range. Below 64 KiB a client would be cut off by an ordinary burst (the socket's own
+ * buffer is 16 KiB); above 1 GiB it is no bound at all.
+ */
+const MIN_BACKLOG = 64 * 1024;
+const MAX_BACKLOG = 1024 * 1024 * 1024;
 
 export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefined {
   const s = cx.scope;
@@ -89,6 +99,7 @@ export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefine
   const when = readExpr(d.attrs.get('when'), s, 'bool');
   const columns = readStringList(d.attrs.get('columns'), s);
   const neutralizeFormulas = readBool(d.attrs.get('neutralize_formulas'), s);
+  const maxBacklogBytes = readBacklog(d.attrs.get('max_backlog'), s);
   if (!source) return undefined;
   return {
     kind: 'stream',
@@ -105,7 +116,21 @@ export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefine
     ...(when ? { when } : {}),
     ...(columns ? { columns } : {}),
     ...(neutralizeFormulas ? { neutralizeFormulas } : {}),
+    ...(maxBacklogBytes !== undefined ? { maxBacklogBytes } : {}),
     range: block.range,
     blockPath: s.path,
   };
+}
+
+/** `max_backlog`: a size such as "8MiB", within MIN_BACKLOG to MAX_BACKLOG. */
+function readBacklog(attr: Attribute | undefined, s: DecodeScope): number | undefined {
+  const bytes = readSize(attr, s);
+  if (bytes === undefined) return undefined;
+  if (bytes < MIN_BACKLOG || bytes > MAX_BACKLOG) {
+    s.error('Invalid max_backlog', attr!.expr.range, {
+      detail: `"max_backlog" must be from 64KiB to 1GiB (the bytes a live source may hold for one client that reads slowly); got ${bytes} bytes.`,
+    });
+    return undefined;
+  }
+  return bytes;
 }

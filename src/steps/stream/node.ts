@@ -77,6 +77,7 @@ function encodingOf(spec: StreamStepSpec): StreamEncoding | string {
       flushEvery: spec.flushEvery,
       ...(spec.columns ? { columns: spec.columns } : {}),
       ...(spec.neutralizeFormulas ? { neutralizeFormulas: true } : {}),
+      ...(spec.maxBacklogBytes !== undefined ? { maxBacklogBytes: spec.maxBacklogBytes } : {}),
       ...(spec.id ? { idOf: itemExpression(spec.id) } : {}),
       ...(spec.schema ? { mask: compileMask(spec.schema) } : {}),
     });

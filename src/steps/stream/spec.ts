@@ -1,4 +1,4 @@
-/** `stream "<format>" { source, event, id, heartbeat, retry, flush_every, headers, content_type, schema, when, columns, neutralize_formulas }` */
+/** `stream "<format>" { source, event, id, heartbeat, retry, flush_every, headers, content_type, schema, when, columns, neutralize_formulas, max_backlog }` */
 import type { Expr, StepSpecBase } from '../../manifest/index.js';
 import type { TypeSpec } from '../../schema/index.js';
 
@@ -30,4 +30,6 @@ export interface StreamStepSpec extends StepSpecBase {
   readonly columns?: readonly string[];
   /** csv: string cells that a spreadsheet would run as formulas get a leading `'` (OWASP CSV injection). */
   readonly neutralizeFormulas?: boolean;
+  /** A live source's backlog for one client, in bytes, past which it is cut off (default: src/stream's 4 MiB). */
+  readonly maxBacklogBytes?: number;
 }

@@ -63,6 +63,7 @@ export class MemoryStore implements RedisStore {
     return 1;
   }
 
+  /** In process, a subscription cannot be lost: no `onLost` is ever called (RedisStore.subscribe). */
   async subscribe(channel: string, listener: MessageListener): Promise<RedisSubscription> {
     // A listener object of its own: the same function may listen twice and leave twice.
     const own: MessageListener = (message) => listener(message);

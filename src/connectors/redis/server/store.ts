@@ -7,7 +7,7 @@
 import { watchInterrupt } from '../../interrupt.js';
 import type { ConnectorLogger } from '../../types.js';
 import { integerReply } from '../integer.js';
-import type { IntegerReply, MessageListener, RedisScript, RedisStats, RedisStore, RedisSubscription } from '../types.js';
+import type { IntegerReply, LossListener, MessageListener, RedisScript, RedisStats, RedisStore, RedisSubscription } from '../types.js';
 import { ServerConnection } from './connection.js';
 import { SharedSubscriber } from './subscriber.js';
 
@@ -28,7 +28,7 @@ export class ServerStore implements RedisStore {
 
   constructor(private readonly options: ServerStoreOptions) {
     this.commands = new ServerConnection({ ...options, name: 'svc' });
-    this.subscriber = new SharedSubscriber(() => new ServerConnection({ ...options, name: 'svc-subscriber' }));
+    this.subscriber = new SharedSubscriber(() => new ServerConnection({ ...options, name: 'svc-subscriber' }), options.logger, options.key);
   }
 
   get(key: string): Promise<string | null> {
@@ -59,11 +59,11 @@ export class ServerStore implements RedisStore {
     return integer(this.commands.send((c) => c.publish(channel, message)));
   }
 
-  subscribe(channel: string, listener: MessageListener): Promise<RedisSubscription> {
+  subscribe(channel: string, listener: MessageListener, onLost?: LossListener): Promise<RedisSubscription> {
     // A server that is known to be down refuses at once, before a subscriber connection is tried.
     const refusal = this.commands.refusal();
     if (refusal !== undefined) return Promise.reject(refusal);
-    return this.subscriber.subscribe(channel, listener);
+    return this.subscriber.subscribe(channel, listener, onLost);
   }
 
   subscribeRefusal(): Error | undefined {

@@ -4,13 +4,17 @@
  * listener arrives, UNSUBSCRIBE when its last one leaves (../channels.ts). Opened on the first
  * subscription, so a service that never subscribes holds one connection, not two.
  *
- * Outages: ioredis resubscribes every channel it was subscribed to when it reconnects
- * (`autoResubscribe`), so listeners live through a server restart (messages published meanwhile are
- * lost, as pub/sub always loses them). A channel whose UNSUBSCRIBE was lost in an outage is
- * resubscribed by that too; it is unsubscribed again once the connection is back.
+ * Outages: messages published while the subscriber connection is down are lost (pub/sub keeps
+ * nothing), so a drop is not kept quiet: every listener that passed an `onLost` is told at once,
+ * and one warning is logged per channel (not per listener). ioredis still resubscribes the channels
+ * it was subscribed to when it reconnects (`autoResubscribe`), for listeners that did not ask to be
+ * told; the fan-out of SUBSCRIBE steps unsubscribes on the loss, and its clients' new requests
+ * subscribe afresh. A channel whose UNSUBSCRIBE was lost in an outage is resubscribed by that too;
+ * it is unsubscribed again once the connection is back.
  */
+import type { ConnectorLogger } from '../../types.js';
 import { ChannelRegistry } from '../channels.js';
-import type { MessageListener, RedisSubscription } from '../types.js';
+import type { LossListener, MessageListener, RedisSubscription } from '../types.js';
 import type { ServerConnection } from './connection.js';
 
 export class SharedSubscriber {
@@ -20,15 +24,27 @@ export class SharedSubscriber {
   private readonly subscribing = new Map<string, Promise<unknown>>();
   /** Channels left while their UNSUBSCRIBE could not be sent. */
   private readonly orphans = new Set<string>();
+  /** The listeners that asked to hear of a loss, by channel (each is also in the registry). */
+  private readonly lossListeners = new Map<string, Map<MessageListener, LossListener>>();
 
-  constructor(private readonly open: () => ServerConnection) {}
+  constructor(
+    private readonly open: () => ServerConnection,
+    private readonly logger?: ConnectorLogger,
+    /** `<kind>.<name>`, for the log. */
+    private readonly key = 'redis',
+  ) {}
 
-  async subscribe(channel: string, listener: MessageListener): Promise<RedisSubscription> {
+  async subscribe(channel: string, listener: MessageListener, onLost?: LossListener): Promise<RedisSubscription> {
     const connection = this.connected();
     const refusal = connection.refusal();
     if (refusal !== undefined) throw refusal;
     // A listener object of its own: the same function may listen twice and leave twice.
     const own: MessageListener = (message) => listener(message);
+    if (onLost !== undefined) {
+      let listeners = this.lossListeners.get(channel);
+      if (listeners === undefined) this.lossListeners.set(channel, (listeners = new Map()));
+      listeners.set(own, onLost);
+    }
     if (this.registry.add(channel, own)) {
       this.orphans.delete(channel);
       this.subscribing.set(
@@ -60,10 +76,13 @@ export class SharedSubscriber {
   async close(): Promise<void> {
     this.registry.clear();
     this.subscribing.clear();
+    this.lossListeners.clear();
     await this.connection?.close();
   }
 
   private leave(channel: string, listener: MessageListener): void {
+    const listeners = this.lossListeners.get(channel);
+    if (listeners?.delete(listener) === true && listeners.size === 0) this.lossListeners.delete(channel);
     if (!this.registry.remove(channel, listener)) return;
     this.subscribing.delete(channel);
     this.connection!.send((client) => client.unsubscribe(channel)).catch(() => {
@@ -78,8 +97,33 @@ export class SharedSubscriber {
     // ioredis resubscribes right after it emits 'ready', in the same tick: run after it, so the
     // UNSUBSCRIBE of an orphan follows its resubscription instead of preceding it.
     connection.client.on('ready', () => queueMicrotask(() => this.unsubscribeOrphans()));
+    // The socket closed: whatever is published until the resubscription is missed.
+    connection.client.on('close', () => this.lost());
     this.connection = connection;
     return connection;
+  }
+
+  /**
+   * Tells every listener that asked (`onLost`) that its subscription was lost, once: each is
+   * forgotten here as it is told, and leaves by its own `unsubscribe`. One warning per channel.
+   */
+  private lost(): void {
+    if (this.lossListeners.size === 0) return;
+    const lost = [...this.lossListeners];
+    this.lossListeners.clear();
+    for (const [channel, listeners] of lost) {
+      this.logger?.warn(
+        { connection: this.key, channel, listeners: listeners.size },
+        'redis subscription lost (the subscriber connection dropped); messages published until it is back are missed, its streams are ended so that clients reconnect',
+      );
+      for (const onLost of listeners.values()) {
+        try {
+          onLost('the subscription to Redis was lost; messages may have been missed');
+        } catch {
+          // A listener that throws does not keep the others from hearing of it.
+        }
+      }
+    }
   }
 
   private unsubscribeOrphans(): void {
