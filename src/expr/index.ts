@@ -24,6 +24,7 @@ export { jsonLengthExceeds, MAX_RESPONSE_CHARS, ResponseTooLarge, responseJson }
 export { standardFunctions } from './functions/index.js';
 export type { FunctionDef, FunctionTable } from './functions/index.js';
 export { staticReferences } from './references.js';
+export { bodyStatuses, type PossibleStatuses, writtenStatuses } from './problem-statuses.js';
 export type { Reference } from './references.js';
 export { equals, formatNumber } from './values.js';
 export type { Vars } from './scope.js';

@@ -5,6 +5,7 @@
  * Statuses are listed in ascending order; responses that share a status are merged (their body
  * schemas become a union).
  */
+import { bodyStatuses, type PossibleStatuses, writtenStatuses } from '../expr/index.js';
 import type { Expression } from '../hcl/index.js';
 import type { AuthModel, CatchSpec, FieldSpec, PipelineEndpointModel } from '../model/index.js';
 import { reasonPhrase } from '../problem/index.js';
@@ -91,52 +92,23 @@ function constrained(field: FieldSpec): boolean {
 
 // ------------------------------------------------------------------ respond
 
+/** The statuses svc graph labels the step with (src/expr problem-statuses.ts); `default` when computed. */
 function respondStatuses(step: RespondView, scope: InferScope): StatusKey[] {
   if (step.status !== undefined) {
     const syntax = syntaxOf(step.status, scope);
-    return (syntax && literalStatuses(syntax)) ?? ['default'];
+    return listed(syntax && writtenStatuses(syntax));
   }
   if (step.statusOmitted && step.body !== undefined) {
-    // Without `status`, a problem() body answers with the problem's own status (else 200).
     const body = syntaxOf(step.body, scope);
-    const call = body && unwrap(body);
-    if (call?.kind === 'FunctionCall' && call.name === 'problem') {
-      const statuses = problemStatuses(call);
-      return statuses ?? ['default'];
-    }
+    return listed(body && bodyStatuses(body));
   }
   return [step.statusCode ?? 200];
 }
 
-/** The statuses a status expression can take when they are written as literals (`c ? 409 : 502`). */
-function literalStatuses(e: Expression): number[] | undefined {
-  const inner = unwrap(e);
-  if (inner.kind === 'Literal' && typeof inner.value === 'number' && validStatus(inner.value)) return [inner.value];
-  if (inner.kind === 'Conditional') {
-    const a = literalStatuses(inner.then);
-    const b = literalStatuses(inner.else);
-    return a && b ? [...new Set([...a, ...b])] : undefined;
-  }
-  return undefined;
-}
-
-/** `problem(404, ...)` or `problem({ status = 404, ... })`: the status, when it is a literal. */
-function problemStatuses(call: Extract<Expression, { kind: 'FunctionCall' }>): number[] | undefined {
-  const first = call.args[0];
-  if (first === undefined) return undefined;
-  const arg = unwrap(first);
-  if (arg.kind === 'ObjectCons') {
-    const item = arg.items.find((i) => {
-      const k = unwrap(i.key);
-      return k.kind === 'Literal' && k.value === 'status';
-    });
-    return item && literalStatuses(item.value);
-  }
-  return literalStatuses(arg);
-}
-
-function validStatus(n: number): boolean {
-  return Number.isInteger(n) && n >= 100 && n <= 599;
+/** A status outside 100-599 fails the step at run time: not one to document, so the list is not honest. */
+function listed(statuses: PossibleStatuses | undefined): StatusKey[] {
+  if (statuses === undefined || statuses === 'computed' || !statuses.every((n) => Number.isInteger(n) && n >= 100 && n <= 599)) return ['default'];
+  return [...statuses];
 }
 
 function unwrap(e: Expression): Expression {

@@ -170,6 +170,19 @@ endpoint "GET /tea/{kind}" {
   assert.equal(op.responses['418'].description, "I'm a teapot.");
 });
 
+test('a body that is a problem() on one branch of a conditional lists both statuses, as svc graph labels them', () => {
+  const doc = documentOf(`
+endpoint "GET /items/{id}" {
+  pipeline {
+    respond {
+      body = ctx.request.path.id == "old" ? problem(410, "Gone") : { id = ctx.request.path.id }
+    }
+  }
+}`);
+  const op = operation(doc, 'GET', '/items/{id}');
+  assert.deepEqual(Object.keys(op.responses), ['200', '410', '500']);
+});
+
 test('responses sharing a status merge; statuses written as literals in a conditional are listed; others are default', () => {
   const doc = documentOf(`
 endpoint "GET /pick/{x}" {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseExpression } from '../../src/hcl/index.js';
 import { buildServiceModel } from '../../src/steps/index.js';
-import { bodyStatuses } from '../../src/steps/respond/statuses.js';
+import { bodyStatuses } from '../../src/expr/index.js';
 import { svc } from '../cli/helpers.js';
 import { serveManifest } from '../http/helpers.js';
 
@@ -110,6 +110,9 @@ test("the endpoint's statuses known at boot include a problem body's and a condi
 test('a problem passed through anything else is computed; an interim problem status answers 200; a refused one is no status', () => {
   const statuses = (body: string): unknown => bodyStatuses(parseExpression(body, 'api.hcl').expr);
   assert.deepEqual(statuses('{ ok = true }'), [200]);
+  // A value built around a problem is a new value: the problem is only a member of it.
+  assert.deepEqual(statuses('{ error = problem(500, "x") }'), [200]);
+  assert.deepEqual(statuses('[problem(404, "x")]'), [200]);
   assert.equal(statuses('coalesce(null, problem(404, "x"))'), 'computed');
   assert.equal(statuses('[for x in ctx.request.query.ids : problem(404, x)][0]'), 'computed');
   assert.deepEqual(statuses('problem(102, "early")'), [200]);

@@ -2,7 +2,7 @@
 import type { Block } from '../../hcl/index.js';
 import { type BodySchema, type LowerContext, checkStatus, decodeBody, evaluateCompiled, readExpr } from '../../manifest/index.js';
 import type { RespondStepSpec } from './spec.js';
-import { bodyStatuses, writtenStatuses } from './statuses.js';
+import { bodyStatuses, writtenStatuses } from '../../expr/index.js';
 
 const RESPOND_BODY: BodySchema = { attributes: { condition: {}, status: {}, headers: {}, body: {} } };
 

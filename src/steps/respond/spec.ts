@@ -1,6 +1,6 @@
 /** `respond { condition, status, headers, body }` */
 import type { Expr, StepSpecBase } from '../../manifest/index.js';
-import type { PossibleStatuses } from './statuses.js';
+import type { PossibleStatuses } from '../../expr/index.js';
 
 export interface RespondStepSpec extends StepSpecBase {
   readonly kind: 'respond';

@@ -1,14 +1,18 @@
 /**
  * The statuses a respond can answer with, read from the manifest's text at boot: what `svc graph`
- * labels it with and what the endpoint declares as its statuses known at boot. They follow what the
- * step does at run time (node.ts, ../response.ts): a written `status` wins; without one, a body built
- * by `problem(...)` answers with the problem's status (when it is 200-599) and any other body with
- * 200. `'computed'` when a status depends on request data (`status = steps.q.code`,
+ * labels it with, what the endpoint declares as its statuses known at boot (src/steps/respond), and
+ * the responses the OpenAPI document lists (src/openapi). Here, beside `problem()` itself, so that
+ * the two agree. They follow what the step does at run time (src/steps/respond/node.ts,
+ * src/steps/response.ts): a written `status` wins; without one, a body built by `problem(...)`
+ * answers with the problem's status (when it is 200-599) and any other body with 200. `'computed'` when a status depends on request data (`status = steps.q.code`,
  * `problem(ctx.request.query.code, ...)`): no list would be honest.
  */
-import type { Expression, FunctionCall } from '../../hcl/index.js';
+import type { Expression, FunctionCall } from '../hcl/index.js';
 
 export type PossibleStatuses = readonly number[] | 'computed';
+
+/** Expressions whose value is made by the expression itself: a problem() inside is only a member. */
+const BUILT: ReadonlySet<Expression['kind']> = new Set(['ObjectCons', 'Tuple', 'Template', 'Literal', 'ForExpr', 'BinaryOp', 'UnaryOp']);
 
 /** The status a respond without `status` falls back to (and that of a problem whose status is interim). */
 const DEFAULT_STATUS = 200;
@@ -36,8 +40,11 @@ function statusesOfBody(body: Expression): number[] | undefined {
     const b = statusesOfBody(e.else);
     return a && b ? [...a, ...b] : undefined;
   }
-  // A problem() value passed through something else (a function, an index, a for): which one is
-  // answered is only known at run time. A body with no problem() call at all is a 200.
+  // A value built here (an object, a list, a string, a for, arithmetic) is a new value, never the
+  // marked value problem() returns, whatever it holds: `{ error = problem(...) }` answers 200.
+  if (BUILT.has(e.kind)) return [DEFAULT_STATUS];
+  // A problem() value passed through something else (a function, an index): which one is answered
+  // is only known at run time. A body with no problem() call at all is a 200.
   return callsProblem(e) ? undefined : [DEFAULT_STATUS];
 }
 
