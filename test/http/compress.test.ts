@@ -6,12 +6,15 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as zlib from 'node:zlib';
 import { chooseEncoding } from '../../src/http/compress-negotiate.js';
 import { buildServer, createLogger } from '../../src/http/index.js';
+import type { RepresentationModel } from '../../src/model/index.js';
 import { CODINGS, fetchRaw } from './compress-helpers.js';
 import { endpoint, LogCapture, serveManifest, type ServedService } from './helpers.js';
-import { listenLocal, open, streamResult } from './stream-helpers.js';
+import { listenLocal, open, streamResult, until } from './stream-helpers.js';
 
 describe('chooseEncoding (RFC 9110 §12.5.3)', () => {
   const offered = ['br', 'gzip'] as const;
@@ -281,6 +284,100 @@ describe('a compressed stream stays streamed', () => {
       await new Promise<void>((resolve) => gunzip.on('end', resolve));
       assert.equal(text, '{"first":true}\n{"second":true}\n');
       assert.equal(ended, true);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('backpressure through the compressor', () => {
+  const representation: RepresentationModel = {
+    compression: { encodings: ['gzip'], minSize: 1024, gzipLevel: 6, brotliQuality: 4, zstdLevel: 3 },
+    etag: false,
+  };
+
+  test('a client that reads nothing stops the source; once it reads, every line arrives, decoded', async () => {
+    // Random text compresses to about half: 10,000 lines of 8 KiB are ~40 MiB on the wire.
+    const line = (i: number): { i: number; pad: string } => ({ i, pad: randomBytes(4096).toString('hex') });
+    let pulled = 0;
+    let disposals: { end: string }[] = [];
+    async function* items(): AsyncGenerator<unknown> {
+      for (let i = 0; i < 10_000; i++) {
+        pulled++;
+        yield line(i);
+      }
+    }
+    const feed = endpoint('GET /lines', () => {
+      const made = streamResult(items());
+      disposals = made.disposals;
+      return made.result;
+    });
+    const app = await buildServer({
+      endpoints: [{ ...feed, representation }],
+      bodyLimit: 1024,
+      requestTimeoutMs: 10_000,
+      logger: createLogger({ stream: new LogCapture() }),
+    });
+    try {
+      const url = await listenLocal(app);
+      const res = await open(`${url}/lines`, { 'accept-encoding': 'gzip' });
+      assert.equal(res.headers['content-encoding'], 'gzip');
+      res.pause();
+      // Wait until the source has not been pulled for 200 ms (within 5 s), then it must stay there.
+      let whilePaused = -1;
+      for (let waited = 0; pulled !== whilePaused && waited < 5_000; waited += 200) {
+        whilePaused = pulled;
+        await sleep(200);
+      }
+      assert.ok(whilePaused < 1000, `pulled ${whilePaused} lines while the client read nothing`);
+      await sleep(200);
+      assert.equal(pulled, whilePaused, 'no more pulling while the client still reads nothing');
+      const gunzip = zlib.createGunzip();
+      let lines = 0;
+      let tail = '';
+      gunzip.on('data', (chunk: Buffer) => {
+        const parts = (tail + chunk.toString('utf8')).split('\n');
+        tail = parts.pop()!;
+        lines += parts.length;
+      });
+      res.pipe(gunzip);
+      await new Promise((resolve) => gunzip.on('end', resolve));
+      assert.equal(lines, 10_000);
+      await until(() => disposals.length === 1);
+      assert.deepEqual(disposals, [{ end: 'complete' }]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a client that leaves mid-stream: the source is stopped and the stream disposed', async () => {
+    let disposals: { end: string }[] = [];
+    let returned = false;
+    async function* items(): AsyncGenerator<unknown> {
+      try {
+        for (let i = 0; ; i++) yield { i, pad: randomBytes(512).toString('hex') };
+      } finally {
+        returned = true;
+      }
+    }
+    const feed = endpoint('GET /lines', () => {
+      const made = streamResult(items());
+      disposals = made.disposals;
+      return made.result;
+    });
+    const app = await buildServer({
+      endpoints: [{ ...feed, representation }],
+      bodyLimit: 1024,
+      requestTimeoutMs: 10_000,
+      logger: createLogger({ stream: new LogCapture() }),
+    });
+    try {
+      const url = await listenLocal(app);
+      const res = await open(`${url}/lines`, { 'accept-encoding': 'gzip' });
+      await new Promise((resolve) => res.once('data', resolve));
+      res.destroy();
+      await until(() => disposals.length === 1 && returned);
+      assert.deepEqual(disposals, [{ end: 'cancel' }]);
     } finally {
       await app.close();
     }
