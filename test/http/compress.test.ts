@@ -383,3 +383,48 @@ describe('backpressure through the compressor', () => {
     }
   });
 });
+
+describe('with CORS', () => {
+  let s: ServedService;
+  let url: string;
+  before(async () => {
+    s = await serveManifest(`
+server {
+  cors {
+    allowed_origins   = ["https://app.example.com"]
+    allow_credentials = true
+  }
+  compression {}
+}
+route "GET /big" {
+  etag = true
+  respond {
+    body = { items = [for i in ${upTo(300)} : { i = i }] }
+  }
+}
+route "GET /lines" {
+  stream "ndjson" {
+    source = [for i in ${upTo(100)} : { i = i }]
+  }
+}
+`);
+    url = await listenLocal(s.app);
+  });
+  after(() => s.close());
+
+  test('Vary names both Origin and Accept-Encoding, on bodies, 304s and streams, with the CORS headers kept', async () => {
+    const headers = { origin: 'https://app.example.com', 'accept-encoding': 'gzip' };
+    const body = await fetchRaw(`${url}/big`, headers);
+    const lines = await fetchRaw(`${url}/lines`, headers);
+    const notModified = await fetchRaw(`${url}/big`, { ...headers, 'if-none-match': body.headers.etag! });
+    assert.equal(notModified.status, 304);
+    for (const got of [body, lines, notModified]) {
+      const vary = (got.headers.vary ?? '').split(',').map((v) => v.trim().toLowerCase());
+      assert.ok(vary.includes('origin') && vary.includes('accept-encoding'), `Vary: ${got.headers.vary}`);
+      assert.equal(got.headers['access-control-allow-origin'], 'https://app.example.com');
+      assert.equal(got.headers['access-control-allow-credentials'], 'true');
+    }
+    assert.equal(body.headers['content-encoding'], 'gzip');
+    assert.equal(lines.headers['content-encoding'], 'gzip');
+  });
+});
