@@ -8,12 +8,15 @@
  *   src/connectors/postgres/template.ts, then the migration);
  * - `pglite:.data`, existing: the directory of the previous start is reopened;
  * - `pglite:` in memory (DATABASE_URL=pglite:): the template and the migration on every start;
- * - examples/quickstart (no database) to its first `GET /api/v1/health`, for comparison;
- * - with `--postgres URL` (or SVC_TEST_POSTGRES_URL): a real server, its database already migrated.
+ * - examples/quickstart (no database) to its first `GET /api/v1/health`;
+ * - with `--postgres URL` (or SVC_TEST_POSTGRES_URL): a real server, its database already migrated;
+ * - the floor under the quickstart (floor.ts): the same health answer from node:http alone and from a
+ *   hand-written Fastify hello world, under svc's launch settings too.
  *
- *     node --import tsx bench/users/cold-start.ts [--runs 5] [--postgres URL]
+ *     node --import tsx bench/users/cold-start.ts [--runs 5] [--postgres URL] [--cases shop,quickstart,floor]
  *
- * Runs the compiled binary (bin/svc.js -> dist/): `npm run build` first.
+ * `--cases` picks the groups (default: all three; `shop` includes `--postgres`). Runs the compiled
+ * code (bin/svc.js -> dist/, dist/bench/users/floor.js): `npm run build` (or `npx tsc`) first.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -23,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { svcServe, SVC_LAUNCH } from '../lib/procs.js';
+import { cpuMs, svcServe, SVC_LAUNCH } from '../lib/procs.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -31,9 +34,12 @@ const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
     postgres: { type: 'string', default: process.env.SVC_TEST_POSTGRES_URL ?? '' },
+    cases: { type: 'string', default: 'shop,quickstart,floor' },
   },
 });
 const runs = Number(values.runs);
+const cases = new Set(values.cases.split(','));
+for (const c of cases) if (!['shop', 'quickstart', 'floor'].includes(c)) throw new Error(`--cases: no case "${c}" (shop, quickstart, floor)`);
 
 function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -49,6 +55,11 @@ function freePort(): Promise<number> {
 interface Start {
   /** Milliseconds from spawn to the first 200. */
   readonly ms: number;
+  /**
+   * CPU time (user + system) the process had used by then, milliseconds: less sensitive than `ms` to
+   * a machine shared with other work, which stretches the wall time but not the work.
+   */
+  readonly cpu: number;
   /** Resident memory at the first answer, its peak until then, and after a second of idling (MiB). */
   readonly rss: number;
   readonly peak: number;
@@ -56,11 +67,22 @@ interface Start {
 }
 
 /** One start of the server in `dir`, to the first 200 of `path`; the server is stopped after. */
-async function coldStart(dir: string, env: Record<string, string>, path = '/api/v1/users/1'): Promise<Start> {
+function coldStart(dir: string, env: Record<string, string>, path = '/api/v1/users/1'): Promise<Start> {
+  return startToFirstAnswer((port) => svcServe(dir, port), env, path);
+}
+
+/** One start of a floor process (floor.ts: `node` or `fastify`), under svc's launch settings. */
+function floorStart(kind: 'node' | 'fastify'): Promise<Start> {
+  const script = join(root, 'dist/bench/users/floor.js');
+  return startToFirstAnswer((port) => [...SVC_LAUNCH.nodeArgs, script, kind, String(port)], {}, '/api/v1/health');
+}
+
+/** Spawns `node <argv(port)>`, times it to the first 200 of `path` and reads its memory; stops it after. */
+async function startToFirstAnswer(argv: (port: number) => string[], env: Record<string, string>, path: string): Promise<Start> {
   const port = await freePort();
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const started = performance.now();
-  const child = spawn(process.execPath, svcServe(dir, port), {
+  const child = spawn(process.execPath, argv(port), {
     env: { ...inherited, ...SVC_LAUNCH.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -75,9 +97,10 @@ async function coldStart(dir: string, env: Record<string, string>, path = '/api/
         await r.arrayBuffer();
         if (r.status !== 200) throw new Error(`first answer was ${r.status}`);
         const ms = performance.now() - started;
+        const cpu = cpuMs(child.pid!);
         const { rss, peak } = memoryOf(child.pid!);
         await new Promise((r) => setTimeout(r, 1000));
-        return { ms, rss, peak, idle: memoryOf(child.pid!).rss };
+        return { ms, cpu, rss, peak, idle: memoryOf(child.pid!).rss };
       } catch (error) {
         if ((error as Error).message.startsWith('first answer')) throw error;
         await new Promise((r) => setTimeout(r, 5));
@@ -107,18 +130,34 @@ async function copyOfExample(): Promise<string> {
 
 const FRESH = 'pglite:.data, fresh (template + migration)';
 const QUICKSTART = 'examples/quickstart (no database), GET /api/v1/health';
-const results: Record<string, Start[]> = { [FRESH]: [], 'pglite:.data, existing': [], 'pglite: in memory': [], [QUICKSTART]: [] };
+const FLOOR_NODE = 'floor: node:http alone, the same answer';
+const FLOOR_FASTIFY = 'floor: Fastify hello world (pino logging), the same';
+const results: Record<string, Start[]> = {
+  [FRESH]: [],
+  'pglite:.data, existing': [],
+  'pglite: in memory': [],
+  [QUICKSTART]: [],
+  [FLOOR_NODE]: [],
+  [FLOOR_FASTIFY]: [],
+};
 const dirs: string[] = [];
 try {
+  // Each run starts every case once, so a change of the machine's load touches all of them alike.
   for (let run = 1; run <= runs; run++) {
-    const dir = await copyOfExample();
-    dirs.push(dir);
-    results[FRESH]!.push(await coldStart(dir, {}));
-    results['pglite:.data, existing']!.push(await coldStart(dir, {}));
-    results['pglite: in memory']!.push(await coldStart(dir, { DATABASE_URL: 'pglite:' }));
-    results[QUICKSTART]!.push(await coldStart(join(root, 'examples/quickstart'), {}, '/api/v1/health'));
+    if (cases.has('shop')) {
+      const dir = await copyOfExample();
+      dirs.push(dir);
+      results[FRESH]!.push(await coldStart(dir, {}));
+      results['pglite:.data, existing']!.push(await coldStart(dir, {}));
+      results['pglite: in memory']!.push(await coldStart(dir, { DATABASE_URL: 'pglite:' }));
+    }
+    if (cases.has('quickstart')) results[QUICKSTART]!.push(await coldStart(join(root, 'examples/quickstart'), {}, '/api/v1/health'));
+    if (cases.has('floor')) {
+      results[FLOOR_NODE]!.push(await floorStart('node'));
+      results[FLOOR_FASTIFY]!.push(await floorStart('fastify'));
+    }
   }
-  if (values.postgres) {
+  if (values.postgres && cases.has('shop')) {
     // One database for the example, migrated by a first (unmeasured) start.
     const url = new URL(values.postgres);
     const name = `svc_cold_start_${process.pid}`;
@@ -145,12 +184,14 @@ try {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 console.log(`cold start to the first answer (${runs} runs each; medians; resident memory in MiB):`);
-console.log(`  ${'case'.padEnd(56)} ${'ms'.padStart(6)} ${'rss'.padStart(6)} ${'peak'.padStart(6)} ${'idle'.padStart(6)}   (ms of each run)`);
+console.log(
+  `  ${'case'.padEnd(56)} ${'ms'.padStart(6)} ${'cpu ms'.padStart(6)} ${'rss'.padStart(6)} ${'peak'.padStart(6)} ${'idle'.padStart(6)}   (ms of each run)`,
+);
 for (const [name, starts] of Object.entries(results)) {
   if (starts.length === 0) continue;
   const m = (key: keyof Start) =>
     median(starts.map((s) => s[key]))
       .toFixed(0)
       .padStart(6);
-  console.log(`  ${name.padEnd(56)} ${m('ms')} ${m('rss')} ${m('peak')} ${m('idle')}   (${starts.map((s) => s.ms.toFixed(0)).join(' ')})`);
+  console.log(`  ${name.padEnd(56)} ${m('ms')} ${m('cpu')} ${m('rss')} ${m('peak')} ${m('idle')}   (${starts.map((s) => s.ms.toFixed(0)).join(' ')})`);
 }
