@@ -10,6 +10,7 @@
  * were asked for), so the last change on disk is always the one served.
  */
 import type { Front, Logger } from '../http/index.js';
+import type { ServerModel } from '../model/index.js';
 import type { CompileServiceOptions } from '../steps/index.js';
 import type { DiagnosticsFormat } from './boot.js';
 import { countEndpoints, describeEndpoints } from './endpoint-count.js';
@@ -66,6 +67,7 @@ export function createReloader(options: ReloaderOptions): Reloader {
     }
     const previous = current;
     current = next;
+    renewCertificate(front, previous.booted.model.server, booted.model.server, logger);
     const retired = front
       .swap(next.app, { drainTimeoutMs: previous.booted.model.server.shutdownTimeoutMs, logger })
       .then(() => closeConnections(previous))
@@ -107,10 +109,23 @@ export function createReloader(options: ReloaderOptions): Reloader {
   return reloader;
 }
 
+/**
+ * A reload reads `server.tls`'s files again: a renewed certificate serves the next handshakes, while
+ * open connections keep theirs (none is dropped). Said in the log when it changed.
+ */
+function renewCertificate(front: Front, before: ServerModel, next: ServerModel, logger: Logger): void {
+  const tls = next.tls;
+  if (tls?.cert === undefined || tls.key === undefined) return;
+  if (before.tls?.cert === tls.cert && before.tls.key === tls.key) return;
+  if (front.renewCertificate({ cert: tls.cert, key: tls.key })) logger.info({ certFile: tls.certFile }, 'TLS certificate renewed: new connections use it');
+}
+
 /** What a reload cannot change in a running process: said once, so nobody wonders why. */
 function warnRestartOnly(current: Generation, next: Generation['booted']['model']['server'], logger: Logger): void {
   const before = current.booted.model.server;
-  const changed = (['host', 'port', 'requestTimeoutMs', 'workers'] as const).filter((k) => before[k] !== next[k]);
+  const changed: string[] = (['host', 'port', 'requestTimeoutMs', 'workers', 'h2c'] as const).filter((k) => before[k] !== next[k]);
+  // The certificate is renewed in place; serving TLS or not takes a restart.
+  if ((before.tls === undefined) !== (next.tls === undefined)) changed.push('tls');
   if (changed.length > 0) {
     logger.warn({ changed }, 'these server settings take effect when svc serve restarts; the running process keeps the previous ones');
   }

@@ -13,7 +13,7 @@
  */
 import cluster from 'node:cluster';
 import type { StepError } from '../../graph/index.js';
-import { createFront, flushLogger, listenFront, processSignals, shutdownFront, type Logger } from '../http/index.js';
+import { createFront, flushLogger, listenFront, processSignals, shutdownFront, transportOf, type Logger } from '../http/index.js';
 import type { CompileServiceOptions } from '../steps/index.js';
 import type { Booted, DiagnosticsFormat } from './boot.js';
 import { countEndpoints, describeEndpoints } from './endpoint-count.js';
@@ -76,7 +76,7 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
     flushLogger(logger);
     return EXIT_FAILURE;
   }
-  const front = createFront({ requestTimeoutMs: server.requestTimeoutMs, app: first.app });
+  const front = createFront({ ...transportOf(server), requestTimeoutMs: server.requestTimeoutMs, app: first.app });
   // Log lines are batched: a crash must neither lose the last ones nor die without saying why.
   const crash = (error: unknown): void => {
     logger.fatal({ err: error }, 'crashed');

@@ -11,8 +11,13 @@
  * Node's own `closeIdleConnections()` cannot be used for this: from Node.js 26 (nodejs/node#63470)
  * it closes silent connections too, at once, and `http.Server.close()` calls it, so a request already
  * sent to the server would be reset instead of answered.
+ *
+ * HTTP/2 sessions (h2-server.ts) are followed apart: many requests share one, so a shutdown sends
+ * each a GOAWAY (`closeSessions`: no new stream, the open ones finish, then it closes) and their
+ * responses are followed one by one (`streamArrived`) for a reload's retirement.
  */
 import type { Server, ServerResponse } from 'node:http';
+import type { Http2ServerResponse, Http2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
@@ -36,6 +41,12 @@ export interface ConnectionStates {
    * event copy the listener list.
    */
   requestArrived(socket: Socket): void;
+  /** An HTTP/2 request arrived: its response is followed until it closes (one listener, HTTP/2 only). */
+  streamArrived(res: Http2ServerResponse): void;
+  /** Sends every HTTP/2 session a GOAWAY: its open streams finish, then it closes (a shutdown). */
+  closeSessions(): void;
+  /** Closes every connection and session at once. */
+  closeAll(): void;
 }
 
 /** The response a socket is writing (Node's own field, which `closeIdleConnections()` reads too). */
@@ -53,8 +64,10 @@ const PRUNE_MIN = 64;
  * its socket's `close`): about 0.5 % of bench/health's throughput (seven fresh pairs, shared-CPU
  * A/B, 0.990 to 1.019).
  */
-export function trackConnections(server: Server): ConnectionStates {
+export function trackConnections(server: Server, accepted: 'connection' | 'secureConnection' = 'connection'): ConnectionStates {
   const open = new Set<Socket>();
+  const sessions = new Set<Http2Session>();
+  const streams = new Set<Http2ServerResponse>();
   /** Silent connections, with when each was accepted. */
   const silent = new Map<Socket, number>();
   let pruneAt = PRUNE_MIN;
@@ -67,10 +80,16 @@ export function trackConnections(server: Server): ConnectionStates {
     }
     pruneAt = Math.max(PRUNE_MIN, 2 * open.size);
   };
-  server.on('connection', (socket: Socket) => {
+  server.on(accepted, (socket: Socket & { alpnProtocol?: string | false }) => {
+    // A TLS connection that chose HTTP/2 is a session, followed below.
+    if (socket.alpnProtocol === 'h2') return;
     open.add(socket);
     silent.set(socket, performance.now());
     if (open.size >= pruneAt) prune();
+  });
+  server.on('session', (session: Http2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
   });
   return {
     idle() {
@@ -91,11 +110,23 @@ export function trackConnections(server: Server): ConnectionStates {
         const res = (socket as HttpSocket)._httpMessage;
         if (res != null) responses.push(res);
       }
+      for (const res of streams) responses.push(res as unknown as ServerResponse);
       return responses;
     },
     requestArrived(socket) {
       // Under load every connection has spoken: nothing to look up.
       if (silent.size > 0) silent.delete(socket);
+    },
+    streamArrived(res) {
+      streams.add(res);
+      res.once('close', () => streams.delete(res));
+    },
+    closeSessions() {
+      for (const session of sessions) if (!session.closed) session.close();
+    },
+    closeAll() {
+      for (const session of sessions) session.destroy();
+      for (const socket of open) socket.destroy();
     },
   };
 }

@@ -19,6 +19,7 @@ import type { ConnectionStates, HttpSocket } from './connection-states.js';
 import { clientErrorHandler } from './errors.js';
 import type { Logger } from './log.js';
 import { createNodeServer, type OwnedResponse } from './node-server.js';
+import { renewCertificate, transportOf, type TlsFiles } from './tls.js';
 
 /** A built app, as the rest of svc holds it (only src/http imports fastify). */
 export type HttpApp = FastifyInstance;
@@ -39,6 +40,11 @@ export interface Front {
    * the server has stopped accepting connections first).
    */
   retireCurrent(options: RetireOptions): Promise<void>;
+  /**
+   * A reload's certificate and key (tls.ts): new handshakes use them, connections already open keep
+   * theirs. False when the server is not serving TLS (a `tls` block added takes a restart).
+   */
+  renewCertificate(tls: TlsFiles): boolean;
 }
 
 export interface RetireOptions {
@@ -56,6 +62,9 @@ export interface FrontOptions {
   /** `server.request_timeout` of the first manifest: bounds receiving every request (node-server.ts). */
   readonly requestTimeoutMs: number;
   readonly app: FastifyInstance;
+  /** `server.tls` / `server.h2c` of the first manifest (h2-server.ts); a reload renews the certificate only. */
+  readonly tls?: TlsFiles;
+  readonly h2c?: boolean;
 }
 
 /**
@@ -66,7 +75,8 @@ export interface FrontOptions {
  */
 export function createFront(options: FrontOptions): Front {
   let current: Generation = generation(options.app);
-  const { server, connections } = createNodeServer({ requestTimeoutMs: options.requestTimeoutMs, log: () => current.app.svcLogLine }, (req, res) => {
+  const settings = { ...transportOf(options), requestTimeoutMs: options.requestTimeoutMs, log: () => current.app.svcLogLine };
+  const { server, connections } = createNodeServer(settings, (req, res) => {
     const serving = current;
     res.svcOwner = serving;
     // A request that arrives while its app is being retired (on a kept-alive connection, during a
@@ -86,6 +96,7 @@ export function createFront(options: FrontOptions): Front {
       return retire(previous, retireOptions);
     },
     retireCurrent: (retireOptions) => retire(current, retireOptions),
+    renewCertificate: (tls) => options.tls !== undefined && renewCertificate(server, tls),
   };
 }
 

@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ConnectionStates } from './connection-states.js';
 import type { Front } from './front.js';
 import type { Logger } from './log.js';
+import { schemeOf } from './tls.js';
 
 export interface ListenOptions {
   readonly host: string;
@@ -25,7 +26,7 @@ export async function listen(app: FastifyInstance, options: ListenOptions): Prom
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { host: options.host, port, url: `http://${shown}:${port}` };
+  return { host: options.host, port, url: `${schemeOf(app.server)}://${shown}:${port}` };
 }
 
 export interface ShutdownOptions {
@@ -58,6 +59,8 @@ async function draining(
   drain: (closed: Promise<void>) => Promise<unknown>,
 ): Promise<void> {
   const closed = stopListening(server);
+  // HTTP/2: a GOAWAY to every session; its streams in flight finish, then it closes (h2-server.ts).
+  connections.closeSessions();
   const sweep = setInterval(() => {
     for (const socket of connections.idle()) socket.destroy();
     for (const socket of connections.silent(SILENT_GRACE_MS)) socket.destroy();
@@ -100,7 +103,7 @@ export async function listenFront(front: Front, options: ListenOptions): Promise
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return { host: options.host, port, url: `http://${shown}:${port}` };
+  return { host: options.host, port, url: `${schemeOf(server)}://${shown}:${port}` };
 }
 
 /**

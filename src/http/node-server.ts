@@ -17,6 +17,9 @@
  * Its connections' writes leave at the end of each turn of the event loop, the answers of all of
  * them back to back (src/io: fewer wake-ups of the clients, measured in bench/).
  *
+ * With `server { tls }` or `h2c` the server is node:http2's instead (h2-server.ts), its HTTP/1.1
+ * fallback built from the same classes and time-outs.
+ *
  * It also tracks its connections' states for a graceful shutdown (connection-states.ts), and its
  * requests and responses are Node's own classes with svc's per-request fields declared
  * (`ArrivingMessage`, `OwnedResponse`), so that setting them adds no property to a Node object on
@@ -29,6 +32,7 @@ import { type ConnectionStates, trackConnections } from './connection-states.js'
 import type { RequestLogger } from './log.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { holdWritesToTurnEnd } from '../io/index.js';
+import { boundH2Body, createH2Server, isHttp2Response, type TlsFiles } from './h2-server.js';
 
 /** A request stamped with when it arrived (its headers parsed): the log line's `ms` counts from it. */
 export class ArrivingMessage extends IncomingMessage {
@@ -52,6 +56,10 @@ export interface NodeServerOptions {
   readonly requestTimeoutMs: number;
   /** The request log; read when a request is answered (Fastify decorates the instance later). */
   readonly log: () => RequestLogger;
+  /** `server.tls`: HTTPS with HTTP/2 by ALPN (h2-server.ts); absent, cleartext. */
+  readonly tls?: TlsFiles;
+  /** `server.h2c`: cleartext HTTP/2 by prior knowledge, without HTTP/1.1. */
+  readonly h2c?: boolean;
 }
 
 /** How often Node looks for requests past their time-out: a tenth of it, within 100 ms and 30 s. */
@@ -71,6 +79,7 @@ export interface NodeServer {
  * an app built on its own (tests, `listen`) builds one as Fastify's `serverFactory` (server.ts).
  */
 export function createNodeServer(options: NodeServerOptions, handler: RequestHandler): NodeServer {
+  if (options.tls !== undefined || options.h2c === true) return createHttp2NodeServer(options, handler);
   const { requestTimeoutMs } = options;
   const server = createServer(
     {
@@ -93,6 +102,43 @@ export function createNodeServer(options: NodeServerOptions, handler: RequestHan
   const connections = trackConnections(server);
   server.on('connection', holdWritesToTurnEnd);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  return { server, connections };
+}
+
+/**
+ * The HTTP/2 server (TLS with HTTP/1.1 beside it, or h2c). It is not an `http.Server`, but what svc
+ * uses of one is there: `listen`, `address`, net.Server's `close`, `clientError` for its HTTP/1.1
+ * connections, and `closeAllConnections` (added here: every connection and session, at once).
+ */
+function createHttp2NodeServer(options: NodeServerOptions, handler: RequestHandler): NodeServer {
+  const { requestTimeoutMs } = options;
+  const h2 = createH2Server(options.tls, { IncomingMessage: ArrivingMessage, ServerResponse: OwnedResponse });
+  const server = h2 as unknown as Server;
+  // Read by Node's HTTP/1.1 connection handling of the fallback, as the constructor options above.
+  server.requestTimeout = requestTimeoutMs;
+  server.headersTimeout = requestTimeoutMs;
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = checkIntervalMs(requestTimeoutMs);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  const connections = trackConnections(server, options.tls !== undefined ? 'secureConnection' : 'connection');
+  server.closeAllConnections = () => connections.closeAll();
+  // As HTTP/1.1's keep-alive: a session without a stream for as long is closed (GOAWAY).
+  h2.on('session', (session) => session.setTimeout(KEEP_ALIVE_TIMEOUT_MS, () => session.close()));
+  h2.on('request', (req, res) => {
+    if (isHttp2Response(res)) {
+      connections.streamArrived(res);
+      boundH2Body(req, res, requestTimeoutMs, options.log);
+      handler(req as unknown as ArrivingMessage, res as unknown as OwnedResponse);
+      return;
+    }
+    // An HTTP/1.1 request of the TLS server's fallback: as on the cleartext server.
+    const http1 = req as unknown as ArrivingMessage;
+    connections.requestArrived(http1.socket);
+    if (http1.headers.host === undefined && http1.httpVersionMinor >= 1) {
+      answerWithoutHost(http1, res as unknown as OwnedResponse, options.log());
+      return;
+    }
+    handler(http1, res as unknown as OwnedResponse);
+  });
   return { server, connections };
 }
 

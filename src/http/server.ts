@@ -19,6 +19,7 @@ import { installMetricsRoute } from './metrics-route.js';
 import { type HealthOptions, installHealthRoutes } from './health.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
 import { createNodeServer } from './node-server.js';
+import { transportOf, type TlsFiles } from './tls.js';
 import { pathShape, toRoutePath } from './paths.js';
 import { installRateLimits, routeHooks } from './rate-limit.js';
 import { arrive } from './note.js';
@@ -44,6 +45,9 @@ export interface ServerOptions {
   readonly health?: HealthOptions;
   /** `server.cors`: the policy of the 404 answers, which belong to no endpoint (cors.ts). */
   readonly cors?: CorsModel;
+  /** `server.tls` / `server.h2c`: HTTPS with HTTP/2, or cleartext HTTP/2 (h2-server.ts). */
+  readonly tls?: TlsFiles;
+  readonly h2c?: boolean;
 }
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -60,7 +64,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // built here so that the bound covers the body and a request without Host is a problem too
     // (node-server.ts says why Fastify's own construction does neither).
     serverFactory: (handler) => {
-      const built = createNodeServer({ requestTimeoutMs: options.requestTimeoutMs, log: () => app.svcLogLine }, handler);
+      const built = createNodeServer({ ...transportOf(options), requestTimeoutMs: options.requestTimeoutMs, log: () => app.svcLogLine }, handler);
       connections = built.connections;
       return built.server;
     },

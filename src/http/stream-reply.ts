@@ -14,6 +14,7 @@
  * subscription or upstream body behind the source; one log line is written when the stream ends,
  * with its items, bytes and why it ended.
  */
+import { isHttp2Response } from './h2-server.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { problem } from '../problem/index.js';
 import type { StreamResult } from '../steps/index.js';
@@ -81,7 +82,8 @@ export function writeStream(request: FastifyRequest, reply: FastifyReply, result
     problemOf: (error) => withInstance({ ...problem(failureStatus(result.categoryOf(error))), step: result.step }, request),
     abort: () => cutShort(reply),
     // A compressed body is corked at the compressor, whose output leaves as it is flushed.
-    corkable: rep?.coding === undefined ? (reply.raw.socket ?? undefined) : undefined,
+    // An HTTP/2 stream's socket is its session's, shared with other streams: never corked from here.
+    corkable: rep?.coding === undefined && !isHttp2Response(reply.raw) ? (reply.raw.socket ?? undefined) : undefined,
   });
   if (result.live || result.encoding.format === 'sse') {
     commit(reply, result, rep);
@@ -167,7 +169,8 @@ function failBeforeHead(request: FastifyRequest, reply: FastifyReply, result: St
  */
 function cutShort(reply: FastifyReply): void {
   const socket = reply.raw.socket;
-  if (socket === null) reply.raw.destroy();
+  // HTTP/2: the stream alone is reset (RST_STREAM); the session serves its other streams on.
+  if (socket === null || isHttp2Response(reply.raw)) reply.raw.destroy();
   else socket.end();
 }
 

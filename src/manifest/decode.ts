@@ -113,7 +113,7 @@ export function decodeManifest(files: readonly File[], diags: Diagnostics, acces
   // Declared guards count even when their body had errors, so endpoints do not report them again.
   const guardNames = { has: (n: string) => authBlocks.has(n), keys: () => authBlocks.keys() };
 
-  const server = single(of('server'), 'server', (b, s) => decodeServer(b, s, guardNames, table)) ?? defaultServer();
+  const server = single(of('server'), 'server', (b, s) => decodeServer(b, s, guardNames, table, access)) ?? defaultServer();
   const openapi =
     single(of('openapi'), 'openapi', (b, s) => {
       if (b.labels.length > 0) {

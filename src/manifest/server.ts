@@ -1,6 +1,6 @@
 /**
  * `server { host, port, max_body_size, request_timeout, shutdown_timeout, auth = [...], log_level,
- * access_log, metrics, workers, etag, rate_limit { ... }, cors { ... }, health { ... }, compression { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
+ * access_log, metrics, workers, etag, h2c, rate_limit { ... }, cors { ... }, health { ... }, compression { ... }, tls { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
  */
 import type { Attribute, Block } from '../hcl/index.js';
 import { LOG_LEVELS, type ServerModel } from './types.js';
@@ -8,6 +8,8 @@ import { blocksOf, decodeBody, type BodySchema } from './body.js';
 import { decodeServerCors } from './cors.js';
 import { decodeServerHealth } from './health.js';
 import { decodeServerRateLimit } from './rate-limit.js';
+import type { FileAccess } from './files.js';
+import { decodeServerTls } from './tls.js';
 import { decodeServerCompression } from './representation.js';
 import { readGuardList, type ConnectionTable, type GuardNames } from './refs.js';
 import type { DecodeScope } from './scope.js';
@@ -34,15 +36,16 @@ const SERVER_BODY: BodySchema = {
     metrics: {},
     workers: {},
     etag: {},
+    h2c: {},
   },
-  blocks: { rate_limit: {}, cors: {}, health: {}, compression: {} },
+  blocks: { rate_limit: {}, cors: {}, health: {}, compression: {}, tls: {} },
 };
 
 export function defaultServer(): ServerModel {
   return { ...SERVER_DEFAULTS, auth: [], accessLog: true };
 }
 
-export function decodeServer(block: Block, scope: DecodeScope, guards: GuardNames, connections: ConnectionTable): ServerModel {
+export function decodeServer(block: Block, scope: DecodeScope, guards: GuardNames, connections: ConnectionTable, files: FileAccess): ServerModel {
   const s = scope.enter(block);
   const decoded = decodeBody(block.body, SERVER_BODY, s, block);
   const { attrs } = decoded;
@@ -55,6 +58,9 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
   const compressionBlock = blocksOf(decoded, 'compression')[0];
   const compression = compressionBlock && decodeServerCompression(compressionBlock, s);
   const etag = readBool(attrs.get('etag'), s);
+  const tlsBlock = blocksOf(decoded, 'tls')[0];
+  const tls = tlsBlock && decodeServerTls(tlsBlock, s, files);
+  const h2c = readH2c(attrs.get('h2c'), tlsBlock !== undefined, s);
   const auth = attrs.get('auth');
   const logLevel = readChoice(attrs.get('log_level'), s, LOG_LEVELS);
   const metricsPath = readMetricsPath(attrs.get('metrics'), s);
@@ -75,6 +81,8 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
     ...(health !== undefined ? { health } : {}),
     ...(compression !== undefined ? { compression } : {}),
     ...(etag !== undefined ? { etag } : {}),
+    ...(tls !== undefined ? { tls } : {}),
+    ...(h2c === true ? { h2c } : {}),
     range: block.range,
   };
 }
@@ -88,6 +96,21 @@ function readMetricsPath(attr: Attribute | undefined, scope: DecodeScope): strin
     return undefined;
   }
   return path;
+}
+
+/** `h2c = true`: HTTP/2 without TLS; with a `tls` block HTTP/2 is already there (negotiated), so both is a mistake. */
+function readH2c(attr: Attribute | undefined, withTls: boolean, scope: DecodeScope): boolean | undefined {
+  const h2c = readBool(attr, scope);
+  if (h2c === true && withTls && attr !== undefined) {
+    invalidValue(
+      attr,
+      scope,
+      '`h2c` is cleartext HTTP/2, for a proxy in front that speaks it; with a `tls` block HTTP/2 is negotiated by ALPN already.',
+      'Remove `h2c`.',
+    );
+    return undefined;
+  }
+  return h2c;
 }
 
 /** A positive whole number of processes, or "auto" (one per core). */

@@ -51,7 +51,21 @@ export interface ServerModel {
   readonly etag?: boolean;
   /** `health { live, ready }`: the probes' paths (README "Health and readiness"); absent: none. */
   readonly health?: HealthModel;
+  /** `tls { cert_file, key_file }`: HTTPS, HTTP/2 by ALPN with HTTP/1.1 beside it (README "TLS and HTTP/2"). */
+  readonly tls?: TlsModel;
+  /** `h2c = true`: cleartext HTTP/2 by prior knowledge only, for a proxy that speaks it; not with `tls`. */
+  readonly h2c?: boolean;
   readonly range?: Range;
+}
+
+/** A certificate chain and its private key (PEM), read at boot and at each reload. */
+export interface TlsModel {
+  /** The paths as resolved against the manifest directory. */
+  readonly certFile: string;
+  readonly keyFile: string;
+  /** The PEM text, when the build reads files (absent in in-memory builds). */
+  readonly cert?: string;
+  readonly key?: string;
 }
 
 /** The paths of the liveness and readiness probes; a block without them serves both at their defaults. */

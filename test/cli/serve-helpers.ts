@@ -58,7 +58,7 @@ export async function serve(dir: string, args: readonly string[] = [], env: Reco
       const deadline = Date.now() + ms;
     });
   const served = { child, url: '', exited, stdout: () => out, stderr: () => err, waitFor };
-  const m = await waitFor(/listening on (http:\/\/\S+)/);
+  const m = await waitFor(/listening on (https?:\/\/\S+)/);
   return { ...served, url: m[1]! };
 }
 
