@@ -11,6 +11,7 @@ import { compileOpenApi, serializeDocument, type OpenApiDocument } from '../open
 import type { CompiledDocsEndpoint } from '../steps/index.js';
 import { docsPageFiles } from '../docs/index.js';
 import type { EndpointGuard } from '../auth/index.js';
+import { Compressor } from './compress.js';
 import { REVALIDATE, staticFile, type StaticFile } from './static-file.js';
 
 export interface DocsSite {
@@ -21,6 +22,8 @@ export interface DocsSite {
   readonly guard?: EndpointGuard;
   /** The endpoint's cross-origin policy (cors.ts); absent: no CORS headers. */
   readonly cors?: CorsModel;
+  /** The endpoint's compression (the server's, unless it says `compression = false`); absent: none. */
+  readonly compressor?: Compressor;
 }
 
 /** RFC 8259: JSON is UTF-8; the charset is said anyway, as every other JSON answer of svc says it. */
@@ -37,13 +40,18 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export function docsSites(endpoints: readonly CompiledDocsEndpoint[], model: ServiceModel): DocsSite[] {
   let document: OpenApiDocument | undefined;
   const theDocument = (): OpenApiDocument => (document ??= compileOpenApi(model));
-  return endpoints.map((endpoint) => ({
-    method: endpoint.method,
-    path: endpoint.path,
-    files: filesOf(endpoint, theDocument, model),
-    ...(endpoint.guard ? { guard: endpoint.guard } : {}),
-    ...(endpoint.cors ? { cors: endpoint.cors } : {}),
-  }));
+  return endpoints.map((endpoint) => {
+    // The endpoint as decoded carries its compression, as every endpoint's does (src/manifest/representation.ts).
+    const compression = model.endpoints.find((e) => e.method === endpoint.method && e.path === endpoint.path)?.representation?.compression;
+    return {
+      method: endpoint.method,
+      path: endpoint.path,
+      files: filesOf(endpoint, theDocument, model),
+      ...(endpoint.guard ? { guard: endpoint.guard } : {}),
+      ...(endpoint.cors ? { cors: endpoint.cors } : {}),
+      ...(compression ? { compressor: new Compressor(compression) } : {}),
+    };
+  });
 }
 
 function filesOf(endpoint: CompiledDocsEndpoint, document: () => OpenApiDocument, model: ServiceModel): Map<string, StaticFile> {

@@ -156,7 +156,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
         url: toRoutePath(route.path).url,
         ...(explicitHead ? { exposeHeadRoute: false } : {}),
         ...routeCors.options,
-        handler: cors.around(routeCors.inHandler, serveStaticFile(route.file)),
+        handler: cors.around(routeCors.inHandler, serveStaticFile(route.file, route.compressor)),
       });
     }
     const declared = [...endpoints.map((e) => e.method), ...group.docs.map((d) => d.method)];
@@ -196,6 +196,7 @@ interface DocsRoute {
   readonly file: StaticFile;
   readonly guard?: DocsSite['guard'];
   readonly cors?: DocsSite['cors'];
+  readonly compressor?: DocsSite['compressor'];
 }
 
 function docsRoutes(site: DocsSite): DocsRoute[] {
@@ -205,5 +206,6 @@ function docsRoutes(site: DocsSite): DocsRoute[] {
     file,
     ...(site.guard ? { guard: site.guard } : {}),
     ...(site.cors ? { cors: site.cors } : {}),
+    ...(site.compressor ? { compressor: site.compressor } : {}),
   }));
 }

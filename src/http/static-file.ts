@@ -7,7 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { noneMatch } from './conditional.js';
+import type { ContentCoding } from '../model/index.js';
+import { type Compressor, compressible } from './compress.js';
+import { codedTag, noneMatch } from './conditional.js';
+import { joinVary } from './cors.js';
 import { logSent } from './note.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
@@ -28,19 +31,34 @@ export function staticFile(content: string | Buffer, contentType: string, cacheC
   return { body, contentType, etag, cacheControl };
 }
 
-/** The route handler of one file (GET; Fastify answers HEAD from it without the body). */
-export function serveStaticFile(file: StaticFile): (request: FastifyRequest, reply: FastifyReply) => void {
+/**
+ * The route handler of one file (GET; Fastify answers HEAD from it without the body). With the
+ * endpoint's `compressor` (README "Compression"), a text file of at least `min_size` bytes is sent in
+ * the client's coding, compressed once per coding on first demand and kept, with its own tag.
+ */
+export function serveStaticFile(file: StaticFile, compressor?: Compressor): (request: FastifyRequest, reply: FastifyReply) => void {
+  const compressing = compressor !== undefined && compressible(file.contentType) && file.body.byteLength >= compressor.minSize ? compressor : undefined;
+  const coded = new Map<ContentCoding, { readonly body: Buffer; readonly etag: string }>();
+  const codedFile = (coding: ContentCoding): { readonly body: Buffer; readonly etag: string } => {
+    let made = coded.get(coding);
+    if (made === undefined) coded.set(coding, (made = { body: compressing!.compressSync(file.body, coding), etag: codedTag(file.etag, coding) }));
+    return made;
+  };
   return function serve(request, reply) {
+    const coding = compressing?.choose(request.headers['accept-encoding']);
+    const sent = coding === undefined ? file : codedFile(coding);
     reply.header(REQUEST_ID_HEADER, request.id);
-    reply.header('etag', file.etag);
+    reply.header('etag', sent.etag);
     reply.header('cache-control', file.cacheControl);
-    // The comparison endpoints' ETags use (conditional.ts); a file is served as it is, so only its own tag.
-    if (noneMatch(request.headers['if-none-match'], file.etag, false)) {
+    if (compressing !== undefined) reply.header('vary', joinVary(reply.getHeader('vary'), 'Accept-Encoding'));
+    // The comparison endpoints' ETags use (conditional.ts): any coding's tag of this file matches.
+    if (noneMatch(request.headers['if-none-match'], file.etag, compressing !== undefined)) {
       reply.code(304).send();
     } else {
       reply.header('content-type', file.contentType);
       reply.header('x-content-type-options', 'nosniff');
-      reply.send(file.body);
+      if (coding !== undefined) reply.header('content-encoding', coding);
+      reply.send(sent.body);
     }
     logSent(request, reply);
   };

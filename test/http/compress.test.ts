@@ -10,8 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as zlib from 'node:zlib';
 import { chooseEncoding } from '../../src/http/compress-negotiate.js';
-import { buildServer, createLogger } from '../../src/http/index.js';
-import type { RepresentationModel } from '../../src/model/index.js';
+import { codedTag } from '../../src/http/conditional.js';
+import { buildServer, createLogger, docsSites } from '../../src/http/index.js';
+import type { ContentCoding, RepresentationModel } from '../../src/model/index.js';
+import { buildServiceModel, compileService } from '../../src/steps/index.js';
 import { CODINGS, fetchRaw } from './compress-helpers.js';
 import { endpoint, LogCapture, serveManifest, type ServedService } from './helpers.js';
 import { listenLocal, open, streamResult, until } from './stream-helpers.js';
@@ -426,5 +428,66 @@ route "GET /lines" {
     }
     assert.equal(body.headers['content-encoding'], 'gzip');
     assert.equal(lines.headers['content-encoding'], 'gzip');
+  });
+});
+
+describe('documentation endpoints', () => {
+  test('the OpenAPI document is compressed once per coding, with its own tag; either tag revalidates', async () => {
+    const source = `
+server {
+  compression {
+    min_size = 100
+  }
+}
+endpoint "GET /openapi.json" {
+  openapi {
+    format = "json"
+  }
+}
+endpoint "GET /openapi.yaml" {
+  compression = false
+  openapi {
+    format = "yaml"
+  }
+}
+route "GET /items/{id}" {
+  respond {
+    body = { id = ctx.request.path.id }
+  }
+}
+`;
+    const built = buildServiceModel([{ filename: 'main.hcl', source }]);
+    assert.ok(built.model, built.diagnostics.map((d) => d.summary).join('; '));
+    const service = compileService(built.model);
+    const app = await buildServer({
+      endpoints: service.endpoints,
+      docs: docsSites(service.docs, built.model),
+      bodyLimit: 1024,
+      requestTimeoutMs: 10_000,
+      logger: createLogger({ stream: new LogCapture() }),
+    });
+    try {
+      const url = await listenLocal(app);
+      const plain = await fetchRaw(`${url}/openapi.json`);
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.equal(plain.headers.vary, 'Accept-Encoding');
+      assert.equal(JSON.parse(plain.text).openapi.startsWith('3.'), true);
+      for (const coding of CODINGS) {
+        const got = await fetchRaw(`${url}/openapi.json`, { 'accept-encoding': coding });
+        assert.equal(got.headers['content-encoding'], coding);
+        assert.ok(got.text === plain.text, coding);
+        assert.equal(got.headers.etag, codedTag(plain.headers.etag!, coding as ContentCoding));
+        assert.equal(Number(got.headers['content-length']), got.raw.length);
+        const again = await fetchRaw(`${url}/openapi.json`, { 'accept-encoding': coding, 'if-none-match': plain.headers.etag! });
+        assert.equal(again.status, 304);
+        assert.equal(again.headers.etag, got.headers.etag);
+      }
+      const yaml = await fetchRaw(`${url}/openapi.yaml`, { 'accept-encoding': 'gzip' });
+      assert.equal(yaml.headers['content-encoding'], undefined);
+      assert.equal(yaml.headers.vary, undefined);
+      assert.equal((await fetchRaw(`${url}/openapi.yaml`, { 'if-none-match': `${yaml.headers.etag!.slice(0, -1)}-gzip"` })).status, 200);
+    } finally {
+      await app.close();
+    }
   });
 });
