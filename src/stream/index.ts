@@ -5,4 +5,4 @@
  */
 export { createEncoding } from './encoding.js';
 export { StreamItemError, type EncodingOptions, type StreamEncoder, type StreamEncoding, type StreamFormat } from './types.js';
-export { DEFAULT_MAX_BACKLOG_BYTES, Pump, type PumpOptions, type PumpResult, type StreamEndReason } from './pump.js';
+export { Pump, type PumpOptions, type PumpResult, type StreamEndReason } from './pump.js';
