@@ -352,7 +352,8 @@ export class Pump {
    */
   private held(): number {
     const out = this.out as Writable & { readonly readableLength?: number };
-    return out.writableLength + (out.readableLength ?? 0) + this.batch.length;
+    // `|| 0`: a response type without the count must not turn the bound off (NaN compares false).
+    return (out.writableLength || 0) + (out.readableLength || 0) + this.batch.length;
   }
 
   private flushBatch(): void {
