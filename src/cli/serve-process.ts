@@ -90,7 +90,8 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   // primary's SIGTERM to a worker it has just seen listen, must not meet the default action (the end
   // of the process).
   const reloader = createReloader({ dir: options.dir, io, format: options.format, logger, front, first, compile, draining: isDraining });
-  const forceClose = (): void => front.server.closeAllConnections();
+  // A second signal: every connection closed now, its requests logged as cut by the shutdown.
+  const forceClose = (): void => front.cutEveryConnection();
   const signals = !options.worker ? processSignals({ onRepeat: forceClose, onReload: () => reloader.reload('SIGHUP') }) : workerSignals(forceClose);
   let address: { url: string };
   try {

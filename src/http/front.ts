@@ -20,6 +20,7 @@ import { clientErrorHandler } from './errors.js';
 import type { Logger } from './log.js';
 import { createNodeServer, type OwnedResponse } from './node-server.js';
 import { renewCertificate, transportOf, type TlsFiles } from './tls.js';
+import { type CutReason, cutEveryConnection, cutResponse } from './shutdown-cut.js';
 
 /** A built app, as the rest of svc holds it (only src/http imports fastify). */
 export type HttpApp = FastifyInstance;
@@ -40,6 +41,8 @@ export interface Front {
    * the server has stopped accepting connections first).
    */
   retireCurrent(options: RetireOptions): Promise<void>;
+  /** Closes every connection at once (a second SIGTERM/SIGINT); their requests are logged as cut by the shutdown. */
+  cutEveryConnection(): void;
   /**
    * A reload's certificate and key (tls.ts): new handshakes use them, connections already open keep
    * theirs. False when the server is not serving TLS (a `tls` block added takes a restart).
@@ -85,7 +88,7 @@ export function createFront(options: FrontOptions): Front {
     serving.app.routing(req, res);
   });
   server.on('clientError', clientErrorHandler);
-  const retire = (retired: Generation, retireOptions: RetireOptions) => retireGeneration(retired, connections, retireOptions);
+  const retire = (retired: Generation, retireOptions: RetireOptions, reason: CutReason) => retireGeneration(retired, connections, retireOptions, reason);
   return {
     server,
     connections,
@@ -93,9 +96,10 @@ export function createFront(options: FrontOptions): Front {
     swap(next, retireOptions) {
       const previous = current;
       current = generation(next);
-      return retire(previous, retireOptions);
+      return retire(previous, retireOptions, 'reload');
     },
-    retireCurrent: (retireOptions) => retire(current, retireOptions),
+    retireCurrent: (retireOptions) => retire(current, retireOptions, 'shutdown'),
+    cutEveryConnection: () => cutEveryConnection(server, connections),
     renewCertificate: (tls) => options.tls !== undefined && renewCertificate(server, tls),
   };
 }
@@ -104,12 +108,12 @@ function generation(app: FastifyInstance): Generation {
   return { app, retiring: undefined };
 }
 
-async function retireGeneration(generation: Generation, connections: ConnectionStates, options: RetireOptions): Promise<void> {
+async function retireGeneration(generation: Generation, connections: ConnectionStates, options: RetireOptions, reason: CutReason): Promise<void> {
   generation.app.svcStreams.stopAll();
   const retirement = new Retirement(generation);
   generation.retiring = retirement;
   for (const res of connections.writing()) retirement.follow(res);
-  await retirement.finished(options);
+  await retirement.finished(options, reason);
   await generation.app.close();
 }
 
@@ -137,7 +141,7 @@ class Retirement {
   }
 
   /** Resolves once every followed response has closed, or `drainTimeoutMs` has passed (those left are destroyed). */
-  finished(options: RetireOptions): Promise<void> {
+  finished(options: RetireOptions, reason: CutReason): Promise<void> {
     if (this.unfinished.size === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const deadline = setTimeout(() => {
@@ -145,7 +149,7 @@ class Retirement {
           { requests: this.unfinished.size, shutdownTimeoutMs: options.drainTimeoutMs },
           'shutdown time-out: closing the connections of unfinished requests',
         );
-        for (const res of this.unfinished) res.destroy();
+        for (const res of this.unfinished) cutResponse(res, reason);
         resolve();
       }, options.drainTimeoutMs);
       this.onIdle = () => {

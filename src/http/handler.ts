@@ -20,6 +20,7 @@ import { type Deadline, Deadlines } from './deadlines.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, sendStatusProblem } from './problems.js';
 import { type DirectWrite, writeResult } from './reply.js';
+import { cutReason } from './shutdown-cut.js';
 import { writeStream } from './stream-reply.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import type { TextInput } from '../schema/index.js';
@@ -178,13 +179,18 @@ class PendingReply implements ResultReceiver, Deadline {
     sendStatusProblem(this.request, this.reply, 504, `the request took longer than ${this.timeoutMs} ms`);
   }
 
-  /** `close` before the response finished: the client went away, so the steps are torn down at once. */
+  /**
+   * `close` before the response finished: the client went away, or the server cut the connection at
+   * a shutdown or reload (shutdown-cut.ts), so the steps are torn down at once.
+   */
   clientClosed(): void {
     if (this.reply.raw.writableFinished || !this.finish()) return;
     this.pending.cancel();
-    noteOf(this.request).cancelled = 'client closed';
-    // Nothing is sent; 499 (nginx's "client closed request") marks the line.
-    logSent(this.request, this.reply, 499);
+    const cut = cutReason(this.reply.raw);
+    noteOf(this.request).cancelled = cut ?? 'client closed';
+    // Nothing is sent. 499 (nginx's "client closed request") marks a client that left; a request the
+    // server gave up on is a 503, what it would have answered had it been able to say so.
+    logSent(this.request, this.reply, cut === undefined ? 499 : 503);
   }
 
   private finish(): boolean {

@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ConnectionStates } from './connection-states.js';
 import type { Front } from './front.js';
 import type { Logger } from './log.js';
+import { cutEveryConnection } from './shutdown-cut.js';
 import { schemeOf } from './tls.js';
 
 export interface ListenOptions {
@@ -67,7 +68,7 @@ async function draining(
   }, 50);
   const deadline = setTimeout(() => {
     options.logger.warn({ shutdownTimeoutMs: options.shutdownTimeoutMs }, 'shutdown time-out: closing remaining connections');
-    server.closeAllConnections();
+    cutEveryConnection(server, connections);
   }, options.shutdownTimeoutMs);
   try {
     await drain(closed);

@@ -24,6 +24,7 @@ import { joinVary } from './cors.js';
 import { failureStatus } from './failure.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, sendStatusProblem, withInstance } from './problems.js';
+import { cutReason } from './shutdown-cut.js';
 
 /** The open streams of a server, stopped politely when it shuts down (lifecycle.ts). */
 export class OpenStreams {
@@ -137,8 +138,10 @@ function awaitFirstItem(
     if (!settle()) return;
     pump.abandon();
     result.dispose('cancel');
-    noteOf(request).cancelled = 'client closed';
-    logSent(request, reply, 499);
+    // The client left, or the server cut the connection (shutdown-cut.ts; see handler.ts clientClosed).
+    const cut = cutReason(res);
+    noteOf(request).cancelled = cut ?? 'client closed';
+    logSent(request, reply, cut === undefined ? 499 : 503);
   };
   res.on('close', onClose);
   first.then(
@@ -218,8 +221,11 @@ function follow(request: FastifyRequest, reply: FastifyReply, result: StreamResu
 
 function logStream(request: FastifyRequest, reply: FastifyReply, result: StreamResult, ended: PumpResult): void {
   const note = noteOf(request);
-  note.stream = { format: result.encoding.format, items: ended.items, bytes: ended.bytes, ended: ended.why };
-  if (ended.why === 'client too slow') {
+  // A stream the server cut at a shutdown or reload saw only its socket close: it did not end by the client.
+  const cut = ended.why === 'client closed' ? cutReason(reply.raw) : undefined;
+  note.stream = { format: result.encoding.format, items: ended.items, bytes: ended.bytes, ended: cut === undefined ? ended.why : 'server shutting down' };
+  if (cut !== undefined) note.cancelled = cut;
+  else if (ended.why === 'client too slow') {
     note.cancelled = ended.why;
     // Which bound it passed, on a warning: an operator sees each client cut off, once.
     note.warning = ended.error instanceof Error ? ended.error.message : String(ended.error);
