@@ -491,3 +491,32 @@ route "GET /items/{id}" {
     }
   });
 });
+
+describe('on a rate-limited endpoint', () => {
+  test("the limit's headers stay on a compressed answer", async () => {
+    const s = await serveManifest(`
+server {
+  compression {}
+}
+route "GET /limited" {
+  rate_limit {
+    max    = 100
+    window = "1m"
+  }
+  respond {
+    body = { items = [for i in ${upTo(300)} : { i = i }] }
+  }
+}
+`);
+    try {
+      const url = await listenLocal(s.app);
+      const got = await fetchRaw(`${url}/limited`, { 'accept-encoding': 'gzip' });
+      assert.equal(got.status, 200);
+      assert.equal(got.headers['content-encoding'], 'gzip');
+      assert.match(String(got.headers.ratelimit), /;r=99;/);
+      assert.ok(got.headers['ratelimit-policy'] !== undefined);
+    } finally {
+      await s.close();
+    }
+  });
+});
