@@ -162,7 +162,9 @@ export async function servePrimary(options: PrimaryOptions): Promise<number> {
   reload = reloadNow;
   const watcher = options.watch ? watchManifest(options.dir, options.booted.model, () => reloadNow('watch')) : undefined;
   const endpoints = countEndpoints(options.booted.model).total;
-  const url = `http://${options.bind.host.includes(':') ? `[${options.bind.host}]` : options.bind.host}:${port}`;
+  // The workers serve HTTPS when the manifest has `server { tls }` (README "TLS and HTTP/2").
+  const scheme = options.booted.model.server.tls !== undefined ? 'https' : 'http';
+  const url = `${scheme}://${options.bind.host.includes(':') ? `[${options.bind.host}]` : options.bind.host}:${port}`;
   logger.info({ url, endpoints, workers: options.workers, pid: process.pid, pids: [...serving].map((w) => w.process.pid) }, 'listening');
   io.stderr.write(`svc serve: listening on ${url} (${describeEndpoints(options.booted.model).join(', ')}, ${plural(options.workers, 'worker')})\n`);
 

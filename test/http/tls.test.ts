@@ -8,16 +8,16 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, constants, type ClientHttp2Session } from 'node:http2';
+import { constants } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 import { connect as netConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { kill, serve, type Served } from '../cli/serve-helpers.js';
+import { h2, h2Request, makeCertificate, until } from './tls-helpers.js';
 
 const running: Served[] = [];
 const dirs: string[] = [];
@@ -39,33 +39,6 @@ after(async () => {
   await new Promise((resolve) => upstream.close(resolve));
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
-
-/** A self-signed P-256 certificate for 127.0.0.1 and localhost, written as PEM into `dir`. */
-function makeCertificate(dir: string, name: string): void {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-}
 
 const ENDPOINTS = `
 endpoint "GET /hello" {
@@ -126,44 +99,6 @@ const TLS = `
     cert_file = "tls/cert.pem"
     key_file  = "tls/key.pem"
   }`;
-
-function h2(url: string): Promise<ClientHttp2Session> {
-  return new Promise((resolve, reject) => {
-    const session = connect(url, { rejectUnauthorized: false });
-    session.once('connect', () => resolve(session));
-    session.once('error', reject);
-  });
-}
-
-interface H2Answer {
-  readonly status: number;
-  readonly headers: Record<string, unknown>;
-  readonly body: string;
-}
-
-/** One request on `session`; `body` is sent whole. */
-function h2Request(session: ClientHttp2Session, path: string, method = 'GET', body?: string, headers: Record<string, string> = {}): Promise<H2Answer> {
-  return new Promise((resolve, reject) => {
-    const stream = session.request({ ':method': method, ':path': path, ...headers }, { endStream: body === undefined });
-    let text = '';
-    let head: Record<string, unknown> = {};
-    stream.on('response', (h) => (head = h));
-    stream.setEncoding('utf8');
-    stream.on('data', (c: string) => (text += c));
-    stream.on('end', () => resolve({ status: Number(head[':status']), headers: head, body: text }));
-    stream.on('error', reject);
-    if (body !== undefined) stream.end(body);
-  });
-}
-
-/** Polls until `condition` holds (liveness bound: 20 s). */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not within 20 s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** The certificate's subject CN a fresh TLS connection is shown. */
 function peerName(port: number): Promise<string> {
