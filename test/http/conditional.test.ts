@@ -82,6 +82,18 @@ route "GET /missing" {
     body   = problem(404, "nothing")
   }
 }
+route "GET /export" {
+  cache_control = "private, max-age=30"
+  stream "ndjson" {
+    source = [{ i = 1 }, { i = 2 }]
+  }
+}
+route "GET /feed" {
+  cache_control = "public, max-age=30"
+  stream "sse" {
+    source = [{ i = 1 }]
+  }
+}
 route "POST /items" {
   respond {
     body = { ok = true }
@@ -171,6 +183,16 @@ describe('conditional requests over HTTP', () => {
     assert.equal(got.status, 404);
     assert.equal(got.headers.etag, undefined);
     assert.equal(got.headers['cache-control'], undefined);
+  });
+
+  test("streams carry the endpoint's Cache-Control, SSE keeps its format's no-cache", async () => {
+    const lines = await fetchRaw(`${url}/export`);
+    assert.equal(lines.headers['cache-control'], 'private, max-age=30');
+    assert.equal(lines.text, '{"i":1}\n{"i":2}\n');
+    const head = await fetchRaw(`${url}/export`, {}, 'HEAD');
+    assert.equal(head.headers['cache-control'], 'private, max-age=30');
+    const feed = await fetchRaw(`${url}/feed`);
+    assert.equal(feed.headers['cache-control'], 'no-cache');
   });
 
   test('endpoints that ask for nothing: no ETag, If-None-Match ignored', async () => {
