@@ -14,10 +14,8 @@ import { EXIT_FAILURE, type CliIO } from './io.js';
 import { LOG_FLAGS, logSettings, serveTelemetry, telemetryOf } from './log-settings.js';
 import { loadForServe } from './serve-load.js';
 import { compileOptions, serveProcess } from './serve-process.js';
+import { nothingInFlight } from './worker-channel.js';
 import { isServeWorker, servePrimary } from './workers.js';
-
-/** How long a stopped worker keeps its channel to the primary open (see serveCommand). */
-const WORKER_LINGER_MS = 500;
 
 export const SERVE_FLAGS = [
   { name: 'config', short: 'c', value: true },
@@ -45,12 +43,13 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   // A worker forked by the primary below: the same command line, served as one process.
   if (isServeWorker()) {
     const code = await serveProcess({ dir, io, format, logger, watch: false, bind, worker: true });
-    // The primary may have handed this worker a connection just as it stopped listening: answered
+    // The primary may have handed this worker a connection just as it stopped listening: received
     // while the channel is open, it goes back to another worker; lost with the process, the client
-    // would wait forever. So the channel stays open a moment, then closes (it would otherwise keep
-    // the process alive). The worker's disconnect, not the process's: a worker whose channel closes
-    // unannounced exits at once, with 0, and a worker that failed must exit with its failure.
-    await new Promise((resolve) => setTimeout(resolve, WORKER_LINGER_MS));
+    // would wait forever. So the channel stays open until the primary says nothing more is on its
+    // way (worker-channel.ts), then closes (it would otherwise keep the process alive). The worker's
+    // disconnect, not the process's: a worker whose channel closes unannounced exits at once, with
+    // 0, and a worker that failed must exit with its failure.
+    await nothingInFlight();
     cluster.worker?.disconnect();
     return code;
   }

@@ -28,6 +28,7 @@ import { EXIT_FAILURE, EXIT_OK, type CliIO } from './io.js';
 import { loadForServe } from './serve-load.js';
 import { compileOptions } from './serve-process.js';
 import { watchManifest } from './watch.js';
+import { answerWorkerQuestions } from './worker-channel.js';
 
 /** Set by the primary in its workers' environment. */
 const WORKER_MARK = 'SVC_SERVE_WORKER';
@@ -60,6 +61,8 @@ export async function servePrimary(options: PrimaryOptions): Promise<number> {
   cluster.setupPrimary({ silent: false });
   // A worker's metrics page describes the whole service: the primary gathers every worker's.
   servePrimaryMetrics();
+  // A stopping worker closes its channel once the primary says nothing more is on its way to it.
+  answerWorkerQuestions();
   const serving = new Set<Worker>();
   const leaving = new Set<Worker>();
   let stopping = false;
