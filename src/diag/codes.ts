@@ -77,7 +77,7 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: 'A referenced file path, or a symbolic link on its way, leads outside the manifest directory.',
   },
   {
-    code: 'SVC_SERVER_TLS_INVALID',
+    code: 'SVC_LOAD_TLS_INVALID',
     summary: 'Invalid TLS certificate or key',
     description: "server.tls's cert_file or key_file is not PEM Node can load, or the key does not belong to the certificate.",
   },
