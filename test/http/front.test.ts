@@ -123,3 +123,39 @@ function noteClose(app: Awaited<ReturnType<typeof slowApp>>, written: string[]):
     return close();
   }) as typeof app.close;
 }
+
+test('a request the server cuts is logged as cut by it (a reload: 503, cancelled "reload"); one whose client left stays a 499', async () => {
+  const started: string[] = [];
+  const { app: first, log } = await server([
+    endpoint('GET /never', () => {
+      started.push('never');
+      return pendingOf(new Promise<EndpointResult>(() => {}));
+    }),
+  ]);
+  const front = createFront({ requestTimeoutMs: 30_000, app: first });
+  const { port } = await listenFront(front, { host: '127.0.0.1', port: 0 });
+  try {
+    const left = await rawConnection(port);
+    left.socket.write('GET /never?who=left HTTP/1.1\r\nHost: x\r\n\r\n');
+    await waitUntil(() => started.length === 1, 'the first request reaches the app');
+    left.socket.destroy();
+    await waitUntil(() => log.requests().length === 1, 'the line of the client that left');
+    assert.equal(log.requests()[0]!.status, 499);
+    assert.equal(log.requests()[0]!.cancelled, 'client closed');
+
+    const cut = await rawConnection(port);
+    cut.socket.write('GET /never?who=cut HTTP/1.1\r\nHost: x\r\n\r\n');
+    await waitUntil(() => started.length === 2, 'the second request reaches the app');
+    const second = await slowApp('second', []);
+    await front.swap(second, { drainTimeoutMs: 50, logger: quiet });
+    await cut.closed;
+    assert.equal(cut.received(), '', 'the connection is closed without an answer');
+    await waitUntil(() => log.requests().length === 2, 'the line of the cut request');
+    const line = log.requests()[1]!;
+    assert.equal(line.url, '/never?who=cut');
+    assert.equal(line.status, 503);
+    assert.equal(line.cancelled, 'reload');
+  } finally {
+    await shutdownFront(front, { shutdownTimeoutMs: 1_000, logger: quiet });
+  }
+});
