@@ -133,7 +133,7 @@ export interface RequestNote {
   /** The failing step, for 500/503/504 answers. */
   step?: string;
   error?: unknown;
-  /** Why the run ended early (`timeout`, `client closed`, `client too slow`). */
+  /** Why the run ended early (`timeout`, `client closed`, `client too slow`; the server's own cuts, `shutdown` and `reload`: shutdown-cut.ts). */
   cancelled?: string;
   /** Makes the line a warning, with this as its `reason` (a stream's client cut off: which bound it passed). */
   warning?: string;
