@@ -1,7 +1,7 @@
 /**
  * Cold start of examples/shop: from spawning `node bin/svc.js serve -c <copy of examples/shop>` to
  * its first answered `GET /api/v1/users/1` (200), and the process's resident memory then (VmRSS),
- * its peak until then (VmHWM) and its resident memory after a second of idling, in these cases,
+ * its peak until then (VmHWM) and its resident memory after `--idle-seconds` (8) without a request, in these cases,
  * `--runs` times each:
  *
  * - `pglite:.data`, fresh: no `.data/` yet (the empty database laid out from the build's template,
@@ -13,7 +13,7 @@
  * - the floor under the quickstart (floor.ts): the same health answer from node:http alone and from a
  *   hand-written Fastify hello world, under svc's launch settings too.
  *
- *     node --import tsx bench/users/cold-start.ts [--runs 5] [--postgres URL] [--cases shop,quickstart,floor]
+ *     node --import tsx bench/users/cold-start.ts [--runs 5] [--postgres URL] [--cases shop,quickstart,floor] [--idle-seconds 8]
  *
  * `--cases` picks the groups (default: all three; `shop` includes `--postgres`). Runs the compiled
  * code (bin/svc.js -> dist/, dist/bench/users/floor.js): `npm run build` (or `npx tsc`) first.
@@ -35,10 +35,16 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     postgres: { type: 'string', default: process.env.SVC_TEST_POSTGRES_URL ?? '' },
     cases: { type: 'string', default: 'shop,quickstart,floor' },
+    'idle-seconds': { type: 'string', default: '8' },
   },
 });
 const runs = Number(values.runs);
 const cases = new Set(values.cases.split(','));
+/**
+ * How long a started server is left without requests before its idle memory is read: past svc's
+ * collection of the boot's garbage, 6 s after it listens (src/cli/idle-garbage.ts).
+ */
+const idleMs = Number(values['idle-seconds']) * 1000;
 for (const c of cases) if (!['shop', 'quickstart', 'floor'].includes(c)) throw new Error(`--cases: no case "${c}" (shop, quickstart, floor)`);
 
 function freePort(): Promise<number> {
@@ -60,7 +66,7 @@ interface Start {
    * a machine shared with other work, which stretches the wall time but not the work.
    */
   readonly cpu: number;
-  /** Resident memory at the first answer, its peak until then, and after a second of idling (MiB). */
+  /** Resident memory at the first answer, its peak until then, and after `--idle-seconds` without requests (MiB). */
   readonly rss: number;
   readonly peak: number;
   readonly idle: number;
@@ -99,7 +105,7 @@ async function startToFirstAnswer(argv: (port: number) => string[], env: Record<
         const ms = performance.now() - started;
         const cpu = cpuMs(child.pid!);
         const { rss, peak } = memoryOf(child.pid!);
-        await new Promise((r) => setTimeout(r, 1000));
+        await new Promise((r) => setTimeout(r, idleMs));
         return { ms, cpu, rss, peak, idle: memoryOf(child.pid!).rss };
       } catch (error) {
         if ((error as Error).message.startsWith('first answer')) throw error;

@@ -16,6 +16,7 @@ import type { StepError } from '../../graph/index.js';
 import { createFront, flushLogger, listenFront, processSignals, shutdownFront, transportOf, type Logger } from '../http/index.js';
 import type { CompileServiceOptions } from '../steps/index.js';
 import type { Booted, DiagnosticsFormat } from './boot.js';
+import { collectGarbageWhenIdle } from './idle-garbage.js';
 import { countEndpoints, describeEndpoints } from './endpoint-count.js';
 import { closeConnections, startGeneration, type Generation } from './generation.js';
 import { telemetryOf } from './log-settings.js';
@@ -119,6 +120,8 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   // A worker's lines carry its pid already (src/http log.ts): said once, not twice.
   logger.info({ url: address.url, endpoints, ...(cluster.isWorker ? {} : { pid: process.pid }) }, 'listening');
   if (!options.worker) io.stderr.write(`svc serve: listening on ${address.url} (${describeEndpoints(booted.model).join(', ')})\n`);
+  // What the boot grew is given back if nobody calls the server at once (idle-garbage.ts).
+  collectGarbageWhenIdle();
 
   const signal = await signals.stop;
   draining = true;

@@ -22,6 +22,7 @@ import { createNodeServer } from './node-server.js';
 import { transportOf, type TlsFiles } from './tls.js';
 import { pathShape, toRoutePath } from './paths.js';
 import { installRateLimits, routeHooks } from './rate-limit.js';
+import { NO_ROUTE_SCHEMAS } from './route-schemas.js';
 import { arrive } from './note.js';
 import { serveStaticFile, type StaticFile } from './static-file.js';
 import { OpenStreams } from './stream-reply.js';
@@ -73,6 +74,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // served instead, bounded by the shutdown time-out (lifecycle.ts).
     return503OnClosing: false,
     routerOptions: { maxParamLength: 2048 },
+    // No route has a Fastify schema: Fastify's Ajv and serializer compilers are never loaded.
+    schemaController: NO_ROUTE_SCHEMAS,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   });

@@ -27,7 +27,8 @@
  * Numbers, booleans and dates are not strings and stay as they are (`-5` is a number, not a formula);
  * configured `columns` are the author's and stay as written.
  */
-import { Stringifier } from 'csv-stringify';
+import { createRequire } from 'node:module';
+import type * as CsvStringify from 'csv-stringify';
 import type { EncodingOptions, StreamEncoder, StreamEncoding } from './types.js';
 import { StreamItemError } from './types.js';
 import { jsonText } from './json-text.js';
@@ -148,12 +149,21 @@ interface StringifierInternals {
   readonly api?: { stringify?: (record: readonly string[], isHeader?: boolean) => [Error | undefined, string | undefined] };
 }
 
+/**
+ * csv-stringify, loaded by the first csv encoding, which a csv stream step builds at boot: a service
+ * without one never loads it (test/connectors/modules-loaded-boot.test.ts). Required synchronously
+ * (its CommonJS build is one file; its ES module build eight) and kept by the module loader.
+ */
+function loadCsvStringify(): typeof CsvStringify {
+  return createRequire(import.meta.url)('csv-stringify') as typeof CsvStringify;
+}
+
 /** csv-stringify's record formatter (see the module comment): comma, `"` quoting, CR, LF and CRLF all quoted. */
 function recordFormatter(): FormatRecord {
   // The formatter writes no record end (the encoder adds CRLF), so the delimiter only steers quoting:
   // a single-character one is the cheaper check, and quote_record_delimiter quotes any field holding a
   // CR or LF (csv-stringify turns it off when a record_delimiter is given; RFC 4180 wants both quoted).
-  const stringifier = new Stringifier({ record_delimiter: '\n', quote_record_delimiter: true });
+  const stringifier = new (loadCsvStringify().Stringifier)({ record_delimiter: '\n', quote_record_delimiter: true });
   const api = (stringifier as unknown as StringifierInternals).api;
   const stringify = api?.stringify;
   if (typeof stringify !== 'function') throw new Error('csv-stringify: the Stringifier no longer exposes api.stringify; the csv encoder needs updating');
