@@ -12,12 +12,12 @@ export { ConnectorCategory, ConnectorError, ConnectorOpenError } from './errors.
 export { DEFAULT_RETRY } from './retry.js';
 export { redactUrl } from './redact.js';
 export type { ConnectorLogger, RetryPolicy } from './types.js';
-export { MIGRATIONS_TABLE, type PostgresHandle, type PostgresSession, type SqlCursor, type SqlResult } from './postgres/index.js';
+export { MIGRATIONS_TABLE, type PostgresHandle, type PostgresListening, type PostgresSession, type SqlCursor, type SqlResult } from './postgres/index.js';
 // The embedded engine's template, made at build time (scripts/pglite-template.ts).
 export { pgliteTemplateFile, writeTemplate } from './postgres/index.js';
 export { DEFAULT_MAX_BODY_BYTES, type HeaderValue, type OutboundClient, type OutboundHttp, type OutboundResponse } from './http/index.js';
 export type { UpstreamBody } from './http/index.js';
-export type { RedisHandle, RedisStats, RedisSubscription } from './redis/index.js';
+export type { RedisHandle, RedisStats, RedisSubscription, StreamEntry, StreamTail } from './redis/index.js';
 export { scriptClient, type ScriptClient } from './redis/index.js';
 /** Read by metrics at scrape time: a postgres handle's `stats()` (pg's pool counts), a redis handle's. */
 export type { PoolStats } from './postgres/types.js';

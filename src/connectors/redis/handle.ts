@@ -7,6 +7,7 @@
 import { type Interrupt, watchInterrupt } from '../interrupt.js';
 import type { HandleIdentity, ResourceAccess } from '../types.js';
 import { toConnectorError } from './errors.js';
+import { StreamTailLoop } from './stream-tail.js';
 import type { RedisTarget } from './target.js';
 import type { CommandOptions, RedisHandle, RedisStore, RedisSubscription } from './types.js';
 
@@ -64,6 +65,15 @@ export function redisHandle(target: RedisTarget, access: ResourceAccess<RedisRes
     incr: (key, options) => run('INCR', options, (s) => s.incr(key)),
     expire: (key, ttlMs, options) => run('EXPIRE', options, (s) => s.expire(key, ttlMs)),
     publish: (channel, message, options) => run('PUBLISH', options, (s) => s.publish(channel, message)),
+    xadd: (key, id, fields, trim, options) => run('XADD', options, (s) => s.xadd(key, id, fields, trim)),
+    xrange: (key, range, options) => run(range.newestFirst ? 'XREVRANGE' : 'XRANGE', options, (s) => s.xrange(key, range)),
+    tail(key, after, listener) {
+      const { store, key: connection, label } = access.get();
+      return new StreamTailLoop(store.streamReader(key), after, {
+        onEntries: (entries) => listener.onEntries(entries),
+        onFailure: (error) => listener.onFailure(toConnectorError(error, connection, label)),
+      });
+    },
     subscribeRefusal() {
       let resource: RedisResource;
       try {

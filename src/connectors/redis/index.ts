@@ -48,6 +48,11 @@ export type {
   RedisStats,
   RedisSubscription,
   SetOptions,
+  StreamEntry,
+  StreamRange,
+  StreamTail,
+  StreamTrim,
   SubscribeOptions,
+  TailListener,
 } from './types.js';
 export { scriptClient, type ScriptClient } from './script-client.js';

@@ -38,6 +38,55 @@ export type MessageListener = (message: string) => void;
  */
 export type LossListener = (reason: string) => void;
 
+/** One entry of a stream: its id (`<ms>-<seq>`) and its field/value pairs, flat, in their order. */
+export interface StreamEntry {
+  readonly id: string;
+  readonly fields: readonly string[];
+}
+
+/**
+ * XADD's retention, approximate (`~`): keep at least the newest `maxLen` entries, or at least the
+ * entries from `minId` on. Redis may keep a few more (it drops whole nodes); `memory:` keeps exactly.
+ */
+export interface StreamTrim {
+  readonly maxLen?: number | undefined;
+  readonly minId?: string | undefined;
+}
+
+/** XRANGE / XREVRANGE: bounds as Redis reads them (`-`, `+`, `<ms>[-<seq>]`, `(<id>` exclusive). */
+export interface StreamRange {
+  readonly start: string;
+  readonly end: string;
+  readonly count?: number | undefined;
+  /** XREVRANGE: newest first (the bounds stay low, high). */
+  readonly newestFirst?: boolean | undefined;
+}
+
+/**
+ * A blocking reader of one stream key (XREAD BLOCK): `read(after)` resolves with the entries after
+ * `after` (at most `count`), waiting up to `blockMs` for one, and with none when that passes.
+ * `close()` ends it: a read under way then settles (rejected on a server, empty in memory).
+ */
+export interface StreamReader {
+  read(after: string, count: number, blockMs: number): Promise<readonly StreamEntry[]>;
+  close(): void;
+}
+
+/** Hears a followed stream (RedisHandle.tail). */
+export interface TailListener {
+  /** New entries, in id order, never one twice. */
+  onEntries(entries: readonly StreamEntry[]): void;
+  /** The key can no longer be read (it now holds another type): the tail has stopped. */
+  onFailure(error: Error): void;
+}
+
+/** A followed stream; `close` is idempotent. */
+export interface StreamTail {
+  /** The id of the last entry handed over (or the one it started after). */
+  readonly lastId: string;
+  close(): void;
+}
+
 export interface SubscribeOptions extends CommandOptions {
   readonly onLost?: LossListener | undefined;
 }
@@ -60,6 +109,12 @@ export interface RedisStore {
   expire(key: string, ttlMs: number): Promise<IntegerReply>;
   /** The number of subscriber connections that received it (see README "Redis": one per svc process). */
   publish(channel: string, message: string): Promise<IntegerReply>;
+  /** XADD key [MINID|MAXLEN ~ n] id field value...: the new entry's id. */
+  xadd(key: string, id: string, fields: readonly string[], trim?: StreamTrim): Promise<string>;
+  /** XRANGE / XREVRANGE. */
+  xrange(key: string, range: StreamRange): Promise<StreamEntry[]>;
+  /** A reader of `key` of its own (a server: a connection of its own, since XREAD BLOCK holds one). */
+  streamReader(key: string): StreamReader;
   /** Resolves once the subscription is live, so a message published after it is heard; `onLost`: see LossListener. */
   subscribe(channel: string, listener: MessageListener, onLost?: LossListener): Promise<RedisSubscription>;
   /** Why a subscription would be refused at once now (Redis known down), else undefined. */
@@ -106,6 +161,13 @@ export interface RedisHandle extends HandleBase {
   incr(key: string, options?: CommandOptions): Promise<IntegerReply>;
   expire(key: string, ttlMs: number, options?: CommandOptions): Promise<IntegerReply>;
   publish(channel: string, message: string, options?: CommandOptions): Promise<IntegerReply>;
+  xadd(key: string, id: string, fields: readonly string[], trim?: StreamTrim, options?: CommandOptions): Promise<string>;
+  xrange(key: string, range: StreamRange, options?: CommandOptions): Promise<StreamEntry[]>;
+  /**
+   * Follows a stream key from the entry after `after` (StreamTail): entries are handed to `onEntries`
+   * in id order, each once, across reconnections. Throws at once when the connection is not open.
+   */
+  tail(key: string, after: string, listener: TailListener): StreamTail;
   /**
    * Listens to a channel over the connection's one shared subscriber connection. Resolves once the
    * channel is subscribed; the channel is unsubscribed when its last listener leaves. `options`

@@ -4,9 +4,13 @@
  * batch at a time as Redis' active expiry does, so a cache of written-once keys does not grow
  * forever. The timer is unref'd: an idle store never keeps the process alive.
  */
+import type { StreamLog } from './stream-log.js';
+
+/** A key's value: a string, or a stream (./stream-log.ts). */
+export type Value = string | StreamLog;
 
 interface Entry {
-  value: string;
+  value: Value;
   /** performance.now() deadline; undefined: no time-to-live. */
   expiresAt: number | undefined;
 }
@@ -28,7 +32,7 @@ export class Keyspace {
     this.timer.unref();
   }
 
-  get(key: string): string | undefined {
+  get(key: string): Value | undefined {
     return this.live(key)?.value;
   }
 
@@ -37,7 +41,7 @@ export class Keyspace {
   }
 
   /** Sets the value; `ttlMs` undefined clears any time-to-live (SET without PX). */
-  set(key: string, value: string, ttlMs?: number): void {
+  set(key: string, value: Value, ttlMs?: number): void {
     const expiresAt = ttlMs === undefined ? undefined : this.now() + ttlMs;
     this.entries.set(key, { value, expiresAt });
     this.track(key, expiresAt);

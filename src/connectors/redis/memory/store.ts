@@ -10,15 +10,22 @@
 import { ChannelRegistry } from '../channels.js';
 import { StoreReplyError } from '../errors.js';
 import { INT64_MAX, integerReply, parseRedisInteger } from '../integer.js';
-import type { IntegerReply, MessageListener, RedisStats, RedisStore, RedisSubscription } from '../types.js';
+import type { IntegerReply, MessageListener, RedisStats, RedisStore, RedisSubscription, StreamEntry, StreamRange, StreamReader, StreamTrim } from '../types.js';
 import { Keyspace } from './keyspace.js';
+import { StreamLog } from './stream-log.js';
+import { MemoryStreamReader, StreamWaiters } from './stream-reader.js';
+import { parseRangeBound } from './stream-id.js';
 
 export class MemoryStore implements RedisStore {
   private readonly keys = new Keyspace();
   private readonly channels = new ChannelRegistry();
+  /** Blocked stream reads, woken by an XADD to their key. */
+  private readonly waiters = new StreamWaiters();
 
   async get(key: string): Promise<string | null> {
-    return this.keys.get(key) ?? null;
+    const value = this.keys.get(key);
+    if (value instanceof StreamLog) throw wrongType();
+    return value ?? null;
   }
 
   async set(key: string, value: string, ttlMs?: number): Promise<void> {
@@ -36,6 +43,7 @@ export class MemoryStore implements RedisStore {
 
   async incr(key: string): Promise<IntegerReply> {
     const current = this.keys.get(key);
+    if (current instanceof StreamLog) throw wrongType();
     if (current === undefined) {
       this.keys.set(key, '1');
       return 1;
@@ -50,6 +58,37 @@ export class MemoryStore implements RedisStore {
 
   async expire(key: string, ttlMs: number): Promise<IntegerReply> {
     return this.keys.expire(key, ttlMs) ? 1 : 0;
+  }
+
+  async xadd(key: string, id: string, fields: readonly string[], trim?: StreamTrim): Promise<string> {
+    if (fields.length === 0 || fields.length % 2 !== 0) throw new StoreReplyError("ERR wrong number of arguments for 'xadd' command");
+    const current = this.keys.get(key);
+    if (current !== undefined && !(current instanceof StreamLog)) throw wrongType();
+    const log = current ?? new StreamLog();
+    // A stream is created by its first entry only: a refused id leaves no empty key behind.
+    const added = log.add(id, [...fields], trim);
+    if (current === undefined) this.keys.set(key, log);
+    // Woken after the reply, as a server wakes blocked readers after the command.
+    this.waiters.wake(key);
+    return added;
+  }
+
+  async xrange(key: string, range: StreamRange): Promise<StreamEntry[]> {
+    const start = parseRangeBound(range.start, 'start');
+    const end = parseRangeBound(range.end, 'end');
+    const log = this.streamAt(key);
+    return log === undefined ? [] : log.range(start, end, range.count, range.newestFirst === true);
+  }
+
+  streamReader(key: string): StreamReader {
+    return new MemoryStreamReader(key, () => this.streamAt(key), this.waiters);
+  }
+
+  /** The stream at `key`, undefined when there is none, WRONGTYPE when the key holds a string. */
+  private streamAt(key: string): StreamLog | undefined {
+    const value = this.keys.get(key);
+    if (value !== undefined && !(value instanceof StreamLog)) throw wrongType();
+    return value;
   }
 
   /**
@@ -91,7 +130,12 @@ export class MemoryStore implements RedisStore {
   }
 
   async close(): Promise<void> {
+    this.waiters.closeAll();
     this.keys.stop();
     this.channels.clear();
   }
+}
+
+function wrongType(): StoreReplyError {
+  return new StoreReplyError('WRONGTYPE Operation against a key holding the wrong kind of value');
 }

@@ -36,7 +36,7 @@ export interface ConnectionOptions {
   readonly key: string;
   readonly label: string;
   /** Shown by CLIENT LIST, so an operator can tell svc's connections apart. */
-  readonly name: 'svc' | 'svc-subscriber';
+  readonly name: 'svc' | 'svc-subscriber' | 'svc-stream-reader';
   readonly connectTimeoutMs: number;
   readonly logger: ConnectorLogger | undefined;
 }
@@ -146,6 +146,15 @@ export class ServerConnection {
       await Promise.race([this.client.quit().catch(() => {}), bounded]);
       clearTimeout(timer);
     }
+    this.client.disconnect();
+  }
+
+  /**
+   * Closes at once, without QUIT: for a connection blocked in a command (XREAD BLOCK), whose QUIT
+   * would wait for it. A command under way is rejected.
+   */
+  destroy(): void {
+    this.state = 'closed';
     this.client.disconnect();
   }
 

@@ -7,8 +7,21 @@
 import { watchInterrupt } from '../../interrupt.js';
 import type { ConnectorLogger } from '../../types.js';
 import { integerReply } from '../integer.js';
-import type { IntegerReply, LossListener, MessageListener, RedisScript, RedisStats, RedisStore, RedisSubscription } from '../types.js';
+import type {
+  IntegerReply,
+  LossListener,
+  MessageListener,
+  RedisScript,
+  RedisStats,
+  RedisStore,
+  RedisSubscription,
+  StreamEntry,
+  StreamRange,
+  StreamReader,
+  StreamTrim,
+} from '../types.js';
 import { ServerConnection } from './connection.js';
+import { ServerStreamReader, streamEntries } from './stream-reader.js';
 import { SharedSubscriber } from './subscriber.js';
 
 export interface ServerStoreOptions {
@@ -25,6 +38,8 @@ type Reply = Promise<string | number>;
 export class ServerStore implements RedisStore {
   private readonly commands: ServerConnection;
   private readonly subscriber: SharedSubscriber;
+  /** Open stream readers, each on a connection of its own: closed with the store. */
+  private readonly readers = new Set<StreamReader>();
 
   constructor(private readonly options: ServerStoreOptions) {
     this.commands = new ServerConnection({ ...options, name: 'svc' });
@@ -57,6 +72,25 @@ export class ServerStore implements RedisStore {
 
   publish(channel: string, message: string): Promise<IntegerReply> {
     return integer(this.commands.send((c) => c.publish(channel, message)));
+  }
+
+  xadd(key: string, id: string, fields: readonly string[], trim?: StreamTrim): Promise<string> {
+    const retention = trim?.minId !== undefined ? ['MINID', '~', trim.minId] : trim?.maxLen !== undefined ? ['MAXLEN', '~', String(trim.maxLen)] : [];
+    return this.commands.send((c) => c.xadd(key, ...retention, id, ...fields) as Promise<string>);
+  }
+
+  async xrange(key: string, range: StreamRange): Promise<StreamEntry[]> {
+    const count = range.count === undefined ? [] : ['COUNT', String(range.count)];
+    // XREVRANGE takes its bounds high first.
+    const args = range.newestFirst ? [key, range.end, range.start, ...count] : [key, range.start, range.end, ...count];
+    const reply = (await this.commands.send((c) => c.call(range.newestFirst ? 'XREVRANGE' : 'XRANGE', ...args))) as [string, string[]][];
+    return streamEntries(reply);
+  }
+
+  streamReader(key: string): StreamReader {
+    const reader = new ServerStreamReader(key, new ServerConnection({ ...this.options, name: 'svc-stream-reader' }), () => this.readers.delete(reader));
+    this.readers.add(reader);
+    return reader;
   }
 
   subscribe(channel: string, listener: MessageListener, onLost?: LossListener): Promise<RedisSubscription> {
@@ -97,6 +131,7 @@ export class ServerStore implements RedisStore {
   }
 
   async close(): Promise<void> {
+    for (const reader of [...this.readers]) reader.close();
     await Promise.all([this.subscriber.close(), this.commands.close()]);
   }
 }

@@ -1,0 +1,94 @@
+/**
+ * Following one stream key (RedisHandle.tail), for both stores: a loop of blocking reads (XREAD
+ * BLOCK) on a reader of its own, each from the id of the last entry it handed over. That id is the
+ * whole state, so a lost connection loses nothing: the read that failed is simply made again, from
+ * the same id, once the connection is back (with the connection's back-off: 50 ms doubling to 1 s),
+ * and whatever was added meanwhile comes in that read, in order, none twice. Unlike a pub/sub
+ * subscription, a reconnection is therefore not a loss and nobody is told of it.
+ *
+ * What does stop the tail is an error reply (the key now holds a string: WRONGTYPE): reading again
+ * would fail again, so the listener is told (onFailure) and the reader closed.
+ */
+import { ConnectorCategory } from '../errors.js';
+import { classifyRedisError, replyCodeOf } from './errors.js';
+import type { StreamEntry, StreamReader, StreamTail, TailListener } from './types.js';
+
+/** Entries one read may bring: a bound on the memory of a burst, not on throughput (reads follow at once). */
+export const TAIL_READ_COUNT = 1000;
+/**
+ * How long one read blocks before it is made again. Not a latency: an entry wakes the read at once.
+ * It bounds how long a silently dead socket (no RST) could hold the tail.
+ */
+export const TAIL_BLOCK_MS = 15_000;
+const FIRST_RETRY_DELAY_MS = 50;
+const MAX_RETRY_DELAY_MS = 1000;
+
+export class StreamTailLoop implements StreamTail {
+  #lastId: string;
+  #closed = false;
+  #retry: NodeJS.Timeout | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(
+    private readonly reader: StreamReader,
+    after: string,
+    private readonly listener: TailListener,
+  ) {
+    this.#lastId = after;
+    void this.#run();
+  }
+
+  get lastId(): string {
+    return this.#lastId;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#retry);
+    this.#wake?.();
+    this.reader.close();
+  }
+
+  async #run(): Promise<void> {
+    let delay = FIRST_RETRY_DELAY_MS;
+    while (!this.#closed) {
+      let entries: readonly StreamEntry[];
+      try {
+        entries = await this.reader.read(this.#lastId, TAIL_READ_COUNT, TAIL_BLOCK_MS);
+      } catch (error) {
+        if (this.#closed) return;
+        if (isFinal(error)) {
+          this.close();
+          this.listener.onFailure(error as Error);
+          return;
+        }
+        await this.#pause(delay);
+        delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+        continue;
+      }
+      delay = FIRST_RETRY_DELAY_MS;
+      if (this.#closed || entries.length === 0) continue;
+      this.#lastId = entries[entries.length - 1]!.id;
+      try {
+        this.listener.onEntries(entries);
+      } catch {
+        // A listener that throws (it should not) does not stop the tail.
+      }
+    }
+  }
+
+  #pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+      this.#retry = setTimeout(resolve, ms);
+    });
+  }
+}
+
+/** An error reply the server would give again (WRONGTYPE, a bad id), unlike an unavailable server. */
+function isFinal(error: unknown): boolean {
+  if (replyCodeOf(error) === undefined) return false;
+  const category = classifyRedisError(error);
+  return category !== ConnectorCategory.unavailable && category !== ConnectorCategory.timeout;
+}
