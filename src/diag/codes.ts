@@ -443,6 +443,17 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: "A stream step's max_backlog outside 64KiB to 1GiB, the bytes a live source may hold for one client.",
   },
   {
+    code: 'SVC_STEP_LISTEN_IN_TRANSACTION',
+    summary: 'Listening sql step in a transaction',
+    description: 'A sql step with listen inside a transaction, whose connection is not the one notifications arrive on.',
+  },
+  {
+    code: 'SVC_STEP_LISTEN_UNSUPPORTED',
+    summary: 'LISTEN not supported by the connection',
+    description:
+      'A sql step with listen on a connection that cannot deliver notifications: PGlite, or a pooler in transaction mode (prepared_statements = false).',
+  },
+  {
     code: 'SVC_STEP_CATCH_ON_STREAM',
     summary: 'Catch on a streaming sql step',
     description: 'A catch block on a sql step with stream = true, whose response has started by the time a row fails.',

@@ -5,16 +5,29 @@
  */
 import type { ConnectionModel } from '../../model/index.js';
 import type pg from 'pg';
-import { ConnectorCategory } from '../errors.js';
+import { ConnectorCategory, ConnectorError } from '../errors.js';
 import { onInterrupt, watchInterrupt } from '../interrupt.js';
 import type { HandleIdentity, ResourceAccess } from '../types.js';
 import { sendCancelRequest } from './cancel.js';
 import { toConnectorError } from './errors.js';
 import { acquire, pgQuery } from './execute.js';
+import type { SharedListener } from './listener.js';
 import type { PostgresResource } from './resource.js';
 import { openSession } from './session.js';
 import { targetOf } from './target.js';
-import type { CursorOptions, PoolStats, PostgresHandle, PostgresSession, QueryOptions, SqlCursor, SqlQuery, SqlResult } from './types.js';
+import type {
+  CursorOptions,
+  ListenOptions,
+  NotificationListener,
+  PoolStats,
+  PostgresListening,
+  PostgresHandle,
+  PostgresSession,
+  QueryOptions,
+  SqlCursor,
+  SqlQuery,
+  SqlResult,
+} from './types.js';
 
 export function postgresHandle(connection: ConnectionModel, access: ResourceAccess<PostgresResource>, identity: HandleIdentity): PostgresHandle {
   const embedded = targetOf(connection).type === 'pglite';
@@ -51,6 +64,27 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
         return openSession(await acquire(pool, interrupt, where), where, namedStatements);
       } finally {
         interrupt?.dispose();
+      }
+    },
+    listen(channel: string, listener: NotificationListener, options: ListenOptions = {}): Promise<PostgresListening> {
+      try {
+        return listenerOf(access.get()).listen(channel, listener, options.onLost);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    listenRefusal(): Error | undefined {
+      try {
+        return listenerOf(access.get()).refusal();
+      } catch (error) {
+        return error as Error;
+      }
+    },
+    listenerProcessId(): number | undefined {
+      try {
+        return listenerOf(access.get()).processId;
+      } catch {
+        return undefined;
       }
     },
     stats(): PoolStats {
@@ -133,3 +167,11 @@ export function queryPool<Row>(resource: PostgresResource, query: SqlQuery | str
 }
 
 function ignore(): void {}
+
+/** The resource's listener; PGlite has none (see ./resource.ts): a clear refusal instead. */
+function listenerOf(resource: PostgresResource): SharedListener {
+  if (resource.listener !== undefined) return resource.listener;
+  throw new ConnectorError(`${resource.where.label}: LISTEN is not supported on PGlite (pglite-socket delivers no other connection's notifications)`, {
+    connection: resource.where.key,
+  });
+}

@@ -37,6 +37,6 @@ export const postgresConnector: ConnectorDefinition<PostgresResource, PostgresHa
   classify: classifyPostgresError,
 };
 
-export type { PostgresHandle, PostgresSession, SqlCursor, SqlResult } from './types.js';
+export type { PostgresHandle, PostgresListening, PostgresSession, SqlCursor, SqlResult } from './types.js';
 export { MIGRATIONS_TABLE } from './migrations.js';
 export { pgliteTemplateFile, writeTemplate } from './template.js';

@@ -7,6 +7,7 @@ import type { ConnectionModel } from '../../model/index.js';
 import type { OpenContext } from '../types.js';
 import type { EmbeddedEngine } from './embedded.js';
 import type { Where } from './execute.js';
+import { SharedListener } from './listener.js';
 import type { PostgresTarget } from './target.js';
 import { JSON_SAFE_TYPES } from './values.js';
 
@@ -26,6 +27,8 @@ export interface PostgresResource {
    * when a postgres connection opens: a manifest without one never loads the driver.
    */
   readonly Query: typeof pg.Query;
+  /** The one LISTEN connection (./listener.ts), opened by the first listener; none on PGlite. */
+  readonly listener: SharedListener | undefined;
 }
 
 /** pg's default pool size. */
@@ -70,7 +73,16 @@ export async function openPostgres(connection: ConnectionModel, target: Postgres
   // An idle client whose connection fails is removed by the pool, which then emits 'error'; without
   // a listener that would end the process.
   pool.on('error', (error) => context.logger?.warn({ connection: where.key, err: error.message }, 'idle database connection lost'));
-  return { pool, engine, where, namedStatements: connection.preparedStatements !== false, Query: pg.Query };
+  // Not on PGlite: pglite-socket hands a notification only to the socket whose query sent it, never to
+  // a listening connection (README "PostgreSQL"); the sql step refuses `listen` there at boot.
+  const listener = embedded ? undefined : new SharedListener(listenerConfig(config), where, context.logger);
+  return { pool, engine, where, namedStatements: connection.preparedStatements !== false, Query: pg.Query, listener };
+}
+
+/** The pool's server, credentials and types, as one client's: no pool sizing, no statement_timeout (LISTEN is instant). */
+function listenerConfig(pool: pg.PoolConfig): pg.ClientConfig {
+  const { connectionString, connectionTimeoutMillis, types } = pool;
+  return { connectionString, connectionTimeoutMillis, types };
 }
 
 /** Waits this long for checked-out clients to come back before stopping anyway. */
@@ -80,12 +92,14 @@ const DRAIN_TIMEOUT_MS = 5_000;
 export async function closePostgres(resource: PostgresResource): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const drained = resource.pool.end();
+  const unlistened = resource.listener?.close();
   const bounded = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, DRAIN_TIMEOUT_MS);
     timer.unref();
   });
   try {
     await Promise.race([drained, bounded]);
+    await unlistened;
   } finally {
     clearTimeout(timer);
     await resource.engine?.stop();

@@ -10,8 +10,8 @@ export const sqlStep = defineStepKind<SqlStepSpec>({
   kind: 'sql',
   blocks: { sql: NAMED_STEP },
   lower,
-  outputs: (spec) => (spec.stream ? ['stream'] : ['row', 'rows', 'rows_affected']),
-  outputsHint: (spec) => (spec.stream ? 'it streams: stream = true' : undefined),
+  outputs: (spec) => (spec.stream || spec.listen ? ['stream'] : ['row', 'rows', 'rows_affected']),
+  outputsHint: (spec) => (spec.listen ? 'it listens: listen = <channel>' : spec.stream ? 'it streams: stream = true' : undefined),
   statuses: (spec) => spec.catches.map((c) => c.status),
   compile: compileSql,
 });

@@ -6,6 +6,7 @@ import {
   type ConnectionRef,
   type Expr,
   type LowerContext,
+  blockHeader,
   blocksOf,
   decodeBody,
   decodeCatches,
@@ -18,11 +19,12 @@ import {
 } from '../../manifest/index.js';
 import type { Attribute, Block } from '../../hcl/index.js';
 import { didYouMean } from '../../diag/index.js';
+import { lowerListen } from './listen-lower.js';
 import { sqlParameters } from './parameters.js';
 import type { SqlStepSpec } from './spec.js';
 
 const SQL_BODY: BodySchema = {
-  attributes: { connection: {}, query: { required: true }, args: {}, stream: {}, timeout: {} },
+  attributes: { connection: {}, query: {}, listen: {}, args: {}, stream: {}, timeout: {} },
   blocks: { catch: CATCH_RULE },
 };
 
@@ -39,7 +41,13 @@ export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
   } else {
     connection = readConnection(connAttr, 'postgres', s, cx.env.connections, block.typeRange);
   }
+  if (d.attrs.has('listen')) return lowerListen(block, d, connection, cx);
   const queryAttr = d.attrs.get('query');
+  if (!queryAttr) {
+    s.error('Missing required argument', blockHeader(block), {
+      detail: 'A sql step needs "query" (or listen = "<channel>" to stream a channel\'s notifications).',
+    });
+  }
   const query = readString(queryAttr, s);
   const parameters = query !== undefined ? sqlParameters(query) : [];
 

@@ -6,7 +6,8 @@
  * the request or the step times out, or a parallel sibling fails.
  *
  * Outputs (SPEC.md §2.5): `row` (the first row, or null), `rows`, `rows_affected`; with
- * `stream = true`, `stream` instead: a cursor (./stream.ts).
+ * `stream = true`, `stream` instead: a cursor (./stream.ts); with `listen`, no query but the
+ * channel's notifications as `stream` (./listen-node.ts).
  */
 import { createHash } from 'node:crypto';
 import type { RunContext, StepNodeDef } from '../../../graph/index.js';
@@ -15,6 +16,7 @@ import type { Expr } from '../../model/index.js';
 import type { EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import { caughtExit } from './catch.js';
+import { compileListen } from './listen-node.js';
 import { toPositional, toParameter } from './parameters.js';
 import type { SqlStepSpec } from './spec.js';
 import { streamRows } from './stream.js';
@@ -28,6 +30,7 @@ export interface SqlOutput {
 export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
   // The decoder accepts only postgres connections for sql steps.
   const handle = spec.connection ? env.connection({ kind: 'postgres', name: spec.connection.name }) : undefined;
+  if (spec.listen !== undefined) return compileListen(spec, spec.listen, handle, env);
   const text = toPositional(spec.query, spec.parameters);
   const args: readonly Expr[] = spec.parameters.map((p) => spec.args.get(p)!);
   // Named by its text: the same statement shares one server-side prepared statement per connection,

@@ -1,4 +1,7 @@
-/** `sql "<name>" { connection, query, args, stream, timeout, catch "<code>" { status, body } }` */
+/**
+ * `sql "<name>" { connection, query, args, stream, timeout, catch "<code>" { status, body } }`, or
+ * `sql "<name>" { connection, listen, timeout }`: LISTEN on a channel, output `stream` (./listen.ts).
+ */
 import type { CatchSpec, ConnectionRef, Expr, StepSpecBase } from '../../manifest/index.js';
 
 export interface SqlStepSpec extends StepSpecBase {
@@ -6,13 +9,15 @@ export interface SqlStepSpec extends StepSpecBase {
   readonly name: string;
   /** Absent only inside a `transaction`, whose client the step uses. */
   readonly connection?: ConnectionRef;
-  /** The SQL text with named parameters `@name`; always static (values go through `args`). */
+  /** The SQL text with named parameters `@name`; always static (values go through `args`). `''` with `listen`. */
   readonly query: string;
   /** Distinct `@name` parameters in order of first appearance; each has an entry in `args`. */
   readonly parameters: readonly string[];
   readonly args: ReadonlyMap<string, Expr>;
   /** `stream = true`: output `stream` (rows one by one) instead of `row`/`rows`/`rows_affected`. */
   readonly stream: boolean;
+  /** `listen = <channel>`: no query; output `stream`, the channel's notifications as they come. */
+  readonly listen?: Expr;
   readonly timeoutMs?: number;
   readonly catches: readonly CatchSpec[];
 }
