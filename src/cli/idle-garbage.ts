@@ -27,7 +27,8 @@ export function collectGarbageWhenIdle(delayMs = IDLE_COLLECTION_DELAY_MS): void
   setTimeout(collectGarbage, delayMs).unref();
 }
 
-function collectGarbage(): void {
+/** One full collection now (exported for its test). */
+export function collectGarbage(): void {
   let gc: unknown;
   try {
     setFlagsFromString('--expose-gc');
