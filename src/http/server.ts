@@ -184,7 +184,10 @@ function routeNames(endpoints: readonly CompiledEndpoint[], docs: readonly DocsR
 
 /** A probe's path must not be an endpoint's GET: Fastify would refuse the second route in its own words. */
 function checkHealthPaths(health: HealthOptions, endpoints: readonly CompiledEndpoint[]): void {
-  for (const [name, path] of [['live', health.livePath], ['ready', health.readyPath]] as const) {
+  for (const [name, path] of [
+    ['live', health.livePath],
+    ['ready', health.readyPath],
+  ] as const) {
     if (path === undefined) continue;
     if (endpoints.some((e) => e.method.toUpperCase() === 'GET' && pathShape(e.path) === pathShape(path))) {
       throw new Error(`server { health { ${name} = "${path}" } }: an endpoint is declared on that path; choose another for the probe`);
