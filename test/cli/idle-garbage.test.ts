@@ -12,7 +12,7 @@ test('collectGarbage runs a major collection and leaves no gc in later realms', 
   const majors: PerformanceEntry[] = [];
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
-      if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors.push(entry);
+      if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors.push(entry);
   });
   observer.observe({ entryTypes: ['gc'] });
   try {
