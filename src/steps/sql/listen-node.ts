@@ -23,6 +23,7 @@ export function compileListen(spec: SqlStepSpec, channel: Expr, handle: Postgres
       spec,
       'LISTEN not supported by the connection',
       `connection.postgres.${name} is PGlite, which delivers a notification only to the connection whose query sent it: no listener would ever hear one. Listen on a PostgreSQL server, or publish the feed through Redis (redis SUBSCRIBE).`,
+      spec.connection.range,
     );
     return undefined;
   }
@@ -31,6 +32,7 @@ export function compileListen(spec: SqlStepSpec, channel: Expr, handle: Postgres
       spec,
       'LISTEN not supported by the connection',
       `connection.postgres.${name} says prepared_statements = false, the setting for a pooler in transaction mode (PgBouncer), through which LISTEN cannot work: it needs a session of its own. Declare a second connection straight to the server (or through a pooler in session mode) for the listening step.`,
+      spec.connection.range,
     );
     return undefined;
   }
