@@ -10,7 +10,7 @@ import type { TlsFiles } from './h2-server.js';
 export type { TlsFiles } from './h2-server.js';
 
 /** The manifest's side of it: `server.tls` (the PEM text read at boot) and `server.h2c`. */
-export interface TransportModel {
+interface TransportModel {
   readonly tls?: { readonly cert?: string; readonly key?: string };
   readonly h2c?: boolean;
 }
