@@ -179,6 +179,26 @@ test('TLS: an HTTP/2 body still arriving after request_timeout is answered 408 a
   }
 });
 
+test('TLS: an HTTP/1.1 body still arriving after request_timeout is answered 408, as on the cleartext server', async () => {
+  const { served } = await start(TLS);
+  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpsRequest(
+      `${served.url}/items`,
+      { method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'content-type': 'application/json', 'content-length': '100' } },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
+    req.on('error', reject);
+    // A part of the body, and the rest never.
+    req.write('{"na');
+  });
+  assert.equal(answer.status, 408);
+  assert.equal((JSON.parse(answer.body) as { status: number }).status, 408);
+});
+
 test('TLS: on SIGTERM, a GOAWAY; the stream in flight finishes, then the process exits 0', async () => {
   const { served } = await start(TLS);
   const session = await h2(served.url);
