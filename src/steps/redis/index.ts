@@ -10,6 +10,6 @@ export const redisStep = defineStepKind<RedisStepSpec>({
   kind: 'redis',
   blocks: { redis: NAMED_STEP, kv: NAMED_STEP },
   lower,
-  outputs: (spec) => (spec.op === 'SUBSCRIBE' ? ['stream'] : ['value']),
+  outputs: (spec) => (spec.op === 'SUBSCRIBE' || spec.op === 'XREAD' ? ['stream'] : ['value']),
   compile: compileRedis,
 });

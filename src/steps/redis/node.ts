@@ -8,6 +8,8 @@
  *   EXISTS   true / false                INCR     the new count
  *   EXPIRE   true when the key exists    PUBLISH  subscriber connections reached
  *   SUBSCRIBE  output `stream` instead: the channel's messages, a live pulled source (./source.ts)
+ *   XADD     the new entry's id           XRANGE / XREVRANGE  a list of entries `{ id, fields }`
+ *   XREAD    output `stream`: the entries added to the key, followed live (./stream-fanout.ts)
  *
  * Time-outs and cancellation: the step's `timeout` is the node's, so the graph stops waiting when it
  * passes (a 504), as it does when the request times out or the client goes away; the command is
@@ -25,8 +27,10 @@ import type { RedisHandle } from '../../connectors/index.js';
 import type { Expr } from '../../model/index.js';
 import type { EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
+import { countOperand, entryFields, entryValue } from './entries.js';
 import { joinChannel } from './fanout.js';
 import type { RedisStepSpec } from './spec.js';
+import { joinStream } from './stream-fanout.js';
 import { decodeValue, encodeValue, textOperand } from './values.js';
 
 type Command = (scope: EndpointScope, ctx: RunContext) => unknown;
@@ -40,7 +44,7 @@ export const compileRedis: NodeCompiler<RedisStepSpec> = (spec, env) => {
     id: env.idOf(spec),
     name: spec.name,
     label: `${spec.op} on ${spec.connection.name}`,
-    reads: env.readsOf([spec.key, spec.value, spec.channel]),
+    reads: env.readsOf([spec.key, spec.value, spec.channel, spec.fields, spec.id, spec.minId, spec.start, spec.end, spec.count]),
     meta: spec,
     ...(spec.timeoutMs !== undefined ? { timeout: spec.timeoutMs } : {}),
     run: commandOf(spec, handle),
@@ -53,7 +57,9 @@ const OK = Object.freeze({ value: 'OK' });
 
 function commandOf(spec: RedisStepSpec, handle: RedisHandle): Command {
   const step = `${spec.blockType} "${spec.name}"`;
-  const text = (expr: Expr | undefined, what: 'key' | 'channel') => (scope: EndpointScope) => textOperand(expr!.evaluate(scope), what, step);
+  const text = (expr: Expr | undefined, what: string) => (scope: EndpointScope) => textOperand(expr!.evaluate(scope), what, step);
+  /** An optional operand: its text, or `fallback` when the attribute is absent. */
+  const textOr = (expr: Expr | undefined, what: string, fallback: string) => (expr === undefined ? () => fallback : text(expr, what));
   const key = text(spec.key, 'key');
   const channel = text(spec.channel, 'channel');
   const value = (scope: EndpointScope): string => encodeValue(spec.value!.evaluate(scope));
@@ -81,6 +87,37 @@ function commandOf(spec: RedisStepSpec, handle: RedisHandle): Command {
       return (scope, ctx) => {
         // Joined before the wait, so a run torn down meanwhile leaves the channel at once.
         const { source, subscribed } = joinChannel(handle, channel(scope), step);
+        ctx.onRelease(() => source.release());
+        return subscribed.then(() => ({ stream: source }));
+      };
+    case 'XADD': {
+      const id = textOr(spec.id, 'id', '*');
+      const minId = spec.minId === undefined ? undefined : text(spec.minId, 'minid');
+      const maxLen = spec.maxLen;
+      return (scope) => {
+        const trim = minId !== undefined ? { minId: minId(scope) } : maxLen !== undefined ? { maxLen } : undefined;
+        return handle.xadd(key(scope), id(scope), entryFields(spec.fields!.evaluate(scope), step), trim).then(asValue);
+      };
+    }
+    case 'XRANGE':
+    case 'XREVRANGE': {
+      const start = textOr(spec.start, 'start', '-');
+      const end = textOr(spec.end, 'end', '+');
+      const count = spec.count;
+      const newestFirst = spec.op === 'XREVRANGE';
+      return (scope) =>
+        handle
+          .xrange(key(scope), {
+            start: start(scope),
+            end: end(scope),
+            count: count === undefined ? undefined : countOperand(count.evaluate(scope), step),
+            newestFirst,
+          })
+          .then((entries) => ({ value: entries.map(entryValue) }));
+    }
+    case 'XREAD':
+      return (scope, ctx) => {
+        const { source, subscribed } = joinStream(handle, key(scope), step);
         ctx.onRelease(() => source.release());
         return subscribed.then(() => ({ stream: source }));
       };

@@ -36,7 +36,7 @@ export function decodeValue(text: string): unknown {
  * A key or channel as the expression gave it: text, or a number or boolean written as text. Null
  * and structured values are refused (a key `[object Object]` or `null` would be a silent bug).
  */
-export function textOperand(value: unknown, what: 'key' | 'channel', step: string): string {
+export function textOperand(value: unknown, what: string, step: string): string {
   switch (typeof value) {
     case 'string':
       return value;
