@@ -57,7 +57,8 @@ export class StreamTailLoop implements StreamTail {
       try {
         entries = await this.reader.read(this.#lastId, TAIL_READ_COUNT, TAIL_BLOCK_MS);
       } catch (error) {
-        if (this.#closed) return;
+        // The store closed under the tail (shutdown): the reader will not come back.
+        if (this.#closed || this.reader.closed) return;
         if (isFinal(error)) {
           this.close();
           this.listener.onFailure(error as Error);
@@ -68,6 +69,7 @@ export class StreamTailLoop implements StreamTail {
         continue;
       }
       delay = FIRST_RETRY_DELAY_MS;
+      if (this.reader.closed) return;
       if (this.#closed || entries.length === 0) continue;
       this.#lastId = entries[entries.length - 1]!.id;
       try {

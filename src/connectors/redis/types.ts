@@ -69,6 +69,8 @@ export interface StreamRange {
  */
 export interface StreamReader {
   read(after: string, count: number, blockMs: number): Promise<readonly StreamEntry[]>;
+  /** Closed by its tail, or by the store's close: no read is worth making again. */
+  readonly closed: boolean;
   close(): void;
 }
 

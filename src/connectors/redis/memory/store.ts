@@ -21,6 +21,8 @@ export class MemoryStore implements RedisStore {
   private readonly channels = new ChannelRegistry();
   /** Blocked stream reads, woken by an XADD to their key. */
   private readonly waiters = new StreamWaiters();
+  /** Open stream readers: closed with the store, so that their tails stop. */
+  private readonly readers = new Set<StreamReader>();
 
   async get(key: string): Promise<string | null> {
     const value = this.keys.get(key);
@@ -81,7 +83,14 @@ export class MemoryStore implements RedisStore {
   }
 
   streamReader(key: string): StreamReader {
-    return new MemoryStreamReader(key, () => this.streamAt(key), this.waiters);
+    const reader = new MemoryStreamReader(
+      key,
+      () => this.streamAt(key),
+      this.waiters,
+      () => this.readers.delete(reader),
+    );
+    this.readers.add(reader);
+    return reader;
   }
 
   /** The stream at `key`, undefined when there is none, WRONGTYPE when the key holds a string. */
@@ -130,6 +139,7 @@ export class MemoryStore implements RedisStore {
   }
 
   async close(): Promise<void> {
+    for (const reader of [...this.readers]) reader.close();
     this.waiters.closeAll();
     this.keys.stop();
     this.channels.clear();

@@ -50,6 +50,7 @@ export class MemoryStreamReader implements StreamReader {
     /** The stream at the key (WRONGTYPE thrown when it holds a string). */
     private readonly stream: () => StreamLog | undefined,
     private readonly waiters: StreamWaiters,
+    private readonly onClose: () => void = () => {},
   ) {}
 
   read(after: string, count: number, blockMs: number): Promise<readonly StreamEntry[]> {
@@ -95,8 +96,14 @@ export class MemoryStreamReader implements StreamReader {
     }
   }
 
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   close(): void {
+    if (this.#closed) return;
     this.#closed = true;
     this.#settle?.();
+    this.onClose();
   }
 }

@@ -28,6 +28,10 @@ export class ServerStreamReader implements StreamReader {
     return reply === null || reply.length === 0 ? [] : streamEntries(reply[0]![1]);
   }
 
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
