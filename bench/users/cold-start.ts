@@ -11,15 +11,16 @@
  * - examples/quickstart (no database) to its first `GET /api/v1/health`;
  * - with `--postgres URL` (or SVC_TEST_POSTGRES_URL): a real server, its database already migrated;
  * - the floor under the quickstart (floor.ts): the same health answer from node:http alone and from a
- *   hand-written Fastify hello world, under svc's launch settings too.
+ *   hand-written Fastify hello world, under svc's launch settings too;
+ * - `--cases examples`: every other example, with its defaults, to its first answer of any kind (a 404).
  *
  *     node --import tsx bench/users/cold-start.ts [--runs 5] [--postgres URL] [--cases shop,quickstart,floor] [--idle-seconds 8]
  *
- * `--cases` picks the groups (default: all three; `shop` includes `--postgres`). Runs the compiled
+ * `--cases` picks the groups (default: shop, quickstart and floor; `shop` includes `--postgres`). Runs the compiled
  * code (bin/svc.js -> dist/, dist/bench/users/floor.js): `npm run build` (or `npx tsc`) first.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,8 @@ const cases = new Set(values.cases.split(','));
  * collection of the boot's garbage, 6 s after it listens (src/cli/idle-garbage.ts).
  */
 const idleMs = Number(values['idle-seconds']) * 1000;
-for (const c of cases) if (!['shop', 'quickstart', 'floor'].includes(c)) throw new Error(`--cases: no case "${c}" (shop, quickstart, floor)`);
+for (const c of cases)
+  if (!['shop', 'quickstart', 'floor', 'examples'].includes(c)) throw new Error(`--cases: no case "${c}" (shop, quickstart, floor, examples)`);
 
 function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -72,9 +74,9 @@ interface Start {
   readonly idle: number;
 }
 
-/** One start of the server in `dir`, to the first 200 of `path`; the server is stopped after. */
-function coldStart(dir: string, env: Record<string, string>, path = '/api/v1/users/1'): Promise<Start> {
-  return startToFirstAnswer((port) => svcServe(dir, port), env, path);
+/** One start of the server in `dir`, to the first answer of `path` with `status`; the server is stopped after. */
+function coldStart(dir: string, env: Record<string, string>, path = '/api/v1/users/1', status = 200): Promise<Start> {
+  return startToFirstAnswer((port) => svcServe(dir, port), env, path, status);
 }
 
 /** One start of a floor process (floor.ts: `node` or `fastify`), under svc's launch settings. */
@@ -83,8 +85,8 @@ function floorStart(kind: 'node' | 'fastify'): Promise<Start> {
   return startToFirstAnswer((port) => [...SVC_LAUNCH.nodeArgs, script, kind, String(port)], {}, '/api/v1/health');
 }
 
-/** Spawns `node <argv(port)>`, times it to the first 200 of `path` and reads its memory; stops it after. */
-async function startToFirstAnswer(argv: (port: number) => string[], env: Record<string, string>, path: string): Promise<Start> {
+/** Spawns `node <argv(port)>`, times it to the first answer of `path` (`status`) and reads its memory; stops it after. */
+async function startToFirstAnswer(argv: (port: number) => string[], env: Record<string, string>, path: string, status = 200): Promise<Start> {
   const port = await freePort();
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const started = performance.now();
@@ -101,7 +103,7 @@ async function startToFirstAnswer(argv: (port: number) => string[], env: Record<
       try {
         const r = await fetch(`http://127.0.0.1:${port}${path}`);
         await r.arrayBuffer();
-        if (r.status !== 200) throw new Error(`first answer was ${r.status}`);
+        if (r.status !== status) throw new Error(`first answer was ${r.status}`);
         const ms = performance.now() - started;
         const cpu = cpuMs(child.pid!);
         const { rss, peak } = memoryOf(child.pid!);
@@ -146,6 +148,10 @@ const results: Record<string, Start[]> = {
   [FLOOR_NODE]: [],
   [FLOOR_FASTIFY]: [],
 };
+const OTHER_EXAMPLES = readdirSync(join(root, 'examples'), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && e.name !== 'shop' && e.name !== 'quickstart')
+  .map((e) => e.name)
+  .sort();
 const dirs: string[] = [];
 try {
   // Each run starts every case once, so a change of the machine's load touches all of them alike.
@@ -161,6 +167,12 @@ try {
     if (cases.has('floor')) {
       results[FLOOR_NODE]!.push(await floorStart('node'));
       results[FLOOR_FASTIFY]!.push(await floorStart('fastify'));
+    }
+    // Every other example with its defaults (memory: stores, pglite: in memory), to its first answer
+    // of any kind: a path no example declares, answered 404 once the server listens.
+    if (cases.has('examples')) {
+      for (const name of OTHER_EXAMPLES)
+        (results[`examples/${name}, its first 404`] ??= []).push(await coldStart(join(root, 'examples', name), {}, '/cold-start-probe', 404));
     }
   }
   if (values.postgres && cases.has('shop')) {
