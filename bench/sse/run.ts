@@ -52,6 +52,9 @@ const { values } = parseArgs({
     // module; `memory:` is per process, so it always runs one). RSS and CPU figures are then the
     // primary's only: read the latencies.
     workers: { type: 'string', default: '1' },
+    // What feeds svc's clients: a pub/sub channel (SUBSCRIBE, bench/sse/manifest) or a Redis stream
+    // key (XREAD, bench/sse/manifest-stream, each event with its entry id). The baseline is the same.
+    feed: { type: 'string', default: 'pubsub' },
   },
 });
 const workers = Number(values.workers);
@@ -113,7 +116,7 @@ interface Run {
 
 async function startSvc(redisUrl: string): Promise<Server> {
   const port = await freePort();
-  const args = svcServe('bench/sse/manifest', port);
+  const args = svcServe(values.feed === 'stream' ? 'bench/sse/manifest-stream' : 'bench/sse/manifest', port);
   if (workers > 1 && redisUrl !== 'memory:') args.push('--workers', String(workers));
   const child = spawnNode(args, { env: { ...SVC_LAUNCH.env, REDIS_URL: redisUrl }, manyFiles: true, logFile: svcLog });
   await waitForPort(port, child, 'svc');
