@@ -134,3 +134,26 @@ test('a channel name PostgreSQL would cut to another channel is refused with a 5
   const line = served.log.requests().find((l) => String(l.url).startsWith('/rooms/xxxx'));
   assert.match(JSON.stringify(line), /at most 63/);
 });
+
+test('a channel is listened to once, while it has clients: UNLISTEN when its last client leaves, not before', { skip, timeout: 60_000 }, async () => {
+  /** The last statement of the listening connection's backend. */
+  const lastStatement = async (): Promise<string | undefined> =>
+    (await served.db.query<{ query: string }>("SELECT query FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'svc-listen'"))
+      .rows[0]?.query;
+  const first = await open(`${served.url}/rooms/kitchen`);
+  const second = await open(`${served.url}/rooms/kitchen`);
+  try {
+    assert.equal(await post(`${served.url}/rooms/kitchen/say`, { text: 'both hear this' }), 202);
+    await Promise.all([readUntil(first, 'both hear this'), readUntil(second, 'both hear this')]);
+    assert.equal(await lastStatement(), 'LISTEN "room_kitchen"', 'one LISTEN for both clients');
+    first.destroy();
+    assert.equal(await post(`${served.url}/rooms/kitchen/say`, { text: 'still here' }), 202);
+    await readUntil(second, 'still here');
+    assert.equal(await lastStatement(), 'LISTEN "room_kitchen"', 'one client left: still listening');
+    second.destroy();
+    assert.equal(await eventually(lastStatement, (q) => q === 'UNLISTEN "room_kitchen"', 5000), 'UNLISTEN "room_kitchen"');
+  } finally {
+    first.destroy();
+    second.destroy();
+  }
+});
