@@ -1,0 +1,130 @@
+/**
+ * LISTEN/NOTIFY on PGlite. PGlite is one backend session shared by every socket connection, and
+ * pglite-socket hands a notification to the socket whose query made it (the committing one), never
+ * to another: a listening connection of its own (./listener.ts) would never hear one. So here the
+ * LISTEN runs through the pool (it holds for the whole session), and every pool client, the one
+ * whose query sent the NOTIFY among them, hands its notifications over (`adopt`, called for each new
+ * client). The pool has one client on PGlite, so every NOTIFY of the process comes through it.
+ *
+ * A new pool client starts with `DISCARD ALL` (./resource.ts), which ends every LISTEN of the
+ * session: that is this listener's loss (`sessionReset`), told to every listener as a dropped
+ * listening connection is on a server, so their streams end with `event: gap` and they listen again.
+ */
+import type pg from 'pg';
+import { ConnectorCategory, ConnectorError } from '../errors.js';
+import type { ConnectorLogger } from '../types.js';
+import { toConnectorError } from './errors.js';
+import type { Where } from './execute.js';
+import type { ListenLossListener } from './listener.js';
+import type { NotificationListener, PostgresListening } from './types.js';
+
+interface Channel {
+  readonly listeners: Map<NotificationListener, ListenLossListener | undefined>;
+  readonly listening: Promise<unknown>;
+}
+
+export class EmbeddedListener {
+  #pool: pg.Pool | undefined;
+  readonly #where: Where;
+  readonly #logger: ConnectorLogger | undefined;
+  readonly #channels = new Map<string, Channel>();
+  #closed = false;
+
+  constructor(where: Where, logger: ConnectorLogger | undefined) {
+    this.#where = where;
+    this.#logger = logger;
+  }
+
+  /** The pool whose clients run the LISTENs (set once it exists: its config names this listener). */
+  usePool(pool: pg.Pool): void {
+    this.#pool = pool;
+  }
+
+  /** A new pool client, after its DISCARD ALL: the session's LISTENs are gone; it hands notifications over. */
+  sessionReset(client: pg.ClientBase): void {
+    client.on('notification', (message) => this.#dispatch(message.channel, message.payload ?? ''));
+    if (this.#channels.size > 0) this.#lost('a new pool client reset the shared session (DISCARD ALL), ending its LISTENs');
+  }
+
+  async listen(channel: string, listener: NotificationListener, onLost?: ListenLossListener): Promise<PostgresListening> {
+    const refusal = this.refusal();
+    if (refusal !== undefined) throw refusal;
+    const own: NotificationListener = (payload) => listener(payload);
+    let entry = this.#channels.get(channel);
+    if (entry === undefined) {
+      entry = { listeners: new Map(), listening: this.#pool!.query(`LISTEN ${quoted(channel)}`) };
+      this.#channels.set(channel, entry);
+    }
+    entry.listeners.set(own, onLost);
+    try {
+      await entry.listening;
+    } catch (error) {
+      if (this.#channels.get(channel) === entry) this.#channels.delete(channel);
+      throw toConnectorError(error, this.#where.key, this.#where.label);
+    }
+    const joined = entry;
+    let active = true;
+    return {
+      unlisten: () => {
+        if (!active) return;
+        active = false;
+        if (!joined.listeners.delete(own) || joined.listeners.size > 0 || this.#channels.get(channel) !== joined) return;
+        this.#channels.delete(channel);
+        this.#pool?.query(`UNLISTEN ${quoted(channel)}`).catch(() => {});
+      },
+    };
+  }
+
+  refusal(): ConnectorError | undefined {
+    if (!this.#closed && this.#pool !== undefined) return undefined;
+    return new ConnectorError(`${this.#where.label}: cannot LISTEN: the connection is closed`, {
+      connection: this.#where.key,
+      category: ConnectorCategory.unavailable,
+    });
+  }
+
+  /** PGlite runs no server process of its own: no process id. */
+  get processId(): number | undefined {
+    return undefined;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#channels.clear();
+  }
+
+  #dispatch(channel: string, payload: string): void {
+    const entry = this.#channels.get(channel);
+    if (entry === undefined) return;
+    for (const listener of [...entry.listeners.keys()]) {
+      try {
+        listener(payload);
+      } catch {
+        // A listener that throws does not keep the payload from the others.
+      }
+    }
+  }
+
+  #lost(reason: string): void {
+    const lost = [...this.#channels];
+    this.#channels.clear();
+    for (const [channel, entry] of lost) {
+      this.#logger?.warn(
+        { connection: this.#where.key, channel, listeners: entry.listeners.size, reason },
+        'postgres LISTEN lost (the listening connection dropped); notifications sent until it is back are missed, its streams are ended so that clients reconnect',
+      );
+      for (const onLost of entry.listeners.values()) {
+        try {
+          onLost?.('the LISTEN of the embedded engine was reset; notifications may have been missed');
+        } catch {
+          // A listener that throws does not keep the others from hearing of it.
+        }
+      }
+    }
+  }
+}
+
+/** A channel as an identifier, quoted: matched exactly, as pg_notify names it. */
+function quoted(channel: string): string {
+  return `"${channel.replaceAll('"', '""')}"`;
+}
