@@ -451,7 +451,7 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     code: 'SVC_STEP_LISTEN_UNSUPPORTED',
     summary: 'LISTEN not supported by the connection',
     description:
-      'A sql step with listen on a connection that cannot deliver notifications: PGlite, or a pooler in transaction mode (prepared_statements = false).',
+      'A sql step with listen on a connection that says a pooler in transaction mode is in front (prepared_statements = false), through which LISTEN cannot work.',
   },
   {
     code: 'SVC_STEP_CATCH_ON_STREAM',

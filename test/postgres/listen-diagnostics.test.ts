@@ -1,8 +1,8 @@
 /**
  * Where a `sql { listen }` step cannot listen, the manifest is refused with a diagnostic (file, line,
- * stable code), never at the first request: in a transaction, beside a query's own arguments, on
- * PGlite (pglite-socket delivers no other connection's notifications) and on a connection that says
- * a pooler in transaction mode is in front (prepared_statements = false). No engine is opened.
+ * stable code), never at the first request: in a transaction, beside a query's own arguments, and on
+ * a connection that says a pooler in transaction mode is in front (prepared_statements = false).
+ * PGlite and a server are accepted. No engine is opened.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,14 +46,9 @@ endpoint "GET /events" {
 `;
 }
 
-test('a listening step on a PostgreSQL server compiles', () => {
+test('a listening step on a PostgreSQL server or on PGlite compiles', () => {
   assert.deepEqual(bootErrors(listening('  url = "postgres://svc@127.0.0.1:1/app"')).errors, []);
-});
-
-test('on PGlite: refused at boot, naming the connection and what to do instead', () => {
-  const { errors, details } = bootErrors(listening('  url = "pglite:"'));
-  assert.deepEqual(errors, [['LISTEN not supported by the connection', 'SVC_STEP_LISTEN_UNSUPPORTED', 9]]);
-  assert.match(details[0]!, /connection\.postgres\.db is PGlite/);
+  assert.deepEqual(bootErrors(listening('  url = "pglite:"')).errors, []);
 });
 
 test('with prepared_statements = false (a pooler in transaction mode): refused at boot', () => {

@@ -116,6 +116,20 @@ endpoint "POST /orders/rolled-back" {
   }
 }
 
+# A query cut short by its time-out: its pool client is destroyed, and the next one starts afresh.
+endpoint "GET /slow" {
+  pipeline {
+    sql "slow" {
+      connection = connection.postgres.db
+      query      = "SELECT pg_sleep(0.2) AS slept"
+      timeout    = "20ms"
+    }
+    respond {
+      body = steps.slow.row
+    }
+  }
+}
+
 endpoint "POST /rooms/{room}/say" {
   request {
     path {

@@ -5,8 +5,8 @@
  * listening connection for every channel and client; a NOTIFY in a transaction that rolls back is
  * never delivered; the listening connection killed with pg_terminate_backend ends every stream on
  * it (sse: `event: gap`, then the end; ndjson: cut short) with one warning per channel, and a client
- * that comes back listens on a new connection and receives what is notified next. PGlite has no
- * test here beyond its boot diagnostic (test/steps/sql-listen.test.ts): it cannot deliver them.
+ * that comes back listens on a new connection and receives what is notified next. PGlite listens
+ * another way: test/postgres/listen-pglite.test.ts.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -5,13 +5,12 @@
  */
 import type { ConnectionModel } from '../../model/index.js';
 import type pg from 'pg';
-import { ConnectorCategory, ConnectorError } from '../errors.js';
+import { ConnectorCategory } from '../errors.js';
 import { onInterrupt, watchInterrupt } from '../interrupt.js';
 import type { HandleIdentity, ResourceAccess } from '../types.js';
 import { sendCancelRequest } from './cancel.js';
 import { toConnectorError } from './errors.js';
 import { acquire, pgQuery } from './execute.js';
-import type { SharedListener } from './listener.js';
 import type { PostgresResource } from './resource.js';
 import { openSession } from './session.js';
 import { targetOf } from './target.js';
@@ -68,21 +67,21 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
     },
     listen(channel: string, listener: NotificationListener, options: ListenOptions = {}): Promise<PostgresListening> {
       try {
-        return listenerOf(access.get()).listen(channel, listener, options.onLost);
+        return access.get().listener.listen(channel, listener, options.onLost);
       } catch (error) {
         return Promise.reject(error);
       }
     },
     listenRefusal(): Error | undefined {
       try {
-        return listenerOf(access.get()).refusal();
+        return access.get().listener.refusal();
       } catch (error) {
         return error as Error;
       }
     },
     listenerProcessId(): number | undefined {
       try {
-        return listenerOf(access.get()).processId;
+        return access.get().listener.processId;
       } catch {
         return undefined;
       }
@@ -167,11 +166,3 @@ export function queryPool<Row>(resource: PostgresResource, query: SqlQuery | str
 }
 
 function ignore(): void {}
-
-/** The resource's listener; PGlite has none (see ./resource.ts): a clear refusal instead. */
-function listenerOf(resource: PostgresResource): SharedListener {
-  if (resource.listener !== undefined) return resource.listener;
-  throw new ConnectorError(`${resource.where.label}: LISTEN is not supported on PGlite (pglite-socket delivers no other connection's notifications)`, {
-    connection: resource.where.key,
-  });
-}

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { ConnectionModel } from '../../model/index.js';
 import type { OpenContext } from '../types.js';
 import type { EmbeddedEngine } from './embedded.js';
+import { EmbeddedListener } from './embedded-listener.js';
 import type { Where } from './execute.js';
 import { SharedListener } from './listener.js';
 import type { PostgresTarget } from './target.js';
@@ -27,8 +28,8 @@ export interface PostgresResource {
    * when a postgres connection opens: a manifest without one never loads the driver.
    */
   readonly Query: typeof pg.Query;
-  /** The one LISTEN connection (./listener.ts), opened by the first listener; none on PGlite. */
-  readonly listener: SharedListener | undefined;
+  /** The one LISTEN connection (./listener.ts), opened by the first listener; on PGlite the pool's (./embedded-listener.ts). */
+  readonly listener: SharedListener | EmbeddedListener;
 }
 
 /** pg's default pool size. */
@@ -62,20 +63,24 @@ export async function openPostgres(connection: ConnectionModel, target: Postgres
     types: JSON_SAFE_TYPES,
   };
   if (connection.statementTimeoutMs !== undefined) config.statement_timeout = connection.statementTimeoutMs;
-  if (embedded) {
+  const embeddedListener = embedded ? new EmbeddedListener(where, context.logger) : undefined;
+  if (embeddedListener !== undefined) {
     // A new client inherits the shared session of the one it replaces (a destroyed client's
-    // prepared statements would collide with its own): start it clean.
+    // prepared statements would collide with its own): start it clean. That ends the session's
+    // LISTENs too, which the embedded listener reports as lost.
     config.onConnect = async (client) => {
       await client.query('DISCARD ALL');
+      embeddedListener.sessionReset(client);
     };
   }
   const pool = new pg.Pool(config);
   // An idle client whose connection fails is removed by the pool, which then emits 'error'; without
   // a listener that would end the process.
   pool.on('error', (error) => context.logger?.warn({ connection: where.key, err: error.message }, 'idle database connection lost'));
-  // Not on PGlite: pglite-socket hands a notification only to the socket whose query sent it, never to
-  // a listening connection (README "PostgreSQL"); the sql step refuses `listen` there at boot.
-  const listener = embedded ? undefined : new SharedListener(listenerConfig(config), where, context.logger);
+  // On PGlite the pool's clients listen: pglite-socket hands a notification only to the socket whose
+  // query sent it, never to a listening connection of its own (./embedded-listener.ts).
+  embeddedListener?.usePool(pool);
+  const listener = embeddedListener ?? new SharedListener(listenerConfig(config), where, context.logger);
   return { pool, engine, where, namedStatements: connection.preparedStatements !== false, Query: pg.Query, listener };
 }
 
@@ -92,7 +97,7 @@ const DRAIN_TIMEOUT_MS = 5_000;
 export async function closePostgres(resource: PostgresResource): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const drained = resource.pool.end();
-  const unlistened = resource.listener?.close();
+  const unlistened = resource.listener.close();
   const bounded = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, DRAIN_TIMEOUT_MS);
     timer.unref();

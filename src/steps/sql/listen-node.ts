@@ -1,9 +1,7 @@
 /**
- * A listening sql step (`listen = <channel>`) as a graph step, and the boot checks of where it can
- * listen: never on PGlite (pglite-socket hands a notification only to the connection whose query
- * sent it, so no listening connection ever hears one), never through a pooler in transaction mode
- * (LISTEN belongs to a session; PgBouncer would hand the server connection to others between
- * statements and its notifications to nobody). A connection with `prepared_statements = false` is
+ * A listening sql step (`listen = <channel>`) as a graph step, and the boot check of where it cannot
+ * listen: through a pooler in transaction mode (LISTEN belongs to a session; PgBouncer would hand
+ * the server connection to others between statements and its notifications to nobody). A connection with `prepared_statements = false` is
  * the manifest saying such a pooler is in front (README "Running more than one replica").
  */
 import type { StepNodeDef } from '../../../graph/index.js';
@@ -18,15 +16,6 @@ export function compileListen(spec: SqlStepSpec, channel: Expr, handle: Postgres
   // The decoder gives a listening step a connection, never a transaction.
   if (handle === undefined || spec.connection === undefined) throw new Error(`sql "${spec.name}" listens but has no connection`);
   const name = spec.connection.name;
-  if (handle.embedded) {
-    env.error(
-      spec,
-      'LISTEN not supported by the connection',
-      `connection.postgres.${name} is PGlite, which delivers a notification only to the connection whose query sent it: no listener would ever hear one. Listen on a PostgreSQL server, or publish the feed through Redis (redis SUBSCRIBE).`,
-      spec.connection.range,
-    );
-    return undefined;
-  }
   if (env.model.connections.get(`postgres.${name}`)?.preparedStatements === false) {
     env.error(
       spec,
