@@ -49,7 +49,9 @@ export class SharedListener {
   #closed = false;
 
   constructor(config: pg.ClientConfig, where: Where, logger: ConnectorLogger | undefined) {
-    this.#config = { ...config, application_name: 'svc-listen', keepAlive: true };
+    // TCP keep-alive from 10 s of silence: a listening connection is silent while nothing is
+    // notified, and a peer gone without a word (a network cut) would otherwise go unnoticed for hours.
+    this.#config = { ...config, application_name: 'svc-listen', keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
     this.#where = where;
     this.#logger = logger;
   }
