@@ -34,7 +34,7 @@ export function sseEncoding(options: EncodingOptions): StreamEncoding {
   // An empty event name is the default type ("message"): no line needed.
   const eventLine = event ? `event: ${event}\n` : '';
   // Fan-out: a published message reaches every client of the channel as the very same value, one
-  // client after the other (src/steps/redis/fanout.ts), and a frame depends on the item alone. So the
+  // client after the other (src/steps/live-feed.ts), and a frame depends on the item alone. So the
   // last frame is kept: a publish to N clients is framed once, not N times.
   let lastItem: unknown;
   let lastFrame: string | undefined;

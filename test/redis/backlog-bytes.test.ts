@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { createServer, connect, type Socket } from 'node:net';
 import { problem } from '../../src/problem/index.js';
 import { createEncoding, Pump, type PumpResult } from '../../src/stream/index.js';
-import type { LiveChannelSource } from '../../src/steps/redis/source.js';
+import type { LiveChannelSource } from '../../src/steps/live-source.js';
 import { serveManifest } from '../http/helpers.js';
 import { listenLocal, open, until } from '../http/stream-helpers.js';
 import { STORES, eventually, unique } from './helpers.js';

@@ -16,7 +16,7 @@ import { Redis } from 'ioredis';
 import { isLiveSource, SourceLostError, SourceOverflowError, type StepError, type Outcome, type StreamOutcome } from '../../graph/index.js';
 import { failureStatus } from '../../src/http/failure.js';
 import { ctx } from '../steps/helpers.js';
-import { LIVE_BUFFER_LIMIT, type LiveChannelSource } from '../../src/steps/redis/source.js';
+import { LIVE_BUFFER_LIMIT, type LiveChannelSource } from '../../src/steps/live-source.js';
 import { eventually, haveRedisServer, redisServer, REAL_REDIS_URL, STORES, unique } from './helpers.js';
 import { sourceOf, streamHarness, type StreamHarness } from './stream-harness.js';
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyConnectorError, ConnectorError } from '../../src/connectors/index.js';
 import { classifyRedisError, StoreReplyError } from '../../src/connectors/redis/errors.js';
-import { decodeValue, encodeValue, textOperand } from '../../src/steps/redis/values.js';
+import { decodeValue, encodeValue, textOperand } from '../../src/steps/text-values.js';
 
 test('encode: a string as it is, anything else as JSON (BigInt exact, undefined as null)', () => {
   assert.equal(encodeValue('text'), 'text');

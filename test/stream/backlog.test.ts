@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SourceOverflowError } from '../../graph/index.js';
-import { LiveChannelSource } from '../../src/steps/redis/source.js';
+import { LiveChannelSource } from '../../src/steps/live-source.js';
 
 const sourceOf = (maxBytes: number, held: () => number = () => 0): LiveChannelSource => {
   const src = new LiveChannelSource('redis "feed"', () => {});

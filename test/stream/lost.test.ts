@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { SourceLostError } from '../../graph/index.js';
-import { LiveChannelSource } from '../../src/steps/redis/source.js';
+import { LiveChannelSource } from '../../src/steps/live-source.js';
 import { createEncoding, Pump, type PumpResult, type StreamFormat } from '../../src/stream/index.js';
 
 const GAP = 'event: gap\ndata: {"reason":"subscription lost"}\n\n';

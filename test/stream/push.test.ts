@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import type { PushConsumer } from '../../graph/index.js';
-import { LiveChannelSource } from '../../src/steps/redis/source.js';
+import { LiveChannelSource } from '../../src/steps/live-source.js';
 import { createEncoding, Pump, type PumpResult } from '../../src/stream/index.js';
 
 /** A LiveChannelSource on its own, counting its pulls. */

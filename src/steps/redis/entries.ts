@@ -1,11 +1,11 @@
 /**
  * Stream entries in and out of the manifest (README "Redis streams"). XADD takes `fields`, an
- * object: each value is stored as `value` is (./values.ts: a string as it is, anything else as its
+ * object: each value is stored as `value` is (../text-values.ts: a string as it is, anything else as its
  * JSON text). An entry read back (XRANGE, XREVRANGE, XREAD) is `{ id, fields }`, each field's text
  * decoded as GET decodes a value; a field named twice in one entry (possible in Redis, not through
  * svc) keeps its last value.
  */
-import { decodeValue, encodeValue } from './values.js';
+import { decodeValue, encodeValue } from '../text-values.js';
 
 /** One entry as steps and stream items see it. */
 export interface EntryValue {

@@ -3,11 +3,11 @@
  * request, the command runs on the connection's handle (a Redis server or the memory store, alike),
  * and its reply becomes the output `value` (SPEC.md §2.5, README "Redis"):
  *
- *   GET      the value (JSON decoded, ./values.ts), null on a miss
+ *   GET      the value (JSON decoded, ../text-values.ts), null on a miss
  *   SET      "OK"                        DEL      keys removed (0 or 1)
  *   EXISTS   true / false                INCR     the new count
  *   EXPIRE   true when the key exists    PUBLISH  subscriber connections reached
- *   SUBSCRIBE  output `stream` instead: the channel's messages, a live pulled source (./source.ts)
+ *   SUBSCRIBE  output `stream` instead: the channel's messages, a live pulled source (../live-source.ts)
  *   XADD     the new entry's id           XRANGE / XREVRANGE  a list of entries `{ id, fields }`
  *   XREAD    output `stream`: the entries added to the key, followed live (./stream-fanout.ts)
  *
@@ -31,7 +31,7 @@ import { countOperand, entryFields, entryValue } from './entries.js';
 import { joinChannel } from './fanout.js';
 import type { RedisStepSpec } from './spec.js';
 import { joinStream } from './stream-fanout.js';
-import { decodeValue, encodeValue, textOperand } from './values.js';
+import { decodeValue, encodeValue, textOperand } from '../text-values.js';
 
 type Command = (scope: EndpointScope, ctx: RunContext) => unknown;
 
@@ -86,7 +86,7 @@ function commandOf(spec: RedisStepSpec, handle: RedisHandle): Command {
     case 'SUBSCRIBE':
       return (scope, ctx) => {
         // Joined before the wait, so a run torn down meanwhile leaves the channel at once.
-        const { source, subscribed } = joinChannel(handle, channel(scope), step);
+        const { source, started: subscribed } = joinChannel(handle, channel(scope), step);
         ctx.onRelease(() => source.release());
         return subscribed.then(() => ({ stream: source }));
       };
@@ -117,7 +117,7 @@ function commandOf(spec: RedisStepSpec, handle: RedisHandle): Command {
     }
     case 'XREAD':
       return (scope, ctx) => {
-        const { source, subscribed } = joinStream(handle, key(scope), step);
+        const { source, started: subscribed } = joinStream(handle, key(scope), step);
         ctx.onRelease(() => source.release());
         return subscribed.then(() => ({ stream: source }));
       };

@@ -19,7 +19,7 @@ export interface RedisStepSpec extends StepSpecBase {
   readonly ttlMs?: number;
   /** PUBLISH, SUBSCRIBE. */
   readonly channel?: Expr;
-  /** XADD: the entry's fields, an object; its values stored as `value` is (./values.ts). */
+  /** XADD: the entry's fields, an object; its values stored as `value` is (../text-values.ts). */
   readonly fields?: Expr;
   /** XADD: the entry's id (`*` when absent: the server's clock). */
   readonly id?: Expr;

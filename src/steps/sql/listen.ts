@@ -1,6 +1,6 @@
 /**
  * `sql "<name>" { listen = <channel> }`: the channel's notifications (LISTEN/NOTIFY) as the step's
- * output `stream`, a live pulled source like SUBSCRIBE's (src/steps/redis/source.ts): a `stream`
+ * output `stream`, a live pulled source like SUBSCRIBE's (src/steps/live-source.ts): a `stream`
  * step starts its response at once and writes each notification as it comes. Publishing is any sql
  * step's `SELECT pg_notify(@channel, @payload)` (or `NOTIFY`), delivered when its transaction
  * commits, never when it rolls back (PostgreSQL's rule).
@@ -14,8 +14,8 @@
 import type { RunContext } from '../../../graph/index.js';
 import type { PostgresHandle } from '../../connectors/index.js';
 import type { Expr } from '../../model/index.js';
-import type { LiveChannelSource } from '../redis/source.js';
-import { textOperand } from '../redis/values.js';
+import type { LiveChannelSource } from '../live-source.js';
+import { textOperand } from '../text-values.js';
 import type { EndpointScope } from '../contract.js';
 import { joinNotifications } from './listen-fanout.js';
 
@@ -30,7 +30,7 @@ export function listenChannel(handle: PostgresHandle, channel: Expr, step: strin
   return (scope, ctx) => {
     const name = channelName(channel.evaluate(scope), step);
     // Joined before the wait, so a run torn down meanwhile leaves the channel at once.
-    const { source, listening } = joinNotifications(handle, name, step);
+    const { source, started: listening } = joinNotifications(handle, name, step);
     ctx.onRelease(() => source.release());
     return listening.then(() => ({ stream: source }));
   };

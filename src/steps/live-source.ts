@@ -1,8 +1,9 @@
 /**
- * SUBSCRIBE's output `stream` (SPEC.md §6.2): one consumer's view of a channel, as a *live* pulled
+ * One consumer's view of a live feed: a Redis SUBSCRIBE channel (SPEC.md §6.2), an XREAD stream key,
+ * a PostgreSQL LISTEN channel. It is the `stream` output of those steps, a *live* pulled
  * source (graph/stream.ts): the HTTP edge pulls a message whenever the client's socket can take
  * one, and starts the response at once (`live`) rather than after the first message, which may
- * never come. Messages are decoded once for every consumer of the channel (./fanout.ts) and handed
+ * never come. Messages are decoded once for every consumer of the channel (src/steps/live-feed.ts) and handed
  * to each consumer's own buffer.
  *
  * The backlog is bounded twice: in messages (`LIVE_BUFFER_LIMIT`) and in bytes (`limitBacklog`, set by
@@ -14,7 +15,7 @@
  * with SourceOverflowError, so the HTTP edge disconnects it with a logged reason. Other consumers of
  * the channel are not affected.
  *
- * A subscription that is lost (the subscriber connection to Redis dropped, ./fanout.ts) ends every
+ * A subscription that is lost (the subscriber connection to Redis dropped, src/steps/live-feed.ts) ends every
  * consumer: the messages received before the loss are still handed out, then the next pull fails
  * with SourceLostError, so the stream ends in a way that makes its client reconnect.
  *
@@ -25,7 +26,7 @@
  * handed to it as it is delivered, with no promise per message, until it says its socket is full;
  * from then on messages are kept for its pulls again (bench/sse: 22.3 to 19.6 us per delivery).
  */
-import { SourceLostError, SourceOverflowError, type PushConsumer, type SourceTraits } from '../../../graph/index.js';
+import { SourceLostError, SourceOverflowError, type PushConsumer, type SourceTraits } from '../../graph/index.js';
 
 /**
  * Messages a consumer may be behind before it is cut off. At the message sizes of a notification
@@ -115,7 +116,7 @@ export class LiveChannelSource implements AsyncIterableIterator<unknown>, Source
   }
 
   /**
-   * The subscription was lost (./fanout.ts): no more messages come. What was received is still
+   * The subscription was lost (src/steps/live-feed.ts): no more messages come. What was received is still
    * handed out; then the next pull fails with SourceLostError.
    */
   lose(reason: string): void {

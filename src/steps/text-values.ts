@@ -5,7 +5,7 @@
  * a string that is itself JSON text ("42", "true", "{}") comes back decoded; store
  * `json_encode(s)` to keep such a string a string.
  */
-import { parseKeepingText, stringifyExact } from '../../json/index.js';
+import { parseKeepingText, stringifyExact } from '../json/index.js';
 
 export function encodeValue(value: unknown): string {
   return typeof value === 'string' ? value : stringifyExact(value ?? null);
