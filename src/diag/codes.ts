@@ -443,6 +443,17 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: "A stream step's max_backlog outside 64KiB to 1GiB, the bytes a live source may hold for one client.",
   },
   {
+    code: 'SVC_STEP_STREAM_REPLAY_WITHOUT_ID',
+    summary: 'Replay without id',
+    description: 'A stream step with replay and no id, which orders the missed and the live items and tells which the client has.',
+  },
+  {
+    code: 'SVC_STEP_STREAM_REPLAY_BEFORE_LIVE',
+    summary: 'Replay read before its live source',
+    description:
+      "A stream step whose replay comes from a step that runs before (or with) its live source's step, so items published between the two would be missed.",
+  },
+  {
     code: 'SVC_STEP_LISTEN_IN_TRANSACTION',
     summary: 'Listening sql step in a transaction',
     description: 'A sql step with listen inside a transaction, whose connection is not the one notifications arrive on.',

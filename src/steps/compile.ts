@@ -35,6 +35,7 @@ export function compileEndpoint(
   const bySpec = new Map<StepSpecBase, string>();
   const byId = new Map<string, StepSpecBase>();
   const counters = new Map<string, number>();
+  const order = new Map<string, number>();
 
   // Handles exist without I/O; `svc serve` opens them before it listens, check and graph never do.
   const connectors = options.connectors ?? createConnectors(model);
@@ -57,8 +58,10 @@ export function compileEndpoint(
       }
       bySpec.set(spec, id);
       byId.set(id, spec);
+      order.set(id, order.size);
       return id;
     },
+    orderOf: (id) => order.get(id),
     readsOf: stepReads,
     compileSteps(specs) {
       const nodes = specs.map((s) => compileStep(s as StepSpec, env, observer));

@@ -18,6 +18,11 @@ export interface CompileEnv {
   readonly outbound: OutboundHttp;
   /** The node id: the step's name, else `<kind>#<n>` counted per kind in the endpoint. */
   idOf(spec: StepSpecBase): string;
+  /**
+   * Where a step compiled so far stands in the endpoint's order of compilation (its steps in
+   * declaration order, nested ones where they are declared); undefined for a step not compiled yet.
+   */
+  orderOf(id: string): number | undefined;
   /** Step names the expressions read (`steps.<name>`): the graph's data edges. */
   readsOf(exprs: readonly (Expr | undefined)[]): string[];
   /** Compiles nested steps (parallel branches, transaction bodies). */

@@ -4,5 +4,5 @@
  * encoders frame.
  */
 export { createEncoding } from './encoding.js';
-export { StreamItemError, type EncodingOptions, type StreamEncoder, type StreamEncoding, type StreamFormat } from './types.js';
+export { StreamGap, StreamItemError, type EncodingOptions, type StreamEncoder, type StreamEncoding, type StreamFormat } from './types.js';
 export { Pump, type PumpOptions, type PumpResult, type StreamEndReason } from './pump.js';

@@ -4,7 +4,7 @@
  */
 import type { Problem } from '../problem/index.js';
 import { jsonText } from './json-text.js';
-import { type EncodingOptions, type StreamEncoder, type StreamEncoding, StreamItemError } from './types.js';
+import { type EncodingOptions, type StreamEncoder, type StreamEncoding, StreamGap, StreamItemError } from './types.js';
 
 /** A field value with one of these would end its line early (CR, LF) or be ignored by the client (NUL in `id`). */
 const FIELD_BREAKER = /[\r\n\0]/;
@@ -22,9 +22,14 @@ const SHUTDOWN = ': server shutting down\n\n';
  * so that it is told apart from a shutdown.
  */
 const LOST = 'event: gap\ndata: {"reason":"subscription lost"}\n\n';
+/**
+ * The same for a stream that resumes (`replay`): the client reconnects with its last id and is sent
+ * what it missed, so nothing was lost for it. A comment, so it runs no recovery.
+ */
+const LOST_RESUMABLE = ': the live source was lost; reconnect to resume\n\n';
 
 export function sseEncoding(options: EncodingOptions): StreamEncoding {
-  const { event, retryMs, heartbeatMs, idOf, mask } = options;
+  const { event, retryMs, heartbeatMs, idOf, mask, resumable } = options;
   if (event !== undefined && FIELD_BREAKER.test(event)) throw new RangeError('sse: the event name must not contain CR, LF or NUL');
   if (retryMs !== undefined && !(Number.isFinite(retryMs) && retryMs >= 0)) {
     throw new RangeError(`sse: retry must be a non-negative number of ms, got ${retryMs}`);
@@ -42,6 +47,7 @@ export function sseEncoding(options: EncodingOptions): StreamEncoding {
     start: () => start,
     item(value) {
       if (lastFrame !== undefined && value === lastItem) return lastFrame;
+      if (value instanceof StreamGap) return `event: gap\ndata: ${JSON.stringify(value.detail)}\n\n`;
       // The id is taken from the item as the source gave it: the mask may drop the field it names.
       const idLine = idOf ? idField(idOf(value)) : '';
       const sent = mask ? mask(value) : value;
@@ -53,7 +59,7 @@ export function sseEncoding(options: EncodingOptions): StreamEncoding {
     error: (problem: Problem) => `event: error\ndata: ${jsonText(problem, 'sse')}\n\n`,
     heartbeat: () => HEARTBEAT,
     shutdown: () => SHUTDOWN,
-    lost: () => LOST,
+    lost: () => (resumable ? LOST_RESUMABLE : LOST),
   };
   return {
     format: 'sse',

@@ -30,6 +30,8 @@ export interface EncodingOptions {
   readonly mask?: (item: unknown) => unknown;
   /** A live source's backlog for one client, in bytes (the step's `max_backlog`; pump.ts has the default). */
   readonly maxBacklogBytes?: number;
+  /** sse: the stream resumes from the client's last id (`replay`): a lost live source is no gap for it. */
+  readonly resumable?: boolean;
 }
 
 /** One `stream` step's encoding, built at boot. */
@@ -78,4 +80,13 @@ export interface StreamEncoder {
 /** An item the format cannot encode: the stream ends with an error. */
 export class StreamItemError extends Error {
   override readonly name = 'StreamItemError';
+}
+
+/**
+ * An item that is no item: the events between two ids are lost for this client (a resumed stream
+ * whose last id is no longer kept, src/steps/stream/resume.ts). `sse` frames it as `event: gap`
+ * with `detail` as its JSON data; it carries no `id:`, so the client's last id stays what it was.
+ */
+export class StreamGap {
+  constructor(readonly detail: Readonly<Record<string, string>>) {}
 }

@@ -42,6 +42,7 @@ export async function streamHarness(manifest: string): Promise<StreamHarness> {
     connection: (ref) => connectors.handle(ref.kind, ref.name),
     outbound: connectors.outbound,
     idOf: (s) => s.name ?? s.kind,
+    orderOf: () => undefined,
     readsOf: () => [],
     compileSteps: () => assert.fail('no nested steps here'),
     error: (s, summary, detail) => void errors.push({ severity: 'error', summary, subject: s.range, ...(detail ? { detail } : {}) }),

@@ -29,6 +29,8 @@ const DEFAULT_CONTENT_TYPE: Record<StreamFormat, string> = {
 
 /** Attributes that only some formats take (SPEC.md §4.3). */
 const ONLY: Record<string, readonly StreamFormat[]> = {
+  replay: ['sse'],
+  last_event_id: ['sse'],
   event: ['sse'],
   id: ['sse'],
   heartbeat: ['sse'],
@@ -43,6 +45,8 @@ const ONLY: Record<string, readonly StreamFormat[]> = {
 const STREAM_BODY: BodySchema = {
   attributes: {
     source: { required: true },
+    replay: {},
+    last_event_id: {},
     event: {},
     id: {},
     heartbeat: {},
@@ -85,6 +89,8 @@ export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefine
     }
   }
   const source = readExpr(d.attrs.get('source'), s);
+  const replay = readExpr(d.attrs.get('replay'), s);
+  const lastEventId = readExpr(d.attrs.get('last_event_id'), s);
   const event = readString(d.attrs.get('event'), s);
   // Evaluated per item, with `item` bound to the item being sent.
   const id = readExpr(d.attrs.get('id'), s, undefined, ITEM_ROOTS);
@@ -100,11 +106,23 @@ export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefine
   const columns = readStringList(d.attrs.get('columns'), s);
   const neutralizeFormulas = readBool(d.attrs.get('neutralize_formulas'), s);
   const maxBacklogBytes = readBacklog(d.attrs.get('max_backlog'), s);
+  const replayAttr = d.attrs.get('replay');
+  if (replayAttr && format === 'sse' && !d.attrs.get('id')) {
+    s.error('Replay without id', replayAttr.nameRange, {
+      detail: 'A stream with "replay" needs "id" (for example id = item.seq): the ids order the missed and the live items and tell which the client has.',
+    });
+  }
+  const lastEventIdAttr = d.attrs.get('last_event_id');
+  if (lastEventIdAttr && format === 'sse' && !replayAttr) {
+    s.error('Unsupported argument', lastEventIdAttr.nameRange, { detail: '"last_event_id" says where "replay" starts; this stream has no "replay".' });
+  }
   if (!source) return undefined;
   return {
     kind: 'stream',
     format,
     source,
+    ...(replay ? { replay } : {}),
+    ...(lastEventId ? { lastEventId } : {}),
     ...(event !== undefined ? { event } : {}),
     ...(id ? { id } : {}),
     ...(heartbeatMs !== undefined ? { heartbeatMs } : {}),

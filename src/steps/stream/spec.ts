@@ -1,4 +1,4 @@
-/** `stream "<format>" { source, event, id, heartbeat, retry, flush_every, headers, content_type, schema, when, columns, neutralize_formulas, max_backlog }` */
+/** `stream "<format>" { source, replay, last_event_id, event, id, heartbeat, retry, flush_every, headers, content_type, schema, when, columns, neutralize_formulas, max_backlog }` */
 import type { Expr, StepSpecBase } from '../../manifest/index.js';
 import type { TypeSpec } from '../../schema/index.js';
 
@@ -9,6 +9,13 @@ export interface StreamStepSpec extends StepSpecBase {
   readonly format: StreamFormat;
   /** The sequence or byte reader, e.g. `steps.q.stream`. */
   readonly source: Expr;
+  /**
+   * sse: what the client missed, from its last id on (that one included), sent before the live
+   * `source`'s items (./resume.ts). Requires `id`.
+   */
+  readonly replay?: Expr;
+  /** sse with `replay`: the client's last id; default: its `Last-Event-ID` request header. */
+  readonly lastEventId?: Expr;
   /** sse: static event type name. */
   readonly event?: string;
   /** sse: the `id:` of each item, an expression in which `item` is the item being sent. */

@@ -1,0 +1,171 @@
+/**
+ * A live stream that resumes where its client left off (`stream "sse" { source, replay }`): what the
+ * client missed, then the live items, in one stream, in order, none twice, and an explicit gap where
+ * the log no longer keeps what it missed.
+ *
+ * The live source was joined before the replay was read (the replay's step is declared after the
+ * live one, and the shared feed keeps every item published from the moment a consumer joined:
+ * src/steps/live-feed.ts), so each item published while the client was away is in the replay, in
+ * the live source's backlog, or in both. The replay is sent first; then the live items, leaving out
+ * those whose id is not past the last one sent (they were in the replay too). From the first live
+ * item past it on, live items pass untouched, pushed as they come like any live stream's.
+ *
+ * The replay starts at the client's last id itself, that one included (`seq >= @last`, `XRANGE key
+ * <last> +`), which is how the log says it still keeps it. Items up to that id are left out (the
+ * client has them). When the first item past it is not that id, nor (for integer ids) the next
+ * one, the log was trimmed past what the client has: a StreamGap goes out before that item (an
+ * empty replay: at its end) naming the last id the client has, the first it will never see when
+ * ids leave no room between (integers, Redis entry ids), and where the stream resumes.
+ */
+import type { PulledSource, PushConsumer, SourceTraits } from '../../../graph/index.js';
+import { StreamGap } from '../../stream/index.js';
+import { type EventId, compareEventIds, followsDirectly, nextEventId, readEventId } from './event-ids.js';
+
+type Iter = Iterator<unknown> | AsyncIterator<unknown>;
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * - `replay`: the missed items are being read;
+ * - `dedupe`: live items are read, those already sent are left out;
+ * - `live`: a live item past the replay was sent: the rest pass untouched.
+ */
+type Phase = 'replay' | 'dedupe' | 'live';
+
+export interface ResumeOptions {
+  /** The live source (SourceTraits.live): joined before the replay was read. */
+  readonly live: AsyncIterable<unknown> & SourceTraits;
+  /** What the client missed, from its last id on (that one included). */
+  readonly replay: PulledSource;
+  /** An item's id (the step's `id` expression). */
+  readonly idOf: (item: unknown) => unknown;
+  /** The client's last id (`Last-Event-ID`); undefined on a first connection. */
+  readonly lastEventId: unknown;
+}
+
+export class ResumedSource implements AsyncIterableIterator<unknown>, SourceTraits {
+  readonly live = true;
+  readonly #live: AsyncIterator<unknown>;
+  readonly #liveTraits: SourceTraits;
+  readonly #replay: Iter;
+  readonly #idOf: (item: unknown) => unknown;
+  /** The client's last id, until the replay has told whether the log still keeps it. */
+  #unconfirmed: EventId | undefined;
+  /** The last id the client has: it sent it, or it was sent. */
+  #last: EventId | undefined;
+  #phase: Phase = 'replay';
+  /** An item to hand out after the gap that precedes it. */
+  #after: { readonly item: unknown } | undefined;
+  #iterated = false;
+
+  constructor(options: ResumeOptions) {
+    this.#liveTraits = options.live;
+    this.#live = options.live[Symbol.asyncIterator]();
+    const replay = options.replay;
+    this.#replay = Symbol.asyncIterator in replay ? replay[Symbol.asyncIterator]() : (replay as Iterable<unknown>)[Symbol.iterator]();
+    this.#idOf = options.idOf;
+    this.#unconfirmed = readEventId(options.lastEventId);
+    this.#last = this.#unconfirmed;
+  }
+
+  [Symbol.asyncIterator](): this {
+    if (this.#iterated) throw new Error('a resumed stream can be read only once');
+    this.#iterated = true;
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<unknown>> {
+    const after = this.#after;
+    if (after !== undefined) {
+      this.#after = undefined;
+      return { done: false, value: after.item };
+    }
+    if (this.#phase === 'replay') {
+      const missed = await this.#nextMissed();
+      if (missed !== undefined) return missed;
+    }
+    for (;;) {
+      const step = await this.#live.next();
+      if (step.done || this.#phase === 'live' || this.#isNew(step.value)) return step;
+    }
+  }
+
+  /** The next item (or gap) of the replay; undefined once it is over. */
+  async #nextMissed(): Promise<IteratorResult<unknown> | undefined> {
+    for (;;) {
+      const step = await this.#replay.next();
+      if (step.done) {
+        this.#phase = 'dedupe';
+        const requested = this.#unconfirmed;
+        if (requested === undefined) return undefined;
+        // Nothing at or past the client's id: the log has lost it (and maybe more).
+        this.#unconfirmed = undefined;
+        return { done: false, value: gap(requested, undefined) };
+      }
+      const item = step.value;
+      const id = readEventId(this.#idOf(item));
+      const requested = this.#unconfirmed;
+      if (requested !== undefined && id !== undefined) {
+        const order = compareEventIds(id, requested);
+        if (order < 0) continue;
+        this.#unconfirmed = undefined;
+        if (order === 0) continue;
+        if (!followsDirectly(requested, id)) {
+          this.#last = id;
+          this.#after = { item };
+          return { done: false, value: gap(requested, id) };
+        }
+      } else if (id !== undefined && this.#last !== undefined && compareEventIds(id, this.#last) <= 0) continue;
+      if (id !== undefined) this.#last = id;
+      return step;
+    }
+  }
+
+  /** A live item during dedupe: false when the client has it already. */
+  #isNew(item: unknown): boolean {
+    const last = this.#last;
+    const id = last === undefined ? undefined : readEventId(this.#idOf(item));
+    if (last !== undefined && id !== undefined && compareEventIds(id, last) <= 0) return false;
+    this.#phase = 'live';
+    return true;
+  }
+
+  push(consumer: PushConsumer): boolean {
+    if (this.#phase === 'replay' || this.#after !== undefined) return false;
+    const live = this.#liveTraits;
+    if (live.push === undefined) return false;
+    if (this.#phase === 'live') return live.push(consumer);
+    return live.push({
+      // An item the client has is left out, and the pushing goes on.
+      take: (item) => (this.#phase !== 'live' && !this.#isNew(item)) || consumer.take(item),
+      end: () => consumer.end(),
+    });
+  }
+
+  onFailure(listener: () => void): void {
+    this.#liveTraits.onFailure?.(listener);
+  }
+
+  limitBacklog(maxBytes: number, held: () => number): void {
+    this.#liveTraits.limitBacklog?.(maxBytes, held);
+  }
+
+  async return(): Promise<IteratorResult<unknown>> {
+    try {
+      await this.#replay.return?.();
+    } finally {
+      await this.#live.return?.();
+    }
+    return DONE;
+  }
+}
+
+function gap(requested: EventId, resumesAt: EventId | undefined): StreamGap {
+  const firstLost = nextEventId(requested);
+  return new StreamGap({
+    reason: 'not kept',
+    last_event_id: requested.text,
+    ...(firstLost !== undefined ? { first_lost: firstLost.text } : {}),
+    ...(resumesAt !== undefined ? { resumes_at: resumesAt.text } : {}),
+  });
+}
