@@ -32,6 +32,7 @@ endpoint "GET /" {
             #events { list-style: none; padding: 0; }
             #events li { padding: .4rem 0; border-bottom: 1px solid #eee; }
             #events .seq { color: #888; margin-right: .5rem; font-variant-numeric: tabular-nums; }
+            #events .gap { color: #a05a00; font-style: italic; }
             #events .author { font-weight: 600; margin-right: .4rem; }
           </style>
         </head>
@@ -78,6 +79,16 @@ endpoint "GET /" {
               author.className = 'author';
               author.textContent = message.author;
               item.append(seq, author, document.createTextNode(message.text));
+              list.prepend(item);
+            });
+
+            // The log no longer holds what the page missed (the server's in-memory log started
+            // again): say so, rather than leave a silent hole in the list.
+            feed.source.addEventListener('gap', () => {
+              feed.gaps = (feed.gaps || 0) + 1;
+              const item = document.createElement('li');
+              item.className = 'gap';
+              item.textContent = 'Some messages were missed while the page was away; reload to see the whole log.';
               list.prepend(item);
             });
 

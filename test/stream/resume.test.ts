@@ -114,10 +114,19 @@ test('integer ids: a replay that starts right after the last id (that one trimme
 
 test('an empty replay for a last id: the log lost it, the gap says so without a resume point', async () => {
   const stream = resumed([], '41');
-  stream.live.deliver({ seq: 40 });
   stream.live.deliver({ seq: 42 });
   await settle();
   assert.deepEqual(frames(stream.text()), ['gap {"reason":"not kept","last_event_id":"41","first_lost":"42"}', '42']);
+  stream.pump.stop();
+  await stream.done;
+});
+
+test('a log that started again (ids from 1 after a restart): after the gap its live items are not taken for old ones', async () => {
+  const stream = resumed(events(1, 3), '41');
+  stream.live.deliver({ seq: 3 });
+  stream.live.deliver({ seq: 4 });
+  await settle();
+  assert.deepEqual(frames(stream.text()), ['gap {"reason":"not kept","last_event_id":"41","first_lost":"42"}', '4']);
   stream.pump.stop();
   await stream.done;
 });

@@ -15,7 +15,10 @@
  * client has them). When the first item past it is not that id, nor (for integer ids) the next
  * one, the log was trimmed past what the client has: a StreamGap goes out before that item (an
  * empty replay: at its end) naming the last id the client has, the first it will never see when
- * ids leave no room between (integers, Redis entry ids), and where the stream resumes.
+ * ids leave no room between (integers, Redis entry ids), and where the stream resumes. A log that
+ * holds nothing from the client's id on may have started again (an in-memory log after a restart,
+ * its ids counting from 1 again): after that gap, live items are compared with what the replay held
+ * only, so the new log's items are not taken for ones the client has.
  */
 import type { PulledSource, PushConsumer, SourceTraits } from '../../../graph/index.js';
 import { StreamGap } from '../../stream/index.js';
@@ -53,6 +56,8 @@ export class ResumedSource implements AsyncIterableIterator<unknown>, SourceTrai
   #unconfirmed: EventId | undefined;
   /** The last id the client has: it sent it, or it was sent. */
   #last: EventId | undefined;
+  /** The highest id the replay held, sent or not. */
+  #highestReplayed: EventId | undefined;
   #phase: Phase = 'replay';
   /** An item to hand out after the gap that precedes it. */
   #after: { readonly item: unknown } | undefined;
@@ -98,12 +103,16 @@ export class ResumedSource implements AsyncIterableIterator<unknown>, SourceTrai
         this.#phase = 'dedupe';
         const requested = this.#unconfirmed;
         if (requested === undefined) return undefined;
-        // Nothing at or past the client's id: the log has lost it (and maybe more).
+        // Nothing at or past the client's id: the log has lost it (and maybe more). It may also have
+        // started again (an in-memory log after a restart), its ids from lower down: live items are
+        // then only compared with what the replay held, not with the client's id.
         this.#unconfirmed = undefined;
+        this.#last = this.#highestReplayed;
         return { done: false, value: gap(requested, undefined) };
       }
       const item = step.value;
       const id = readEventId(this.#idOf(item));
+      if (id !== undefined && (this.#highestReplayed === undefined || compareEventIds(id, this.#highestReplayed) > 0)) this.#highestReplayed = id;
       const requested = this.#unconfirmed;
       if (requested !== undefined && id !== undefined) {
         const order = compareEventIds(id, requested);
