@@ -2,8 +2,8 @@
  * Shared by the cluster tests: svc replicas of examples/cluster as child processes (the built
  * `bin/svc.js serve`, as test/e2e starts it), nginx in front of them (scripts/nginx-test-server.sh
  * with the example's nginx.conf), and an SSE client that behaves as a browser's EventSource does
- * (reconnects after the server's `retry`, sends Last-Event-ID) and, as the example's README says a
- * client should, asks GET /messages?after=<last id> for what it missed while away.
+ * (reconnects after the server's `retry`, sends Last-Event-ID) and records every event it is sent,
+ * duplicates included: the stream resumes from its last id, the client does nothing of its own.
  * Every process started here is stopped by `stopAll` (and killed if the test process exits first).
  */
 import assert from 'node:assert/strict';
@@ -151,22 +151,24 @@ export async function allMessages(base: string): Promise<number[]> {
 }
 
 /**
- * GET /events as a browser's EventSource reads it, plus the catch-up the example prescribes: after a
- * reconnection, GET /messages?after=<Last-Event-ID>. `received` holds each seq once, from either.
+ * GET /events as a browser's EventSource reads it: reconnects `retry` ms after its stream ends, with
+ * the last id it received as Last-Event-ID. `received` holds every message event's seq in the order
+ * it came, duplicates included, across its connections.
  */
 export class ResumingClient {
-  /** Seqs in the order they were first had. */
+  /** Every seq received, in order, twice if sent twice. */
   readonly received: number[] = [];
   /** The replica of each connection (its X-Replica header), in order. */
   readonly replicas: string[] = [];
-  /** Live ids that arrived out of order on one connection (Redis delivers a channel in order). */
+  /** Seqs that came after a higher or equal one, whatever the connection. */
   readonly disorders: string[] = [];
+  /** The data of each `event: gap`. */
+  readonly gaps: Record<string, string>[] = [];
   reconnects = 0;
   #lastId: string | undefined;
   #retryMs = 3000;
   #closed = false;
   #response: IncomingMessage | undefined;
-  readonly #have = new Set<number>();
   readonly #base: string;
 
   constructor(base: string) {
@@ -187,10 +189,10 @@ export class ResumingClient {
     return this.replicas.at(-1);
   }
 
-  #take(seq: number): void {
-    if (this.#have.has(seq)) return;
-    this.#have.add(seq);
-    this.received.push(seq);
+  /** Starts at the given last id (a client that was here before), else none. */
+  resumeFrom(lastId: string): this {
+    this.#lastId = lastId;
+    return this;
   }
 
   #connect(opened?: () => void, failed?: (error: Error) => void): void {
@@ -215,10 +217,7 @@ export class ResumingClient {
       this.#response = response;
       this.replicas.push(String(response.headers['x-replica']));
       opened?.();
-      // Subscribed before the head was sent: whatever came before it is in the log.
-      if (this.#lastId !== undefined) void this.#catchUp(Number(this.#lastId));
       let pending = '';
-      let lastLive = 0;
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
         pending += chunk;
@@ -226,16 +225,22 @@ export class ResumingClient {
           const frame = pending.slice(0, end);
           pending = pending.slice(end + 2);
           let data: string | undefined;
+          let event = 'message';
           for (const line of frame.split('\n')) {
             if (line.startsWith('retry: ')) this.#retryMs = Number(line.slice(7));
             else if (line.startsWith('id: ')) this.#lastId = line.slice(4);
+            else if (line.startsWith('event: ')) event = line.slice(7);
             else if (line.startsWith('data: ')) data = line.slice(6);
           }
           if (data === undefined) continue;
+          if (event === 'gap') {
+            this.gaps.push(JSON.parse(data) as Record<string, string>);
+            continue;
+          }
           const seq = (JSON.parse(data) as Message).seq;
-          if (seq <= lastLive) this.disorders.push(`${seq} after ${lastLive}`);
-          lastLive = seq;
-          this.#take(seq);
+          const before = this.received.at(-1);
+          if (before !== undefined && seq <= before) this.disorders.push(`${seq} after ${before}`);
+          this.received.push(seq);
         }
       });
       response.once('close', again);
@@ -244,16 +249,6 @@ export class ResumingClient {
       if (failed) failed(error);
       else again();
     });
-  }
-
-  async #catchUp(after: number): Promise<void> {
-    try {
-      const answer = await fetch(`${this.#base}/messages?after=${after}`);
-      if (answer.status !== 200) return;
-      for (const m of ((await answer.json()) as { messages: Message[] }).messages) this.#take(m.seq);
-    } catch {
-      // The next reconnection catches up again.
-    }
   }
 }
 

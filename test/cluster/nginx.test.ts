@@ -5,14 +5,17 @@
  *   (`proxy_next_upstream error timeout`), and the access log shows such a retry;
  * - POSTs go on through the others; only one in flight at the very moment of the kill may fail (nginx
  *   does not resend a non-idempotent request that reached the replica);
- * - the SSE clients of the killed replica reconnect after the stream's `retry` (to another replica:
- *   the header says which), catch up through GET /messages?after=<Last-Event-ID>, and end up with
- *   every message exactly once; the clients of the other replicas never notice.
+ * - of 100 SSE clients, those of the killed replica reconnect after the stream's `retry` (to another
+ *   replica: the header says which) with their Last-Event-ID, and the stream resumes from the log:
+ *   every client ends with every message exactly once, in order; the clients of the other replicas
+ *   never notice;
+ * - a client whose last id was deleted from the log is sent `event: gap` naming it, then the rest.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import pg from 'pg';
 import {
   allMessages,
   closeTargets,
@@ -47,11 +50,13 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 describe('nginx in front of three replicas, one killed under load', { skip, timeout: 120_000 }, () => {
   let replicas: Replica[] = [];
   let nginx: Nginx | undefined;
+  let databaseUrl = '';
   const clients: ResumingClient[] = [];
 
   before(async () => {
     ensureBuilt();
-    const env = { REDIS_URL: REAL_REDIS_URL!, REDIS_PREFIX: redisPrefix(), DATABASE_URL: await TARGETS[1]!.fresh() };
+    databaseUrl = await TARGETS[1]!.fresh();
+    const env = { REDIS_URL: REAL_REDIS_URL!, REDIS_PREFIX: redisPrefix(), DATABASE_URL: databaseUrl };
     replicas = await Promise.all(['r1', 'r2', 'r3'].map((name) => startReplica(name, env)));
     nginx = await startNginx(replicas);
   });
@@ -64,8 +69,8 @@ describe('nginx in front of three replicas, one killed under load', { skip, time
 
   test('no GET fails, at most the POST in flight at the kill does, and the SSE clients resume', async (t) => {
     const base = nginx!.url;
-    // Six feeds through nginx, spread over the replicas by its round robin.
-    for (let i = 0; i < 6; i++) clients.push(new ResumingClient(base));
+    // A hundred feeds through nginx, spread over the replicas by its round robin.
+    for (let i = 0; i < 100; i++) clients.push(new ResumingClient(base));
     await Promise.all(clients.map((c) => c.open()));
     const victim = replicas.find((r) => r.name === clients[0]!.replica)!;
     const onVictim = clients.filter((c) => c.replica === victim.name);
@@ -115,8 +120,8 @@ describe('nginx in front of three replicas, one killed under load', { skip, time
 
     // Every message in the log, including one a failed POST may have committed before the kill. That
     // one may never have been published (the replica died between the commit and the PUBLISH): the
-    // clients that stayed connected then never hear of it, while those that reconnected read it in
-    // their catch-up from the log.
+    // clients that stayed connected then never hear of it, while those that reconnected are sent it
+    // from the log.
     const survivor = replicas.find((r) => r !== victim)!;
     const log = await allMessages(survivor.url);
     assert.ok(log.length >= posts.length, `${log.length} messages for ${posts.length} POSTs`);
@@ -124,12 +129,13 @@ describe('nginx in front of three replicas, one killed under load', { skip, time
     assert.ok(unacknowledged.length <= failedPosts.length, `messages no 202 answered for: ${unacknowledged.join(',')}`);
     for (const client of clients) {
       const received = await eventually(
-        () => [...client.received].sort((a, b) => a - b),
+        () => [...client.received],
         (r) => [...acknowledged].every((seq) => r.includes(seq)) && (!onVictim.includes(client) || r.length >= log.length),
       );
       const expected = onVictim.includes(client) ? log : log.filter((seq) => acknowledged.has(seq) || received.includes(seq));
-      assert.deepEqual(received, expected, `the client that was on ${client.replicas.join(' then ')} has every message once`);
-      assert.deepEqual(client.disorders, [], 'each connection delivered in order');
+      assert.deepEqual(received, expected, `the client that was on ${client.replicas.join(' then ')} has every message exactly once, in order`);
+      assert.deepEqual(client.disorders, [], 'never a message twice or out of order');
+      assert.deepEqual(client.gaps, [], 'no gap: the log kept everything');
     }
     for (const client of onVictim) {
       assert.ok(client.reconnects >= 1, 'the clients of the killed replica reconnected');
@@ -149,5 +155,26 @@ describe('nginx in front of three replicas, one killed under load', { skip, time
       `${gets.length} GETs, ${posts.length} POSTs (${failedPosts.length} failed), ${retried.length} requests retried by nginx; ` +
         `${onVictim.length} SSE clients moved from ${victim.name}: ${onVictim.map((c) => c.replicas.join(' -> ')).join(', ')}`,
     );
+  });
+  test('a client whose last id was deleted from the log is sent event: gap naming it, then the rest', async () => {
+    const base = nginx!.url;
+    const log = await allMessages(base);
+    assert.ok(log.length > 10);
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      await db.query('DELETE FROM messages WHERE seq <= $1', [log[5]]);
+    } finally {
+      await db.end();
+    }
+    const client = new ResumingClient(base).resumeFrom(String(log[2]));
+    clients.push(client);
+    await client.open();
+    const received = await eventually(
+      () => [...client.received],
+      (r) => r.length >= log.length - 6,
+    );
+    assert.deepEqual(received, log.slice(6));
+    assert.deepEqual(client.gaps, [{ reason: 'not kept', last_event_id: String(log[2]), first_lost: String(log[2]! + 1), resumes_at: String(log[6]) }]);
   });
 });
