@@ -480,6 +480,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   },
   { code: 'SVC_STEP_INVALID_RESPOND', summary: 'Invalid respond step', description: 'A respond step that cannot be compiled.' },
   { code: 'SVC_STEP_INVALID_RESPOND_STATUS', summary: 'Invalid respond status', description: 'A respond step with an interim (1xx) status.' },
+  {
+    code: 'SVC_STEP_INVALID_RESPOND_SCHEMA',
+    summary: 'Invalid respond schema',
+    description: 'A respond `schema` that is not schema.<name> or list(schema.<name>), or on a respond without a body.',
+  },
   { code: 'SVC_STEP_MISSING_EXECUTE', summary: 'Missing execute function', description: 'An inline Starlark program without a def execute(ctx).' },
   {
     code: 'SVC_STEP_STARLARK_NO_EXECUTE',

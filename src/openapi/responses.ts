@@ -121,8 +121,13 @@ function respondVariant(step: RespondView, scope: InferScope): Variant {
   if (step.body === undefined) return { headers };
   const syntax = syntaxOf(step.body, scope);
   if (syntax !== undefined && syntax.kind === 'Literal' && syntax.value === null) return { headers };
-  const schema = inferExpr(step.body, scope);
-  const mediaType = isProblem(schema, scope) ? PROBLEM_JSON : typeof declaredType?.const === 'string' ? mediaTypeOf(declaredType.const) : JSON_TYPE;
+  const inferred = inferExpr(step.body, scope);
+  const problem = isProblem(inferred, scope);
+  const mediaType = problem ? PROBLEM_JSON : typeof declaredType?.const === 'string' ? mediaTypeOf(declaredType.const) : JSON_TYPE;
+  // A declared `schema` is the body's contract (the server sends only its fields): a `$ref` to the
+  // named schema, or a list of it, shared by every response that declares it. A problem() body is
+  // sent as it is, so it stays the Problem.
+  const schema = step.schema !== undefined && !problem ? scope.components.type(step.schema) : inferred;
   // A text body sent as is (an HTML page, a CSV) is documented as text, not quoted in full.
   if (!/[/+]json$/.test(mediaType) && schema.type === 'string') return { mediaType, schema: { type: 'string' }, headers };
   return { mediaType, schema, headers };

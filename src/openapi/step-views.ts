@@ -16,6 +16,8 @@ export interface RespondView extends StepSpecBase {
   readonly statusOmitted?: boolean;
   readonly headers?: Expr;
   readonly body?: Expr;
+  /** The declared response schema: a named object or a list of one. */
+  readonly schema?: TypeSpec;
 }
 
 export interface StreamView extends StepSpecBase {

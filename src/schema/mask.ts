@@ -3,6 +3,10 @@
  * output") keeps only the fields the type declares, through nested objects, lists and maps.
  * Compiled once at boot into one closure per type, so an item costs a walk of its declared fields.
  *
+ * A `respond` step's `schema` uses the same masks with `requireFields`: there a declared required
+ * field the value lacks throws MissingRequiredField (the response would contradict its documented
+ * contract); a stream's items, part of an answer already under way, keep the field absent instead.
+ *
  * Masking is not validation: a value whose shape differs from the declared one (null where an
  * object is declared, a string where a list is) passes through unchanged, and declared fields are
  * not checked against their types. A declared field the value lacks stays absent.
@@ -11,9 +15,35 @@ import type { ObjectTypeSpec, TypeSpec } from './field.js';
 
 export type Mask = (value: unknown) => unknown;
 
+export interface MaskOptions {
+  /** A required field the value lacks throws MissingRequiredField rather than staying absent. */
+  readonly requireFields?: boolean;
+}
+
+/**
+ * A declared required field absent from a masked value. `path` locates it from the top of the value
+ * (`[3].author.email`), filled in as the error leaves each level; `schema` names the object declaring it.
+ */
+export class MissingRequiredField extends Error {
+  override readonly name = 'MissingRequiredField';
+  readonly path: (string | number)[];
+  constructor(
+    readonly field: string,
+    readonly schema: string | undefined,
+  ) {
+    super(`the required field "${field}"${schema === undefined ? '' : ` of schema ${schema}`} is missing`);
+    this.path = [field];
+  }
+
+  /** `[3].author.email`: where the field is missing, from the top of the value. */
+  where(): string {
+    return this.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+  }
+}
+
 /** `(value) => value` with only the declared fields kept; a type with no object inside is the identity. */
-export function compileMask(spec: TypeSpec): Mask {
-  return compile(spec, new Map()) ?? identity;
+export function compileMask(spec: TypeSpec, options: MaskOptions = {}): Mask {
+  return compile(spec, new Map(), options.requireFields === true) ?? identity;
 }
 
 function identity(value: unknown): unknown {
@@ -21,17 +51,21 @@ function identity(value: unknown): unknown {
 }
 
 /** undefined: the type keeps every value as it is (scalars, `any`, lists and maps of them). */
-function compile(spec: TypeSpec, objects: Map<ObjectTypeSpec, ObjectEntry>): Mask | undefined {
+function compile(spec: TypeSpec, objects: Map<ObjectTypeSpec, ObjectEntry>, require: boolean): Mask | undefined {
   switch (spec.kind) {
     case 'object':
-      return objectMask(spec, objects);
+      return objectMask(spec, objects, require);
     case 'list': {
-      const item = compile(spec.items, objects);
-      return item && ((value) => (Array.isArray(value) ? value.map(item) : value));
+      const item = compile(spec.items, objects, require);
+      if (!item) return undefined;
+      const each: (value: unknown, index: number) => unknown = require ? (v, index) => located(item, v, index) : item;
+      return (value) => (Array.isArray(value) ? value.map(each) : value);
     }
     case 'map': {
-      const entry = compile(spec.values, objects);
-      return entry && ((value) => (isPlainObject(value) ? mapValues(value, entry) : value));
+      const entry = compile(spec.values, objects, require);
+      if (!entry) return undefined;
+      const each: (value: unknown, key: string) => unknown = require ? (v, key) => located(entry, v, key) : entry;
+      return (value) => (isPlainObject(value) ? mapValues(value, each) : value);
     }
     default:
       return undefined;
@@ -43,7 +77,7 @@ function compile(spec: TypeSpec, objects: Map<ObjectTypeSpec, ObjectEntry>): Mas
  * use met while it is being compiled calls it through an indirection (only then: the others call
  * the compiled mask directly).
  */
-function objectMask(spec: ObjectTypeSpec, objects: Map<ObjectTypeSpec, ObjectEntry>): Mask {
+function objectMask(spec: ObjectTypeSpec, objects: Map<ObjectTypeSpec, ObjectEntry>, require: boolean): Mask {
   const known = objects.get(spec);
   if (known) {
     known.used = true;
@@ -53,15 +87,19 @@ function objectMask(spec: ObjectTypeSpec, objects: Map<ObjectTypeSpec, ObjectEnt
   const entry: ObjectEntry = { mask: (value) => compiled(value), used: false };
   objects.set(spec, entry);
   const names = spec.fields.map((f) => f.name);
-  const inner = spec.fields.map((f) => compile(f.type, objects));
+  const required = spec.fields.map((f) => require && f.required);
+  const inner = spec.fields.map((f) => compile(f.type, objects, require));
   compiled = (value) => {
     if (!isPlainObject(value)) return value;
     const out: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i++) {
       const name = names[i]!;
-      if (!Object.hasOwn(value, name)) continue;
+      if (!Object.hasOwn(value, name)) {
+        if (required[i]) throw new MissingRequiredField(name, spec.name);
+        continue;
+      }
       const field = inner[i];
-      setField(out, name, field ? field(value[name]) : value[name]);
+      setField(out, name, field ? (require ? located(field, value[name], name) : field(value[name])) : value[name]);
     }
     return out;
   };
@@ -76,9 +114,19 @@ interface ObjectEntry {
   used: boolean;
 }
 
-function mapValues(value: Record<string, unknown>, entry: Mask): Record<string, unknown> {
+/** `mask(value)`, a MissingRequiredField inside it located under `segment` (a field name, a list index). */
+function located(mask: Mask, value: unknown, segment: string | number): unknown {
+  try {
+    return mask(value);
+  } catch (error) {
+    if (error instanceof MissingRequiredField) error.path.unshift(segment);
+    throw error;
+  }
+}
+
+function mapValues(value: Record<string, unknown>, entry: (value: unknown, key: string) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) setField(out, key, entry(value[key]));
+  for (const key of Object.keys(value)) setField(out, key, entry(value[key], key));
   return out;
 }
 

@@ -4,12 +4,14 @@
  *
  * Everything that can be decided at boot is: a constant body is evaluated and serialized once, and a
  * fully constant, unconditional respond hands the very same result object to every request. A run
- * evaluates only what depends on the request, synchronously.
+ * evaluates only what depends on the request, synchronously. A declared `schema` is compiled here
+ * into a mask (src/schema compileMask), so a run only walks the declared fields.
  */
 import { messageOf, type ExitNodeDef } from '../../../graph/index.js';
 import { jsonLengthExceeds, MAX_RESPONSE_CHARS, ResponseTooLarge, responseJson } from '../../expr/index.js';
 import { isMarkedProblem } from '../../problem/index.js';
 import type { Expr } from '../../model/index.js';
+import { compileMask, MissingRequiredField, type TypeSpec } from '../../schema/index.js';
 import type { EndpointScope, ResponseResult } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import { checkHeaders } from '../headers.js';
@@ -28,7 +30,7 @@ export const compileRespond: NodeCompiler<RespondStepSpec> = (spec, env) => {
   let json: string | undefined;
   try {
     headers = spec.headers ? partOf(spec.headers, checkRespondHeaders) : constant(undefined);
-    body = spec.body ? partOf(spec.body, (v) => v) : constant(null);
+    body = spec.body ? partOf(spec.body, spec.schema ? declaredBody(spec.schema) : (v) => v) : constant(null);
     json = body.constant && body.value !== null && body.value !== undefined ? JSON.stringify(body.value) : undefined;
   } catch (error) {
     // A constant that is wrong is wrong for every request: a boot error, not a 500 at run time.
@@ -82,6 +84,26 @@ function dynamic<T>(expr: Expr, check: (v: unknown) => T): Part<T> {
 /** Constant expressions are evaluated once here; a pure constant never changes between requests. */
 function partOf<T>(expr: Expr, check: (v: unknown) => T): Part<T> {
   return expr.constant ? constant(check(expr.evaluate({}))) : dynamic(expr, check);
+}
+
+/**
+ * The body as its declared schema shapes it: only the declared fields, through nested objects and
+ * lists, so a column the schema does not name (a password hash) is never sent. A declared required
+ * field the body lacks fails the step (a 500 naming it, the field in the log): the answer would
+ * contradict the contract its clients were generated from. A `problem()` body, sent as
+ * application/problem+json and documented as such, and no body pass as they are.
+ */
+function declaredBody(schema: TypeSpec): (value: unknown) => unknown {
+  const mask = compileMask(schema, { requireFields: true });
+  return (value) => {
+    if (value === null || value === undefined || isMarkedProblem(value)) return value;
+    try {
+      return mask(value);
+    } catch (error) {
+      if (!(error instanceof MissingRequiredField)) throw error;
+      throw new RespondError(`the body does not have what its declared schema requires: ${error.message} (at ${error.where()})`, { cause: error });
+    }
+  };
 }
 
 /** A final response status: 1xx statuses are interim and cannot end a pipeline. */

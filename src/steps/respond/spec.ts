@@ -1,5 +1,6 @@
-/** `respond { condition, status, headers, body }` */
+/** `respond { condition, status, headers, body, schema }` */
 import type { Expr, StepSpecBase } from '../../manifest/index.js';
+import type { TypeSpec } from '../../schema/index.js';
 import type { PossibleStatuses } from '../../expr/index.js';
 
 export interface RespondStepSpec extends StepSpecBase {
@@ -24,4 +25,9 @@ export interface RespondStepSpec extends StepSpecBase {
   readonly headers?: Expr;
   /** Absent or null: no body. A body built by `problem()` is sent as application/problem+json. */
   readonly body?: Expr;
+  /**
+   * `schema = schema.<name>` or `list(schema.<name>)`: the body is sent with only the declared fields
+   * (a required one missing fails the step) and documented as a `$ref` to the named schema.
+   */
+  readonly schema?: TypeSpec;
 }
