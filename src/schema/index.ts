@@ -19,4 +19,4 @@ export {
 } from './validator.js';
 export { parseJsonBody, isJsonContentType, FORBIDDEN_PROPERTY_MESSAGE, type JsonBodyResult } from './json-body.js';
 export { validationProblem, invalidJsonProblem } from './problem.js';
-export { compileMask, MissingRequiredField, type Mask, type MaskOptions } from './mask.js';
+export { compileMask, MissingRequiredField, type Mask } from './mask.js';
