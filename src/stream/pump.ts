@@ -173,7 +173,10 @@ export class Pump {
     try {
       for (;;) {
         if (step === undefined) {
-          if (this.pushing !== undefined && (await this.parkWhilePushed())) {
+          // Asked without a promise: a live source that cannot push yet (a resumed stream's replay)
+          // is pulled at full speed.
+          if (this.pushing !== undefined && this.startPushing()) {
+            await this.parkWhilePushed();
             if (this.stopped !== undefined) return this.stoppedResult();
             if (this.needDrain) await this.drained();
             continue;
@@ -210,14 +213,20 @@ export class Pump {
   }
 
   /**
-   * Live items written as they come (SourceTraits.push), without a promise per item: the loop
-   * sleeps while `pushed` writes them, and wakes when pushing stops: the socket is full, the source
-   * ended, the stream stopped, or an item could not be encoded (thrown here). False when there is
+   * Asks a live source to push its items as they come (SourceTraits.push). False when there is
    * something to pull first (kept items, a failure, the end).
    */
-  private async parkWhilePushed(): Promise<boolean> {
+  private startPushing(): boolean {
     const { source, consumer } = this.pushing!;
-    if (this.stopped !== undefined || this.needDrain || !source.push!(consumer)) return false;
+    return this.stopped === undefined && !this.needDrain && source.push!(consumer);
+  }
+
+  /**
+   * Live items written as they come, without a promise per item: the loop sleeps while `pushed`
+   * writes them, and wakes when pushing stops: the socket is full, the source ended, the stream
+   * stopped, or an item could not be encoded (thrown here).
+   */
+  private async parkWhilePushed(): Promise<void> {
     this.corking = false;
     await new Promise<void>((resolve) => {
       this.wakeParked = resolve;
@@ -229,7 +238,6 @@ export class Pump {
       this.pushFailure = undefined;
       throw failure;
     }
-    return true;
   }
 
   /** `take` of the push consumer: writes the item; false (and the loop woken) when pushing must stop. */

@@ -56,8 +56,8 @@ export class ResumedSource implements AsyncIterableIterator<unknown>, SourceTrai
   #unconfirmed: EventId | undefined;
   /** The last id the client has: it sent it, or it was sent. */
   #last: EventId | undefined;
-  /** The highest id the replay held, sent or not. */
-  #highestReplayed: EventId | undefined;
+  /** The replay's last item, sent or left out. */
+  #lastReplayed: IteratorResult<unknown> | undefined;
   #phase: Phase = 'replay';
   /** An item to hand out after the gap that precedes it. */
   #after: { readonly item: unknown } | undefined;
@@ -79,54 +79,68 @@ export class ResumedSource implements AsyncIterableIterator<unknown>, SourceTrai
     return this;
   }
 
-  async next(): Promise<IteratorResult<unknown>> {
+  next(): Promise<IteratorResult<unknown>> {
     const after = this.#after;
     if (after !== undefined) {
       this.#after = undefined;
-      return { done: false, value: after.item };
+      return Promise.resolve({ done: false, value: after.item });
     }
-    if (this.#phase === 'replay') {
-      const missed = await this.#nextMissed();
-      if (missed !== undefined) return missed;
-    }
+    if (this.#phase !== 'replay') return this.#nextLive();
+    // Once the client's id is found (or there is none), replayed items pass as they come: one
+    // promise each at most, nothing computed (the replay is in id order; the last one's id is read
+    // at its end).
+    if (this.#unconfirmed === undefined) return Promise.resolve(this.#replay.next()).then(this.#passMissed);
+    return this.#nextUnconfirmed();
+  }
+
+  readonly #passMissed = (step: IteratorResult<unknown>): IteratorResult<unknown> | Promise<IteratorResult<unknown>> => {
+    if (step.done) return this.#replayEnded();
+    this.#lastReplayed = step;
+    return step;
+  };
+
+  /** The replay until the client's id is found or passed: what comes before it is left out. */
+  async #nextUnconfirmed(): Promise<IteratorResult<unknown>> {
     for (;;) {
-      const step = await this.#live.next();
-      if (step.done || this.#phase === 'live' || this.#isNew(step.value)) return step;
+      const step = await this.#replay.next();
+      if (step.done) return this.#replayEnded();
+      this.#lastReplayed = step;
+      const requested = this.#unconfirmed!;
+      const id = readEventId(this.#idOf(step.value));
+      if (id === undefined) continue;
+      const order = compareEventIds(id, requested);
+      if (order < 0) continue;
+      this.#unconfirmed = undefined;
+      if (order === 0) return this.next();
+      if (followsDirectly(requested, id)) return step;
+      this.#after = { item: step.value };
+      return { done: false, value: gap(requested, id) };
     }
   }
 
-  /** The next item (or gap) of the replay; undefined once it is over. */
-  async #nextMissed(): Promise<IteratorResult<unknown> | undefined> {
+  /**
+   * The replay is over: live items from now on are compared with the last id the client has (the
+   * last one replayed, else the one it sent). A client's id the replay never reached is a gap:
+   * the log holds nothing from it on. It may also have started again (an in-memory log after a
+   * restart), its ids from lower down: live items are then only compared with what it held.
+   */
+  #replayEnded(): Promise<IteratorResult<unknown>> {
+    this.#phase = 'dedupe';
+    const lastReplayed = this.#lastReplayed === undefined ? undefined : readEventId(this.#idOf(this.#lastReplayed.value));
+    const requested = this.#unconfirmed;
+    if (requested !== undefined) {
+      this.#unconfirmed = undefined;
+      this.#last = lastReplayed;
+      return Promise.resolve({ done: false, value: gap(requested, undefined) });
+    }
+    if (lastReplayed !== undefined && (this.#last === undefined || compareEventIds(lastReplayed, this.#last) > 0)) this.#last = lastReplayed;
+    return this.#nextLive();
+  }
+
+  async #nextLive(): Promise<IteratorResult<unknown>> {
     for (;;) {
-      const step = await this.#replay.next();
-      if (step.done) {
-        this.#phase = 'dedupe';
-        const requested = this.#unconfirmed;
-        if (requested === undefined) return undefined;
-        // Nothing at or past the client's id: the log has lost it (and maybe more). It may also have
-        // started again (an in-memory log after a restart), its ids from lower down: live items are
-        // then only compared with what the replay held, not with the client's id.
-        this.#unconfirmed = undefined;
-        this.#last = this.#highestReplayed;
-        return { done: false, value: gap(requested, undefined) };
-      }
-      const item = step.value;
-      const id = readEventId(this.#idOf(item));
-      if (id !== undefined && (this.#highestReplayed === undefined || compareEventIds(id, this.#highestReplayed) > 0)) this.#highestReplayed = id;
-      const requested = this.#unconfirmed;
-      if (requested !== undefined && id !== undefined) {
-        const order = compareEventIds(id, requested);
-        if (order < 0) continue;
-        this.#unconfirmed = undefined;
-        if (order === 0) continue;
-        if (!followsDirectly(requested, id)) {
-          this.#last = id;
-          this.#after = { item };
-          return { done: false, value: gap(requested, id) };
-        }
-      } else if (id !== undefined && this.#last !== undefined && compareEventIds(id, this.#last) <= 0) continue;
-      if (id !== undefined) this.#last = id;
-      return step;
+      const step = await this.#live.next();
+      if (step.done || this.#phase === 'live' || this.#isNew(step.value)) return step;
     }
   }
 
