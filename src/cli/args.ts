@@ -19,6 +19,8 @@ export interface FlagSpec {
 export interface ParsedArgs {
   /** Flag values by long name; switches are `true`. The last occurrence wins. */
   readonly flags: Readonly<Record<string, string | true>>;
+  /** Every value of each flag given more than once or not (`--database a=... --database b=...`), in order. */
+  readonly values?: Readonly<Record<string, readonly string[]>>;
   readonly positionals: readonly string[];
 }
 
@@ -32,6 +34,7 @@ export class UsageError extends Error {
 
 export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): ParsedArgs {
   const flags: Record<string, string | true> = {};
+  const values: Record<string, string[]> = {};
   const positionals: string[] = [];
   const byLong = new Map(specs.map((s) => [s.name, s]));
   const byShort = new Map(specs.filter((s) => s.short).map((s) => [s.short!, s]));
@@ -72,14 +75,20 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
       i++;
     }
     flags[spec.name] = inline;
+    (values[spec.name] ??= []).push(inline);
   }
-  return { flags, positionals };
+  return { flags, values, positionals };
 }
 
 /** The string value of a flag, or undefined when absent. */
 export function flagString(args: ParsedArgs, name: string): string | undefined {
   const v = args.flags[name];
   return typeof v === 'string' ? v : undefined;
+}
+
+/** Every value given to a flag, in order (none when absent). */
+export function flagStrings(args: ParsedArgs, name: string): readonly string[] {
+  return args.values?.[name] ?? [];
 }
 
 /** A TCP port (0 lets the system choose one). */

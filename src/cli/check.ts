@@ -7,21 +7,26 @@
 import { messageOf } from '../../graph/index.js';
 import { diagnosticToJSON, renderDiagnostics } from '../diag/index.js';
 import type { ServiceModel } from '../model/index.js';
-import { flagString, parseArgs, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
+import { sqlStatements } from '../steps/index.js';
+import { flagString, flagStrings, parseArgs, UsageError, type FlagSpec, type ParsedArgs } from './args.js';
 import { loadService } from './boot.js';
 import { countEndpoints, describeEndpoints, plural } from './endpoint-count.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliIO } from './io.js';
+import { checkQueriesOnDatabases, databaseTargets } from './query-check.js';
 
-const USAGE = 'usage: svc check -c <manifest_dir> [--diagnostics=text|json]\n';
+const USAGE = 'usage: svc check -c <manifest_dir> [--diagnostics=text|json] [--database [<connection>=]<url>]...\n';
 
 interface CheckArgs {
   readonly dir: string;
   readonly json: boolean;
+  /** `--database` values: the queries are checked against these databases (./query-check.ts). */
+  readonly databases: readonly string[];
 }
 
 const FLAGS: readonly FlagSpec[] = [
   { name: 'config', short: 'c', value: true },
   { name: 'diagnostics', value: true },
+  { name: 'database', value: true },
 ];
 
 /** The command line, or what is wrong with it (reported with the usage, exit 2). */
@@ -38,7 +43,7 @@ function checkArgs(argv: readonly string[]): CheckArgs | string {
   if (format !== 'text' && format !== 'json') return `--diagnostics must be text or json, not "${format}"`;
   const dir = flagString(parsed, 'config');
   if (dir === undefined) return 'missing -c <manifest_dir>';
-  return { dir, json: format === 'json' };
+  return { dir, json: format === 'json', databases: flagStrings(parsed, 'database') };
 }
 
 export async function checkCommand(args: string[], io: CliIO): Promise<number> {
@@ -53,8 +58,25 @@ export async function checkCommand(args: string[], io: CliIO): Promise<number> {
   }
   try {
     // Compiled as `svc serve` compiles it, so `check` reports everything `serve` would refuse.
-    const { booted, diagnostics, sources } = await loadService(parsed.dir);
-    const model = booted?.model;
+    const loaded = await loadService(parsed.dir);
+    const { sources } = loaded;
+    let diagnostics = loaded.diagnostics;
+    let model = loaded.booted?.model;
+    let checkedQueries: number | undefined;
+    if (model && parsed.databases.length > 0) {
+      let targets: Map<string, string>;
+      try {
+        targets = databaseTargets(parsed.databases, model);
+      } catch (e) {
+        if (!(e instanceof UsageError)) throw e;
+        io.stderr.write(`svc check: ${e.message}\n${USAGE}`);
+        return EXIT_USAGE;
+      }
+      const checked = await checkQueriesOnDatabases(model, targets);
+      diagnostics = [...diagnostics, ...checked.diagnostics];
+      checkedQueries = sqlStatements(model).filter((s) => targets.has(s.connection)).length;
+      if (checked.diagnostics.some((d) => d.severity === 'error')) model = undefined;
+    }
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     const warnings = diagnostics.length - errors;
     if (parsed.json) {
@@ -73,7 +95,8 @@ export async function checkCommand(args: string[], io: CliIO): Promise<number> {
       );
     } else {
       if (diagnostics.length > 0) io.stderr.write(renderDiagnostics(diagnostics, sources) + '\n');
-      if (model) io.stdout.write(`ok: ${describe(model)}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
+      const queries = checkedQueries === undefined ? '' : `, ${checkedQueries} ${checkedQueries === 1 ? 'query' : 'queries'} checked on the database`;
+      if (model) io.stdout.write(`ok: ${describe(model)}${queries}${warnings ? `, ${plural(warnings, 'warning')}` : ''}\n`);
       else io.stderr.write(`${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''} in ${parsed.dir}\n`);
     }
     return model ? EXIT_OK : EXIT_FAILURE;

@@ -465,6 +465,12 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
       'A sql step with listen on a connection that says a pooler in transaction mode is in front (prepared_statements = false), through which LISTEN cannot work.',
   },
   {
+    code: 'SVC_STEP_SQL_REFUSED',
+    summary: 'Query refused by the database',
+    description:
+      'A sql step whose statement the database refuses to prepare (svc check --database, check_queries = true): an unknown table or column, a syntax error, a type mismatch.',
+  },
+  {
     code: 'SVC_STEP_CATCH_ON_STREAM',
     summary: 'Catch on a streaming sql step',
     description: 'A catch block on a sql step with stream = true, whose response has started by the time a row fails.',
@@ -626,6 +632,12 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     code: 'SVC_CONNECTION_PROCESS_LOCAL_DATABASE',
     summary: 'In-process database with several workers',
     description: 'A `pglite:` connection served by more than one worker process: one database per worker, or one directory opened by two processes.',
+  },
+  {
+    code: 'SVC_CONNECTION_QUERIES_NOT_CHECKED',
+    summary: 'Queries not checked on the database',
+    description:
+      'svc check --database (or check_queries = true) could not reach the database or apply the migrations there, so the queries on that connection were not checked.',
   },
 
   // ------------------------------------------------------------------ DOCS

@@ -13,6 +13,9 @@ import { toConnectorError } from './errors.js';
 import { acquire, pgQuery } from './execute.js';
 import type { PostgresResource } from './resource.js';
 import { openSession } from './session.js';
+import { describeStatements, type StatementReport } from './statement-check.js';
+import { traceQuery } from './trace.js';
+import { activeTracer } from '../../tracing/index.js';
 import { targetOf } from './target.js';
 import type {
   CursorOptions,
@@ -48,6 +51,9 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
       } catch (error) {
         return Promise.reject(error);
       }
+      // Tracing on: the statement in a client span of the step that sent it (trace.ts).
+      const tracer = activeTracer();
+      if (tracer !== undefined) return traceQuery(tracer, query, resource.where, () => queryPool<Row>(resource, query, options));
       return queryPool<Row>(resource, query, options);
     },
     async cursor<Row>(query: SqlQuery | string, options: CursorOptions = {}): Promise<SqlCursor<Row>> {
@@ -84,6 +90,21 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
         return access.get().listener.processId;
       } catch {
         return undefined;
+      }
+    },
+    async describe(statements: readonly string[]): Promise<StatementReport[]> {
+      const { pool, where } = access.get();
+      const client = await acquire(pool, undefined, where);
+      let whole = false;
+      try {
+        const reports = await describeStatements(client, statements, undefined);
+        whole = true;
+        return reports;
+      } catch (error) {
+        throw toConnectorError(error, where.key, where.label);
+      } finally {
+        // Its transaction is rolled back; after a failure the client may be in any state: destroyed.
+        client.release(whole ? undefined : true);
       }
     },
     stats(): PoolStats {

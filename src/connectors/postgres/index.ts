@@ -8,6 +8,7 @@ import { postgresHandle, queryPool } from './handle.js';
 import { applyMigrations } from './migrations.js';
 import type { PostgresResource } from './resource.js';
 import { describeTarget, targetOf } from './target.js';
+import type { StatementReport } from './statement-check.js';
 import type { PostgresHandle } from './types.js';
 
 export const postgresConnector: ConnectorDefinition<PostgresResource, PostgresHandle> = {
@@ -37,6 +38,17 @@ export const postgresConnector: ConnectorDefinition<PostgresResource, PostgresHa
   classify: classifyPostgresError,
 };
 
+/**
+ * `svc check --database`: statements described on a database named by URL (./check-database.ts),
+ * which loads the driver only when called.
+ */
+export async function describeOnDatabase(url: string, migrations: string | undefined, statements: readonly string[]): Promise<StatementReport[]> {
+  const { describeOnDatabase: describe } = await import('./check-database.js');
+  return describe(url, migrations, statements);
+}
+
+export { checkableDatabaseUrl } from './target.js';
+export type { ColumnDescription, StatementError, StatementReport } from './statement-check.js';
 export type { PostgresHandle, PostgresListening, PostgresSession, SqlCursor, SqlResult } from './types.js';
 export { MIGRATIONS_TABLE } from './migrations.js';
 export { pgliteTemplateFile, writeTemplate } from './template.js';

@@ -24,3 +24,9 @@ export function describeTarget(target: PostgresTarget): string {
   if (target.type === 'server') return redactUrl(target.url);
   return target.dir === undefined ? 'pglite: (in memory)' : `pglite:${target.dir}`;
 }
+
+/** Whether `url` names a database `svc check --database` opens: a server, or PGlite in memory (./check-database.ts). */
+export function checkableDatabaseUrl(url: string): boolean {
+  if (url === PGLITE || url === `${PGLITE}memory://`) return true;
+  return /^postgres(?:ql)?:\/\//.test(url);
+}

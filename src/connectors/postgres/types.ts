@@ -2,6 +2,7 @@
  * What the postgres connector offers step compilers, in driver-free types: src/steps never sees `pg`.
  */
 import type { HandleBase } from '../types.js';
+import type { StatementReport } from './statement-check.js';
 
 /**
  * One statement. `values` bind `$1..$n`; `name` makes it a prepared statement, parsed once per
@@ -147,5 +148,10 @@ export interface PostgresHandle extends HandleBase {
   listenRefusal(): Error | undefined;
   /** The server process id of the listening connection while it is open (tests find it with it). */
   listenerProcessId(): number | undefined;
+  /**
+   * Describes each statement (positional `$n` text) without running it, in a transaction rolled
+   * back after (./statement-check.ts): the boot check of `check_queries = true`.
+   */
+  describe(statements: readonly string[]): Promise<StatementReport[]>;
   stats(): PoolStats;
 }

@@ -5,6 +5,8 @@ import { compileSql } from './node.js';
 import type { SqlStepSpec } from './spec.js';
 
 export type { SqlStepSpec } from './spec.js';
+export { sqlStatements, type SqlStatement } from './statements.js';
+export { errorPosition, refusedStatement, type RefusalReason } from './statement-report.js';
 
 export const sqlStep = defineStepKind<SqlStepSpec>({
   kind: 'sql',

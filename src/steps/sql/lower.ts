@@ -103,6 +103,7 @@ export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
     name: block.labels[0]!,
     ...(connection ? { connection } : {}),
     query,
+    ...(queryAttr ? { queryRange: queryAttr.expr.range } : {}),
     parameters,
     args,
     stream,

@@ -59,6 +59,31 @@ export function toPositional(sql: string, parameters: readonly string[]): string
 }
 
 /**
+ * `toPositional`'s text, with the index in `sql` each of its UTF-16 units comes from (a `$n` from its
+ * `@name`'s `@`): how a place the server names in the statement is found in the manifest's query.
+ */
+export function positionalOrigins(sql: string, parameters: readonly string[]): { text: string; origins: number[] } {
+  let text = '';
+  const origins: number[] = [];
+  let last = 0;
+  const copy = (to: number): void => {
+    for (let i = last; i < to; i++) origins.push(i);
+    text += sql.slice(last, to);
+  };
+  scanParameters(sql, (name, start, end) => {
+    const n = parameters.indexOf(name);
+    if (n < 0) return;
+    copy(start);
+    const placeholder = '$' + (n + 1);
+    for (let k = 0; k < placeholder.length; k++) origins.push(start);
+    text += placeholder;
+    last = end;
+  });
+  copy(sql.length);
+  return { text, origins };
+}
+
+/**
  * A value as a bound parameter: as the driver binds it (lists as arrays, for `= ANY(@ids)`; maps as
  * JSON text, for json/jsonb), a missing value as NULL.
  */

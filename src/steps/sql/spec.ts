@@ -2,6 +2,7 @@
  * `sql "<name>" { connection, query, args, stream, timeout, catch "<code>" { status, body } }`, or
  * `sql "<name>" { connection, listen, timeout }`: LISTEN on a channel, output `stream` (./listen.ts).
  */
+import type { Range } from '../../diag/index.js';
 import type { CatchSpec, ConnectionRef, Expr, StepSpecBase } from '../../manifest/index.js';
 
 export interface SqlStepSpec extends StepSpecBase {
@@ -11,6 +12,8 @@ export interface SqlStepSpec extends StepSpecBase {
   readonly connection?: ConnectionRef;
   /** The SQL text with named parameters `@name`; always static (values go through `args`). `''` with `listen`. */
   readonly query: string;
+  /** Where the query's string is written (absent with `listen`): errors inside it point into it (./query-position.ts). */
+  readonly queryRange?: Range;
   /** Distinct `@name` parameters in order of first appearance; each has an entry in `args`. */
   readonly parameters: readonly string[];
   readonly args: ReadonlyMap<string, Expr>;
