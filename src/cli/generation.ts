@@ -5,6 +5,7 @@
  */
 import type { ConnectorSet } from '../connectors/index.js';
 import { buildServer, docsSites, readinessOf, type HttpApp, type Logger } from '../http/index.js';
+import { activeTracer } from '../tracing/index.js';
 import type { Booted } from './boot.js';
 import { telemetryOf } from './log-settings.js';
 
@@ -47,6 +48,8 @@ export async function startGeneration(booted: Booted, options: StartOptions): Pr
       : {}),
     // The logger at the server block's level, the access log, and the metrics page when on.
     ...telemetryOf(options.logger).serverOptions(server, booted.connectors),
+    // The process's SDK is up (src/cli/tracing.ts): server spans, and trace ids in the log lines.
+    ...(activeTracer() !== undefined ? { tracing: true } : {}),
   });
   try {
     await booted.connectors.openAll({ logger: options.logger, reuse: options.previous?.booted.connectors });

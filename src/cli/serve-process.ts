@@ -24,6 +24,8 @@ import { EXIT_FAILURE, type CliIO } from './io.js';
 import { createReloader } from './reload.js';
 import { loadForServe } from './serve-load.js';
 import { watchManifest } from './watch.js';
+import { startProcessTracing, traceStepsOf } from './tracing.js';
+import type { Env, Tracing } from '../tracing/index.js';
 
 export interface ServeProcessOptions {
   readonly dir: string;
@@ -40,19 +42,21 @@ export interface ServeProcessOptions {
 }
 
 /** What `compileService` needs from the process: a place for failures nobody else can report. */
-export function compileOptions(logger: Logger): CompileServiceOptions {
+export function compileOptions(logger: Logger, env: Env = process.env): CompileServiceOptions {
   // A step's release or a transaction's rollback that fails after its request was answered (or
   // abandoned) has nobody to fail: the engine hands it here, and it must never pass unseen.
   return {
     onTeardownError: (error: StepError): void => logger.error({ err: error, step: error.step, kind: error.kind, category: error.category }, 'teardown failed'),
     // Step durations for the metrics, when the manifest turns them on (log-settings.ts).
     observeSteps: telemetryOf(logger).observeSteps,
+    // Step spans, when the manifest or the environment turns tracing on (tracing.ts).
+    traceSteps: traceStepsOf(env),
   };
 }
 
 export async function serveProcess(options: ServeProcessOptions): Promise<number> {
   const { io, logger } = options;
-  const compile = compileOptions(logger);
+  const compile = compileOptions(logger, io.env);
   // A worker does not check the worker count again: its primary did, before forking it.
   let booted = options.booted;
   if (booted === undefined) {
@@ -63,6 +67,16 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   }
   const { server } = booted.model;
   const bind = options.bind(server);
+
+  // The SDK before the first server: its requests are traced from the first (tracing.ts).
+  let tracing: Tracing | undefined;
+  try {
+    tracing = await startProcessTracing(server, io.env, logger);
+  } catch (error) {
+    io.stderr.write(`svc serve: tracing could not start: ${(error as Error).message}\n`);
+    flushLogger(logger);
+    return EXIT_FAILURE;
+  }
 
   // Every connection is opened and answering before the first request can arrive; one that cannot
   // be reached stops the boot (after a bounded retry) instead of failing requests later.
@@ -142,6 +156,8 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   }
   // After the HTTP server has drained: no request can still hold a pooled client.
   await closeConnections(reloader.current());
+  // The last spans exported (bounded by the exporter's time-out); a collector that is down costs a warning.
+  await tracing?.stop().catch((error: unknown) => logger.warn({ err: error }, 'tracing: the last spans could not be exported'));
   signals.dispose();
   process.off('uncaughtException', crash);
   process.off('unhandledRejection', crash);

@@ -26,6 +26,8 @@ import { REQUEST_ID_HEADER } from './request-id.js';
 import type { TextInput } from '../schema/index.js';
 import type { RequestValidator } from './validation.js';
 import type { OwnedResponse } from './node-server.js';
+import { REQUEST_SPAN, type TraceSpan } from '../tracing/index.js';
+import { requestSpanOf } from './tracing.js';
 
 export interface HandlerOptions {
   readonly endpoint: CompiledEndpoint;
@@ -41,6 +43,8 @@ export interface HandlerOptions {
   readonly cors?: CorsPolicy;
   /** Compression, ETag, Cache-Control (compress-reply.ts); the route is then never direct. */
   readonly representation?: Representation;
+  /** Tracing is on: the request's server span goes on `ctx` for the step spans (tracing.ts). */
+  readonly traced?: boolean;
 }
 
 type Params = Record<string, string | undefined>;
@@ -48,8 +52,12 @@ type Params = Record<string, string | undefined>;
 /** `ctx` with the size budget every expression of the request draws from (src/expr/budget.ts). */
 type BudgetedContext = RequestContext & { [EXPR_BUDGET]: ExprBudget };
 
+/** With tracing on, `ctx` also holds the request's server span (src/steps/trace.ts reads it). */
+type TracedContext = BudgetedContext & { [REQUEST_SPAN]?: TraceSpan | undefined };
+
 export function makeHandler(options: HandlerOptions): (request: FastifyRequest, reply: FastifyReply) => void {
   const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs, cors, representation } = options;
+  const traced = options.traced === true;
   // With CORS, the direct write puts the policy's headers into its head (reply.ts).
   const direct: DirectWrite = options.direct && cors !== undefined ? cors : options.direct;
   const deadlines = new Deadlines(requestTimeoutMs);
@@ -102,6 +110,7 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
     // Stored after the literal: a computed key inside it made every request's literal convert the
     // key (ToName) and define it through the runtime, measured in CPU profiles of bench/health.
     ctx[EXPR_BUDGET] = newExprBudget();
+    if (traced) (ctx as TracedContext)[REQUEST_SPAN] = requestSpanOf(request);
 
     let outcome: EndpointResult | PendingResult;
     try {

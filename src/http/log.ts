@@ -141,6 +141,8 @@ export interface RequestNote {
   stream?: StreamNote;
   /** A request the endpoint's guards refused (401, 403, 503). */
   auth?: AuthNote;
+  /** With tracing on (tracing.ts): the request's trace and server span, as `trace_id` and `span_id`. */
+  trace?: { readonly traceId: string; readonly spanId: string };
 }
 
 export interface AuthNote {
@@ -252,6 +254,10 @@ function logRequest(log: Logger, line: RequestLine): void {
     if (note.stream !== undefined) fields.stream = note.stream;
     if (note.auth !== undefined) fields.auth = note.auth;
     if (note.warning !== undefined) fields.reason = note.warning;
+    if (note.trace !== undefined) {
+      fields.trace_id = note.trace.traceId;
+      fields.span_id = note.trace.spanId;
+    }
     if (note.error !== undefined) {
       fields.err = note.error instanceof Error ? note.error : { message: String(note.error) };
       log.error(fields, 'request failed');

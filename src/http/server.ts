@@ -16,6 +16,7 @@ import { makeHandler } from './handler.js';
 import { requestLogger, type Logger } from './log.js';
 import { countingRequests, type ServiceMetrics } from './metrics.js';
 import { installMetricsRoute } from './metrics-route.js';
+import { arriveTraced, tracedRequests } from './tracing.js';
 import { type HealthOptions, installHealthRoutes } from './health.js';
 import { allowedMethods, methodNotAllowedHandler, notAllowedMethods } from './methods.js';
 import { createNodeServer } from './node-server.js';
@@ -49,6 +50,8 @@ export interface ServerOptions {
   /** `server.tls` / `server.h2c`: HTTPS with HTTP/2, or cleartext HTTP/2 (h2-server.ts). */
   readonly tls?: TlsFiles;
   readonly h2c?: boolean;
+  /** Tracing is configured (src/tracing): server spans, step spans' parent, trace ids in log lines (tracing.ts). */
+  readonly tracing?: boolean;
 }
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -57,7 +60,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const app: FastifyInstance = fastify({
     // Logging is ours: one line per request, see log.ts.
     logger: false,
-    genReqId: arrive,
+    genReqId: options.tracing === true ? arriveTraced : arrive,
     requestIdHeader: false,
     bodyLimit: options.bodyLimit,
     // Receiving the request (headers and body) is bounded too, so a slow upload cannot hold a
@@ -97,7 +100,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   const logLine = requestLogger(logger, { secretQueryParams, ...(options.accessLog === false ? { accessLog: false } : {}) });
   const { metrics } = options;
   // With metrics on, every request is counted where its line is written; off, nothing is wrapped.
-  app.decorate('svcLogLine', metrics ? countingRequests(logLine, metrics.metrics, routeNames(options.endpoints, docs, metrics.path)) : logLine);
+  const counted = metrics ? countingRequests(logLine, metrics.metrics, routeNames(options.endpoints, docs, metrics.path)) : logLine;
+  // With tracing on, each request's spans end where its line is written, and the line carries the trace.
+  app.decorate('svcLogLine', options.tracing === true ? tracedRequests(counted, routeTemplates(options.endpoints, docs)) : counted);
   app.decorate('svcStreams', new OpenStreams());
   if (metrics) {
     installMetricsRoute(app, metrics.path, metrics.metrics);
@@ -149,6 +154,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           ...(representation ? { representation } : {}),
           ...(routeCors.inHandler ? { cors: routeCors.inHandler } : {}),
           ...(catchAll !== undefined ? { catchAll } : {}),
+          ...(options.tracing === true ? { traced: true } : {}),
         }),
       });
     }
@@ -180,6 +186,11 @@ function routeNames(endpoints: readonly CompiledEndpoint[], docs: readonly DocsR
   if (names.has(metricsPath)) throw new Error(`server { metrics = "${metricsPath}" }: an endpoint is declared on that path; serve the metrics on another`);
   names.set(metricsPath, metricsPath);
   return names;
+}
+
+/** The manifest's path of each router path, for the server spans' `http.route`. */
+function routeTemplates(endpoints: readonly CompiledEndpoint[], docs: readonly DocsRoute[]): Map<string, string> {
+  return new Map([...endpoints, ...docs].map(({ path }) => [toRoutePath(path).url, path]));
 }
 
 /** A probe's path must not be an endpoint's GET: Fastify would refuse the second route in its own words. */

@@ -25,6 +25,8 @@ import { failureStatus } from './failure.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, sendStatusProblem, withInstance } from './problems.js';
 import { cutReason } from './shutdown-cut.js';
+import { activeTracer } from '../tracing/index.js';
+import { startStreamSpan } from './tracing.js';
 
 /** The open streams of a server, stopped politely when it shuts down (lifecycle.ts). */
 export class OpenStreams {
@@ -75,6 +77,8 @@ export function writeStream(request: FastifyRequest, reply: FastifyReply, result
     logSent(request, reply, 200);
     return;
   }
+  // With tracing on, the stream's span lasts until its log line (tracing.ts).
+  if (activeTracer() !== undefined) startStreamSpan(request, result.encoding.format);
   const pump = new Pump({
     source: result.source,
     live: result.live,

@@ -1,6 +1,6 @@
 /**
  * `server { host, port, max_body_size, request_timeout, shutdown_timeout, auth = [...], log_level,
- * access_log, metrics, workers, etag, h2c, rate_limit { ... }, cors { ... }, health { ... }, compression { ... }, tls { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
+ * access_log, metrics, workers, etag, h2c, rate_limit { ... }, cors { ... }, health { ... }, compression { ... }, tls { ... }, tracing { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
  */
 import type { Attribute, Block } from '../hcl/index.js';
 import { LOG_LEVELS, type ServerModel } from './types.js';
@@ -10,6 +10,7 @@ import { decodeServerHealth } from './health.js';
 import { decodeServerRateLimit } from './rate-limit.js';
 import type { FileAccess } from './files.js';
 import { decodeServerTls } from './tls.js';
+import { decodeServerTracing } from './tracing.js';
 import { decodeServerCompression } from './representation.js';
 import { readGuardList, type ConnectionTable, type GuardNames } from './refs.js';
 import type { DecodeScope } from './scope.js';
@@ -38,7 +39,7 @@ const SERVER_BODY: BodySchema = {
     etag: {},
     h2c: {},
   },
-  blocks: { rate_limit: {}, cors: {}, health: {}, compression: {}, tls: {} },
+  blocks: { rate_limit: {}, cors: {}, health: {}, compression: {}, tls: {}, tracing: {} },
 };
 
 export function defaultServer(): ServerModel {
@@ -61,6 +62,8 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
   const tlsBlock = blocksOf(decoded, 'tls')[0];
   const tls = tlsBlock && decodeServerTls(tlsBlock, s, files);
   const h2c = readH2c(attrs.get('h2c'), tlsBlock !== undefined, s);
+  const tracingBlock = blocksOf(decoded, 'tracing')[0];
+  const tracing = tracingBlock && decodeServerTracing(tracingBlock, s);
   const auth = attrs.get('auth');
   const logLevel = readChoice(attrs.get('log_level'), s, LOG_LEVELS);
   const metricsPath = readMetricsPath(attrs.get('metrics'), s);
@@ -83,6 +86,7 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
     ...(etag !== undefined ? { etag } : {}),
     ...(tls !== undefined ? { tls } : {}),
     ...(h2c === true ? { h2c } : {}),
+    ...(tracing !== undefined ? { tracing } : {}),
     range: block.range,
   };
 }

@@ -55,6 +55,8 @@ export interface ServerModel {
   readonly tls?: TlsModel;
   /** `h2c = true`: cleartext HTTP/2 by prior knowledge only, for a proxy that speaks it; not with `tls`. */
   readonly h2c?: boolean;
+  /** `tracing { ... }`: OpenTelemetry tracing (README "Tracing"); absent: the `OTEL_*` environment decides. */
+  readonly tracing?: TracingModel;
   readonly range?: Range;
 }
 
@@ -74,6 +76,17 @@ export interface HealthModel {
   readonly readyPath?: string;
   /** `drain_delay`: milliseconds a stopping process serves on, not ready, before closing its port. */
   readonly drainDelayMs?: number;
+}
+
+/** `server { tracing { ... } }`; absent attributes are left to the `OTEL_*` environment (src/tracing/settings.ts). */
+export interface TracingModel {
+  /** OTLP/HTTP base URL of the collector. */
+  readonly endpoint?: string;
+  readonly serviceName?: string;
+  /** 0..1: the share of new traces sampled (parent-based). */
+  readonly sampleRatio?: number;
+  /** Sent with every export; lower-case names. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A content coding svc can produce, by its `Accept-Encoding` token. */

@@ -42,6 +42,7 @@ export type {
   ServerModel,
   ServerRateLimit,
   StepSpecBase,
+  TracingModel,
   UiRenderer,
 } from '../manifest/index.js';
 export type { FieldSpec, ObjectTypeSpec, RequestSpec, TypeSpec } from '../schema/index.js';

@@ -13,13 +13,15 @@ import type { CompileEnv, NodeCompiler } from './definition.js';
 import { STEP_KINDS, type StepSpec } from './kinds.js';
 import { observeNode, type StepObserver } from './observe.js';
 import { runGraph } from './run.js';
+import { traceNode } from './trace.js';
 
 /** Each kind's compiler by its `kind`. */
 const COMPILERS: ReadonlyMap<string, NodeCompiler<StepSpec>> = new Map(STEP_KINDS.map((k) => [k.kind, k.compile as NodeCompiler<StepSpec>]));
 
-function compileStep(spec: StepSpec, env: CompileEnv, observer: StepObserver | undefined): EndpointNode | undefined {
+function compileStep(spec: StepSpec, env: CompileEnv, observer: StepObserver | undefined, traced: boolean): EndpointNode | undefined {
   const node = COMPILERS.get(spec.kind)!(spec, env);
-  return node === undefined || observer === undefined ? node : observeNode(node, observer);
+  const observed = node === undefined || observer === undefined ? node : observeNode(node, observer);
+  return observed === undefined || !traced ? observed : traceNode(observed);
 }
 
 /**
@@ -40,6 +42,7 @@ export function compileEndpoint(
   // Handles exist without I/O; `svc serve` opens them before it listens, check and graph never do.
   const connectors = options.connectors ?? createConnectors(model);
   const observer = options.forDrawing ? undefined : options.observeSteps?.(model);
+  const traced = options.forDrawing !== true && options.traceSteps?.(model) === true;
   const env: CompileEnv = {
     model,
     connection(ref) {
@@ -64,7 +67,7 @@ export function compileEndpoint(
     orderOf: (id) => order.get(id),
     readsOf: stepReads,
     compileSteps(specs) {
-      const nodes = specs.map((s) => compileStep(s as StepSpec, env, observer));
+      const nodes = specs.map((s) => compileStep(s as StepSpec, env, observer, traced));
       return nodes.every((n): n is EndpointNode => n !== undefined) ? nodes : undefined;
     },
     error(spec, summary, detail, at) {
@@ -166,6 +169,11 @@ export interface CompileServiceOptions {
    * absent or answering undefined, nodes are compiled unwrapped: nothing is paid per request.
    */
   readonly observeSteps?: (model: ServiceModel<StepSpec>) => StepObserver | undefined;
+  /**
+   * Tracing (`server { tracing }` or the `OTEL_*` environment): whether each step node runs in a span
+   * (./trace.ts). When absent or false, nodes are compiled unwrapped.
+   */
+  readonly traceSteps?: (model: ServiceModel<StepSpec>) => boolean;
 }
 
 /** Every endpoint of the service, documentation endpoints included. */

@@ -6,7 +6,7 @@
  * - another area is imported only through its `index.ts` (what it does not export there is private);
  * - no import cycle between files, type-only imports included (the parsers' own grammar recursion
  *   aside);
- * - drivers, fastify, prom-client, jose and re2js each have exactly one home.
+ * - drivers, fastify, prom-client, jose, re2js and OpenTelemetry each have exactly one home.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,6 +22,7 @@ const LAYER: Record<string, number> = {
   'src/regex': 0,
   'src/io': 0,
   'src/package': 0,
+  'src/tracing': 0,
   'src/hcl': 1,
   'src/starlark': 1,
   graph: 2,
@@ -47,6 +48,7 @@ const STANDALONE: Record<string, string[]> = {
   'src/regex': [],
   'src/io': [],
   'src/package': [],
+  'src/tracing': [],
   'src/hcl': ['src/diag'],
   'src/starlark': [],
   graph: [],
@@ -66,6 +68,7 @@ const PACKAGE_HOME: Record<string, string> = {
   marked: 'src/docs',
   re2js: 'src/regex',
   'prom-client': 'src/http',
+  '@opentelemetry/': 'src/tracing',
 };
 
 /**

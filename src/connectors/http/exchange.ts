@@ -14,6 +14,8 @@ import { BodyTooLargeError, readBounded } from './body.js';
 import { endToEnd, type HeaderValue } from './hop-by-hop.js';
 import { badResponse, upstreamError, upstreamKey } from './errors.js';
 import { UpstreamBody } from './stream.js';
+import { endExchangeSpan, propagateTo, startExchangeSpan } from './trace.js';
+import type { TraceSpan } from '../../tracing/index.js';
 
 /** What a non-streaming exchange may read into memory unless told otherwise. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -79,14 +81,19 @@ export function targetOf(url: string | URL): URL {
 export async function exchange(dispatcher: Dispatcher, target: URL, request: OutboundRequest): Promise<OutboundResponse> {
   const what = describe(request.method, target);
   const abort = watch(request, target.origin, what);
+  // Tracing on: the exchange's client span, its context in `traceparent` (trace.ts).
+  const span = startExchangeSpan(request.method, target);
   try {
-    const response = await dispatcher.request(optionsOf(target, request, abort.signal, true));
+    const response = await dispatcher.request(optionsOf(target, request, abort.signal, true, span));
     const contentLength = lengthOf(response.headers['content-length']);
     const body = await readBounded(response.body, request.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, contentLength);
+    if (span !== undefined) endExchangeSpan(span, response.statusCode, undefined);
     return { status: response.statusCode, headers: endToEnd(response.headers), body };
   } catch (error) {
-    if (error instanceof BodyTooLargeError) throw badResponse(target.origin, what, error.message);
-    throw abort.reason() ?? upstreamError(error, target.origin, what);
+    const failure =
+      error instanceof BodyTooLargeError ? badResponse(target.origin, what, error.message) : (abort.reason() ?? upstreamError(error, target.origin, what));
+    if (span !== undefined) endExchangeSpan(span, undefined, failure);
+    throw failure;
   } finally {
     abort.dispose();
   }
@@ -101,12 +108,17 @@ export async function exchangeStream(dispatcher: Dispatcher, target: URL, reques
   const what = describe(request.method, target);
   const abort = watch(request, target.origin, what);
   let response: Dispatcher.ResponseData;
+  // The span of a streamed exchange ends with the response's head; the stream's own span goes on.
+  const span = startExchangeSpan(request.method, target);
   try {
-    response = await dispatcher.request(optionsOf(target, request, abort.signal, false));
+    response = await dispatcher.request(optionsOf(target, request, abort.signal, false, span));
   } catch (error) {
     abort.dispose();
-    throw abort.reason() ?? upstreamError(error, target.origin, what);
+    const failure = abort.reason() ?? upstreamError(error, target.origin, what);
+    if (span !== undefined) endExchangeSpan(span, undefined, failure);
+    throw failure;
   }
+  if (span !== undefined) endExchangeSpan(span, response.statusCode, undefined);
   abort.stopTimer();
   const { readTimeoutMs } = request;
   const idle =
@@ -132,12 +144,20 @@ function describe(method: string, target: URL): () => string {
   return () => `${method} ${target.origin}${target.pathname}`;
 }
 
-function optionsOf(target: URL, request: OutboundRequest, signal: AbortSignal | undefined, buffered: boolean): Dispatcher.RequestOptions {
+function optionsOf(
+  target: URL,
+  request: OutboundRequest,
+  signal: AbortSignal | undefined,
+  buffered: boolean,
+  span: TraceSpan | undefined,
+): Dispatcher.RequestOptions {
+  const headers = endToEnd(request.headers ?? {}, COMPUTED) as Record<string, string | string[]>;
+  if (span !== undefined) propagateTo(span, headers);
   return {
     origin: target.origin,
     path: target.pathname + target.search,
     method: request.method as Dispatcher.HttpMethod,
-    headers: endToEnd(request.headers ?? {}, COMPUTED) as Record<string, string | string[]>,
+    headers,
     body: request.body ?? null,
     ...(signal ? { signal } : {}),
     // A stream may be quiet for long (a feed between events); its consumer decides when it ends.

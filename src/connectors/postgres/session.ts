@@ -7,7 +7,9 @@
 import type pg from 'pg';
 import { ConnectorCategory, ConnectorError } from '../errors.js';
 import { watchInterrupt } from '../interrupt.js';
+import { activeTracer } from '../../tracing/index.js';
 import { runQuery, type Where } from './execute.js';
+import { endQuerySpan, startQuerySpan } from './trace.js';
 import type { PostgresSession, QueryOptions, SqlQuery, SqlResult } from './types.js';
 
 /** `named`: whether statements keep their names (./execute.ts runQuery). */
@@ -50,7 +52,11 @@ export function openSession(client: pg.PoolClient, where: Where, named: boolean)
       }
       const interrupt = watchInterrupt(options, where.key, where.label, 'query');
       try {
+        // Tracing on: the statement in a client span of the step that sent it (trace.ts).
+        const tracer = activeTracer();
+        const span = tracer === undefined ? undefined : startQuerySpan(tracer, query, where);
         const outcome = await runQuery<Row>(client, query, interrupt, where, named);
+        if (span !== undefined) endQuerySpan(span, outcome.ok ? outcome.result : undefined, outcome.ok ? undefined : outcome.error);
         if (outcome.ok) return outcome.result;
         if (outcome.destroy) {
           endedBy ??= outcome.error;

@@ -4,6 +4,8 @@
  * against the caller's signal and time-out (ioredis takes no AbortSignal: an interrupted command is
  * abandoned, its reply ignored), and turns failures into ConnectorErrors naming the connection.
  */
+import { activeTracer } from '../../tracing/index.js';
+import { ConnectorError } from '../errors.js';
 import { type Interrupt, watchInterrupt } from '../interrupt.js';
 import type { HandleIdentity, ResourceAccess } from '../types.js';
 import { toConnectorError } from './errors.js';
@@ -24,6 +26,24 @@ export function redisHandle(target: RedisTarget, access: ResourceAccess<RedisRes
    * graph does its own waiting) it is the store's promise with one `.catch`, nothing more per call.
    */
   function run<T>(what: string, options: CommandOptions | undefined, command: (store: RedisStore) => Promise<T>): Promise<T> {
+    // Tracing on: the command in a client span of the step that sent it (README "Tracing").
+    const tracer = activeTracer();
+    const span = tracer?.client('redis', what, { 'db.operation.name': what, 'svc.connection': identity.key });
+    if (span === undefined) return untraced(what, options, command);
+    return untraced(what, options, command).then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (error: unknown) => {
+        span.fail(error, error instanceof ConnectorError ? (error.category ?? 'error') : 'error');
+        span.end();
+        throw error;
+      },
+    );
+  }
+
+  function untraced<T>(what: string, options: CommandOptions | undefined, command: (store: RedisStore) => Promise<T>): Promise<T> {
     let resource: RedisResource;
     try {
       resource = access.get();
