@@ -6,9 +6,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { compileOpenApi, serializeDocument, type DocumentFormat } from '../openapi/index.js';
-import { flagString, parseArgs, UsageError } from './args.js';
-import { boot, configDir, diagnosticsFormat } from './boot.js';
+import { compileOpenApi, serializeDocument, type DocumentFormat, type SqlColumns } from '../openapi/index.js';
+import { flagString, flagStrings, parseArgs, UsageError } from './args.js';
+import { boot, configDir, diagnosticsFormat, printDiagnostics } from './boot.js';
+import { checkQueriesOnDatabases, databaseTargets } from './query-check.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIO } from './io.js';
 
 const FLAGS = [
@@ -16,6 +17,7 @@ const FLAGS = [
   { name: 'output', short: 'o', value: true },
   { name: 'format', value: true },
   { name: 'diagnostics', value: true },
+  { name: 'database', value: true },
 ] as const;
 
 export async function openapiCommand(argv: string[], io: CliIO): Promise<number> {
@@ -30,7 +32,16 @@ export async function openapiCommand(argv: string[], io: CliIO): Promise<number>
   // Compiled as for drawing: nothing is served, so guards need no key set to be documented.
   const booted = await boot(dir, io, diagnostics, 'openapi', { forDrawing: true });
   if (!booted) return EXIT_FAILURE;
-  const text = serializeDocument(compileOpenApi(booted.model), format);
+  // With --database, the rows are typed from the columns the database describes (./query-check.ts).
+  const databases = flagStrings(args, 'database');
+  let sqlColumns: SqlColumns | undefined;
+  if (databases.length > 0) {
+    const checked = await checkQueriesOnDatabases(booted.model, databaseTargets(databases, booted.model));
+    if (checked.diagnostics.length > 0) printDiagnostics(io, checked.diagnostics, booted.model.sources, diagnostics, 'openapi');
+    if (checked.diagnostics.some((d) => d.severity === 'error')) return EXIT_FAILURE;
+    sqlColumns = checked.columns;
+  }
+  const text = serializeDocument(compileOpenApi(booted.model, sqlColumns ? { sqlColumns } : {}), format);
   if (output === undefined) {
     io.stdout.write(text);
     return EXIT_OK;

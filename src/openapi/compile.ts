@@ -13,13 +13,22 @@ import { operationIds } from './operation-id.js';
 import { operationParameters, operationRequestBody } from './parameters.js';
 import { operationResponses } from './responses.js';
 import { operationSecurity, securityScheme } from './security.js';
+import type { SqlColumns } from './sql-types.js';
 import { StandardResponses } from './standard-responses.js';
 import { allSteps } from './step-views.js';
 import { SyntaxIndex } from './syntax.js';
 
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-export function compileOpenApi(model: ServiceModel): OpenApiDocument {
+export interface CompileOpenApiOptions {
+  /**
+   * The columns the database described for sql steps (`svc openapi --database`, `check_queries`):
+   * their rows are typed from them instead of from the query's text (./sql-types.ts).
+   */
+  readonly sqlColumns?: SqlColumns;
+}
+
+export function compileOpenApi(model: ServiceModel, options: CompileOpenApiOptions = {}): OpenApiDocument {
   const components = new Components(model.schemas);
   const standard = new StandardResponses(model.server, components);
   const syntax = new SyntaxIndex(model.sources);
@@ -32,7 +41,15 @@ export function compileOpenApi(model: ServiceModel): OpenApiDocument {
   const guards = new Set<string>();
   for (const endpoint of endpoints) {
     const guarded = endpoint.auth.length > 0;
-    const scope: InferScope = { method: endpoint.method, request: endpoint.request, guarded, steps: namedSteps(endpoint.steps), syntax, components };
+    const scope: InferScope = {
+      method: endpoint.method,
+      request: endpoint.request,
+      guarded,
+      steps: namedSteps(endpoint.steps),
+      syntax,
+      components,
+      ...(options.sqlColumns ? { sqlColumns: options.sqlColumns } : {}),
+    };
     const endpointGuards = endpoint.auth.map((g) => model.auths.get(g)).filter((a): a is AuthModel => a !== undefined);
     const own = pathKey(endpoint);
     const shape = own.replace(/\{[^}]*\}/g, '{}');

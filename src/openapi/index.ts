@@ -2,6 +2,7 @@
  * src/openapi: the OpenAPI 3.1 document compiled from the service model (SPEC.md §4.5), and its text
  * in JSON or YAML. Pure: no I/O. `svc openapi` prints it; spec endpoints serve it (src/http).
  */
-export { compileOpenApi } from './compile.js';
+export { compileOpenApi, type CompileOpenApiOptions } from './compile.js';
+export type { SqlColumn, SqlColumns } from './sql-types.js';
 export { serializeDocument, type DocumentFormat } from './serialize.js';
 export type { OpenApiDocument } from './document-types.js';

@@ -12,6 +12,7 @@ import type { JsonSchema } from '../schema/index.js';
 import type { Components } from './components.js';
 import { functionResult } from './functions.js';
 import { ANY, orNull, unionOf } from './schema-union.js';
+import type { SqlColumns } from './sql-types.js';
 import { outputSchema } from './step-outputs.js';
 import type { SyntaxIndex } from './syntax.js';
 
@@ -25,6 +26,8 @@ export interface InferScope {
   readonly steps: ReadonlyMap<string, StepSpecBase>;
   readonly syntax: SyntaxIndex;
   readonly components: Components;
+  /** The columns the database described for sql steps, when it was asked (./sql-types.ts). */
+  readonly sqlColumns?: SqlColumns;
 }
 
 /** `ctx.auth`: the guard that admitted the request and who it admitted (null on a public endpoint). */
@@ -219,7 +222,7 @@ function stepRead(path: readonly Traverser[], scope: InferScope): JsonSchema {
   const [name, output, ...rest] = path;
   if (name?.kind !== 'Attr' || output?.kind !== 'Attr') return ANY;
   const step = scope.steps.get(name.name);
-  return step === undefined ? ANY : walkSchema(outputSchema(step, output.name), rest);
+  return step === undefined ? ANY : walkSchema(outputSchema(step, output.name, scope.sqlColumns), rest);
 }
 
 function requestRead(path: readonly Traverser[], scope: InferScope): JsonSchema {

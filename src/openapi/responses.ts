@@ -200,7 +200,7 @@ function itemSchema(step: StreamView, scope: InferScope): JsonSchema | undefined
   if (source?.kind === 'ScopeTraversal' && source.root === 'steps' && source.steps.length === 2) {
     const [name, output] = source.steps;
     const producer = name?.kind === 'Attr' ? scope.steps.get(name.name) : undefined;
-    if (producer && isSql(producer) && output?.kind === 'Attr' && output.name === 'stream') return rowSchema(producer.query);
+    if (producer && isSql(producer) && output?.kind === 'Attr' && output.name === 'stream') return rowSchema(producer, scope.sqlColumns);
   }
   return undefined;
 }

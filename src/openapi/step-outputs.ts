@@ -7,14 +7,15 @@ import type { StepSpecBase } from '../model/index.js';
 import type { JsonSchema } from '../schema/index.js';
 import { ANY } from './schema-union.js';
 import { rowColumns } from './sql-columns.js';
-import { isHttp, isRedis, isSql } from './step-views.js';
+import { describedRowSchema, type SqlColumns } from './sql-types.js';
+import { isHttp, isRedis, isSql, type SqlView } from './step-views.js';
 
 /** The schema of output `output` of `step`, `{}` when unknown. */
-export function outputSchema(step: StepSpecBase, output: string): JsonSchema {
+export function outputSchema(step: StepSpecBase, output: string, sqlColumns?: SqlColumns): JsonSchema {
   if (isSql(step)) {
     if (step.stream) return ANY;
-    if (output === 'row') return rowSchema(step.query);
-    if (output === 'rows') return { type: 'array', items: rowSchema(step.query) };
+    if (output === 'row') return rowSchema(step, sqlColumns);
+    if (output === 'rows') return { type: 'array', items: rowSchema(step, sqlColumns) };
     if (output === 'rows_affected') return { type: 'integer', minimum: 0 };
   }
   if (isHttp(step)) {
@@ -26,12 +27,15 @@ export function outputSchema(step: StepSpecBase, output: string): JsonSchema {
 }
 
 /**
- * One row of a query: an object with the query's columns when they can be named (their values may be
+ * One row of a query: the columns the database described, typed (./sql-types.ts), when it was asked;
+ * else an object with the query's columns when they can be named from its text (their values may be
  * anything, null included), else an object. A row read through `row` is documented as the object: a
  * pipeline answers a missing row (null) with an earlier `respond`, as the examples do.
  */
-export function rowSchema(query: string): JsonSchema {
-  const columns = rowColumns(query);
+export function rowSchema(step: SqlView, sqlColumns: SqlColumns | undefined): JsonSchema {
+  const described = sqlColumns?.get(step);
+  if (described !== undefined) return describedRowSchema(described);
+  const columns = rowColumns(step.query);
   if (columns === undefined) return { type: 'object' };
   const properties: JsonSchema = {};
   for (const c of columns) properties[c] = {};
