@@ -16,6 +16,7 @@ import type { Expr } from '../../model/index.js';
 import type { EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import { caughtExit } from './catch.js';
+import { locatedFailure } from './failure.js';
 import { compileListen } from './listen-node.js';
 import { toPositional, toParameter } from './parameters.js';
 import type { SqlStepSpec } from './spec.js';
@@ -63,7 +64,7 @@ export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
     return query.then(toOutput, (error: unknown) => {
       const exit = caughtExit(spec.catches, error, scope);
       if (exit) return exit;
-      throw error;
+      throw locatedFailure(spec, error, env.model.sources);
     });
   }
   return node;
