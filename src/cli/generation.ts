@@ -6,7 +6,9 @@
 import type { ConnectorSet } from '../connectors/index.js';
 import { buildServer, docsSites, readinessOf, type HttpApp, type Logger } from '../http/index.js';
 import { activeTracer } from '../tracing/index.js';
+import type { SqlColumns } from '../openapi/index.js';
 import type { Booted } from './boot.js';
+import { bootQueryCheck, checksQueries } from './boot-query-check.js';
 import { telemetryOf } from './log-settings.js';
 
 export interface Generation {
@@ -30,11 +32,35 @@ const READINESS_PING_MS = 1000;
  * request can reach a connection that is not open. Rejects, with nothing left open, when one cannot be.
  */
 export async function startGeneration(booted: Booted, options: StartOptions): Promise<Generation> {
+  if (checksQueries(booted)) {
+    // check_queries: the check needs the connections open (their migrations applied), and the
+    // served document its columns; so here the connections open first (./boot-query-check.ts).
+    await booted.connectors.openAll({ logger: options.logger, reuse: options.previous?.booted.connectors });
+    try {
+      const sqlColumns = await bootQueryCheck(booted);
+      return { booted, app: await buildApp(booted, options, sqlColumns) };
+    } catch (error) {
+      // What was taken over from the previous generation goes back to it (src/connectors/set.ts).
+      await booted.connectors.closeAll();
+      throw error;
+    }
+  }
+  const app = await buildApp(booted, options, undefined);
+  try {
+    await booted.connectors.openAll({ logger: options.logger, reuse: options.previous?.booted.connectors });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return { booted, app };
+}
+
+function buildApp(booted: Booted, options: StartOptions, sqlColumns: SqlColumns | undefined): Promise<HttpApp> {
   const { server } = booted.model;
-  const app = await buildServer({
+  return buildServer({
     endpoints: booted.service.endpoints,
     // The OpenAPI document is compiled here, once, when a documentation endpoint serves it.
-    docs: docsSites(booted.service.docs, booted.model),
+    docs: docsSites(booted.service.docs, booted.model, sqlColumns),
     bodyLimit: server.maxBodySize,
     requestTimeoutMs: server.requestTimeoutMs,
     ...(server.cors ? { cors: server.cors } : {}),
@@ -51,13 +77,6 @@ export async function startGeneration(booted: Booted, options: StartOptions): Pr
     // The process's SDK is up (src/cli/tracing.ts): server spans, and trace ids in the log lines.
     ...(activeTracer() !== undefined ? { tracing: true } : {}),
   });
-  try {
-    await booted.connectors.openAll({ logger: options.logger, reuse: options.previous?.booted.connectors });
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
-  return { booted, app };
 }
 
 function never(): boolean {

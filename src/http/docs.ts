@@ -7,7 +7,7 @@
  * its page (src/docs builds pages).
  */
 import type { CorsModel, ServiceModel } from '../model/index.js';
-import { compileOpenApi, serializeDocument, type OpenApiDocument } from '../openapi/index.js';
+import { compileOpenApi, serializeDocument, type OpenApiDocument, type SqlColumns } from '../openapi/index.js';
 import type { CompiledDocsEndpoint } from '../steps/index.js';
 import { docsPageFiles } from '../docs/index.js';
 import type { EndpointGuard } from '../auth/index.js';
@@ -37,9 +37,10 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * The sites of the documentation endpoints. The document is compiled once, and only if one needs it:
  * a spec endpoint, or a renderer page with no JSON spec endpoint to load it from (it embeds it).
  */
-export function docsSites(endpoints: readonly CompiledDocsEndpoint[], model: ServiceModel): DocsSite[] {
+/** `sqlColumns`: the rows' columns as the database described them (`check_queries = true`), to type them. */
+export function docsSites(endpoints: readonly CompiledDocsEndpoint[], model: ServiceModel, sqlColumns?: SqlColumns): DocsSite[] {
   let document: OpenApiDocument | undefined;
-  const theDocument = (): OpenApiDocument => (document ??= compileOpenApi(model));
+  const theDocument = (): OpenApiDocument => (document ??= compileOpenApi(model, sqlColumns ? { sqlColumns } : {}));
   return endpoints.map((endpoint) => {
     // The endpoint as decoded carries its compression, as every endpoint's does (src/manifest/representation.ts).
     const compression = model.endpoints.find((e) => e.method === endpoint.method && e.path === endpoint.path)?.representation?.compression;

@@ -1,6 +1,6 @@
 /**
  * `connection "<kind>" "<name>" { url | source, pool { max, idle_timeout }, statement_timeout, migrations,
- * prepared_statements }` (postgres) or `{ url | source, pool, shared }` (redis)
+ * prepared_statements, check_queries }` (postgres) or `{ url | source, pool, shared }` (redis)
  * (DECISIONS.md §1). The URL is evaluated at boot (it may come from `env()`) and its scheme checked
  * against the kind, so a redis URL on a postgres connection fails at boot, not on first use.
  */
@@ -21,7 +21,7 @@ const SCHEMES: Record<ConnectionKind, readonly string[]> = {
 };
 
 const CONNECTION_BODY: Record<ConnectionKind, BodySchema> = {
-  postgres: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {}, prepared_statements: {} }, blocks: { pool: {} } },
+  postgres: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {}, prepared_statements: {}, check_queries: {} }, blocks: { pool: {} } },
   redis: { attributes: { url: {}, source: {}, shared: {} }, blocks: { pool: {} } },
 };
 const POOL_BODY: BodySchema = { attributes: { max: {}, idle_timeout: {} } };
@@ -67,6 +67,8 @@ export function decodeConnection(block: Block, kind: ConnectionKind, scope: Deco
   };
   const prepared = readBool(d.attrs.get('prepared_statements'), s);
   if (prepared !== undefined) out.preparedStatements = prepared;
+  const checkQueries = readBool(d.attrs.get('check_queries'), s);
+  if (checkQueries !== undefined) out.checkQueries = checkQueries;
   const shared = readBool(d.attrs.get('shared'), s);
   if (shared !== undefined) out.shared = shared;
   for (const p of blocksOf(d, 'pool')) {

@@ -243,6 +243,11 @@ export interface ConnectionModel {
    */
   readonly preparedStatements?: boolean;
   /**
+   * postgres only: `check_queries = true` makes `svc serve` describe every sql step's statement on
+   * the connection at boot, after its migrations, and refuse to start when the database refuses one.
+   */
+  readonly checkQueries?: boolean;
+  /**
    * `shared = false` on a `memory:` redis connection: the author accepts that each worker process
    * keeps its own store. Absent means the store must be shared, so more than one worker is refused.
    */
