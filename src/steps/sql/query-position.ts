@@ -54,9 +54,11 @@ export function valuePosition(value: string, offset: number, source: QuerySource
     walker.skipTo(1);
   } else return range.start;
   for (const c of value.slice(0, offset)) {
-    if (!walker.match(c, quoted)) return range.start;
+    if (!walker.match(c, quoted, true)) return range.start;
   }
-  return walker.pos();
+  // Up to the character itself, past indentation the value does not hold.
+  const at = String.fromCodePoint(value.codePointAt(offset) ?? 0x0a);
+  return offset < value.length && !walker.match(at, quoted, false) ? range.start : walker.pos();
 }
 
 /** A cursor over the written string, counting lines, columns (code points) and UTF-8 bytes. */
@@ -83,20 +85,23 @@ class Walker {
     while (this.i < index && this.i < this.src.length) this.advance(1);
   }
 
-  /** Moves past the source of value character `c` (a code point), skipping what the value lost; false when it cannot. */
-  match(c: string, quoted: boolean): boolean {
+  /**
+   * Moves to the source of value character `c` (a code point), skipping what the value lost, and past
+   * it when `consume`; false when it cannot.
+   */
+  match(c: string, quoted: boolean, consume: boolean): boolean {
     const src = this.src;
     for (;;) {
       if (this.i >= src.length) return false;
       const s = String.fromCodePoint(src.codePointAt(this.i)!);
       if (s === c && !(quoted && s === '\\')) {
-        this.advance(1);
+        if (consume) this.advance(1);
         return true;
       }
       if (quoted && s === '\\') {
         const length = escapeLength(src, this.i);
         if (decodeEscape(src.slice(this.i, this.i + length)) !== c) return false;
-        this.advance(length);
+        if (consume) this.advance(length);
         return true;
       }
       if ((s === '$' || s === '%') && src[this.i + 1] === s && src[this.i + 2] === '{') {

@@ -1,0 +1,297 @@
+/**
+ * Queries checked against the database: `svc check --database`, `svc openapi --database`,
+ * `check_queries = true` at `svc serve`'s boot, and the log line of a statement refused at run time.
+ * On the real PostgreSQL server (a fresh database per test) and on PGlite (`--database pglite:`, an
+ * in-memory engine the check starts; a `pglite:<dir>` connection for what is served).
+ */
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { createConnectors } from '../../src/connectors/index.js';
+import { closeTargets, serve, TARGETS } from '../postgres/helpers.js';
+import { cleanup, modelOf, postgresConnection, tempDir } from '../connectors/helpers.js';
+import { svc } from './helpers.js';
+
+after(async () => {
+  await closeTargets();
+  await cleanup();
+});
+
+const MIGRATION = `CREATE TABLE issues (
+  id serial PRIMARY KEY,
+  title text NOT NULL,
+  priority int4 NOT NULL DEFAULT 0,
+  views int8 NOT NULL DEFAULT 0,
+  done boolean NOT NULL DEFAULT false,
+  amount numeric(10, 2),
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+`;
+
+/** The manifest's lines, numbered as the assertions name them (line 12 holds the heredoc's SELECT). */
+function manifest(select: string): string {
+  return [
+    'connection "postgres" "db" {', // 1
+    '  url        = "pglite:"', // 2
+    '  migrations = "migrations"', // 3
+    '}', // 4
+    '', // 5
+    'endpoint "GET /issues" {', // 6
+    '  pipeline {', // 7
+    '    sql "list" {', // 8
+    '      connection = "db"', // 9
+    '      args       = { min = 0 }', // 10
+    '      query      = <<-SQL', // 11
+    `        ${select}`, // 12
+    '          FROM issues', // 13
+    '         WHERE priority >= @min', // 14
+    '      SQL', // 15
+    '    }', // 16
+    '    sql "count" {', // 17
+    '      connection = "db"', // 18
+    '      query      = "SELECT count(*)::int AS n FROM issues"', // 19
+    '    }', // 20
+    '    respond {', // 21
+    '      body = { items = steps.list.rows, total = steps.count.row.n }', // 22
+    '    }', // 23
+    '  }', // 24
+    '}', // 25
+    '', // 26
+    'endpoint "POST /issues" {', // 27
+    '  pipeline {', // 28
+    '    sql "add" {', // 29
+    '      connection = "db"', // 30
+    '      args       = { title = "x" }', // 31
+    '      query      = "INSERT INTO issues (title) VALUES (@title) RETURNING id"', // 32
+    '    }', // 33
+    '    sql "clear" {', // 34
+    '      connection = "db"', // 35
+    '      query      = "DELETE FROM issues"', // 36
+    '    }', // 37
+    '    respond {', // 38
+    '      status = 201', // 39
+    '      body   = steps.add.row', // 40
+    '    }', // 41
+    '  }', // 42
+    '}', // 43
+    '',
+  ].join('\n');
+}
+
+const GOOD_SELECT = 'SELECT id, title, priority, views, done, amount, created_at';
+
+async function manifestDir(source: string): Promise<string> {
+  const dir = await tempDir('svc-check-db-');
+  await mkdir(join(dir, 'migrations'));
+  await writeFile(join(dir, 'migrations', '001_issues.sql'), MIGRATION);
+  await writeFile(join(dir, 'main.hcl'), source);
+  return dir;
+}
+
+interface JsonDiagnostic {
+  readonly code: string;
+  readonly detail: string;
+  readonly range: { readonly filename: string; readonly start: { readonly line: number; readonly column: number } };
+}
+
+/** What `--database` is given on each target: PGlite in memory, or a fresh database of the server. */
+async function databaseOf(target: (typeof TARGETS)[number]): Promise<string> {
+  return target.name === 'pglite' ? 'pglite:' : target.fresh();
+}
+
+/** Rows of `sql` on the database at `url`, through a connector of the test's own. */
+async function query(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  const set = createConnectors(modelOf(postgresConnection(url, { name: 'probe' })));
+  await set.openAll();
+  try {
+    return (await set.handle('postgres', 'probe').query(sql)).rows;
+  } finally {
+    await set.closeAll();
+  }
+}
+
+for (const target of TARGETS) {
+  describe(`svc check --database on ${target.name}`, { skip: target.skip }, () => {
+    test('an unknown column is reported at its line and column inside the heredoc, with the server hint', async () => {
+      const dir = await manifestDir(manifest('SELECT id, titel, priority'));
+      const ran = await svc(['check', '-c', dir, '--database', await databaseOf(target), '--diagnostics=json']);
+      assert.equal(ran.code, 1, ran.stderr);
+      const report = JSON.parse(ran.stdout) as { diagnostics: JsonDiagnostic[] };
+      assert.equal(report.diagnostics.length, 1, ran.stdout);
+      const [d] = report.diagnostics;
+      assert.equal(d!.code, 'SVC_STEP_SQL_REFUSED');
+      assert.equal(d!.range.filename, join(dir, 'main.hcl'));
+      // Line 12 is `        SELECT id, titel, priority`: "titel" starts in column 20.
+      assert.deepEqual([d!.range.start.line, d!.range.start.column], [12, 20]);
+      assert.match(d!.detail, /column "titel" does not exist \(SQLSTATE 42703\)/);
+      assert.match(d!.detail, /Hint: .*"issues\.title"/);
+    });
+
+    test('an error after a parameter is located through the @name translation, in a quoted string too', async () => {
+      // `$1` is shorter than `@min`: the server's position is counted in the translated text.
+      const source = manifest(GOOD_SELECT).replace('WHERE priority >= @min', 'WHERE priority >= @min AND nope = 1');
+      const quoted = source.replace('"SELECT count(*)::int AS n FROM issues"', '"SELECT count(*)::int AS \\"n\\" FROM issuez"');
+      const ran = await svc(['check', '-c', await manifestDir(quoted), '--database', await databaseOf(target), '--diagnostics=json']);
+      assert.equal(ran.code, 1, ran.stderr);
+      const found = (JSON.parse(ran.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics.map((d) => [d.range.start.line, d.range.start.column]);
+      // `         WHERE priority >= @min AND nope`: "nope" in column 37 of line 14; in line 19,
+      // `      query      = "SELECT count(*)::int AS \"n\" FROM issuez"`: "issuez" in column 56
+      // (each \" two characters of the line, one of the query).
+      assert.deepEqual(found, [
+        [14, 37],
+        [19, 56],
+      ]);
+    });
+
+    test('a good manifest passes and says how many queries it checked', async () => {
+      const ran = await svc(['check', '-c', await manifestDir(manifest(GOOD_SELECT)), '--database', await databaseOf(target)]);
+      assert.equal(ran.code, 0, ran.stderr);
+      assert.match(ran.stdout, /^ok: 2 endpoints, .*, 4 queries checked on the database\n$/);
+    });
+
+    test('svc openapi --database types the rows from the described columns', async () => {
+      const ran = await svc(['openapi', '-c', await manifestDir(manifest(GOOD_SELECT)), '--database', await databaseOf(target)]);
+      assert.equal(ran.code, 0, ran.stderr);
+      const document = JSON.parse(ran.stdout) as {
+        paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: Schema }> }> }>>;
+      };
+      type Schema = { properties: Record<string, Schema>; items: Schema; [k: string]: unknown };
+      const list = document.paths['/issues']!.get!.responses['200']!.content['application/json']!.schema;
+      assert.deepEqual(list.properties.items!.items.properties, {
+        id: { type: 'integer' },
+        title: { type: 'string' },
+        priority: { type: 'integer' },
+        views: { type: 'integer' }, // int8: svc writes the exact integer
+        done: { type: 'boolean' },
+        amount: { type: ['string', 'null'], pattern: '^-?\\d+(\\.\\d+)?$|^NaN$|^-?Infinity$' }, // numeric: its decimal text
+        created_at: { type: 'string', format: 'date-time' },
+      });
+      // A cast names the type; an expression may be null as far as the database can tell.
+      assert.deepEqual(list.properties.total, { type: ['integer', 'null'] });
+      const added = document.paths['/issues']!.post!.responses['201']!.content['application/json']!.schema;
+      assert.deepEqual(added.properties, { id: { type: 'integer' } });
+    });
+  });
+}
+
+describe('svc check --database on the real server leaves the database as it was', { skip: TARGETS[1]!.skip }, () => {
+  test('no statement runs, the migrations are rolled back, nothing is recorded', async () => {
+    const url = await TARGETS[1]!.fresh();
+    // A table of the same name holding a row, in a database that never ran svc's migrations.
+    await query(url, "CREATE TABLE issues (id serial PRIMARY KEY, title text NOT NULL); INSERT INTO issues (title) VALUES ('kept')");
+    const dir = await manifestDir(manifest(GOOD_SELECT));
+    // The migration's CREATE TABLE fails on the existing table: reported, nothing checked.
+    const refused = await svc(['check', '-c', dir, '--database', url, '--diagnostics=json']);
+    assert.equal(refused.code, 1);
+    const [d] = (JSON.parse(refused.stdout) as { diagnostics: (JsonDiagnostic & { summary: string })[] }).diagnostics;
+    assert.equal(d!.code, 'SVC_CONNECTION_QUERIES_NOT_CHECKED');
+    assert.match(d!.detail, /001_issues\.sql failed: relation "issues" already exists/);
+    // Without the table, the check applies the migration, describes INSERT and DELETE, rolls back.
+    await query(url, 'DROP TABLE issues');
+    const ok = await svc(['check', '-c', dir, '--database', url]);
+    assert.equal(ok.code, 0, ok.stderr);
+    const left = await query(url, "SELECT to_regclass('issues') AS issues, to_regclass('svc_migrations') AS migrations");
+    assert.deepEqual(left, [{ issues: null, migrations: null }]);
+  });
+
+  test('a connection given by name, and usage errors for a wrong one', async () => {
+    const dir = await manifestDir(manifest(GOOD_SELECT));
+    const url = await TARGETS[1]!.fresh();
+    assert.equal((await svc(['check', '-c', dir, '--database', `db=${url}`])).code, 0);
+    const unknown = await svc(['check', '-c', dir, '--database', `other=${url}`]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no postgres connection "other" \(declared: db\)/);
+    const directory = await svc(['check', '-c', dir, '--database', 'pglite:./data']);
+    assert.equal(directory.code, 2);
+    assert.match(directory.stderr, /pglite directory is not opened/);
+  });
+
+  test('an unreachable database is a diagnostic on the connection, not a crash', async () => {
+    const dir = await manifestDir(manifest(GOOD_SELECT));
+    const ran = await svc(['check', '-c', dir, '--database', 'postgres://nobody@127.0.0.1:1/none', '--diagnostics=json']);
+    assert.equal(ran.code, 1);
+    const [d] = (JSON.parse(ran.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics;
+    assert.equal(d!.code, 'SVC_CONNECTION_QUERIES_NOT_CHECKED');
+    assert.equal(d!.range.start.line, 2);
+  });
+});
+
+for (const target of TARGETS) {
+  describe(`served on ${target.name}`, { skip: target.skip }, () => {
+    test('the boot check (handle.describe) runs nothing: an INSERT and a DELETE described, the rows unchanged', async () => {
+      const url = await target.fresh();
+      const s = await serve(
+        `connection "postgres" "db" { url = "{{DB}}" }
+         endpoint "GET /x" {
+           pipeline {
+             respond { body = {} }
+           }
+         }`,
+        url,
+      );
+      try {
+        await s.db.query("CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL); INSERT INTO notes (body) VALUES ('one')");
+        const reports = await s.db.describe(['INSERT INTO notes (body) VALUES ($1) RETURNING id, body', 'DELETE FROM notes', 'SELECT bodi FROM notes']);
+        assert.deepEqual(
+          reports.map((r) => r.ok),
+          [true, true, false],
+        );
+        assert.deepEqual(reports[0]!.ok && reports[0]!.columns, [
+          { name: 'id', typeOid: 23, notNull: true },
+          { name: 'body', typeOid: 25, notNull: true },
+        ]);
+        assert.equal(reports[1]!.ok && reports[1]!.columns, undefined);
+        assert.equal(!reports[2]!.ok && reports[2]!.error.position, 8);
+        assert.deepEqual((await s.db.query('SELECT body FROM notes')).rows, [{ body: 'one' }]);
+        // Nothing stays open on the pooled client: a transaction would make this a nested BEGIN warning.
+        assert.deepEqual((await s.db.query("SELECT current_setting('transaction_isolation') IS NOT NULL AS ok")).rows, [{ ok: true }]);
+      } finally {
+        await s.close();
+      }
+    });
+
+    test('a statement refused at run time is logged once with the file, the line and its place in the query', async () => {
+      const s = await serve(
+        [
+          'connection "postgres" "db" { url = "{{DB}}" }', // 1
+          'endpoint "GET /x" {', // 2
+          '  pipeline {', // 3
+          '    sql "q" {', // 4
+          '      connection = "db"', // 5
+          '      query = <<-SQL', // 6
+          '        SELECT 1 AS one,', // 7
+          '               nam FROM pg_class', // 8
+          '      SQL', // 9
+          '    }', // 10
+          '    respond { body = steps.q.row }', // 11
+          '  }', // 12
+          '}', // 13
+        ].join('\n'),
+        await target.fresh(),
+      );
+      try {
+        const res = await s.app.inject({ method: 'GET', url: '/x' });
+        assert.equal(res.statusCode, 500);
+        assert.doesNotMatch(res.body, /nam|pg_class|42703/, 'no internals for the client');
+        const line = s.log.requests().find((l) => l.msg === 'request failed')!;
+        const err = line.err as { message: string; stack: string; code: string };
+        assert.equal(err.message, 'sql "q" (api.hcl:4): column "nam" does not exist (SQLSTATE 42703, at api.hcl:8:16)');
+        assert.equal(err.stack, `ConnectorError: ${err.message}`, 'no stack of svc, no cause repeated');
+        assert.equal(err.code, '42703');
+      } finally {
+        await s.close();
+      }
+    });
+  });
+}
+
+test('svc serve with check_queries = true refuses to start on a refused query', async () => {
+  const dir = await manifestDir(manifest('SELECT id, titel').replace('  url        = "pglite:"', '  url           = "pglite:"\n  check_queries = true'));
+  const ran = await svc(['serve', '-c', dir, '--port', '0']);
+  assert.equal(ran.code, 1);
+  assert.match(ran.stderr, /check_queries: the database refuses a query of the manifest/);
+  // The connection block gained a line: the SELECT is on line 13.
+  assert.match(ran.stderr, /on .*main\.hcl line 13, in endpoint "GET \/issues" > pipeline > sql "list":/);
+  assert.match(ran.stderr, /column "titel" does not exist/);
+});
