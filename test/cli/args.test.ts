@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseArgs, UsageError } from '../../src/cli/args.js';
+import { flagString, flagStrings, parseArgs, UsageError } from '../../src/cli/args.js';
 import { bindAddress, SERVE_FLAGS } from '../../src/cli/serve.js';
 
 const FLAGS = [
@@ -13,7 +13,14 @@ test('flags in every accepted spelling', () => {
   for (const argv of [['-c', 'dir'], ['-cdir'], ['-c=dir'], ['--config', 'dir'], ['--config=dir']]) {
     assert.deepEqual(parseArgs(argv, FLAGS).flags, { config: 'dir' }, argv.join(' '));
   }
-  assert.deepEqual(parseArgs(['--watch', 'x', '--', '--port'], FLAGS), { flags: { watch: true }, positionals: ['x', '--port'] });
+  assert.deepEqual(parseArgs(['--watch', 'x', '--', '--port'], FLAGS), { flags: { watch: true }, values: {}, positionals: ['x', '--port'] });
+});
+
+test('a flag given twice: the last value wins, every value is kept in order', () => {
+  const parsed = parseArgs(['--config', 'a=1', '-c', 'b=2'], FLAGS);
+  assert.equal(flagString(parsed, 'config'), 'b=2');
+  assert.deepEqual(flagStrings(parsed, 'config'), ['a=1', 'b=2']);
+  assert.deepEqual(flagStrings(parsed, 'port'), []);
 });
 
 test('unknown flags, missing values and values on switches are usage errors', () => {
