@@ -226,17 +226,32 @@ export function requestLogger(log: Logger, options: RequestLoggerOptions = {}): 
   const base = cluster.isWorker && sink !== undefined ? `,"pid":${process.pid}` : '';
   return (reqId, method, rawUrl, status, ms, note) => {
     const url = secrets !== undefined && rawUrl.includes('?') ? redactQuery(rawUrl, secrets) : rawUrl;
-    if (note === null && status < 500 && fast) {
-      // Exactly pino's layout for log.info({reqId, method, url, status, ms}, 'request'). Request ids
-      // (request-id.ts) and methods (HTTP tokens) never need JSON escaping; a url only rarely does.
+    if ((note === null || traceOnly(note)) && status < 500 && fast) {
+      // Exactly pino's layout for log.info({reqId, method, url, status, ms}, 'request') (with tracing
+      // on, then trace_id and span_id: hex digits). Request ids (request-id.ts) and methods (HTTP
+      // tokens) never need JSON escaping; a url only rarely does.
+      const trace = note === null ? '' : `,"trace_id":"${note.trace!.traceId}","span_id":"${note.trace!.spanId}"`;
       sink.write(
         `{"level":${INFO},"time":${Date.now()}${base},"reqId":"${reqId}","method":"${method}","url":` +
-          `${NEEDS_ESCAPE.test(url) ? JSON.stringify(url) : `"${url}"`},"status":${status},"ms":${round(ms)},"msg":"request"}\n`,
+          `${NEEDS_ESCAPE.test(url) ? JSON.stringify(url) : `"${url}"`},"status":${status},"ms":${round(ms)}${trace},"msg":"request"}\n`,
       );
       return;
     }
     logRequest(log, { reqId, method, url, status, ms, note });
   };
+}
+
+/** A note that only carries the trace (tracing.ts): the line is a plain one with two more fields. */
+function traceOnly(note: RequestNote): boolean {
+  return (
+    note.trace !== undefined &&
+    note.step === undefined &&
+    note.error === undefined &&
+    note.cancelled === undefined &&
+    note.warning === undefined &&
+    note.stream === undefined &&
+    note.auth === undefined
+  );
 }
 
 function logRequest(log: Logger, line: RequestLine): void {
