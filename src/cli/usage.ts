@@ -25,11 +25,12 @@ export const COMMANDS: readonly CommandHelp[] = [
   },
   {
     name: 'check',
-    synopsis: 'svc check -c DIR [--diagnostics=json]',
+    synopsis: 'svc check -c DIR [--diagnostics=json] [--database [NAME=]URL]...',
     summary: 'Checks the manifest in DIR and prints every diagnostic; starts nothing.',
     options: [
       ['-c, --config DIR', 'manifest directory'],
       ['--diagnostics=json', 'print diagnostics as JSON instead of text'],
+      ['--database [NAME=]URL', 'prepare every query on this database (NAME: its connection; pglite: for one in memory); nothing is run or kept'],
     ],
   },
   {
@@ -51,6 +52,7 @@ export const COMMANDS: readonly CommandHelp[] = [
       ['-o, --output FILE', 'write to FILE instead of standard output'],
       ['--format=json|yaml', 'output format; default json'],
       ['--diagnostics=json', 'print manifest errors as JSON instead of text'],
+      ['--database [NAME=]URL', "type the sql rows from the columns this database describes (as svc check's)"],
     ],
   },
   {
