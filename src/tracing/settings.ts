@@ -36,7 +36,8 @@ export interface TracingSettings {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export const DEFAULT_SERVICE_NAME = 'svc';
+/** `service.name` when neither the block nor OTEL_SERVICE_NAME gives one. */
+const DEFAULT_SERVICE_NAME = 'svc';
 
 /** The settings when tracing is on, else undefined. */
 export function tracingSettings(block: TracingBlock | undefined, env: Env): TracingSettings | undefined {
