@@ -34,7 +34,7 @@ export type { ParallelStepSpec } from './parallel/index.js';
 export type { RedisOp, RedisStepSpec } from './redis/index.js';
 export type { RespondStepSpec } from './respond/index.js';
 export type { SqlStepSpec } from './sql/index.js';
-export { errorPosition, refusedStatement, sqlStatements, type RefusalReason, type SqlStatement } from './sql/index.js';
+export { refusedStatement, sqlStatements, type RefusalReason, type SqlStatement } from './sql/index.js';
 export type { StarlarkStepSpec } from './starlark/index.js';
 export type { StreamFormat, StreamStepSpec } from './stream/index.js';
 export type { TransactionStepSpec } from './transaction/index.js';

@@ -6,7 +6,7 @@ import type { SqlStepSpec } from './spec.js';
 
 export type { SqlStepSpec } from './spec.js';
 export { sqlStatements, type SqlStatement } from './statements.js';
-export { errorPosition, refusedStatement, type RefusalReason } from './statement-report.js';
+export { refusedStatement, type RefusalReason } from './statement-report.js';
 
 export const sqlStep = defineStepKind<SqlStepSpec>({
   kind: 'sql',
