@@ -195,6 +195,21 @@ describe('svc check --database on the real server leaves the database as it was'
     assert.deepEqual(left, [{ issues: null, migrations: null }]);
   });
 
+  test('a migration holding its own COMMIT is not applied: it would commit into the database', async () => {
+    const url = await TARGETS[1]!.fresh();
+    const dir = await manifestDir(manifest(GOOD_SELECT));
+    // A COMMIT in a function body or a comment is no statement of the file's; the last line is.
+    const body = 'CREATE FUNCTION f() RETURNS void LANGUAGE plpgsql AS $$ BEGIN COMMIT; END $$; -- COMMIT;\n';
+    await writeFile(join(dir, 'migrations', '002_more.sql'), `${body}CREATE TABLE later (id int);\nCOMMIT;\n`);
+    const ran = await svc(['check', '-c', dir, '--database', url, '--diagnostics=json']);
+    assert.equal(ran.code, 1);
+    const [d] = (JSON.parse(ran.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics;
+    assert.equal(d!.code, 'SVC_CONNECTION_QUERIES_NOT_CHECKED');
+    assert.match(d!.detail, /002_more\.sql holds "COMMIT": it would end the check's transaction/);
+    const left = await query(url, "SELECT to_regclass('issues') AS issues, to_regclass('later') AS later");
+    assert.deepEqual(left, [{ issues: null, later: null }]);
+  });
+
   test('a connection given by name, and usage errors for a wrong one', async () => {
     const dir = await manifestDir(manifest(GOOD_SELECT));
     const url = await TARGETS[1]!.fresh();

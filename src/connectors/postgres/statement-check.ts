@@ -13,6 +13,7 @@ import type pg from 'pg';
 import { describeCause } from '../errors.js';
 import { describeStatement, type DescribedField, type StatementError } from './describe.js';
 import { MIGRATIONS_TABLE, MigrationError, readMigrations } from './migrations.js';
+import { transactionControl } from './transaction-control.js';
 
 export type { StatementError } from './describe.js';
 
@@ -96,6 +97,13 @@ async function applyPending(client: pg.ClientBase, dir: string): Promise<void> {
   }
   for (const file of files) {
     if (recorded.has(file.name)) continue;
+    const control = transactionControl(file.sql);
+    if (control !== undefined) {
+      throw new MigrationError(
+        `migration ${file.path} holds "${control}": it would end the check's transaction and commit into the database, so it is not applied (a migration runs in a transaction of svc's and must not hold its own)`,
+        file.path,
+      );
+    }
     try {
       await client.query(file.sql);
     } catch (error) {
