@@ -64,6 +64,22 @@ export interface PumpOptions {
 }
 
 type Iter = Iterator<unknown> | AsyncIterator<unknown>;
+
+/**
+ * A published message reaches every client of a feed one after the other, framed once (the
+ * encoders keep their last frame): its bytes are made once too, and the same buffer goes to every
+ * socket, instead of each write encoding the text again.
+ */
+let lastText = '';
+let lastBytes: Buffer = Buffer.alloc(0);
+
+function sharedBytes(text: string): Buffer {
+  if (text !== lastText) {
+    lastText = text;
+    lastBytes = Buffer.from(text, 'utf8');
+  }
+  return lastBytes;
+}
 type Step = IteratorResult<unknown> | Promise<IteratorResult<unknown>>;
 
 export class Pump {
@@ -95,6 +111,8 @@ export class Pump {
   private pushFailure: unknown;
   /** The source hands its items over: a byte chunk's buffer is freed once written (freeAfter). */
   private readonly freeWritten: boolean;
+  /** An item pushed is being written: its frame is likely the one every client of the feed gets. */
+  private fannedOut = false;
   /** The buffers of the first and of the latest chunk sent (freeAfter). */
   private firstBuffer: ArrayBufferLike | undefined;
   private lastBuffer: ArrayBufferLike | undefined;
@@ -244,10 +262,13 @@ export class Pump {
   private pushed(item: unknown): boolean {
     if (this.stopped === undefined) {
       try {
+        this.fannedOut = true;
         this.writeItem(item, this.options.encoding.flushEvery);
         if (!this.needDrain) return true;
       } catch (error) {
         this.pushFailure = error;
+      } finally {
+        this.fannedOut = false;
       }
     }
     this.wakeParked?.();
@@ -374,6 +395,12 @@ export class Pump {
 
   private writeText(text: string): void {
     if (text === '') return;
+    if (this.fannedOut) {
+      const bytes = sharedBytes(text);
+      this.bytes += bytes.byteLength;
+      this.write(bytes);
+      return;
+    }
     this.bytes += Buffer.byteLength(text);
     this.write(text);
   }
