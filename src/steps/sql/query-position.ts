@@ -94,6 +94,11 @@ class Walker {
     for (;;) {
       if (this.i >= src.length) return false;
       const s = String.fromCodePoint(src.codePointAt(this.i)!);
+      if ((s === '$' || s === '%') && src[this.i + 1] === s && src[this.i + 2] === '{') {
+        // `$${` is `${`: the doubled character is not in the value.
+        this.advance(1);
+        continue;
+      }
       if (s === c && !(quoted && s === '\\')) {
         if (consume) this.advance(1);
         return true;
@@ -103,11 +108,6 @@ class Walker {
         if (decodeEscape(src.slice(this.i, this.i + length)) !== c) return false;
         if (consume) this.advance(length);
         return true;
-      }
-      if ((s === '$' || s === '%') && src[this.i + 1] === s && src[this.i + 2] === '{') {
-        // `$${` is `${`: the doubled character is not in the value.
-        this.advance(1);
-        continue;
       }
       // A flush heredoc's removed indentation: whitespace the value does not have.
       if (!quoted && (s === ' ' || s === '\t') && this.atLineStart()) {
