@@ -39,7 +39,8 @@ export function databaseTargets(values: readonly string[], model: ServiceModel):
       url = named[2]!;
       if (!postgres.includes(name)) throw new UsageError(`--database ${name}=...: the manifest declares no postgres connection "${name}"${declared(postgres)}`);
     } else {
-      if (postgres.length !== 1) {
+      if (postgres.length === 0) throw new UsageError(`--database: the manifest declares no postgres connection`);
+      if (postgres.length > 1) {
         throw new UsageError(
           `--database ${redactUrl(value)}: the manifest has ${postgres.length} postgres connections; give each as --database <name>=<url>${declared(postgres)}`,
         );
