@@ -1,9 +1,9 @@
 /**
  * Step spans for tracing (README "Tracing"): each step node's `run` wrapped, at compile time, in a
  * span named by its kind and name, child of the request's server span, ended when the step's result
- * settles (as ./observe.ts times it) and marked failed with the error that failed it. The step's own
- * work runs with its span active, so the client spans of its queries, commands and outbound requests
- * (src/connectors) are its children.
+ * settles (as ./observe.ts times it) and marked failed with the error that failed it. The step's
+ * `run` executes with its span as the tracer's current one, so the client spans of the queries,
+ * commands and outbound requests it sends (src/connectors) are its children.
  *
  * Applied only when tracing is configured (compile.ts `traceSteps`): a service without it runs the
  * very nodes its kinds compiled. The tracer is read per run (src/tracing `activeTracer`), since the

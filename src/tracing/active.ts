@@ -38,11 +38,11 @@ export interface SvcTracer {
   answered(span: TraceSpan, status: number, route: string | undefined): void;
   /** A step's span, child of the request's. */
   step(parent: TraceSpan | undefined, kind: string, name: string): TraceSpan;
-  /** `run` with `span` as the active span: the client spans started inside it are its children. */
+  /** `run` with `span` as the current step's: the client spans started during the call are its children. */
   within<T>(span: TraceSpan, run: () => T): T;
   /**
-   * A client span (sql, redis, outbound http), child of the active span (a step's, see `within`);
-   * undefined outside a traced request (a readiness ping, a migration, a stream's live feed).
+   * A client span (sql, redis, outbound http), child of the step running now (see `within`);
+   * undefined outside a traced step (a readiness ping, a migration, a stream's live feed).
    */
   client(system: ClientSystem, name: string, attributes: Readonly<Record<string, string | number>>): TraceSpan | undefined;
   /** `traceparent` (and `tracestate`) of `span`, for an outbound request's headers. */

@@ -1,14 +1,13 @@
 /**
  * The OpenTelemetry SDK, set up for one process: a tracer provider with svc's resource, the
- * sampler, a batch span processor and the OTLP/HTTP exporter (JSON); the AsyncLocalStorage context
- * manager (a step's client spans find it as their parent) and the W3C trace-context propagator.
+ * sampler, a batch span processor and the OTLP/HTTP exporter (JSON), and the W3C trace-context
+ * propagator. No context manager: spans.ts hands parents over explicitly.
  *
  * The one file that loads the SDK; start.ts imports it dynamically, so a service without tracing
  * never loads a module of OpenTelemetry. Each worker of `--workers N` runs this for itself and
  * exports its own spans.
  */
-import { context, propagation } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { propagation } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
@@ -42,15 +41,12 @@ export function startSdk(settings: TracingSettings, version: string): StartedSdk
     // Reads OTEL_BSP_SCHEDULE_DELAY, OTEL_BSP_MAX_QUEUE_SIZE... itself.
     spanProcessors: [new BatchSpanProcessor(exporter)],
   });
-  const contextManager = new AsyncLocalStorageContextManager().enable();
-  context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const tracer = createSvcTracer(provider.getTracer('svc', version));
   return {
     tracer,
     async shutdown() {
       await provider.shutdown();
-      context.disable();
       propagation.disable();
     },
   };

@@ -5,7 +5,7 @@
  * Attribute names are the stable semantic conventions (HTTP server and client, database); the step
  * and stream attributes are svc's own, under `svc.`.
  */
-import { context, propagation, type Context, type Span, SpanKind, SpanStatusCode, type TextMapGetter, trace, type Tracer } from '@opentelemetry/api';
+import { type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type TextMapGetter, trace, type Tracer } from '@opentelemetry/api';
 import {
   ATTR_DB_SYSTEM_NAME,
   ATTR_ERROR_TYPE,
@@ -97,9 +97,17 @@ class OtelSpan implements TraceSpan {
 }
 
 export function createSvcTracer(tracer: Tracer): SvcTracer {
+  /**
+   * The span of the step whose `run` is executing now, set and restored around it (`within`): the
+   * parent of the client spans its connector calls start. Every step kind calls its connector
+   * synchronously from `run` (sql, redis, http: the call that sends is made before any await), so
+   * a slot is enough; no async context (AsyncLocalStorage and its promise hooks, which tax every
+   * promise of the process) is needed.
+   */
+  let current: OtelSpan | undefined;
   return {
     request(method, scheme, path, headers) {
-      const parent = propagation.extract(context.active(), headers, HEADERS);
+      const parent = propagation.extract(ROOT_CONTEXT, headers, HEADERS);
       const span = tracer.startSpan(
         method,
         { kind: SpanKind.SERVER, startTime: now(), attributes: { [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_SCHEME]: scheme, [ATTR_URL_PATH]: path } },
@@ -122,7 +130,7 @@ export function createSvcTracer(tracer: Tracer): SvcTracer {
       span.end();
     },
     step(parent, kind, name) {
-      const base = parent === undefined ? context.active() : (parent as OtelSpan).context;
+      const base = parent === undefined ? ROOT_CONTEXT : (parent as OtelSpan).context;
       const spanName = `${kind} ${name}`;
       const span = tracer.startSpan(
         spanName,
@@ -132,12 +140,18 @@ export function createSvcTracer(tracer: Tracer): SvcTracer {
       return new OtelSpan(span, spanName, base);
     },
     within(span, run) {
-      return context.with((span as OtelSpan).context, run);
+      const outer = current;
+      current = span as OtelSpan;
+      try {
+        return run();
+      } finally {
+        current = outer;
+      }
     },
     client(system: ClientSystem, name, attributes) {
-      const base = context.active();
-      // Only inside a traced request: a readiness ping or a migration is no one's child.
-      if (trace.getSpan(base) === undefined) return undefined;
+      // Only inside a traced step: a readiness ping or a migration is no one's child.
+      if (current === undefined) return undefined;
+      const base = current.context;
       const span = tracer.startSpan(
         name,
         { kind: SpanKind.CLIENT, startTime: now(), attributes: system === 'http' ? attributes : { [ATTR_DB_SYSTEM_NAME]: system, ...attributes } },

@@ -79,6 +79,24 @@ endpoint "GET /numbers.ndjson" {
   }
 }
 
+endpoint "GET /pair" {
+  pipeline {
+    transaction "pair" {
+      connection = connection.postgres.db
+      sql "first" {
+        query = "SELECT 1 AS n"
+      }
+      sql "second" {
+        query = "SELECT @n::int + 1 AS n"
+        args  = { n = steps.first.row.n }
+      }
+    }
+    respond {
+      body = { n = steps.second.row.n }
+    }
+  }
+}
+
 endpoint "GET /ping" {
   pipeline {
     respond {

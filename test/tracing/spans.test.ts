@@ -150,6 +150,33 @@ describe('tracing configured by the OTEL_* environment alone', { skip }, () => {
     assert.equal(server.parentSpanId, '');
     const step = only(receiver.spans, (s) => s.traceId === server.traceId && s.name === 'respond respond#1', 'the respond step');
     assert.ok(isChildOf(step, server));
+
+    // A malformed traceparent (an all-zero trace id is invalid) is ignored: a new trace, not an error.
+    const after = receiver.spans.length;
+    const bad = await get(`${served.url}/ping`, { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` });
+    assert.equal(bad.status, 200);
+    await receiver.waitFor((spans) => spans.slice(after).some((s) => s.name === 'GET /ping'));
+    const fresh = only(receiver.spans.slice(after), (s) => s.name === 'GET /ping', 'server span of the second /ping');
+    assert.equal(fresh.parentSpanId, '');
+    assert.notEqual(fresh.traceId, server.traceId);
+  });
+
+  test("a transaction's statements: each under its own step, the steps under the request", async () => {
+    const answer = await get(`${served.url}/pair`);
+    assert.equal(answer.status, 200, answer.body);
+    assert.deepEqual(JSON.parse(answer.body), { n: 2 });
+    await receiver.waitFor((spans) => spans.some((s) => s.name === 'GET /pair'));
+    const server = only(receiver.spans, (s) => s.name === 'GET /pair', 'server span of /pair');
+    const trace = receiver.spans.filter((s) => s.traceId === server.traceId);
+    for (const name of ['first', 'second']) {
+      const step = only(trace, (s) => s.name === `sql ${name}`, `step ${name}`);
+      assert.ok(isChildOf(step, server), `${name} under the request`);
+      const statement = only(trace, (s) => s.kind === SpanKind.CLIENT && s.parentSpanId === step.spanId, `the statement of ${name}`);
+      assert.ok(isChildOf(statement, step));
+      assert.equal(statement.attributes['db.system.name'], 'postgresql');
+    }
+    // BEGIN and COMMIT belong to no step: no span of their own.
+    assert.equal(trace.filter((s) => s.kind === SpanKind.CLIENT).length, 2);
   });
 
   test('an sql error is recorded on the sql span, its step span and the 500 on the server span', async () => {
