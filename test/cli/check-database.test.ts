@@ -11,6 +11,7 @@ import { after, describe, test } from 'node:test';
 import { createConnectors } from '../../src/connectors/index.js';
 import { closeTargets, serve, TARGETS } from '../postgres/helpers.js';
 import { cleanup, modelOf, postgresConnection, tempDir } from '../connectors/helpers.js';
+import { lintProblems, validationErrors } from '../openapi/checks.js';
 import { svc } from './helpers.js';
 
 after(async () => {
@@ -171,6 +172,12 @@ for (const target of TARGETS) {
       assert.deepEqual(list.properties.total, { type: ['integer', 'null'] });
       const added = document.paths['/issues']!.post!.responses['201']!.content['application/json']!.schema;
       assert.deepEqual(added.properties, { id: { type: 'integer' } });
+      // Still a valid OpenAPI 3.1 document, with no linter error.
+      assert.deepEqual(await validationErrors(document), []);
+      assert.deepEqual(
+        (await lintProblems(document)).filter((p) => p.severity === 'error'),
+        [],
+      );
     });
   });
 }
