@@ -8,10 +8,14 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import openapiTS from 'openapi-typescript';
 import { createConnectors } from '../../src/connectors/index.js';
 import { closeTargets, serve, TARGETS } from '../postgres/helpers.js';
 import { cleanup, modelOf, postgresConnection, tempDir } from '../connectors/helpers.js';
 import { lintProblems, validationErrors } from '../openapi/checks.js';
+import { ROOT } from '../paths.js';
 import { svc } from './helpers.js';
 
 after(async () => {
@@ -306,6 +310,52 @@ for (const target of TARGETS) {
       }
     });
   });
+}
+
+test("the typed document gives a generated client the columns' types (openapi-typescript, then tsc)", async () => {
+  const ran = await svc(['openapi', '-c', await manifestDir(manifest(GOOD_SELECT)), '--database', 'pglite:']);
+  assert.equal(ran.code, 0, ran.stderr);
+  const dir = await tempDir('svc-check-db-client-');
+  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
+  await writeFile(join(dir, 'api.ts'), await openapiTS(JSON.parse(ran.stdout) as Parameters<typeof openapiTS>[0]));
+  const prelude =
+    "import type { paths } from './api.js';\ntype List = paths['/issues']['get']['responses'][200]['content']['application/json'];\ndeclare const list: List;\nconst issue = list.items[0]!;\n";
+  await writeFile(
+    join(dir, 'client.ts'),
+    `${prelude}export const next: number = issue.priority + 1;\nexport const title: string = issue.title.toUpperCase();\nexport const done: boolean = issue.done;\nexport const total: number | null = list.total;\n`,
+  );
+  await writeFile(join(dir, 'broken.ts'), `${prelude}export const priority: string = issue.priority;\nexport const amount: string = issue.amount;\n`);
+  assert.equal(await typecheck(dir, 'client.ts'), '');
+  const errors = await typecheck(dir, 'broken.ts');
+  // An integer is no string; a nullable numeric may be null.
+  for (const line of [5, 6]) assert.match(errors, new RegExp(`broken\\.ts\\(${line},`), `line ${line} should not type-check:\n${errors}`);
+});
+
+/** `tsc --strict` on one file of `dir`: its errors, '' when it type-checks. */
+async function typecheck(dir: string, file: string): Promise<string> {
+  const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+  try {
+    await promisify(execFile)(
+      tsc,
+      [
+        '--noEmit',
+        '--strict',
+        '--target',
+        'es2022',
+        '--module',
+        'nodenext',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(ROOT, 'node_modules', '@types'),
+        join(dir, file),
+      ],
+      { cwd: dir },
+    );
+    return '';
+  } catch (error) {
+    return (error as { stdout?: string }).stdout ?? String(error);
+  }
 }
 
 test('svc serve with check_queries = true refuses to start on a refused query', async () => {
