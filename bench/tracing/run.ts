@@ -157,8 +157,11 @@ try {
     const on = of('on');
     const spans = median(on.spans);
     const added = median(on.us) - median(off.us);
+    // The servers of one round ran back to back: their ratio is less disturbed by the machine's phases.
+    const paired = off.us.map((us, i) => base.us[i]! / us);
     process.stdout.write(
-      `${endpoint.name}: off/baseline req/s ${(median(off.rps) / median(base.rps)).toFixed(3)}x (CPU/request ${median(off.us).toFixed(2)} vs ${median(base.us).toFixed(2)} us); ` +
+      `${endpoint.name}: off/baseline req/s ${(median(off.rps) / median(base.rps)).toFixed(3)}x, CPU/request ${median(off.us).toFixed(2)} vs ${median(base.us).toFixed(2)} us ` +
+        `(baseline/off CPU per round: median ${median(paired).toFixed(3)}x, ${Math.min(...paired).toFixed(3)} to ${Math.max(...paired).toFixed(3)}); ` +
         `on: ${median(on.rps).toFixed(0)} req/s, ${median(on.us).toFixed(2)} us CPU/request, +${added.toFixed(2)} us for ${spans.toFixed(2)} spans (${(added / spans).toFixed(2)} us a span)\n`,
     );
   }
