@@ -17,6 +17,7 @@ import { cleanup, modelOf, postgresConnection, tempDir } from '../connectors/hel
 import { lintProblems, validationErrors } from '../openapi/checks.js';
 import { ROOT } from '../paths.js';
 import { svc } from './helpers.js';
+import { get, kill, serve as serveProcess } from './serve-helpers.js';
 
 after(async () => {
   await closeTargets();
@@ -329,6 +330,33 @@ test("the typed document gives a generated client the columns' types (openapi-ty
   const errors = await typecheck(dir, 'broken.ts');
   // An integer is no string; a nullable numeric may be null.
   for (const line of [5, 6]) assert.match(errors, new RegExp(`broken\\.ts\\(${line},`), `line ${line} should not type-check:\n${errors}`);
+});
+
+test('svc serve with check_queries = true starts on good queries and serves the typed document', async () => {
+  const source = `${manifest(GOOD_SELECT).replace('  url        = "pglite:"', '  url           = "pglite:"\n  check_queries = true')}
+endpoint "GET /openapi.json" {
+  openapi {
+    format = "json"
+  }
+}
+`;
+  const served = await serveProcess(await manifestDir(source));
+  try {
+    const answer = await get(`${served.url}/openapi.json`);
+    assert.equal(answer.status, 200);
+    const document = JSON.parse(answer.body) as {
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: { properties: Record<string, unknown> } }> }> } }>;
+    };
+    const list = document.paths['/issues']!.get.responses['200']!.content['application/json']!.schema;
+    assert.deepEqual(list.properties.total, { type: ['integer', 'null'] });
+    assert.deepEqual((list.properties.items as { items: { properties: Record<string, unknown> } }).items.properties.created_at, {
+      type: 'string',
+      format: 'date-time',
+    });
+  } finally {
+    kill(served);
+    await served.exited;
+  }
 });
 
 /** `tsc --strict` on one file of `dir`: its errors, '' when it type-checks. */
