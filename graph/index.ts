@@ -24,6 +24,7 @@ export type {
   CompileResult,
   CompiledGraph,
   ContainerNodeDef,
+  ContinueOnError,
   DoneOutcome,
   Ending,
   ErrorOutcome,

@@ -1,9 +1,9 @@
 import { awaitResult, type Then } from './await.js';
 import { StepContext, type Lifetime } from './cancel.js';
-import type { Site } from './errors.js';
-import type { Eventual, Exec, Signal } from './exec.js';
+import { Category, StepError, type Site } from './errors.js';
+import { chain, isPending, type Eventual, type Exec, type Signal } from './exec.js';
 import { ExitSignal, Value, exitOutcome } from './result.js';
-import type { GraphScope, RunContext, StepNodeDef } from './types.js';
+import type { ContinueOnError, GraphScope, RunContext, StepNodeDef } from './types.js';
 
 /**
  * Calls `run` with a fresh context of its own and hands its value to `then`, synchronously when
@@ -45,8 +45,9 @@ function thenNow<S, R>(ctx: StepContext, then: Then<S, R>, scope: S, value: unkn
 
 /** A plain step: run, store the output under its name, carry on (or exit when asked to). */
 export function compileStep<S extends GraphScope>(def: StepNodeDef<S>, site: Site): Exec<S> {
-  const { name, run, timeout } = def;
+  const { name, run, timeout, continueOnError } = def;
   const { info } = site;
+  if (continueOnError !== undefined) return continuingStep(def, site, continueOnError);
   const store = (scope: S, value: unknown): Signal => {
     if (value instanceof ExitSignal) return exitOutcome(info, value.payload);
     scope.steps[name] = value;
@@ -54,6 +55,36 @@ export function compileStep<S extends GraphScope>(def: StepNodeDef<S>, site: Sit
   };
   return (scope, life) => invoke(site, run, timeout, store, scope, life);
 }
+
+/**
+ * A step whose own failure becomes its output (StepNodeDef.continueOnError). Its failure has ended
+ * its context already (invoke); a cancellation is not its failure and travels on.
+ */
+function continuingStep<S extends GraphScope>(def: StepNodeDef<S>, site: Site, outputs: ContinueOnError): Exec<S> {
+  const { name, run, timeout } = def;
+  const { info } = site;
+  const store = (scope: S, value: unknown): Signal => {
+    if (value instanceof ExitSignal) return exitOutcome(info, value.payload);
+    scope.steps[name] = outputs.succeeded(value);
+    return undefined;
+  };
+  const recover = (scope: S, cause: unknown): Signal => {
+    if (!(cause instanceof StepError) || cause.category === Category.cancelled) throw cause;
+    scope.steps[name] = outputs.failed(cause);
+    return undefined;
+  };
+  return (scope, life) => {
+    let result: Eventual<Signal>;
+    try {
+      result = invoke(site, run, timeout, store, scope, life);
+    } catch (cause) {
+      return recover(scope, cause);
+    }
+    return isPending(result) ? chain(result, passOn, (cause) => recover(scope, cause)) : result;
+  };
+}
+
+const passOn = (signal: Signal): Signal => signal;
 
 /**
  * A terminal node (exit, sink) behind its optional condition: the condition is evaluated

@@ -83,6 +83,20 @@ export interface StepNodeDef<S extends GraphScope = GraphScope> extends NodeComm
    * (how a `catch` block turns a database error into a declared response).
    */
   run(scope: S, ctx: RunContext): StepResult;
+  /**
+   * The step's own failure (an error, its time-out) becomes its output instead of failing the run,
+   * and its output on success may be marked so (a manifest's `on_error = "continue"`). A teardown
+   * (the run cancelled, a failing parallel sibling) still ends the run.
+   */
+  readonly continueOnError?: ContinueOnError;
+}
+
+/** See `StepNodeDef.continueOnError`. */
+export interface ContinueOnError {
+  /** The output stored in place of the failure. */
+  failed(error: StepError): unknown;
+  /** The output stored in place of a successful one. */
+  succeeded(output: unknown): unknown;
 }
 
 /**

@@ -47,6 +47,9 @@ export function compileOptions(logger: Logger, env: Env = process.env): CompileS
   // abandoned) has nobody to fail: the engine hands it here, and it must never pass unseen.
   return {
     onTeardownError: (error: StepError): void => logger.error({ err: error, step: error.step, kind: error.kind, category: error.category }, 'teardown failed'),
+    // A step with on_error = "continue" that failed: the pipeline went on, the failure is still seen.
+    onContinuedError: (error: StepError): void =>
+      logger.warn({ err: error, step: error.step, kind: error.kind, category: error.category }, 'step failed, pipeline continued (on_error)'),
     // Step durations for the metrics, when the manifest turns them on (log-settings.ts).
     observeSteps: telemetryOf(logger).observeSteps,
     // Step spans, when the manifest or the environment turns tracing on (tracing.ts).

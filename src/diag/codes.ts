@@ -443,6 +443,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: "A stream step's max_backlog outside 64KiB to 1GiB, the bytes a live source may hold for one client.",
   },
   {
+    code: 'SVC_STEP_ON_ERROR_IN_TRANSACTION',
+    summary: 'on_error in a transaction',
+    description: 'on_error = "continue" on a step inside a transaction, whose failed statement aborts the transaction for the steps after it.',
+  },
+  {
     code: 'SVC_STEP_STREAM_REPLAY_WITHOUT_ID',
     summary: 'Replay without id',
     description: 'A stream step with replay and no id, which orders the missed and the live items and tells which the client has.',

@@ -30,6 +30,8 @@ export interface StepSpecBase {
   readonly range: Range;
   /** Block path for diagnostics and runtime errors: `['endpoint "GET /x"', 'pipeline', 'sql "q"']`. */
   readonly blockPath: readonly string[];
+  /** `on_error = "continue"`: the step's failure becomes its output (`ok`, `error`); kinds that take it. */
+  readonly onError?: 'continue';
 }
 
 /** `catch "<code>" { status, body }`: a database error with that SQLSTATE answers with status/body. */

@@ -5,13 +5,14 @@
  * blocks in order; the pipeline and route decoders, nested `parallel`/`transaction` bodies and the
  * did-you-mean of an unknown step all read the injected table.
  */
-import type { Block } from '../hcl/index.js';
+import type { Attribute, Block } from '../hcl/index.js';
 import { didYouMean } from '../diag/index.js';
 import { labelsOk, type BlockRule } from './body.js';
 import type { FileAccess } from './files.js';
 import type { ConnectionTable, GuardNames } from './refs.js';
 import type { DecodeScope } from './scope.js';
 import type { StepSpecBase } from './step-types.js';
+import { readChoice } from './values.js';
 import type { SchemaResolver } from './type-expr.js';
 
 /** Where a step sits: some kinds are allowed only in some places. */
@@ -25,6 +26,11 @@ export interface StepDecoder<S extends StepSpecBase = StepSpecBase> {
   readonly blocks: Readonly<Record<string, BlockRule>>;
   /** Places the kind may not appear, with the reason. */
   readonly notIn?: Partial<Record<StepPlace, string>>;
+  /**
+   * The kind takes `on_error = "continue"`: its failure becomes its output (`ok`, `error`) and the
+   * pipeline goes on. Read here for every such kind, before `lower` sees the block.
+   */
+  readonly continuable?: boolean;
   /** Block -> spec; undefined after reporting why the block cannot be decoded. */
   lower(block: Block, cx: LowerContext): S | undefined;
 }
@@ -104,9 +110,30 @@ export function lowerSteps(
       place,
       lowerNested: (nested, nestedPlace) => lowerSteps(nested, inner, env, nestedPlace),
     };
-    const spec = decoder.lower(block, cx);
-    if (spec) out.push(spec);
+    const onError = decoder.continuable ? readOnError(block, inner, place) : undefined;
+    const spec = decoder.lower(onError === undefined ? block : onError.block, cx);
+    if (spec) out.push(onError?.value === 'continue' ? { ...spec, onError: 'continue' } : spec);
     else failures.count++;
   }
   return out;
 }
+
+/**
+ * `on_error = "continue" | "fail"` of a kind that takes it, and the block without it (the kind's own
+ * decoder never sees the attribute). "fail", the default, is accepted to say so explicitly.
+ */
+function readOnError(block: Block, scope: DecodeScope, place: StepPlace): { value: 'continue' | 'fail' | undefined; block: Block } | undefined {
+  const attr = block.body.items.find((item): item is Attribute => item.kind === 'Attribute' && item.name === 'on_error');
+  if (attr === undefined) return undefined;
+  const value = readChoice(attr, scope, ON_ERROR);
+  if (value === 'continue' && place === 'transaction') {
+    scope.error('on_error in a transaction', attr.range, {
+      detail:
+        'A statement that fails aborts its transaction, so the statements after it could not run: a step with on_error = "continue" belongs outside the transaction.',
+    });
+  }
+  const body = { ...block.body, items: block.body.items.filter((item) => item !== attr) };
+  return { value, block: { ...block, body } };
+}
+
+const ON_ERROR = ['continue', 'fail'] as const;

@@ -2,7 +2,7 @@
  * Endpoints, model -> graph: each pipeline's steps are compiled once at boot into a dataflow graph,
  * every step by its kind's compiler (./kinds.ts). What the compiled endpoint runs is in ./run.ts.
  */
-import { compileGraph, type CompiledGraph, type StepError } from '../../graph/index.js';
+import { compileGraph, type CompiledGraph, type ContinueOnError, type StepError } from '../../graph/index.js';
 import { compileEndpointGuard, type EndpointGuard } from '../auth/index.js';
 import { classifyConnectorError, createConnectors, type ConnectorSet } from '../connectors/index.js';
 import type { Diagnostic } from '../diag/index.js';
@@ -12,14 +12,23 @@ import type { CompiledEndpoint, EndpointNode, EndpointRateLimit, EndpointScope }
 import type { CompileEnv, NodeCompiler } from './definition.js';
 import { STEP_KINDS, type StepSpec } from './kinds.js';
 import { observeNode, type StepObserver } from './observe.js';
+import { continueOnError } from './continue.js';
 import { runGraph } from './run.js';
 import { traceNode } from './trace.js';
 
 /** Each kind's compiler by its `kind`. */
 const COMPILERS: ReadonlyMap<string, NodeCompiler<StepSpec>> = new Map(STEP_KINDS.map((k) => [k.kind, k.compile as NodeCompiler<StepSpec>]));
 
-function compileStep(spec: StepSpec, env: CompileEnv, observer: StepObserver | undefined, traced: boolean): EndpointNode | undefined {
-  const node = COMPILERS.get(spec.kind)!(spec, env);
+function compileStep(
+  spec: StepSpec,
+  env: CompileEnv,
+  observer: StepObserver | undefined,
+  traced: boolean,
+  continuing: ContinueOnError,
+): EndpointNode | undefined {
+  const compiled = COMPILERS.get(spec.kind)!(spec, env);
+  // `on_error = "continue"` (./continue.ts): the kinds that take it compile to a plain step.
+  const node = spec.onError === 'continue' && compiled?.type === 'step' ? { ...compiled, continueOnError: continuing } : compiled;
   const observed = node === undefined || observer === undefined ? node : observeNode(node, observer);
   return observed === undefined || !traced ? observed : traceNode(observed);
 }
@@ -43,6 +52,7 @@ export function compileEndpoint(
   const connectors = options.connectors ?? createConnectors(model);
   const observer = options.forDrawing ? undefined : options.observeSteps?.(model);
   const traced = options.forDrawing !== true && options.traceSteps?.(model) === true;
+  const continuing = continueOnError(options.onContinuedError);
   const env: CompileEnv = {
     model,
     connection(ref) {
@@ -67,7 +77,7 @@ export function compileEndpoint(
     orderOf: (id) => order.get(id),
     readsOf: stepReads,
     compileSteps(specs) {
-      const nodes = specs.map((s) => compileStep(s as StepSpec, env, observer, traced));
+      const nodes = specs.map((s) => compileStep(s as StepSpec, env, observer, traced, continuing));
       return nodes.every((n): n is EndpointNode => n !== undefined) ? nodes : undefined;
     },
     error(spec, summary, detail, at) {
@@ -163,6 +173,8 @@ export interface CompileServiceOptions {
    * transaction's `leave` on cancel or after a stream. `svc serve` logs them at error level.
    */
   readonly onTeardownError?: (error: StepError) => void;
+  /** A step with `on_error = "continue"` failed and the pipeline went on: `svc serve` logs it (warn). */
+  readonly onContinuedError?: (error: StepError) => void;
   /**
    * Metrics (`server { metrics }`): the observer every step node reports its duration and ending to
    * (./observe.ts), chosen from the model since the server block says whether metrics are on. When

@@ -26,6 +26,7 @@ export {
   type ServiceCompilation,
 } from './compile.js';
 export { runGraph } from './run.js';
+export { failureStatus } from './failure-status.js';
 export type { StarlarkBudget, StepObserver, StepTimer } from './observe.js';
 export { STEP_KINDS, type StepKind, type StepSpec } from './kinds.js';
 export type { CompileEnv, NodeCompiler, StepKindDefinition } from './definition.js';

@@ -10,6 +10,7 @@ import {
   buildServiceModel,
   compileService,
   type CompiledEndpoint,
+  type CompileServiceOptions,
   type EndpointResult,
   type PendingResult,
   type RequestContext,
@@ -82,13 +83,16 @@ export interface ServedService {
  * A whole service from manifest text, as `svc serve` builds it: built and compiled (no error
  * allowed), its connections opened, its endpoints on a Fastify app for `inject` or `listen`.
  */
-export async function serveManifest(source: string, options: { requestTimeoutMs?: number; dir?: string; logLevel?: string } = {}): Promise<ServedService> {
+export async function serveManifest(
+  source: string,
+  options: { requestTimeoutMs?: number; dir?: string; logLevel?: string; compile?: CompileServiceOptions } = {},
+): Promise<ServedService> {
   const built = buildServiceModel([{ filename: 'api.hcl', source }], { dir: options.dir ?? '.' });
   const summaries = (ds: readonly Diagnostic[]): string[] => ds.map((d) => `${d.subject?.start.line}: ${d.summary}: ${d.detail ?? ''}`);
   assert.deepEqual(summaries(built.diagnostics.filter((d) => d.severity === 'error')), []);
   const model = built.model!;
   const connectors = createConnectors(model);
-  const service = compileService(model, { connectors });
+  const service = compileService(model, { ...options.compile, connectors });
   assert.deepEqual(summaries(service.diagnostics), []);
   await connectors.openAll();
   const log = new LogCapture();

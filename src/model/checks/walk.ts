@@ -73,8 +73,12 @@ export function ownExprs(step: StepSpecBase): Expr[] {
 export function outputsOf(kinds: StepKindModels, step: StepSpecBase): readonly string[] | undefined {
   const children = childrenOf(kinds, step);
   if (children) return children.steps.flatMap((s) => definedNames(kinds, s));
-  return kindOf(kinds, step).outputs?.(step);
+  const outputs = kindOf(kinds, step).outputs?.(step);
+  // `on_error = "continue"`: whether it succeeded, and what failed.
+  return outputs !== undefined && step.onError === 'continue' ? [...outputs, ...CONTINUED_OUTPUTS] : outputs;
 }
+
+const CONTINUED_OUTPUTS = ['ok', 'error'] as const;
 
 export function stepLabel(step: StepSpecBase): string {
   return step.name !== undefined ? `${step.kind} "${step.name}"` : step.kind;

@@ -8,6 +8,7 @@ export type { HttpStepSpec } from './spec.js';
 
 export const httpStep = defineStepKind<HttpStepSpec>({
   kind: 'http',
+  continuable: true,
   blocks: { http: NAMED_STEP },
   lower,
   outputs: (spec) => (spec.stream ? ['status', 'headers', 'stream'] : ['status', 'headers', 'body']),

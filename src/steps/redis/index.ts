@@ -8,6 +8,7 @@ export type { RedisOp, RedisStepSpec } from './spec.js';
 
 export const redisStep = defineStepKind<RedisStepSpec>({
   kind: 'redis',
+  continuable: true,
   blocks: { redis: NAMED_STEP, kv: NAMED_STEP },
   lower,
   outputs: (spec) => (spec.op === 'SUBSCRIBE' || spec.op === 'XREAD' ? ['stream'] : ['value']),

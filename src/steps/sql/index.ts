@@ -10,6 +10,7 @@ export { refusedStatement, type RefusalReason } from './statement-report.js';
 
 export const sqlStep = defineStepKind<SqlStepSpec>({
   kind: 'sql',
+  continuable: true,
   blocks: { sql: NAMED_STEP },
   lower,
   outputs: (spec) => (spec.stream || spec.listen ? ['stream'] : ['row', 'rows', 'rows_affected']),

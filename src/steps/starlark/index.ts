@@ -8,6 +8,7 @@ export type { StarlarkStepSpec } from './spec.js';
 
 export const starlarkStep = defineStepKind<StarlarkStepSpec>({
   kind: 'starlark',
+  continuable: true,
   blocks: { starlark: NAMED_STEP },
   lower,
   outputs: () => ['result'],
