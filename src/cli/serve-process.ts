@@ -24,7 +24,7 @@ import { EXIT_FAILURE, type CliIO } from './io.js';
 import { createReloader } from './reload.js';
 import { loadForServe } from './serve-load.js';
 import { watchManifest } from './watch.js';
-import { startProcessTracing, traceStepsOf } from './tracing.js';
+import { startProcessTracing, stopProcessTracing, traceStepsOf } from './tracing.js';
 import type { Env, Tracing } from '../tracing/index.js';
 
 export interface ServeProcessOptions {
@@ -159,8 +159,8 @@ export async function serveProcess(options: ServeProcessOptions): Promise<number
   }
   // After the HTTP server has drained: no request can still hold a pooled client.
   await closeConnections(reloader.current());
-  // The last spans exported (bounded by the exporter's time-out); a collector that is down costs a warning.
-  await tracing?.stop().catch((error: unknown) => logger.warn({ err: error }, 'tracing: the last spans could not be exported'));
+  // The last spans exported (bounded); a collector that is down costs a warning (tracing.ts).
+  await stopProcessTracing(tracing, logger);
   signals.dispose();
   process.off('uncaughtException', crash);
   process.off('unhandledRejection', crash);

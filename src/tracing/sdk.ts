@@ -8,7 +8,7 @@
  * exports its own spans.
  */
 import { propagation } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { setGlobalErrorHandler, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
@@ -23,7 +23,11 @@ export interface StartedSdk {
   shutdown(): Promise<void>;
 }
 
-export function startSdk(settings: TracingSettings, version: string): StartedSdk {
+/** `onError`: what the SDK could not do (an export refused, a collector unreachable); never thrown. */
+export function startSdk(settings: TracingSettings, version: string, onError: (error: unknown) => void): StartedSdk {
+  // The batch processor reports a failed export here (OpenTelemetry's own diagnostics are silent
+  // unless a diag logger is set): svc's log says so, rate-limited by the caller.
+  setGlobalErrorHandler(onError);
   // The environment's resource (OTEL_RESOURCE_ATTRIBUTES) over the SDK's defaults; the service name
   // settled by settings.ts (block, OTEL_SERVICE_NAME, "svc") over both.
   const resource = defaultResource()

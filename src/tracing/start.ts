@@ -10,10 +10,13 @@ export interface Tracing {
   stop(): Promise<void>;
 }
 
-/** Loads the SDK and makes its tracer the active one (active.ts). */
-export async function startTracing(settings: TracingSettings, version: string): Promise<Tracing> {
+/**
+ * Loads the SDK and makes its tracer the active one (active.ts). `onError` hears what the SDK could
+ * not do (spans it could not export); it must not throw.
+ */
+export async function startTracing(settings: TracingSettings, version: string, onError: (error: unknown) => void): Promise<Tracing> {
   const { startSdk } = await import('./sdk.js');
-  const sdk = startSdk(settings, version);
+  const sdk = startSdk(settings, version, onError);
   setActiveTracer(sdk.tracer);
   return {
     async stop() {
