@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXPR_BUDGET, type ExprBudget, newExprBudget } from '../expr/index.js';
 import type { CompiledEndpoint, EndpointResult, PendingResult, RequestContext, ResultReceiver } from '../steps/index.js';
 import { decodeBody } from './body.js';
+import { notFoundHandler } from './errors.js';
 import type { Representation } from './compress-reply.js';
 import { applyCors, type CorsPolicy } from './cors.js';
 import { type Deadline, Deadlines } from './deadlines.js';
@@ -78,6 +79,15 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
     }
 
     let params = request.params as Params;
+    // `/items/` matches `/items/{id}` with an empty id (find-my-way lets a parameter be empty): that
+    // is no item's address, so the answer is the 404 of a path no endpoint serves, not a 422 for a
+    // malformed id nor a lookup of "". A trailing `{rest...}` may be empty (Fastify's `*`).
+    for (const name in params) {
+      if (params[name] === '' && name !== '*') {
+        notFoundHandler(request, reply);
+        return;
+      }
+    }
     if (catchAll !== undefined) {
       const { '*': rest, ...named } = params;
       params = { ...named, [catchAll]: rest ?? '' };
