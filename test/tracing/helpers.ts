@@ -97,6 +97,18 @@ endpoint "GET /pair" {
   }
 }
 
+endpoint "GET /down" {
+  pipeline {
+    http "gone" {
+      url     = "\${env("GONE_URL")}/anything"
+      timeout = "5s"
+    }
+    respond {
+      body = steps.gone.body
+    }
+  }
+}
+
 endpoint "GET /ping" {
   pipeline {
     respond {

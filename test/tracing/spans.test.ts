@@ -56,14 +56,20 @@ describe('tracing configured by the OTEL_* environment alone', { skip }, () => {
   let receiver: Receiver;
   let upstream: Upstream;
   let served: Served;
+  let goneUrl: string;
 
   before(async () => {
     receiver = await startReceiver();
     upstream = await startUpstream();
+    // A port listened on and closed again: the http step's connection to it is refused.
+    const gone = await startUpstream();
+    await gone.close();
+    goneUrl = gone.url;
     served = await serve(await manifestDir(manifest(undefined)), [], {
       DATABASE_URL: REAL_POSTGRES_URL!,
       REDIS_URL: REAL_REDIS_URL!,
       UPSTREAM_URL: upstream.url,
+      GONE_URL: goneUrl,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_SERVICE_NAME: 'tracing-test',
       // Exported within 50 ms of the end of a span, so the test waits for little.
@@ -205,6 +211,24 @@ describe('tracing configured by the OTEL_* environment alone', { skip }, () => {
     const line = await logLineOf(served, '/broken');
     assert.equal(line.trace_id, server.traceId);
     assert.equal(line.span_id, server.spanId);
+  });
+
+  test('an upstream that refuses the connection: the error on the http client span and its step', async () => {
+    const answer = await get(`${served.url}/down`);
+    assert.equal(answer.status, 502, answer.body);
+    await receiver.waitFor((spans) => spans.some((s) => s.name === 'GET /down'));
+    const server = only(receiver.spans, (s) => s.name === 'GET /down', 'server span of /down');
+    const trace = receiver.spans.filter((s) => s.traceId === server.traceId);
+    const step = only(trace, (s) => s.name === 'http gone', 'http step span');
+    const client = only(trace, (s) => s.kind === SpanKind.CLIENT, 'http client span');
+    assert.ok(isChildOf(step, server) && isChildOf(client, step));
+    assert.equal(client.status.code, StatusCode.ERROR);
+    assert.equal(client.attributes['error.type'], 'bad-gateway', "the failure's category");
+    assert.equal(client.attributes['http.response.status_code'], undefined, 'no response, no status');
+    assert.ok(client.events.some((e) => e.name === 'exception'));
+    assert.equal(step.status.code, StatusCode.ERROR);
+    assert.equal(server.attributes['http.response.status_code'], 502);
+    assert.equal(server.status.code, StatusCode.ERROR);
   });
 
   test("a stream's span lasts as long as the stream, with its items, bytes and how it ended", async () => {
