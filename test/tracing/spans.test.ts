@@ -231,6 +231,17 @@ describe('tracing configured by the OTEL_* environment alone', { skip }, () => {
     assert.equal(server.status.code, StatusCode.ERROR);
   });
 
+  test('after a reload (SIGHUP) the new generation of the server traces too', async () => {
+    served.child.kill('SIGHUP');
+    await served.waitFor(/svc serve: reloaded/);
+    const answer = await get(`${served.url}/ping`, { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    assert.equal(answer.status, 200);
+    await receiver.waitFor((spans) => spans.some((s) => s.traceId === '0af7651916cd43dd8448eb211c80319c' && s.name === 'GET /ping'));
+    const server = only(receiver.spans, (s) => s.traceId === '0af7651916cd43dd8448eb211c80319c' && s.kind === SpanKind.SERVER, 'server span after the reload');
+    assert.equal(server.parentSpanId, 'b7ad6b7169203331');
+    only(receiver.spans, (s) => s.traceId === server.traceId && s.parentSpanId === server.spanId, 'its step span');
+  });
+
   test("a stream's span lasts as long as the stream, with its items, bytes and how it ended", async () => {
     const answer = await get(`${served.url}/numbers.ndjson`);
     assert.equal(answer.status, 200);
