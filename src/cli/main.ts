@@ -19,6 +19,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   starlark: async () => (await import('./starlark.js')).starlarkCommand,
   openapi: async () => (await import('./openapi.js')).openapiCommand,
   fmt: async () => (await import('./fmt.js')).fmtCommand,
+  init: async () => (await import('./init.js')).initCommand,
 };
 
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {

@@ -69,6 +69,16 @@ export const COMMANDS: readonly CommandHelp[] = [
     ],
   },
   {
+    name: 'init',
+    synopsis: 'svc init [DIR] [--title T]',
+    summary:
+      'Writes a new project into DIR (default: here): a CRUD API of one table on the embedded PostgreSQL, its migration, OpenAPI document and page, a test and a README. Never overwrites a file.',
+    options: [
+      ['DIR', 'the project directory, created if needed; it may exist but must hold none of the files'],
+      ['--title T', "the API's title in its OpenAPI document; default: from the directory's name"],
+    ],
+  },
+  {
     name: 'starlark',
     synopsis: 'svc starlark FILE [--ctx JSON]',
     summary: 'Runs a Starlark file; with --ctx, calls execute(ctx) and prints the result as JSON.',
