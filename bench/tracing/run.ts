@@ -33,6 +33,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     warmup: { type: 'string', default: '1' },
     baseline: { type: 'string' },
+    // `--off-only`: the baseline and `off` alone, for more rounds of the comparison in the same time.
+    'off-only': { type: 'boolean', default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -107,11 +109,12 @@ try {
     OTEL_BSP_MAX_QUEUE_SIZE: '65536',
     OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
   };
-  for (const [name, svcRoot, extra] of [
+  const setups = [
     ['baseline', baselineRoot, {}],
     ['off', root, {}],
     ['on', root, traced],
-  ] as const) {
+  ] as const;
+  for (const [name, svcRoot, extra] of values['off-only'] ? setups.slice(0, 2) : setups) {
     const port = await freePort();
     const argv = [...SVC_LAUNCH.nodeArgs, join(svcRoot, 'bin/svc.js'), 'serve', '-c', manifest, '--port', String(port)];
     const childEnv = { ...withoutOtel(process.env), ...SVC_LAUNCH.env, ...env, ...extra };
@@ -154,24 +157,31 @@ try {
     const of = (server: string) => results.get(`${endpoint.name} ${server}`)!;
     const base = of('baseline');
     const off = of('off');
+    const paired = off.us.map((us, i) => base.us[i]! / us);
+    const comparison =
+      `${endpoint.name}: off/baseline req/s ${(median(off.rps) / median(base.rps)).toFixed(3)}x, CPU/request ${median(off.us).toFixed(2)} vs ${median(base.us).toFixed(2)} us ` +
+      `(baseline/off CPU per round: median ${median(paired).toFixed(3)}x, ${Math.min(...paired).toFixed(3)} to ${Math.max(...paired).toFixed(3)})`;
+    if (values['off-only']) {
+      process.stdout.write(`${comparison}\n`);
+      continue;
+    }
     const on = of('on');
     const spans = median(on.spans);
     const added = median(on.us) - median(off.us);
-    // The servers of one round ran back to back: their ratio is less disturbed by the machine's phases.
-    const paired = off.us.map((us, i) => base.us[i]! / us);
     process.stdout.write(
-      `${endpoint.name}: off/baseline req/s ${(median(off.rps) / median(base.rps)).toFixed(3)}x, CPU/request ${median(off.us).toFixed(2)} vs ${median(base.us).toFixed(2)} us ` +
-        `(baseline/off CPU per round: median ${median(paired).toFixed(3)}x, ${Math.min(...paired).toFixed(3)} to ${Math.max(...paired).toFixed(3)}); ` +
+      `${comparison}; ` +
         `on: ${median(on.rps).toFixed(0)} req/s, ${median(on.us).toFixed(2)} us CPU/request, +${added.toFixed(2)} us for ${spans.toFixed(2)} spans (${(added / spans).toFixed(2)} us a span)\n`,
     );
   }
-  const health = results.get('health on')!;
-  const users = results.get('users on')!;
-  const extraSpans = median(users.spans) - median(health.spans);
-  const extraUs = median(users.us) - median(results.get('users off')!.us) - (median(health.us) - median(results.get('health off')!.us));
-  process.stdout.write(
-    `users over health with tracing on: ${extraSpans.toFixed(2)} more spans (steps and the sql client span) for ${extraUs.toFixed(2)} us more\n`,
-  );
+  if (!values['off-only']) {
+    const health = results.get('health on')!;
+    const users = results.get('users on')!;
+    const extraSpans = median(users.spans) - median(health.spans);
+    const extraUs = median(users.us) - median(results.get('users off')!.us) - (median(health.us) - median(results.get('health off')!.us));
+    process.stdout.write(
+      `users over health with tracing on: ${extraSpans.toFixed(2)} more spans (steps and the sql client span) for ${extraUs.toFixed(2)} us more\n`,
+    );
+  }
   process.stdout.write(`the sink received ${sink.received()} spans in ${sink.posts()} exports; refused none\n`);
 } finally {
   for (const server of servers) await stopChild(server.child);
