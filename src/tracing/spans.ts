@@ -43,20 +43,26 @@ class OtelSpan implements TraceSpan {
   readonly traceId: string;
   readonly spanId: string;
   readonly recording: boolean;
-  readonly context: Context;
   /** The span's first name: a server span's method, which its final name starts with. */
   readonly firstName: string;
   private readonly span: Span;
+  private readonly parent: Context;
+  private own: Context | undefined;
   private failed = false;
 
   constructor(span: Span, name: string, parent: Context) {
     const ids = span.spanContext();
     this.span = span;
     this.firstName = name;
+    this.parent = parent;
     this.traceId = ids.traceId;
     this.spanId = ids.spanId;
     this.recording = span.isRecording();
-    this.context = trace.setSpan(parent, span);
+  }
+
+  /** The context with this span in it, made when first asked: most spans (a statement's) are never parents. */
+  get context(): Context {
+    return (this.own ??= trace.setSpan(this.parent, this.span));
   }
 
   set(key: string, value: string | number | boolean): void {
