@@ -83,7 +83,12 @@ function never(): boolean {
   return false;
 }
 
-/** Closes the connections of a generation whose requests are done (its app is closed by the front). */
-export function closeConnections(generation: Generation): Promise<void> {
-  return (generation.booted.connectors as ConnectorSet).closeAll();
+/**
+ * Closes the connections of a generation whose requests are done (its app is closed by the front),
+ * once its after_response work is: given `shutdown_timeout`, then cancelled (src/steps/after-response.ts).
+ */
+export async function closeConnections(generation: Generation): Promise<void> {
+  const { booted } = generation;
+  await booted.service.afterResponse.drain(booted.model.server.shutdownTimeoutMs);
+  await (booted.connectors as ConnectorSet).closeAll();
 }

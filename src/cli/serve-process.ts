@@ -50,6 +50,13 @@ export function compileOptions(logger: Logger, env: Env = process.env): CompileS
     // A step with on_error = "continue" that failed: the pipeline went on, the failure is still seen.
     onContinuedError: (error: StepError): void =>
       logger.warn({ err: error, step: error.step, kind: error.kind, category: error.category }, 'step failed, pipeline continued (on_error)'),
+    // after_response: its failures, what the bounds dropped, what a shutdown cut (src/steps/after-response.ts).
+    afterResponse: {
+      failed: (error, ctx) =>
+        logger.warn({ reqId: ctx.request_id, err: error, step: error.step, kind: error.kind, category: error.category }, 'after_response step failed'),
+      dropped: (ctx) => logger.error({ reqId: ctx.request_id }, 'after_response dropped: too much after-response work is waiting'),
+      stopped: (counts) => logger.warn(counts, 'after_response work cut short by the shutdown'),
+    },
     // Step durations for the metrics, when the manifest turns them on (log-settings.ts).
     observeSteps: telemetryOf(logger).observeSteps,
     // Step spans, when the manifest or the environment turns tracing on (tracing.ts).

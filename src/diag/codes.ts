@@ -324,6 +324,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     summary: 'Step outside pipeline',
     description: 'An endpoint block lists a step directly; in an endpoint, steps go inside pipeline { }.',
   },
+  {
+    code: 'SVC_ENDPOINT_AFTER_RESPONSE_ON_DOCS',
+    summary: 'Unexpected after_response block',
+    description: 'An after_response block on a documentation endpoint, which runs no steps.',
+  },
   { code: 'SVC_ENDPOINT_UNEXPECTED_STEP', summary: 'Unexpected {kind} step', description: 'A step kind that is not allowed where it is written.' },
 
   // ------------------------------------------------------------------ REQUEST

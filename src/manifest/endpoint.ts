@@ -41,9 +41,15 @@ function endpointBodies(steps: StepDecoders): EndpointBodies {
     const stepRules = stepBlockRules(steps);
     bodies = {
       // Step blocks are accepted here only to be reported with a better hint than "unexpected block".
-      endpoint: { attributes: COMMON_ATTRS, blocks: { request: {}, pipeline: {}, openapi: OPENAPI_RULE, rate_limit: {}, cors: {}, ...stepRules } },
+      endpoint: {
+        attributes: COMMON_ATTRS,
+        blocks: { request: {}, pipeline: {}, after_response: {}, openapi: OPENAPI_RULE, rate_limit: {}, cors: {}, ...stepRules },
+      },
       // `pipeline` is accepted only to be reported with a hint (routes list their steps directly).
-      route: { attributes: COMMON_ATTRS, blocks: { request: {}, openapi: OPENAPI_RULE, pipeline: {}, rate_limit: {}, cors: {}, ...stepRules } },
+      route: {
+        attributes: COMMON_ATTRS,
+        blocks: { request: {}, openapi: OPENAPI_RULE, pipeline: {}, after_response: {}, rate_limit: {}, cors: {}, ...stepRules },
+      },
       pipeline: { blocks: stepRules },
     };
     bodiesByStepTable.set(steps, bodies);
@@ -145,6 +151,7 @@ export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv,
   const ignored = rejectedSteps + (dialect === 'endpoint' ? stepBlocks.length : 0) + (dialect === 'route' && pipelineBlock ? 1 : 0);
   const failures = { count: ignored };
   if (stepSource.length > 0) steps = lowerSteps(stepSource, stepScope, env, 'pipeline', failures);
+  const after = decodeAfterResponse(blocksOf(d, 'after_response')[0], docsBlock !== undefined, s, env, bodies.pipeline, failures);
 
   if (!label) return undefined;
   const base = {
@@ -172,14 +179,39 @@ export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv,
     return { model: { ...base, kind: 'docs', docs }, label, scope: s, declaredSteps: new Set(), bodyRange: blockHeader(block), checkFlow: false };
   }
   return {
-    model: { ...base, kind: 'pipeline', steps, statuses: [] },
+    model: { ...base, kind: 'pipeline', steps, statuses: [], ...(after ? { after: after.steps } : {}) },
     label,
     scope: stepScope,
-    declaredSteps: declaredStepNames(stepSource, env.steps),
+    declaredSteps: declaredStepNames([...stepSource, ...(after?.blocks ?? [])], env.steps),
     bodyRange: pipelineBlock ? blockHeader(pipelineBlock) : blockHeader(block),
     // Without a pipeline, or with a step that failed to lower, "no response" would only echo another error.
     checkFlow: (dialect === 'route' || pipelineBlock !== undefined) && failures.count === 0,
   };
+}
+
+/**
+ * `after_response { <steps> }`: steps run once the request has been answered (no respond, no
+ * stream: the step kinds refuse the place). Not on a documentation endpoint, which has no pipeline.
+ */
+function decodeAfterResponse(
+  block: Block | undefined,
+  docs: boolean,
+  scope: DecodeScope,
+  env: DecodeEnv,
+  body: BodySchema,
+  failures: { count: number },
+): { steps: StepSpecBase[]; blocks: readonly Block[] } | undefined {
+  if (block === undefined) return undefined;
+  if (docs) {
+    scope.error('Unexpected after_response block', block.typeRange, {
+      detail: 'A documentation endpoint runs no steps, so nothing can run after its response.',
+    });
+    return undefined;
+  }
+  const inner = scope.enter(block);
+  const decoded = decodeBody(block.body, body, inner, block);
+  failures.count += decoded.rejectedBlocks;
+  return { steps: lowerSteps(decoded.blocks, inner, env, 'after_response', failures), blocks: decoded.blocks };
 }
 
 /**

@@ -16,7 +16,7 @@ import { readChoice } from './values.js';
 import type { SchemaResolver } from './type-expr.js';
 
 /** Where a step sits: some kinds are allowed only in some places. */
-export type StepPlace = 'pipeline' | 'parallel' | 'transaction';
+export type StepPlace = 'pipeline' | 'parallel' | 'transaction' | 'after_response';
 
 /** How one step kind is decoded: the decoding part of its definition in src/steps/<kind>/index.ts. */
 export interface StepDecoder<S extends StepSpecBase = StepSpecBase> {

@@ -309,6 +309,11 @@ export interface PipelineEndpointModel<S extends StepSpecBase = StepSpecBase> ex
   readonly steps: readonly S[];
   /** Every statically known status the pipeline can answer with (respond, catch), for OpenAPI. */
   readonly statuses: readonly number[];
+  /**
+   * `after_response { ... }`: steps run once the pipeline's answer (below 400) has been written, with
+   * its `ctx` and its steps' outputs (src/steps/after-response.ts). Absent when not declared.
+   */
+  readonly after?: readonly S[];
 }
 
 export interface DocsEndpointModel extends EndpointBase {

@@ -62,9 +62,11 @@ export function buildModel<S extends StepSpecBase = StepSpecBase>(files: readonl
   checkMetricsPath(decoded.endpoints, decoded.server.metricsPath);
   const endpoints = decoded.endpoints.map(({ model, scope, declaredSteps, bodyRange, checkFlow: flow }): EndpointModel => {
     if (model.kind !== 'pipeline') return model;
-    checkStepNames(kinds, model.steps, scope);
+    // after_response's steps come after the pipeline's: they read its outputs, never the reverse.
+    const all = model.after ? [...model.steps, ...model.after] : model.steps;
+    checkStepNames(kinds, all, scope);
     if (flow) checkFlow(kinds, model.steps, scope, bodyRange);
-    checkReferences(kinds, model.steps, model.request, model.path, scope, declaredSteps);
+    checkReferences(kinds, all, model.request, model.path, scope, declaredSteps);
     return { ...model, statuses: staticStatuses(kinds, model.steps) };
   });
 

@@ -13,7 +13,8 @@ import type { CompileEnv, NodeCompiler } from './definition.js';
 import { STEP_KINDS, type StepSpec } from './kinds.js';
 import { observeNode, type StepObserver } from './observe.js';
 import { continueOnError } from './continue.js';
-import { runGraph } from './run.js';
+import { AfterResponseRunner, type AfterResponseReports } from './after-response.js';
+import { runGraph, runGraphThen } from './run.js';
 import { traceNode } from './trace.js';
 
 /** Each kind's compiler by its `kind`. */
@@ -41,12 +42,16 @@ export function compileEndpoint(
   endpoint: PipelineEndpointModel<StepSpec>,
   model: ServiceModel<StepSpec>,
   options: CompileServiceOptions = {},
+  /** The service's runner of after_response work (compileService's); one of its own when absent. */
+  afterRunner?: AfterResponseRunner,
 ): EndpointCompilation {
   const diagnostics: Diagnostic[] = [];
   const bySpec = new Map<StepSpecBase, string>();
   const byId = new Map<string, StepSpecBase>();
   const counters = new Map<string, number>();
   const order = new Map<string, number>();
+  /** While after_response compiles: the pipeline's step names, read from a finished run (compileAfterResponse). */
+  const pipelineReads: { skip: ReadonlySet<string> | undefined } = { skip: undefined };
 
   // Handles exist without I/O; `svc serve` opens them before it listens, check and graph never do.
   const connectors = options.connectors ?? createConnectors(model);
@@ -75,7 +80,11 @@ export function compileEndpoint(
       return id;
     },
     orderOf: (id) => order.get(id),
-    readsOf: stepReads,
+    readsOf: (exprs) => {
+      const names = stepReads(exprs);
+      const skip = pipelineReads.skip;
+      return skip === undefined ? names : names.filter((name) => !skip.has(name));
+    },
     compileSteps(specs) {
       const nodes = specs.map((s) => compileStep(s as StepSpec, env, observer, traced, continuing));
       return nodes.every((n): n is EndpointNode => n !== undefined) ? nodes : undefined;
@@ -113,6 +122,9 @@ export function compileEndpoint(
     return { diagnostics };
   }
   const graph = compiled.graph;
+  const after = endpoint.after ? compileAfterResponse(endpoint.after, env, diagnostics, byId, pipelineReads) : undefined;
+  if (endpoint.after && after === undefined) return { diagnostics };
+  const runner = after ? (afterRunner ?? new AfterResponseRunner()) : undefined;
   return {
     diagnostics,
     graph,
@@ -124,9 +136,45 @@ export function compileEndpoint(
       ...(rateLimit ? { rateLimit } : {}),
       ...(endpoint.cors ? { cors: endpoint.cors } : {}),
       ...(endpoint.representation ? { representation: endpoint.representation } : {}),
-      run: (ctx) => runGraph(graph, ctx),
+      run:
+        after === undefined
+          ? (ctx) => runGraph(graph, ctx)
+          : (ctx) =>
+              runGraphThen(graph, ctx, (result, scope) => {
+                if (result.kind === 'response' && result.status < 400) runner!.schedule(after, scope);
+              }),
     },
   };
+}
+
+/**
+ * `after_response`'s steps as a graph of their own (./after-response.ts), run on the pipeline's
+ * scope: what they read of the pipeline's steps is there already, so only their reads among
+ * themselves are this graph's edges (`pipelineReads` leaves the others out). Nothing in it answers.
+ */
+function compileAfterResponse(
+  specs: readonly StepSpecBase[],
+  env: CompileEnv,
+  diagnostics: Diagnostic[],
+  byId: ReadonlyMap<string, StepSpecBase>,
+  pipelineReads: { skip: ReadonlySet<string> | undefined },
+): CompiledGraph<EndpointScope> | undefined {
+  pipelineReads.skip = new Set(byId.keys());
+  const nodes = env.compileSteps(specs);
+  pipelineReads.skip = undefined;
+  if (!nodes || diagnostics.length > 0) return undefined;
+  const compiled = compileGraph<EndpointScope>({ nodes }, { classify: classifyConnectorError });
+  if (compiled.ok) return compiled.graph;
+  for (const error of compiled.errors) {
+    const spec = error.ids.map((id) => byId.get(id)).find((s) => s !== undefined);
+    diagnostics.push({
+      severity: 'error',
+      summary: `Invalid pipeline: ${error.message}`,
+      subject: spec?.range ?? specs[0]!.range,
+      path: spec?.blockPath ?? [],
+    });
+  }
+  return undefined;
 }
 
 export interface EndpointCompilation {
@@ -155,6 +203,8 @@ export interface ServiceCompilation {
   /** `"GET /path"` and its graph, in declaration order, for `svc graph`. */
   readonly graphs: readonly { readonly name: string; readonly graph: CompiledGraph<EndpointScope> }[];
   readonly diagnostics: readonly Diagnostic[];
+  /** The work of every endpoint's after_response, run and bounded here; `svc serve` drains it at shutdown. */
+  readonly afterResponse: AfterResponseRunner;
 }
 
 export interface CompileServiceOptions {
@@ -175,6 +225,8 @@ export interface CompileServiceOptions {
   readonly onTeardownError?: (error: StepError) => void;
   /** A step with `on_error = "continue"` failed and the pipeline went on: `svc serve` logs it (warn). */
   readonly onContinuedError?: (error: StepError) => void;
+  /** after_response work that failed, was dropped or was cut at shutdown: `svc serve` logs it. */
+  readonly afterResponse?: AfterResponseReports;
   /**
    * Metrics (`server { metrics }`): the observer every step node reports its duration and ending to
    * (./observe.ts), chosen from the model since the server block says whether metrics are on. When
@@ -196,6 +248,7 @@ export function compileService(model: ServiceModel<StepSpec>, options: CompileSe
   const docs: CompiledDocsEndpoint[] = [];
   // One set for the whole service: every endpoint binds to the same handles.
   const shared = { ...options, connectors: options.connectors ?? createConnectors(model) };
+  const afterResponse = new AfterResponseRunner(options.afterResponse);
   for (const endpoint of model.endpoints) {
     if (endpoint.kind === 'docs') {
       if (options.forDrawing) continue;
@@ -204,14 +257,14 @@ export function compileService(model: ServiceModel<StepSpec>, options: CompileSe
       if (compiled.endpoint) docs.push(compiled.endpoint);
       continue;
     }
-    const result = compileEndpoint(endpoint, model, shared);
+    const result = compileEndpoint(endpoint, model, shared, afterResponse);
     diagnostics.push(...result.diagnostics);
     if (result.endpoint && result.graph) {
       endpoints.push(result.endpoint);
       graphs.push({ name: endpoint.id, graph: result.graph });
     }
   }
-  return { endpoints, graphs, docs, diagnostics };
+  return { endpoints, graphs, docs, diagnostics, afterResponse };
 }
 
 /**

@@ -51,4 +51,7 @@ export function defineStepKind<S extends StepSpecBase>(definition: StepKindDefin
 export const NAMED_STEP = { labels: ['name'], multiple: true } as const;
 
 /** Where a step that answers the request may not stand. */
-export const ANSWERS_NOT_IN = { parallel: 'a parallel branch cannot answer the request; put it after the parallel block' } as const;
+export const ANSWERS_NOT_IN = {
+  parallel: 'a parallel branch cannot answer the request; put it after the parallel block',
+  after_response: 'after_response runs once the request has been answered; answer in the pipeline',
+} as const;

@@ -17,9 +17,26 @@ export function runGraph(graph: CompiledGraph<EndpointScope>, ctx: RequestContex
   return outcomeToResult(graph.start({ steps: {}, ctx }));
 }
 
+/** What to do with a run's result once the adapter has it, and the run's scope (after_response). */
+export type Answered = (result: EndpointResult, scope: EndpointScope) => void;
+
+/**
+ * `runGraph`, then `answered` with the result and the scope: at once when the run was synchronous
+ * (the adapter writes the answer right after), else right after the adapter was handed the result
+ * (and wrote it). Not when the run was cancelled (a time-out, a client that left).
+ */
+export function runGraphThen(graph: CompiledGraph<EndpointScope>, ctx: RequestContext, answered: Answered): EndpointResult | PendingResult {
+  const scope: EndpointScope = { steps: {}, ctx };
+  const outcome = graph.start(scope);
+  if (isObservable(outcome)) return new PendingRun(outcome, answered, scope);
+  const result = settle(outcome);
+  answered(result, scope);
+  return result;
+}
+
 /** Graph outcomes as the adapter's results; asynchronous runs become a cancellable pending result. */
 function outcomeToResult(outcome: Outcome | Observable<Outcome>): EndpointResult | PendingResult {
-  return isObservable(outcome) ? new PendingRun(outcome) : settle(outcome);
+  return isObservable(outcome) ? new PendingRun(outcome, undefined, undefined) : settle(outcome);
 }
 
 /**
@@ -33,13 +50,17 @@ class PendingRun implements PendingResult {
   declare private receiver: ResultReceiver | undefined;
   declare private subscription: Unsubscribable | undefined;
   declare private cancelled: boolean;
+  declare private readonly answered: Answered | undefined;
+  declare private readonly scope: EndpointScope | undefined;
 
-  constructor(outcome: Observable<Outcome>) {
+  constructor(outcome: Observable<Outcome>, answered: Answered | undefined, scope: EndpointScope | undefined) {
     this.kind = 'pending';
     this.outcome = outcome;
     this.receiver = undefined;
     this.subscription = undefined;
     this.cancelled = false;
+    this.answered = answered;
+    this.scope = scope;
   }
 
   follow(receiver: ResultReceiver): void {
@@ -52,7 +73,11 @@ class PendingRun implements PendingResult {
   }
 
   next(outcome: Outcome): void {
-    if (!this.cancelled) this.receiver!.settle(settle(outcome));
+    if (this.cancelled) return;
+    const result = settle(outcome);
+    this.receiver!.settle(result);
+    // The receiver may have found the request timed out or abandoned just now: then it cancelled.
+    if (this.answered !== undefined && !this.cancelled) this.answered(result, this.scope!);
   }
 
   error(error: unknown): void {

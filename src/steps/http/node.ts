@@ -12,12 +12,13 @@
  * Outputs: `status`, `headers`, `body` (./response.ts); with `stream = true`, `stream` instead of
  * `body` (./stream.ts).
  */
-import type { StepNodeDef } from '../../../graph/index.js';
+import { Category, type StepNodeDef } from '../../../graph/index.js';
 import { ConnectorCategory, DEFAULT_MAX_BODY_BYTES, type OutboundClient } from '../../connectors/index.js';
 import type { EndpointScope } from '../contract.js';
 import type { CompileEnv, NodeCompiler } from '../definition.js';
 import { bodyOf, headersOf, HttpStepError, UnsafeUrlValueError, urlOf } from './request.js';
 import { outputOf, UpstreamBodyError } from './response.js';
+import { AttemptTimeoutError, withRetry } from './retry.js';
 import { streamedExchange } from './stream.js';
 import type { HttpStepSpec } from './spec.js';
 
@@ -25,7 +26,7 @@ export const compileHttp: NodeCompiler<HttpStepSpec> = (spec, env) => {
   const bound = bindUrl(spec, env);
   if (bound === undefined) return undefined;
   const { client, url: fixedUrl } = bound;
-  const { method, url, headers, body, timeoutMs, pathFromValues, readTimeoutMs } = spec;
+  const { method, url, headers, body, timeoutMs, pathFromValues, readTimeoutMs, retry } = spec;
   const node: StepNodeDef<EndpointScope> = {
     type: 'step',
     kind: 'http',
@@ -36,17 +37,29 @@ export const compileHttp: NodeCompiler<HttpStepSpec> = (spec, env) => {
     reads: env.readsOf([url, headers, body]),
     meta: spec,
     // The graph's time-out aborts ctx.signal, which cancels the exchange: no second timer is needed.
-    timeout: timeoutMs,
+    // With `retry`, `timeout` bounds each attempt instead (./retry.ts).
+    ...(retry === undefined ? { timeout: timeoutMs } : {}),
     // An upstream body that is not what it says (invalid JSON) is the gateway's failure, like a reset;
     // a request value that cannot be a path segment is the request's (a 400).
     classify: (cause) =>
-      cause instanceof UpstreamBodyError ? ConnectorCategory.badGateway : cause instanceof UnsafeUrlValueError ? ConnectorCategory.invalidInput : undefined,
+      cause instanceof UpstreamBodyError
+        ? ConnectorCategory.badGateway
+        : cause instanceof UnsafeUrlValueError
+          ? ConnectorCategory.invalidInput
+          : cause instanceof AttemptTimeoutError
+            ? Category.timeout
+            : undefined,
     run(scope, ctx) {
       const target = fixedUrl ?? urlOf(url.evaluate(scope), pathFromValues);
       const sent = headersOf(headers?.evaluate(scope));
       const payload = bodyOf(body?.evaluate(scope), sent);
       if (spec.stream) return streamedExchange(client, { method, url: target, headers: sent, body: payload, readTimeoutMs }, ctx);
-      return client.request({ method, url: target, headers: sent, body: payload, signal: ctx.signal, maxBodyBytes: DEFAULT_MAX_BODY_BYTES }).then(outputOf);
+      if (retry === undefined) {
+        return client.request({ method, url: target, headers: sent, body: payload, signal: ctx.signal, maxBodyBytes: DEFAULT_MAX_BODY_BYTES }).then(outputOf);
+      }
+      return withRetry(retry, timeoutMs, ctx.signal, (signal) =>
+        client.request({ method, url: target, headers: sent, body: payload, signal, maxBodyBytes: DEFAULT_MAX_BODY_BYTES }).then(outputOf),
+      );
     },
   };
   return node;

@@ -1,5 +1,6 @@
-/** `http "<name>" { url, method = "GET", headers = {}, body, timeout = "10s", stream = false, read_timeout = "60s" }` */
+/** `http "<name>" { url, method = "GET", headers = {}, body, timeout = "10s", stream = false, read_timeout = "60s", retry { attempts, backoff } }` */
 import type { Expr, StepSpecBase } from '../../manifest/index.js';
+import type { RetrySpec } from './retry.js';
 
 export interface HttpStepSpec extends StepSpecBase {
   readonly kind: 'http';
@@ -20,6 +21,8 @@ export interface HttpStepSpec extends StepSpecBase {
    * asked for it (nginx's proxy_read_timeout); past it the stream fails. Default 60 000.
    */
   readonly readTimeoutMs: number;
+  /** `retry { attempts, backoff }` (./retry.ts); `timeoutMs` then bounds each attempt. */
+  readonly retry?: RetrySpec;
 }
 
 /** nginx's `proxy_read_timeout` default. */
