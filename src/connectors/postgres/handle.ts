@@ -14,6 +14,8 @@ import { acquire, pgQuery } from './execute.js';
 import type { PostgresResource } from './resource.js';
 import { openSession } from './session.js';
 import { describeStatements, type StatementReport } from './statement-check.js';
+import { traceQuery } from './trace.js';
+import { activeTracer } from '../../tracing/index.js';
 import { targetOf } from './target.js';
 import type {
   CursorOptions,
@@ -49,6 +51,9 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
       } catch (error) {
         return Promise.reject(error);
       }
+      // Tracing on: the statement in a client span of the step that sent it (trace.ts).
+      const tracer = activeTracer();
+      if (tracer !== undefined) return traceQuery(tracer, query, resource.where, () => queryPool<Row>(resource, query, options));
       return queryPool<Row>(resource, query, options);
     },
     async cursor<Row>(query: SqlQuery | string, options: CursorOptions = {}): Promise<SqlCursor<Row>> {
