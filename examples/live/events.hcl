@@ -8,8 +8,8 @@ endpoint "GET /events" {
     headers {
       # Sent by the browser when it reconnects: the id (seq) of the last event it received.
       field "last-event-id" {
-        type    = integer
-        min     = 0
+        type = integer
+        min  = 0
       }
     }
   }
