@@ -44,7 +44,7 @@ export interface LoadedService {
 
 /** Shared by `serve`, `graph` and `check`, so `check` refuses exactly what `serve` would. */
 export async function loadService(dir: string, options: CompileServiceOptions = {}): Promise<LoadedService> {
-  const loaded = await loadServiceModel(dir);
+  const loaded = await loadServiceModel(dir, options.steps);
   const { model, sources } = loaded;
   if (!model || loaded.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: loaded.diagnostics, sources };
   // Created without I/O, so `check` and `graph` build exactly what `serve` builds and open nothing.

@@ -8,3 +8,4 @@ export { createLogger, flushLogger, LOG_FORMATS, type LogFormat, type Logger, ty
 export { createMetrics, type ServiceMetrics } from './metrics.js';
 export { servePrimaryMetrics } from './metrics-cluster.js';
 export { readinessOf, type Readiness } from './health.js';
+export { mountingPlugin, type MountedApp } from './plugin.js';

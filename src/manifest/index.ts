@@ -45,4 +45,5 @@ export {
   readSize,
   readString,
   readStringList,
+  type ValueKind,
 } from './values.js';

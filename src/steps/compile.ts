@@ -10,15 +10,21 @@ import { planDocsPage, type DocsPage } from '../docs/index.js';
 import type { CorsModel, DocsConfig, DocsEndpointModel, Expr, PipelineEndpointModel, RateLimitModel, ServiceModel, StepSpecBase } from '../model/index.js';
 import type { CompiledEndpoint, EndpointNode, EndpointRateLimit, EndpointScope } from './contract.js';
 import type { CompileEnv, NodeCompiler } from './definition.js';
-import { STEP_KINDS, type StepSpec } from './kinds.js';
+import { STEP_KINDS, type AnyStepKindDefinition, type StepSpec } from './kinds.js';
 import { observeNode, type StepObserver } from './observe.js';
 import { continueOnError } from './continue.js';
 import { AfterResponseRunner, type AfterResponseReports } from './after-response.js';
 import { runGraph, runGraphThen } from './run.js';
 import { traceNode } from './trace.js';
 
-/** Each kind's compiler by its `kind`. */
-const COMPILERS: ReadonlyMap<string, NodeCompiler<StepSpec>> = new Map(STEP_KINDS.map((k) => [k.kind, k.compile as NodeCompiler<StepSpec>]));
+type Compilers = ReadonlyMap<string, NodeCompiler<StepSpec>>;
+
+/** Each kind's compiler by its `kind`: this release's kinds, or the list an embedding program gave. */
+const COMPILERS: Compilers = compilersOf(STEP_KINDS);
+
+function compilersOf(kinds: readonly AnyStepKindDefinition[]): Compilers {
+  return new Map(kinds.map((k) => [k.kind, k.compile as NodeCompiler<StepSpec>]));
+}
 
 function compileStep(
   spec: StepSpec,
@@ -26,8 +32,9 @@ function compileStep(
   observer: StepObserver | undefined,
   traced: boolean,
   continuing: ContinueOnError,
+  compilers: Compilers,
 ): EndpointNode | undefined {
-  const compiled = COMPILERS.get(spec.kind)!(spec, env);
+  const compiled = compilers.get(spec.kind)!(spec, env);
   // `on_error = "continue"` (./continue.ts): the kinds that take it compile to a plain step.
   const node = spec.onError === 'continue' && compiled?.type === 'step' ? { ...compiled, continueOnError: continuing } : compiled;
   const observed = node === undefined || observer === undefined ? node : observeNode(node, observer);
@@ -58,6 +65,7 @@ export function compileEndpoint(
   const observer = options.forDrawing ? undefined : options.observeSteps?.(model);
   const traced = options.forDrawing !== true && options.traceSteps?.(model) === true;
   const continuing = continueOnError(options.onContinuedError);
+  const compilers = options.steps === undefined ? COMPILERS : compilersOf(options.steps);
   const env: CompileEnv = {
     model,
     connection(ref) {
@@ -86,7 +94,7 @@ export function compileEndpoint(
       return skip === undefined ? names : names.filter((name) => !skip.has(name));
     },
     compileSteps(specs) {
-      const nodes = specs.map((s) => compileStep(s as StepSpec, env, observer, traced, continuing));
+      const nodes = specs.map((s) => compileStep(s as StepSpec, env, observer, traced, continuing, compilers));
       return nodes.every((n): n is EndpointNode => n !== undefined) ? nodes : undefined;
     },
     error(spec, summary, detail, at) {
@@ -208,6 +216,8 @@ export interface ServiceCompilation {
 }
 
 export interface CompileServiceOptions {
+  /** The step kinds the model was built with (an embedding program's own among them); default `STEP_KINDS`. */
+  readonly steps?: readonly AnyStepKindDefinition[];
   /**
    * The handles step compilers bind to (created from the model when absent). Pass the set `svc
    * serve` opens, so the compiled steps use the very connections it opens and closes.

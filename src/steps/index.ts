@@ -3,7 +3,7 @@
  * into the manifest decoders and model checks, and compiles each endpoint into a graph.
  */
 import { buildModel, loadManifest, type BuildOptions, type BuildResult, type LoadResult, type SourceFile } from '../model/index.js';
-import { STEP_KINDS, type StepSpec } from './kinds.js';
+import { STEP_KINDS, type AnyStepKindDefinition, type StepSpec } from './kinds.js';
 
 export type {
   CompiledEndpoint,
@@ -28,7 +28,17 @@ export {
 export { runGraph } from './run.js';
 export { failureStatus } from './failure-status.js';
 export type { StarlarkBudget, StepObserver, StepTimer } from './observe.js';
-export { STEP_KINDS, type StepKind, type StepSpec } from './kinds.js';
+export { STEP_KINDS, type AnyStepKindDefinition, type StepKind, type StepSpec } from './kinds.js';
+export {
+  customStepKind,
+  defineStep,
+  type CustomStep,
+  type StepAttribute,
+  type StepAttributeType,
+  type StepAttributeValues,
+  type StepOptions,
+  type StepRunContext,
+} from './custom/index.js';
 export type { CompileEnv, NodeCompiler, StepKindDefinition } from './definition.js';
 export type { HttpStepSpec } from './http/index.js';
 export type { ParallelStepSpec } from './parallel/index.js';
@@ -45,7 +55,7 @@ export function buildServiceModel(files: readonly SourceFile[], options: Omit<Bu
   return buildModel<StepSpec>(files, { ...options, steps: STEP_KINDS });
 }
 
-/** `loadManifest` with this release's step kinds. */
-export function loadServiceModel(dir: string): Promise<LoadResult<StepSpec>> {
-  return loadManifest<StepSpec>(dir, { steps: STEP_KINDS });
+/** `loadManifest` with this release's step kinds, or the list an embedding program gave (theirs among them). */
+export function loadServiceModel(dir: string, steps: readonly AnyStepKindDefinition[] = STEP_KINDS): Promise<LoadResult<StepSpec>> {
+  return loadManifest<StepSpec>(dir, { steps });
 }

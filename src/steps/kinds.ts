@@ -3,6 +3,7 @@
  * compiler are all built from this list: adding a kind is its folder (spec.ts, lower.ts, node.ts,
  * index.ts) and one line here.
  */
+import type { StepKindDefinition } from './definition.js';
 import { httpStep } from './http/index.js';
 import { parallelStep } from './parallel/index.js';
 import { redisStep } from './redis/index.js';
@@ -18,3 +19,10 @@ export const STEP_KINDS = [sqlStep, redisStep, httpStep, starlarkStep, transacti
 export type StepSpec = Parameters<(typeof STEP_KINDS)[number]['compile']>[0];
 
 export type StepKind = StepSpec['kind'];
+
+/**
+ * A definition of any kind, as a list of built-in and custom kinds holds them (`any`: see
+ * `AnyStepKindModel` in src/model/step-kind.ts).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+export type AnyStepKindDefinition = StepKindDefinition<any>;

@@ -38,6 +38,8 @@ const LAYER: Record<string, number> = {
   'src/openapi': 6,
   'src/http': 7,
   'src/cli': 8,
+  // The public API (src/index.ts re-exports it): svc as a library, built on what the commands use.
+  'src/api': 9,
 };
 
 /** Areas that import nothing of the project but what is listed. */

@@ -1,0 +1,112 @@
+/**
+ * A step kind of an embedding program's own (`defineStep`): the small, stable shape the public API
+ * (src/api) offers, turned into a full step kind definition by ./index.ts. Checked when defined, so
+ * a mistake in the program (a bad name, an attribute named like a reserved one) fails at once, with
+ * the definition named, instead of at some manifest's boot.
+ */
+
+/** The type an attribute's value must have; `any` takes every value. `int` is a whole number. */
+export type StepAttributeType = 'string' | 'number' | 'int' | 'bool' | 'list' | 'map' | 'any';
+
+export interface StepAttribute {
+  /** Checked at boot when the expression is a constant, and on every request; default `any`. */
+  readonly type?: StepAttributeType;
+  /** A block without it is a boot error ("Missing required argument"). */
+  readonly required?: boolean;
+}
+
+/** The TypeScript type of an attribute's evaluated value. */
+export type StepAttributeValue<T extends StepAttributeType | undefined> = T extends 'string'
+  ? string
+  : T extends 'number' | 'int'
+    ? number
+    : T extends 'bool'
+      ? boolean
+      : T extends 'list'
+        ? unknown[]
+        : T extends 'map'
+          ? Record<string, unknown>
+          : unknown;
+
+/** What `run` receives: every declared attribute evaluated for this request (absent optional ones undefined). */
+export type StepAttributeValues<A extends Readonly<Record<string, StepAttribute>>> = {
+  -readonly [K in keyof A]: A[K]['required'] extends true ? StepAttributeValue<A[K]['type']> : StepAttributeValue<A[K]['type']> | undefined;
+};
+
+export interface StepRunContext {
+  /**
+   * Aborted when the step's work is no longer wanted: its `timeout`, the request's time-out, a
+   * failure elsewhere in the pipeline, the client gone, or (for a stream) the stream's end.
+   */
+  readonly signal: AbortSignal;
+  /** The step's label in the manifest (`geocode "home"` -> `home`). */
+  readonly step: string;
+}
+
+export interface StepOptions<A extends Readonly<Record<string, StepAttribute>>> {
+  /** The block type in a manifest (`geocode "home" { ... }`): lowercase letters, digits and `_`. */
+  readonly name: string;
+  /** The attributes a block takes (`timeout` and `on_error` are svc's own on every custom step). */
+  readonly attributes?: A;
+  /**
+   * The members of `steps.<label>` the step offers, checked at boot like a built-in kind's
+   * (`steps.home.lat`); absent, any member may be read. A streaming step offers `stream`.
+   */
+  readonly outputs?: readonly string[];
+  /**
+   * `true`: `run` returns an async iterable (or an iterable) whose items a `stream` step sends
+   * (`source = steps.<label>.stream`), pulled one at a time as the client reads.
+   */
+  readonly stream?: boolean;
+  /**
+   * The step's work, per request: an object whose members are the step's outputs (or a promise of
+   * one); with `stream: true`, an (async) iterable. A throw fails the request with a 500 problem
+   * (its message is logged, never sent).
+   */
+  run(attributes: StepAttributeValues<A>, context: StepRunContext): unknown;
+}
+
+/** A defined step kind, ready to be handed to `loadService({ steps })`. */
+export interface CustomStep {
+  readonly name: string;
+  readonly attributes: Readonly<Record<string, StepAttribute>>;
+  readonly outputs: readonly string[] | undefined;
+  readonly stream: boolean;
+  readonly run: (attributes: Record<string, unknown>, context: StepRunContext) => unknown;
+}
+
+/** Attributes svc reads on every custom step itself. */
+export const RESERVED_ATTRIBUTES: readonly string[] = ['timeout', 'on_error'];
+
+const NAME = /^[a-z][a-z0-9_]*$/;
+const ATTRIBUTE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const TYPES: readonly StepAttributeType[] = ['string', 'number', 'int', 'bool', 'list', 'map', 'any'];
+
+/** Checks a definition and freezes it; throws a TypeError naming what is wrong. */
+export function defineStep<const A extends Readonly<Record<string, StepAttribute>> = Record<never, StepAttribute>>(options: StepOptions<A>): CustomStep {
+  const { name } = options;
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    throw new TypeError(`defineStep: the name must be lowercase letters, digits and "_", starting with a letter; got ${JSON.stringify(name)}`);
+  }
+  const attributes: Readonly<Record<string, StepAttribute>> = options.attributes ?? {};
+  for (const [attribute, rule] of Object.entries(attributes)) {
+    if (!ATTRIBUTE_NAME.test(attribute)) throw new TypeError(`defineStep "${name}": attribute ${JSON.stringify(attribute)} is not an identifier`);
+    if (RESERVED_ATTRIBUTES.includes(attribute)) throw new TypeError(`defineStep "${name}": attribute "${attribute}" is svc's own on every step`);
+    if (rule.type !== undefined && !TYPES.includes(rule.type)) {
+      throw new TypeError(`defineStep "${name}": attribute "${attribute}" has type ${JSON.stringify(rule.type)}; types are ${TYPES.join(', ')}`);
+    }
+  }
+  const stream = options.stream === true;
+  const outputs = stream ? ['stream'] : options.outputs;
+  if (outputs !== undefined && (!Array.isArray(outputs) || outputs.some((o) => typeof o !== 'string' || !ATTRIBUTE_NAME.test(o)))) {
+    throw new TypeError(`defineStep "${name}": outputs must be a list of identifiers`);
+  }
+  if (typeof options.run !== 'function') throw new TypeError(`defineStep "${name}": run must be a function`);
+  return Object.freeze({
+    name,
+    attributes: Object.freeze({ ...attributes }),
+    outputs: outputs === undefined ? undefined : Object.freeze([...outputs]),
+    stream,
+    run: options.run as CustomStep['run'],
+  });
+}
