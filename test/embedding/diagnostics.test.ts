@@ -1,0 +1,134 @@
+/**
+ * A custom step kind in a manifest is checked like a built-in one: unknown attribute (with
+ * did-you-mean), missing required attribute, a constant of the wrong type, an output it does not
+ * offer, each at its file, line and column with a stable code; `defineStep` and `loadService`
+ * refuse a definition that is wrong or takes a built-in kind's name; `graph()` draws the step.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { defineStep, loadService, type ManifestDiagnostic } from '../../src/index.js';
+import { tempManifest } from './helpers.js';
+
+const geocode = defineStep({
+  name: 'geocode',
+  attributes: { city: { type: 'string', required: true }, limit: { type: 'int' } },
+  outputs: ['lat', 'lon'],
+  run: ({ city }) => ({ lat: city.length, lon: 0 }),
+});
+
+function endpoint(step: string, body = 'steps.place.lat'): string {
+  return `endpoint "GET /x/{city}" {
+  pipeline {
+${step}
+    respond {
+      body = ${body}
+    }
+  }
+}
+`;
+}
+
+async function diagnosticsOf(hcl: string): Promise<{ errors: ManifestDiagnostic[]; file: string; report: string }> {
+  const m = tempManifest(hcl);
+  try {
+    const loaded = await loadService(m.dir, { steps: [geocode] });
+    assert.equal(loaded.ok, false);
+    assert.equal(loaded.service, undefined);
+    return { errors: loaded.diagnostics.filter((d) => d.severity === 'error'), file: m.file, report: loaded.report };
+  } finally {
+    m.remove();
+  }
+}
+
+test('a valid manifest with a custom step loads, and its graph draws the step by its kind', async () => {
+  const m = tempManifest(endpoint('    geocode "place" {\n      city  = ctx.request.path.city\n      limit = 3\n    }'));
+  try {
+    const loaded = await loadService(m.dir, { steps: [geocode] });
+    assert.deepEqual(loaded.diagnostics, []);
+    assert.equal(loaded.report, '');
+    assert.deepEqual(loaded.service!.endpoints, ['GET /x/{city}']);
+    const dot = loaded.service!.graph();
+    assert.match(dot, /digraph/);
+    assert.match(dot, /geocode/);
+    assert.match(dot, /place/);
+  } finally {
+    m.remove();
+  }
+});
+
+test('without the step kind, its block is an unsupported block type', async () => {
+  const m = tempManifest(endpoint('    geocode "place" {\n      city = "x"\n    }'));
+  try {
+    const loaded = await loadService(m.dir);
+    assert.equal(loaded.ok, false);
+    assert.ok(loaded.diagnostics.some((d) => d.summary === 'Unsupported block type' && d.line === 3));
+  } finally {
+    m.remove();
+  }
+});
+
+test('an unknown attribute is reported at its line and column, with a did-you-mean', async () => {
+  const { errors, file } = await diagnosticsOf(endpoint('    geocode "place" {\n      city = "x"\n      limt = 3\n    }'));
+  const d = errors.find((e) => e.summary === 'Unsupported argument');
+  assert.ok(d, JSON.stringify(errors));
+  assert.equal(d.code, 'SVC_MANIFEST_UNSUPPORTED_ARGUMENT');
+  assert.deepEqual([d.file, d.line, d.column], [file, 5, 7]);
+  assert.equal(d.suggestion, 'limit');
+});
+
+test('a missing required attribute is reported on the block', async () => {
+  const { errors, file, report } = await diagnosticsOf(endpoint('    geocode "place" {\n      limit = 3\n    }'));
+  const d = errors.find((e) => e.summary === 'Missing required argument');
+  assert.ok(d, JSON.stringify(errors));
+  assert.equal(d.code, 'SVC_MANIFEST_MISSING_ARGUMENT');
+  assert.deepEqual([d.file, d.line], [file, 3]);
+  assert.match(d.detail ?? '', /city/);
+  // The report is svc check's text: the manifest's line quoted under the summary.
+  assert.match(report, /Missing required argument/);
+  assert.match(report, /geocode "place"/);
+});
+
+test('a constant of the wrong type is reported at the value', async () => {
+  const { errors, file } = await diagnosticsOf(endpoint('    geocode "place" {\n      city  = "x"\n      limit = "three"\n    }'));
+  const d = errors.find((e) => e.summary === 'Incorrect attribute value type');
+  assert.ok(d, JSON.stringify(errors));
+  assert.equal(d.code, 'SVC_MANIFEST_WRONG_TYPE');
+  assert.deepEqual([d.file, d.line, d.column], [file, 5, 15]);
+  assert.match(d.detail ?? '', /whole number/);
+});
+
+test('an output the step does not offer is reported where it is read', async () => {
+  const { errors, file } = await diagnosticsOf(endpoint('    geocode "place" {\n      city = "x"\n    }', 'steps.place.latitude'));
+  const d = errors.find((e) => e.line === 7);
+  assert.ok(d, JSON.stringify(errors));
+  assert.equal(d.file, file);
+  assert.equal(d.code, 'SVC_EXPR_UNSUPPORTED_ATTRIBUTE');
+  assert.equal(d.detail, 'geocode "place" has no output "latitude"; its outputs are lat, lon.');
+});
+
+test('an attribute reading a step declared later is refused, as for built-in steps', async () => {
+  const { errors } = await diagnosticsOf(
+    endpoint('    geocode "place" {\n      city = steps.later.lat\n    }\n    geocode "later" {\n      city = "x"\n    }'),
+  );
+  assert.ok(
+    errors.some((e) => e.line === 4),
+    JSON.stringify(errors),
+  );
+});
+
+test('defineStep refuses a bad name, a reserved or malformed attribute, a bad type, a missing run', () => {
+  const run = () => ({});
+  assert.throws(() => defineStep({ name: 'Geo-code', run }), /lowercase letters/);
+  assert.throws(() => defineStep({ name: 'geo', attributes: { timeout: {} }, run }), /svc's own/);
+  assert.throws(() => defineStep({ name: 'geo', attributes: { 'a-b': {} }, run }), /not an identifier/);
+  assert.throws(() => defineStep({ name: 'geo', attributes: { a: { type: 'text' as 'string' } }, run }), /types are/);
+  assert.throws(() => defineStep({ name: 'geo', run: undefined as unknown as typeof run }), /run must be a function/);
+});
+
+test("loadService refuses a step kind named like a built-in kind, svc's blocks or another custom kind", async () => {
+  const run = () => ({});
+  await assert.rejects(loadService('.', { steps: [defineStep({ name: 'sql', run })] }), /built-in "sql" step/);
+  await assert.rejects(loadService('.', { steps: [defineStep({ name: 'kv', run })] }), /built-in "redis" step/);
+  await assert.rejects(loadService('.', { steps: [defineStep({ name: 'request', run })] }), /svc's "request" block/);
+  await assert.rejects(loadService('.', { steps: [geocode, geocode] }), /another custom step/);
+});
