@@ -17,7 +17,13 @@ const GAZETTEER: Readonly<Record<string, { lat: number; lon: number }>> = {
 export const geocode = defineStep({
   name: 'geocode',
   attributes: { city: { type: 'string', required: true } },
-  outputs: ['found', 'city', 'lat', 'lon'],
+  // Each output with its schema: the OpenAPI document types the responses that read them.
+  outputs: {
+    found: { type: 'boolean' },
+    city: { type: 'string' },
+    lat: { type: ['number', 'null'] },
+    lon: { type: ['number', 'null'] },
+  },
   run({ city }) {
     const key = city.trim().toLowerCase();
     const place = GAZETTEER[key];
@@ -38,6 +44,11 @@ export const waypoints = defineStep({
     count: { type: 'int' },
   },
   stream: true,
+  items: {
+    type: 'object',
+    properties: { i: { type: 'integer' }, lat: { type: 'number' }, lon: { type: 'number' } },
+    required: ['i', 'lat', 'lon'],
+  },
   run({ from, to, count }, { signal }) {
     const [lat0, lon0] = from as [number, number];
     const [lat1, lon1] = to as [number, number];

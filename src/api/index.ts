@@ -6,6 +6,7 @@
 export {
   defineStep,
   type CustomStep,
+  type JsonSchema,
   type StepAttribute,
   type StepAttributeType,
   type StepAttributeValues,

@@ -17,7 +17,7 @@ import { canonical, unionOf } from './schema-union.js';
 import { STANDARD_STATUS, type StandardResponse, type StandardResponses } from './standard-responses.js';
 import { checksClaims, fetchesKeys } from './security.js';
 import { rowSchema } from './step-outputs.js';
-import { allSteps, catchesOf, doesIo, isRespond, isSql, isStream, type RespondView, type StreamView } from './step-views.js';
+import { allSteps, catchesOf, declaresOutputs, doesIo, isRespond, isSql, isStream, type RespondView, type StreamView } from './step-views.js';
 
 const PROBLEM_JSON = 'application/problem+json';
 const JSON_TYPE = 'application/json';
@@ -201,6 +201,7 @@ function itemSchema(step: StreamView, scope: InferScope): JsonSchema | undefined
     const [name, output] = source.steps;
     const producer = name?.kind === 'Attr' ? scope.steps.get(name.name) : undefined;
     if (producer && isSql(producer) && output?.kind === 'Attr' && output.name === 'stream') return rowSchema(producer, scope.sqlColumns);
+    if (producer && declaresOutputs(producer) && output?.kind === 'Attr' && output.name === 'stream') return producer.itemSchema;
   }
   return undefined;
 }

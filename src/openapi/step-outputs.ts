@@ -8,7 +8,7 @@ import type { JsonSchema } from '../schema/index.js';
 import { ANY } from './schema-union.js';
 import { rowColumns } from './sql-columns.js';
 import { describedRowSchema, type SqlColumns } from './sql-types.js';
-import { isHttp, isRedis, isSql, type SqlView } from './step-views.js';
+import { declaresOutputs, isHttp, isRedis, isSql, type SqlView } from './step-views.js';
 
 /** The schema of output `output` of `step`, `{}` when unknown. */
 export function outputSchema(step: StepSpecBase, output: string, sqlColumns?: SqlColumns): JsonSchema {
@@ -23,6 +23,7 @@ export function outputSchema(step: StepSpecBase, output: string, sqlColumns?: Sq
     if (output === 'headers') return { type: 'object', additionalProperties: { type: 'string' } };
   }
   if (isRedis(step) && output === 'value') return redisValue(step.op);
+  if (declaresOutputs(step)) return step.outputSchemas?.[output] ?? ANY;
   return ANY;
 }
 

@@ -7,6 +7,7 @@
  * so a change there fails the type check here rather than silently dropping a response.
  */
 import type { CatchSpec, Expr, StepSpecBase, TypeSpec } from '../model/index.js';
+import type { JsonSchema } from '../schema/index.js';
 
 export interface RespondView extends StepSpecBase {
   readonly kind: 'respond';
@@ -65,6 +66,17 @@ interface CatchingView extends StepSpecBase {
 export const isRespond = (s: StepSpecBase): s is RespondView => s.kind === 'respond';
 export const isStream = (s: StepSpecBase): s is StreamView => s.kind === 'stream';
 export const isSql = (s: StepSpecBase): s is SqlView => s.kind === 'sql';
+
+/**
+ * A step of an embedding program's own kind (src/steps/custom) whose definition gave its outputs'
+ * schemas or its stream items' schema; its kind is any name, so it is known by these members.
+ */
+export interface DeclaredOutputsView extends StepSpecBase {
+  readonly outputSchemas?: Readonly<Record<string, JsonSchema>>;
+  readonly itemSchema?: JsonSchema;
+}
+
+export const declaresOutputs = (s: StepSpecBase): s is DeclaredOutputsView => 'outputSchemas' in s || 'itemSchema' in s;
 export const isHttp = (s: StepSpecBase): s is HttpView => s.kind === 'http';
 export const isRedis = (s: StepSpecBase): s is RedisView => s.kind === 'redis';
 

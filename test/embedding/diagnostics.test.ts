@@ -97,6 +97,17 @@ test('a constant of the wrong type is reported at the value', async () => {
   assert.match(d.detail ?? '', /whole number/);
 });
 
+test('outputs given with their schemas are checked by name, like a list', async () => {
+  const typed = defineStep({ name: 'geocode', outputs: { lat: { type: 'number' }, lon: { type: 'number' } }, run: () => ({ lat: 1, lon: 2 }) });
+  const m = tempManifest(endpoint('    geocode "place" {}', 'steps.place.latitude'));
+  try {
+    const loaded = await loadService(m.dir, { steps: [typed] });
+    assert.equal(loaded.diagnostics[0]?.detail, 'geocode "place" has no output "latitude"; its outputs are lat, lon.');
+  } finally {
+    m.remove();
+  }
+});
+
 test('an output the step does not offer is reported where it is read', async () => {
   const { errors, file } = await diagnosticsOf(endpoint('    geocode "place" {\n      city = "x"\n    }', 'steps.place.latitude'));
   const d = errors.find((e) => e.line === 7);
@@ -123,6 +134,12 @@ test('defineStep refuses a bad name, a reserved or malformed attribute, a bad ty
   assert.throws(() => defineStep({ name: 'geo', attributes: { 'a-b': {} }, run }), /not an identifier/);
   assert.throws(() => defineStep({ name: 'geo', attributes: { a: { type: 'text' as 'string' } }, run }), /types are/);
   assert.throws(() => defineStep({ name: 'geo', run: undefined as unknown as typeof run }), /run must be a function/);
+  assert.throws(() => defineStep({ name: 'geo', outputs: { 'a b': {} }, run }), /output names must be identifiers/);
+  assert.throws(
+    () => defineStep({ name: 'geo', outputs: { a: 'string' as unknown as Record<string, unknown> }, run }),
+    /schema of output "a" is not an object/,
+  );
+  assert.throws(() => defineStep({ name: 'geo', items: { type: 'integer' }, run }), /streaming step's items/);
 });
 
 test("loadService refuses a step kind named like a built-in kind, svc's blocks or another custom kind", async () => {

@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lintProblems, validationErrors } from '../openapi/checks.js';
 import { ROOT } from '../paths.js';
 
 const DECLARATIONS = join(ROOT, 'dist/src/index.d.ts');
@@ -118,8 +119,20 @@ test('examples/embedded serves its manifest with its own step kinds, and stops o
     );
     assert.equal(points[0]!.lat, 48.8566);
     assert.equal(points[4]!.lat, 45.764);
-    const document = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    // The outputs' and items' schemas of the step definitions type the documented responses.
+    type Content = Record<string, { schema: { properties: Record<string, unknown> } }>;
+    type Paths = Record<string, { get: { responses: Record<string, { content: Content }> } }>;
+    const document = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Paths };
     assert.deepEqual(Object.keys(document.paths).sort(), ['/cities/{name}', '/route']);
+    const cityResponse = document.paths['/cities/{name}']!.get.responses['200']!.content['application/json']!.schema;
+    assert.deepEqual(cityResponse.properties, { city: { type: 'string' }, lat: { type: ['number', 'null'] }, lon: { type: ['number', 'null'] } });
+    const routeItem = document.paths['/route']!.get.responses['200']!.content['application/x-ndjson']!.schema;
+    assert.deepEqual(routeItem.properties, { i: { type: 'integer' }, lat: { type: 'number' }, lon: { type: 'number' } });
+    assert.deepEqual(await validationErrors(document), []);
+    assert.deepEqual(
+      (await lintProblems(document)).filter((p) => p.severity === 'error'),
+      [],
+    );
     child.kill('SIGTERM');
     assert.equal(await exited, 0, stderr);
   } finally {

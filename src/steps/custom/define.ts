@@ -50,14 +50,17 @@ export interface StepOptions<A extends Readonly<Record<string, StepAttribute>>> 
   readonly attributes?: A;
   /**
    * The members of `steps.<label>` the step offers, checked at boot like a built-in kind's
-   * (`steps.home.lat`); absent, any member may be read. A streaming step offers `stream`.
+   * (`steps.home.lat`): their names, or each name with its JSON Schema, which the OpenAPI document
+   * then gives a response that reads it. Absent, any member may be read. A streaming step offers `stream`.
    */
-  readonly outputs?: readonly string[];
+  readonly outputs?: readonly string[] | Readonly<Record<string, JsonSchema>>;
   /**
    * `true`: `run` returns an async iterable (or an iterable) whose items a `stream` step sends
    * (`source = steps.<label>.stream`), pulled one at a time as the client reads.
    */
   readonly stream?: boolean;
+  /** A streaming step's item, as a JSON Schema: the OpenAPI document's schema of the stream's items. */
+  readonly items?: JsonSchema;
   /**
    * The step's work, per request: an object whose members are the step's outputs (or a promise of
    * one); with `stream: true`, an (async) iterable. A throw fails the request with a 500 problem
@@ -66,11 +69,17 @@ export interface StepOptions<A extends Readonly<Record<string, StepAttribute>>> 
   run(attributes: StepAttributeValues<A>, context: StepRunContext): unknown;
 }
 
+/** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
 /** A defined step kind, ready to be handed to `loadService({ steps })`. */
 export interface CustomStep {
   readonly name: string;
   readonly attributes: Readonly<Record<string, StepAttribute>>;
   readonly outputs: readonly string[] | undefined;
+  /** The outputs' schemas, when the definition gave them (for OpenAPI). */
+  readonly outputSchemas: Readonly<Record<string, JsonSchema>> | undefined;
+  readonly items: JsonSchema | undefined;
   readonly stream: boolean;
   readonly run: (attributes: Record<string, unknown>, context: StepRunContext) => unknown;
 }
@@ -97,15 +106,29 @@ export function defineStep<const A extends Readonly<Record<string, StepAttribute
     }
   }
   const stream = options.stream === true;
-  const outputs = stream ? ['stream'] : options.outputs;
-  if (outputs !== undefined && (!Array.isArray(outputs) || outputs.some((o) => typeof o !== 'string' || !ATTRIBUTE_NAME.test(o)))) {
-    throw new TypeError(`defineStep "${name}": outputs must be a list of identifiers`);
+  const given = options.outputs;
+  if (given !== undefined && (typeof given !== 'object' || given === null)) {
+    throw new TypeError(`defineStep "${name}": outputs must be a list of names or an object of schemas`);
+  }
+  const schemas = given !== undefined && !Array.isArray(given) ? (given as Readonly<Record<string, JsonSchema>>) : undefined;
+  const outputs = stream ? ['stream'] : schemas !== undefined ? Object.keys(schemas) : (given as readonly string[] | undefined);
+  if (outputs?.some((o) => typeof o !== 'string' || !ATTRIBUTE_NAME.test(o))) {
+    throw new TypeError(`defineStep "${name}": output names must be identifiers`);
+  }
+  for (const [output, schema] of Object.entries(schemas ?? {})) {
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+      throw new TypeError(`defineStep "${name}": the schema of output "${output}" is not an object`);
+  }
+  if (options.items !== undefined && (!stream || options.items === null || typeof options.items !== 'object')) {
+    throw new TypeError(`defineStep "${name}": items is the schema (an object) of a streaming step's items`);
   }
   if (typeof options.run !== 'function') throw new TypeError(`defineStep "${name}": run must be a function`);
   return Object.freeze({
     name,
     attributes: Object.freeze({ ...attributes }),
     outputs: outputs === undefined ? undefined : Object.freeze([...outputs]),
+    outputSchemas: stream || schemas === undefined ? undefined : Object.freeze({ ...schemas }),
+    items: options.items,
     stream,
     run: options.run as CustomStep['run'],
   });

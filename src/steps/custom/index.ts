@@ -13,6 +13,7 @@ import type { CustomStepSpec } from './spec.js';
 export {
   defineStep,
   type CustomStep,
+  type JsonSchema,
   type StepAttribute,
   type StepAttributeType,
   type StepAttributeValues,

@@ -35,6 +35,8 @@ export function lowerCustom(step: CustomStep): (block: Block, cx: LowerContext) 
       name: block.labels[0]!,
       attributes,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(step.outputSchemas !== undefined ? { outputSchemas: step.outputSchemas } : {}),
+      ...(step.items !== undefined ? { itemSchema: step.items } : {}),
       range: block.range,
       blockPath: s.path,
     };
