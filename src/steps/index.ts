@@ -33,6 +33,7 @@ export {
   customStepKind,
   defineStep,
   type CustomStep,
+  type CustomStepSpec,
   type JsonSchema,
   type StepAttribute,
   type StepAttributeType,

@@ -10,6 +10,7 @@ import {
   allSteps,
   catchesOf,
   childrenOf,
+  type DeclaredOutputsView,
   isHttp,
   isRedis,
   isRespond,
@@ -23,6 +24,7 @@ import {
 } from '../../src/openapi/step-views.js';
 import {
   buildServiceModel,
+  type CustomStepSpec,
   type HttpStepSpec,
   type RedisStepSpec,
   type RespondStepSpec,
@@ -37,6 +39,7 @@ const views = {
   sql: (s: SqlStepSpec): SqlView => s,
   http: (s: HttpStepSpec): HttpView => s,
   redis: (s: RedisStepSpec): RedisView => s,
+  custom: (s: CustomStepSpec): DeclaredOutputsView => s,
 };
 
 test('the views select their kinds and reach nested steps and catch blocks', () => {

@@ -10,6 +10,8 @@ import { lowerCustom } from './lower.js';
 import { compileCustom } from './node.js';
 import type { CustomStepSpec } from './spec.js';
 
+export type { CustomStepSpec } from './spec.js';
+
 export {
   defineStep,
   type CustomStep,
