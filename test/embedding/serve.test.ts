@@ -46,6 +46,23 @@ endpoint "GET /fail" {
   }
 }
 
+endpoint "GET /both" {
+  pipeline {
+    parallel {
+      greet "a" {
+        name     = "boom"
+        on_error = "continue"
+      }
+      greet "b" {
+        name = "bo"
+      }
+    }
+    respond {
+      body = { a_ok = steps.a.ok, a_status = steps.a.error.status, b = steps.b.text }
+    }
+  }
+}
+
 endpoint "GET /wait" {
   pipeline {
     wait "w" {}
@@ -180,6 +197,17 @@ test('a value of the wrong type at run time and a run that throws are 500 proble
     // The causes are in the log, for the operator.
     await until(() => s.logs.some((l) => l.includes('secret internal detail')), 'the thrown message logged');
     assert.ok(s.logs.some((l) => l.includes('attribute \\"times\\" must be a whole number')));
+  } finally {
+    await s.close();
+  }
+});
+
+test('custom steps run in parallel branches, and on_error = "continue" makes a failure their output', async () => {
+  const s = await serve();
+  try {
+    const response = await fetch(`${s.url}/both`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { a_ok: false, a_status: 500, b: 'bo' });
   } finally {
     await s.close();
   }
