@@ -48,7 +48,7 @@ export async function createServer(service: Service, options: CreateServerOption
 }
 
 /**
- * The service compiled for serving: `loadService` compiled it as `svc check` does; serving adds the
+ * @internal The service compiled for serving: `loadService` compiled it as `svc check` does; serving adds the
  * logger's hooks (failed releases, continued failures, metrics and tracing when the manifest turns
  * them on), as `svc serve` compiles it, with handles of its own.
  */
