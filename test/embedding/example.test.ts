@@ -85,6 +85,19 @@ export const loaded = loadService(42);
   }
 });
 
+test('examples/embedded checks its manifest and draws its graphs with its own step kinds', () => {
+  const run = (command: string) => spawnSync(process.execPath, ['--import', 'tsx', join(EXAMPLE, 'server.ts'), command], { cwd: ROOT, encoding: 'utf8' });
+  const check = run('check');
+  assert.equal(check.status, 0, check.stderr);
+  assert.equal(check.stdout, '2 endpoints, no error\n');
+  assert.equal(check.stderr, '');
+  const graph = run('graph');
+  assert.equal(graph.status, 0, graph.stderr);
+  assert.match(graph.stdout, /digraph/);
+  assert.match(graph.stdout, /geocode/);
+  assert.match(graph.stdout, /waypoints \(stream\)/);
+});
+
 test('examples/embedded serves its manifest with its own step kinds, and stops on SIGTERM', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', join(EXAMPLE, 'server.ts')], {
     cwd: ROOT,
