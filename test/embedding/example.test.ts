@@ -94,8 +94,8 @@ test('examples/embedded checks its manifest and draws its graphs with its own st
   const graph = run('graph');
   assert.equal(graph.status, 0, graph.stderr);
   assert.match(graph.stdout, /digraph/);
-  assert.match(graph.stdout, /geocode/);
-  assert.match(graph.stdout, /waypoints \(stream\)/);
+  assert.match(graph.stdout, /label="geocode\\nplace\\ncity"/);
+  assert.match(graph.stdout, /label="waypoints\\nroute\\nfrom, to, count \(stream\)"/);
 });
 
 test('examples/embedded serves its manifest with its own step kinds, and stops on SIGTERM', async () => {

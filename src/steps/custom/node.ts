@@ -24,7 +24,8 @@ export function compileCustom(step: CustomStep): NodeCompiler<CustomStepSpec> {
       kind: step.name,
       id: env.idOf(spec),
       name: spec.name,
-      label: `${step.name}${step.stream ? ' (stream)' : ''}`,
+      // svc graph: the attributes given (their names; values may hold secrets), and whether it streams.
+      label: [spec.attributes.map((a) => a.name).join(', '), step.stream ? '(stream)' : ''].filter((l) => l !== '').join(' '),
       reads: env.readsOf(spec.attributes.map((a) => a.expr)),
       meta: spec,
       ...(spec.timeoutMs !== undefined ? { timeout: spec.timeoutMs } : {}),
