@@ -5,9 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { get } from 'node:http';
 import { fastify } from 'fastify';
 import { defineStep, loadService, svcPlugin } from '../../src/index.js';
-import { tempManifest } from './helpers.js';
+import { tempManifest, until } from './helpers.js';
 
 const MANIFEST = `
 endpoint "GET /items/{id}" {
@@ -17,6 +18,15 @@ endpoint "GET /items/{id}" {
     }
     respond {
       body = { id = steps.item.id, name = steps.item.name }
+    }
+  }
+}
+
+endpoint "GET /hang" {
+  pipeline {
+    hang "h" {}
+    respond {
+      body = steps.h.never
     }
   }
 }
@@ -39,20 +49,31 @@ endpoint "POST /items" {
 }
 `;
 
-const closed = { count: 0 };
 const lookup = defineStep({
   name: 'lookup',
   attributes: { id: { type: 'string', required: true } },
   outputs: ['id', 'name'],
-  run: ({ id }, { signal }) => {
-    signal.addEventListener('abort', () => closed.count++);
-    return { id, name: `item ${id}` };
+  run: ({ id }) => ({ id, name: `item ${id}` }),
+});
+
+const hangs = { started: 0, aborted: 0 };
+const hang = defineStep({
+  name: 'hang',
+  outputs: ['never'],
+  run: (_attributes, { signal }) => {
+    hangs.started++;
+    return new Promise((_resolve, reject) => {
+      signal.addEventListener('abort', () => {
+        hangs.aborted++;
+        reject(signal.reason);
+      });
+    });
   },
 });
 
 test('a service mounted under a prefix of a Fastify app answers there; the host app answers the rest', async () => {
   const m = tempManifest(MANIFEST);
-  const loaded = await loadService(m.dir, { steps: [lookup] });
+  const loaded = await loadService(m.dir, { steps: [lookup, hang] });
   assert.equal(loaded.report, '');
   const app = fastify();
   app.get('/hello', async () => ({ from: 'host' }));
@@ -77,6 +98,13 @@ test('a service mounted under a prefix of a Fastify app answers there; the host 
 
     const notAllowed = await fetch(`${url}/api/items/7`, { method: 'DELETE' });
     assert.equal(notAllowed.status, 405);
+
+    // A client that leaves aborts the step's signal, as when svc listens itself.
+    const request = get(`${url}/api/hang`);
+    request.on('error', () => {});
+    await until(() => hangs.started === 1, 'the step started');
+    request.destroy();
+    await until(() => hangs.aborted === 1, 'the step aborted');
 
     const host = await fetch(`${url}/hello`);
     assert.deepEqual(await host.json(), { from: 'host' });
