@@ -33,8 +33,8 @@ export function compileCustom(step: CustomStep): NodeCompiler<CustomStepSpec> {
         const attributes: Record<string, unknown> = {};
         for (const name of Object.keys(step.attributes)) attributes[name] = undefined;
         for (const { name, expr } of spec.attributes) {
-          const value = expr.evaluate(scope);
           const type = step.attributes[name]!.type ?? 'any';
+          const value = asNumber(expr.evaluate(scope), type);
           // null is "not given", as for built-in steps' optional values.
           if (value !== null && value !== undefined && !hasType(value, type)) {
             throw new CustomStepError(`${step.name} "${spec.name}": attribute "${name}" must be ${TYPE_NAME[type]}, got ${describe(value)}`);
@@ -59,6 +59,15 @@ function outputOf(step: CustomStep, spec: CustomStepSpec, result: unknown): unkn
     throw new CustomStepError(`${step.name} "${spec.name}": run must return an object (its members are the step's outputs), got ${describe(result)}`);
   }
   return result;
+}
+
+/**
+ * A whole number beyond 2^53 (an int8 column, a big JSON number) is a BigInt in svc: a `number` or
+ * `int` attribute gets it as a number when that is exact, else it stays a BigInt and is refused.
+ */
+function asNumber(value: unknown, type: StepAttributeType): unknown {
+  if (typeof value !== 'bigint' || (type !== 'number' && type !== 'int')) return value;
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value;
 }
 
 const TYPE_NAME: Record<StepAttributeType, string> = {
@@ -93,5 +102,6 @@ function hasType(value: unknown, type: StepAttributeType): boolean {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'bigint') return 'a whole number beyond 2^53';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
