@@ -31,6 +31,7 @@ export const FIELD_SCHEMA: BodySchema = {
     min_items: {},
     max_items: {},
     unique_items: {},
+    nullable: {},
   },
 };
 
@@ -67,6 +68,7 @@ export function decodeField(
   };
   const description = readString(attrs.get('description'), scope);
   if (description !== undefined) field.description = description;
+  if (readBool(attrs.get('nullable'), scope) === true) field.nullable = true;
 
   // Scalar constraints apply to the scalar inside lists and maps too (`list(string)` with
   // `min_length` bounds each item), as src/schema compiles them; item counts apply to lists only.

@@ -27,6 +27,8 @@ export interface FieldSpec {
   readonly required: boolean;
   /** Present only when the manifest declares a default (a declared `default = null` is kept). */
   readonly hasDefault: boolean;
+  /** `nullable = true`: null is a value of the field (as with `default = null`), present or not. */
+  readonly nullable?: boolean;
   readonly default?: unknown;
   readonly description?: string;
   readonly enum?: readonly (string | number)[];

@@ -81,7 +81,7 @@ interface Ctx {
 }
 
 function fieldSchema(field: FieldSpec, ctx: Ctx): JsonSchema {
-  const nullable = field.hasDefault && field.default === null;
+  const nullable = field.nullable === true || (field.hasDefault && field.default === null);
   const schema: JsonSchema = {};
   // The field's own description wins over the description of the schema it uses.
   if (field.description !== undefined) schema.description = field.description;

@@ -40,6 +40,7 @@ describe('function table', () => {
       'length',
       'merge',
       'lookup',
+      'has',
       'keys',
       'values',
       'contains',

@@ -4,6 +4,7 @@
  */
 import { coalesce } from './coalesce.js';
 import { contains } from './contains.js';
+import { has } from './has.js';
 import { keys } from './keys.js';
 import { lookup } from './lookup.js';
 import { merge } from './merge.js';
@@ -70,6 +71,7 @@ const all: readonly FunctionDef[] = [
   length,
   merge,
   lookup,
+  has,
   keys,
   values,
   contains,
