@@ -53,11 +53,11 @@ export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
 
   const args = new Map<string, Expr>();
   const argsAttr = d.attrs.get('args');
+  let argsMap: Expr | undefined;
   if (argsAttr) {
     if (argsAttr.expr.kind !== 'ObjectCons') {
-      s.error('Incorrect attribute value type', argsAttr.expr.range, {
-        detail: 'Inappropriate value for attribute "args": an object of name = expression is required.',
-      });
+      // Computed (`merge(defaults, ctx.request.body)`): its keys are known per request only.
+      argsMap = readExpr(argsAttr, s, 'map');
     } else {
       for (const item of argsAttr.expr.items) {
         const name = staticKey(item.key);
@@ -81,8 +81,13 @@ export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
       }
     }
   }
-  if (query !== undefined && queryAttr) {
-    const declared = argsAttr?.expr.kind === 'ObjectCons' ? argsAttr.expr.items.map((i) => staticKey(i.key)) : [];
+  if (query !== undefined && queryAttr && (argsMap === undefined || argsMap.constant)) {
+    const declared =
+      argsMap !== undefined
+        ? Object.keys(argsMap.value as object)
+        : argsAttr?.expr.kind === 'ObjectCons'
+          ? argsAttr.expr.items.map((i) => staticKey(i.key))
+          : [];
     for (const p of parameters) {
       if (!declared.includes(p)) {
         s.error('Missing query argument', queryAttr.expr.range, {
@@ -106,6 +111,7 @@ export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
     ...(queryAttr ? { queryRange: queryAttr.expr.range } : {}),
     parameters,
     args,
+    ...(argsMap !== undefined ? { argsMap } : {}),
     stream,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     catches,

@@ -33,7 +33,7 @@ export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
   const handle = spec.connection ? env.connection({ kind: 'postgres', name: spec.connection.name }) : undefined;
   if (spec.listen !== undefined) return compileListen(spec, spec.listen, handle, env);
   const text = toPositional(spec.query, spec.parameters);
-  const args: readonly Expr[] = spec.parameters.map((p) => spec.args.get(p)!);
+  const valuesOf = parameterValues(spec);
   // Named by its text: the same statement shares one server-side prepared statement per connection,
   // and a name can never stand for two texts (the server would refuse the second). A connection with
   // `prepared_statements = false` sends it unnamed (the connector drops the name).
@@ -46,13 +46,13 @@ export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
     name: spec.name,
     // `svc graph` shows where the query runs: its connection, or its transaction's client.
     label: `${spec.connection ? `on ${spec.connection.name}` : 'in transaction'}${spec.stream ? ', streamed' : ''}: ${firstLine(spec.query)}`,
-    reads: env.readsOf([...spec.args.values(), ...spec.catches.map((c) => c.body)]),
+    reads: env.readsOf([...spec.args.values(), spec.argsMap, ...spec.catches.map((c) => c.body)]),
     meta: spec,
     ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
-    run: spec.stream ? streamRows(streamHandle(spec, handle), text, args) : run,
+    run: spec.stream ? streamRows(streamHandle(spec, handle), text, valuesOf) : run,
   };
   function run(scope: EndpointScope, ctx: RunContext): Promise<unknown> {
-    const values = args.map((a) => toParameter(a.evaluate(scope)));
+    const values = valuesOf(scope);
     const target: PostgresHandle | PostgresSession | undefined = scope.session ?? handle;
     // The model puts every sql step either on a connection or in a transaction; never neither.
     if (target === undefined) throw new Error(`sql "${spec.name}" has no connection and no transaction`);
@@ -69,6 +69,32 @@ export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
   }
   return node;
 };
+
+/** A computed `args` that gives no value for a parameter, or is no map. */
+class SqlArgsError extends Error {
+  override readonly name = 'SqlArgsError';
+}
+
+/** The values of the query's parameters, in order, from the literal `args` or the computed map. */
+function parameterValues(spec: SqlStepSpec): (scope: EndpointScope) => unknown[] {
+  const { argsMap, parameters } = spec;
+  if (argsMap === undefined) {
+    const args: readonly Expr[] = parameters.map((p) => spec.args.get(p)!);
+    return (scope) => args.map((a) => toParameter(a.evaluate(scope)));
+  }
+  return (scope) => {
+    const map = argsMap.evaluate(scope);
+    if (map === null || typeof map !== 'object' || Array.isArray(map)) {
+      throw new SqlArgsError(
+        `sql "${spec.name}": args must be a map of @name values, got ${Array.isArray(map) ? 'a list' : map === null ? 'null' : typeof map}`,
+      );
+    }
+    return parameters.map((p) => {
+      if (!Object.hasOwn(map, p)) throw new SqlArgsError(`sql "${spec.name}": args has no value for @${p}`);
+      return toParameter((map as Record<string, unknown>)[p]);
+    });
+  };
+}
 
 /** The decoder refuses stream = true inside a transaction: a streaming step has its own connection. */
 function streamHandle(spec: SqlStepSpec, handle: PostgresHandle | undefined): PostgresHandle {

@@ -17,6 +17,12 @@ export interface SqlStepSpec extends StepSpecBase {
   /** Distinct `@name` parameters in order of first appearance; each has an entry in `args`. */
   readonly parameters: readonly string[];
   readonly args: ReadonlyMap<string, Expr>;
+  /**
+   * `args = <an expression giving a map>` (`merge(...)`, `steps.x.row`), instead of the literal
+   * `{ name = expr }` form: evaluated once per request, each `@name` takes its key (a missing key
+   * fails the step). `args` is then empty.
+   */
+  readonly argsMap?: Expr;
   /** `stream = true`: output `stream` (rows one by one) instead of `row`/`rows`/`rows_affected`. */
   readonly stream: boolean;
   /** `listen = <channel>`: no query; output `stream`, the channel's notifications as they come. */

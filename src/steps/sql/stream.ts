@@ -19,17 +19,19 @@
  */
 import type { RunContext } from '../../../graph/index.js';
 import type { PostgresHandle, SqlCursor } from '../../connectors/index.js';
-import type { Expr } from '../../model/index.js';
 import type { EndpointScope } from '../contract.js';
-import { toParameter } from './parameters.js';
 
 export interface SqlStreamOutput {
   readonly stream: SqlCursor;
 }
 
-export function streamRows(handle: PostgresHandle, text: string, args: readonly Expr[]): (scope: EndpointScope, ctx: RunContext) => Promise<SqlStreamOutput> {
+export function streamRows(
+  handle: PostgresHandle,
+  text: string,
+  valuesOf: (scope: EndpointScope) => unknown[],
+): (scope: EndpointScope, ctx: RunContext) => Promise<SqlStreamOutput> {
   return (scope, ctx) => {
-    const values = args.map((a) => toParameter(a.evaluate(scope)));
+    const values = valuesOf(scope);
     // One registration for the whole life: while the client is awaited it abandons the wait, after
     // that it closes the cursor, whether the life ended normally or not.
     return handle.cursor({ text, values }, { endWith: (end) => ctx.onRelease(end) }).then(asOutput);
