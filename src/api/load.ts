@@ -6,7 +6,7 @@
 import { toDot } from '../../graph/index.js';
 import { loadService as loadBooted, type Booted } from '../cli/index.js';
 import { compileOpenApi } from '../openapi/index.js';
-import type { AnyStepKindDefinition, CustomStep } from '../steps/index.js';
+import { graphsToDraw, type AnyStepKindDefinition, type CustomStep } from '../steps/index.js';
 import { diagnosticsReport, publicDiagnostic, type ManifestDiagnostic } from './diagnostics.js';
 import { stepKindsWith } from './kinds.js';
 
@@ -44,7 +44,7 @@ export class Service {
   /** The endpoints' dataflow graphs as Graphviz DOT, as `svc graph` prints them (custom steps drawn by name). */
   graph(endpoint?: string): string {
     const graphs = this.#booted.service.graphs;
-    return toDot(endpoint === undefined ? graphs : graphs.filter((g) => g.name === endpoint));
+    return toDot(graphsToDraw(endpoint === undefined ? graphs : graphs.filter((g) => g.name === endpoint)));
   }
 
   /** The OpenAPI 3.1 document of the manifest, as `svc openapi` writes it. */

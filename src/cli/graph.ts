@@ -4,6 +4,7 @@
  * compiled.
  */
 import { toDot } from '../../graph/index.js';
+import { graphsToDraw } from '../steps/index.js';
 import { flagString, parseArgs, UsageError } from './args.js';
 import { boot, configDir, diagnosticsFormat } from './boot.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIO } from './io.js';
@@ -33,7 +34,7 @@ export async function graphCommand(argv: string[], io: CliIO): Promise<number> {
       return EXIT_FAILURE;
     }
   }
-  io.stdout.write(toDot(graphs));
+  io.stdout.write(toDot(graphsToDraw(graphs)));
   return EXIT_OK;
 }
 

@@ -136,6 +136,7 @@ export function compileEndpoint(
   return {
     diagnostics,
     graph,
+    ...(after ? { afterResponse: after } : {}),
     endpoint: {
       method: endpoint.method,
       path: endpoint.path,
@@ -185,9 +186,24 @@ function compileAfterResponse(
   return undefined;
 }
 
+/** An endpoint's graphs, for `svc graph`: its pipeline, and its after_response block's. */
+export interface EndpointGraphs {
+  /** `"GET /path"`. */
+  readonly name: string;
+  readonly graph: CompiledGraph<EndpointScope>;
+  readonly afterResponse?: CompiledGraph<EndpointScope>;
+}
+
+/** The graphs to draw, in order: each pipeline, then its after_response block's as `"<name> (after response)"`. */
+export function graphsToDraw(endpoints: readonly EndpointGraphs[]): { readonly name: string; readonly graph: CompiledGraph<EndpointScope> }[] {
+  return endpoints.flatMap((e) => (e.afterResponse ? [e, { name: `${e.name} (after response)`, graph: e.afterResponse }] : [e]));
+}
+
 export interface EndpointCompilation {
   readonly endpoint?: CompiledEndpoint;
   readonly graph?: CompiledGraph<EndpointScope>;
+  /** The graph of its `after_response` block, when it has one. */
+  readonly afterResponse?: CompiledGraph<EndpointScope>;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -209,7 +225,7 @@ export interface ServiceCompilation {
   /** Documentation endpoints, in declaration order. */
   readonly docs: readonly CompiledDocsEndpoint[];
   /** `"GET /path"` and its graph, in declaration order, for `svc graph`. */
-  readonly graphs: readonly { readonly name: string; readonly graph: CompiledGraph<EndpointScope> }[];
+  readonly graphs: readonly EndpointGraphs[];
   readonly diagnostics: readonly Diagnostic[];
   /** The work of every endpoint's after_response, run and bounded here; `svc serve` drains it at shutdown. */
   readonly afterResponse: AfterResponseRunner;
@@ -253,7 +269,7 @@ export interface CompileServiceOptions {
 /** Every endpoint of the service, documentation endpoints included. */
 export function compileService(model: ServiceModel<StepSpec>, options: CompileServiceOptions = {}): ServiceCompilation {
   const endpoints: CompiledEndpoint[] = [];
-  const graphs: { name: string; graph: CompiledGraph<EndpointScope> }[] = [];
+  const graphs: EndpointGraphs[] = [];
   const diagnostics: Diagnostic[] = [];
   const docs: CompiledDocsEndpoint[] = [];
   // One set for the whole service: every endpoint binds to the same handles.
@@ -271,7 +287,7 @@ export function compileService(model: ServiceModel<StepSpec>, options: CompileSe
     diagnostics.push(...result.diagnostics);
     if (result.endpoint && result.graph) {
       endpoints.push(result.endpoint);
-      graphs.push({ name: endpoint.id, graph: result.graph });
+      graphs.push({ name: endpoint.id, graph: result.graph, ...(result.afterResponse ? { afterResponse: result.afterResponse } : {}) });
     }
   }
   return { endpoints, graphs, docs, diagnostics, afterResponse };

@@ -20,6 +20,7 @@ export type {
 export {
   compileEndpoint,
   compileService,
+  graphsToDraw,
   type CompiledDocsEndpoint,
   type CompileServiceOptions,
   type EndpointCompilation,
