@@ -83,7 +83,9 @@ export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv,
     (t): t is string => t !== undefined,
   );
   const authAttr = d.attrs.get('auth');
-  const auth = authAttr ? (readGuardList(authAttr, s, env.guards) ?? []) : server.auth;
+  // A documentation endpoint's default is `docs_auth` when the server block sets it.
+  const defaultAuth = server.docsAuth !== undefined && blocksOf(d, 'openapi').length > 0 ? server.docsAuth : server.auth;
+  const auth = authAttr ? (readGuardList(authAttr, s, env.guards) ?? []) : defaultAuth;
 
   const requestBlock = blocksOf(d, 'request')[0];
   const declared = requestBlock ? decodeRequest(requestBlock, s, env.schemas) : { path: [], query: [], headers: [] };

@@ -1,5 +1,5 @@
 /**
- * `server { host, port, max_body_size, request_timeout, shutdown_timeout, auth = [...], log_level,
+ * `server { host, port, max_body_size, request_timeout, shutdown_timeout, auth = [...], docs_auth = [...], log_level,
  * access_log, metrics, workers, etag, h2c, rate_limit { ... }, cors { ... }, health { ... }, compression { ... }, tls { ... }, tracing { ... } }` with the defaults of DECISIONS.md §1. Sizes and durations are parsed here, at boot.
  */
 import type { Attribute, Block } from '../hcl/index.js';
@@ -32,6 +32,7 @@ const SERVER_BODY: BodySchema = {
     request_timeout: {},
     shutdown_timeout: {},
     auth: {},
+    docs_auth: {},
     log_level: {},
     access_log: {},
     metrics: {},
@@ -65,6 +66,8 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
   const tracingBlock = blocksOf(decoded, 'tracing')[0];
   const tracing = tracingBlock && decodeServerTracing(tracingBlock, s);
   const auth = attrs.get('auth');
+  const docsAuthAttr = attrs.get('docs_auth');
+  const docsAuth = docsAuthAttr && readGuardList(docsAuthAttr, s, guards);
   const logLevel = readChoice(attrs.get('log_level'), s, LOG_LEVELS);
   const metricsPath = readMetricsPath(attrs.get('metrics'), s);
   const workers = readWorkers(attrs.get('workers'), s);
@@ -75,6 +78,7 @@ export function decodeServer(block: Block, scope: DecodeScope, guards: GuardName
     requestTimeoutMs: readDuration(attrs.get('request_timeout'), s) ?? SERVER_DEFAULTS.requestTimeoutMs,
     shutdownTimeoutMs: readDuration(attrs.get('shutdown_timeout'), s) ?? SERVER_DEFAULTS.shutdownTimeoutMs,
     auth: (auth && readGuardList(auth, s, guards)) || [],
+    ...(docsAuth ? { docsAuth } : {}),
     accessLog: readBool(attrs.get('access_log'), s) ?? true,
     ...(logLevel !== undefined ? { logLevel } : {}),
     ...(metricsPath !== undefined ? { metricsPath } : {}),

@@ -33,6 +33,11 @@ export interface ServerModel {
   readonly shutdownTimeoutMs: number;
   /** Default guard names of every endpoint that has no `auth` of its own. */
   readonly auth: readonly string[];
+  /**
+   * `docs_auth = [...]`: the default guards of documentation endpoints (an `openapi` block) instead
+   * of `auth`, so that a protected API can publish its document without `auth = []` on each.
+   */
+  readonly docsAuth?: readonly string[];
   /** `log_level`: pino's level names plus `silent`; absent means the command line's, else `info`. */
   readonly logLevel?: LogLevel;
   /** `access_log = false` drops the per-request line (warnings and errors are still written). Default true. */
