@@ -62,6 +62,8 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
   // With CORS, the direct write puts the policy's headers into its head (reply.ts).
   const direct: DirectWrite = options.direct && cors !== undefined ? cors : options.direct;
   const deadlines = new Deadlines(requestTimeoutMs);
+  /** The path's `{name}` parameters (not a trailing `{name...}`), which a request may not leave empty: found once. */
+  const segmentParams = [...endpoint.path.matchAll(/\{([^}.]+)\}/g)].map((m) => m[1]!);
 
   return function handle(request, reply) {
     // Set first, for every answer Fastify writes (problems, streams, other bodies). A plain JSON
@@ -82,8 +84,8 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
     // `/items/` matches `/items/{id}` with an empty id (find-my-way lets a parameter be empty): that
     // is no item's address, so the answer is the 404 of a path no endpoint serves, not a 422 for a
     // malformed id nor a lookup of "". A trailing `{rest...}` may be empty (Fastify's `*`).
-    for (const name in params) {
-      if (params[name] === '' && name !== '*') {
+    for (const name of segmentParams) {
+      if (params[name] === '') {
         notFoundHandler(request, reply);
         return;
       }

@@ -15,7 +15,7 @@ import { ConnectorCategory, ConnectorError } from '../errors.js';
 import type { ConnectorLogger } from '../types.js';
 import { toConnectorError } from './errors.js';
 import type { Where } from './execute.js';
-import type { ListenLossListener } from './listener.js';
+import { type ListenLossListener, loseChannels } from './listen-channels.js';
 import type { NotificationListener, PostgresListening } from './types.js';
 
 interface Channel {
@@ -106,21 +106,7 @@ export class EmbeddedListener {
   }
 
   #lost(reason: string): void {
-    const lost = [...this.#channels];
-    this.#channels.clear();
-    for (const [channel, entry] of lost) {
-      this.#logger?.warn(
-        { connection: this.#where.key, channel, listeners: entry.listeners.size, reason },
-        'postgres LISTEN lost (the listening connection dropped); notifications sent until it is back are missed, its streams are ended so that clients reconnect',
-      );
-      for (const onLost of entry.listeners.values()) {
-        try {
-          onLost?.('the LISTEN of the embedded engine was reset; notifications may have been missed');
-        } catch {
-          // A listener that throws does not keep the others from hearing of it.
-        }
-      }
-    }
+    loseChannels(this.#channels, this.#where, this.#logger, reason, 'the LISTEN of the embedded engine was reset; notifications may have been missed');
   }
 }
 

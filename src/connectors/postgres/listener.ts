@@ -20,10 +20,8 @@ import { ConnectorCategory, ConnectorError } from '../errors.js';
 import type { ConnectorLogger } from '../types.js';
 import { toConnectorError } from './errors.js';
 import type { Where } from './execute.js';
+import { type ListenLossListener, loseChannels } from './listen-channels.js';
 import type { NotificationListener, PostgresListening } from './types.js';
-
-/** Told, once, that the listening connection dropped: notifications may have been missed. */
-export type ListenLossListener = (reason: string) => void;
 
 /** The wait before reopening after a failed open: doubled per failure up to the most. */
 const FIRST_RETRY_DELAY_MS = 100;
@@ -182,21 +180,7 @@ export class SharedListener {
     this.#client = undefined;
     client.end().catch(() => {});
     if (this.#closed) return;
-    const lost = [...this.#channels];
-    this.#channels.clear();
-    for (const [channel, entry] of lost) {
-      this.#logger?.warn(
-        { connection: this.#where.key, channel, listeners: entry.listeners.size, reason },
-        'postgres LISTEN lost (the listening connection dropped); notifications sent until it is back are missed, its streams are ended so that clients reconnect',
-      );
-      for (const onLost of entry.listeners.values()) {
-        try {
-          onLost?.('the LISTEN connection to PostgreSQL was lost; notifications may have been missed');
-        } catch {
-          // A listener that throws does not keep the others from hearing of it.
-        }
-      }
-    }
+    loseChannels(this.#channels, this.#where, this.#logger, reason, 'the LISTEN connection to PostgreSQL was lost; notifications may have been missed');
   }
 
   #error(why: string): ConnectorError {
