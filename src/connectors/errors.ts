@@ -38,6 +38,13 @@ export interface ConnectorErrorOptions {
   readonly category?: ConnectorCategoryName | undefined;
   /** SQLSTATE of a database error. */
   readonly code?: string | undefined;
+  /**
+   * Further codes a `catch` block matches: the engine's own (a MySQL error number such as "1062", a
+   * SQLite result code name such as "SQLITE_CONSTRAINT_UNIQUE") and, for a constraint, PostgreSQL's
+   * SQLSTATE of its class (23505 unique, 23503 foreign key, 23502 not null, 23514 check), so one
+   * manifest's catch blocks mean the same on every engine.
+   */
+  readonly codes?: readonly string[] | undefined;
   readonly cause?: unknown;
 }
 
@@ -50,12 +57,14 @@ export class ConnectorError extends Error {
   readonly connection: string;
   readonly category: ConnectorCategoryName | undefined;
   readonly code: string | undefined;
+  readonly codes: readonly string[] | undefined;
 
   constructor(message: string, options: ConnectorErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.connection = options.connection;
     this.category = options.category;
     this.code = options.code;
+    this.codes = options.codes;
   }
 }
 

@@ -13,7 +13,8 @@ export { DEFAULT_RETRY } from './retry.js';
 export { redactUrl } from './redact.js';
 export type { ConnectorLogger, RetryPolicy } from './types.js';
 export { checkableDatabaseUrl, describeOnDatabase, type ColumnDescription, type StatementError, type StatementReport } from './postgres/index.js';
-export { MIGRATIONS_TABLE, type PostgresHandle, type PostgresListening, type PostgresSession, type SqlCursor, type SqlResult } from './postgres/index.js';
+export { MIGRATIONS_TABLE, type PostgresHandle, type PostgresListening, type PostgresSession } from './postgres/index.js';
+export type { PlaceholderStyle, SqlCursor, SqlHandle, SqlResult, SqlSession } from './sql-types.js';
 // The embedded engine's template, made at build time (scripts/pglite-template.ts).
 export { pgliteTemplateFile, writeTemplate } from './postgres/index.js';
 export { DEFAULT_MAX_BODY_BYTES, type HeaderValue, type OutboundClient, type OutboundHttp, type OutboundResponse } from './http/index.js';

@@ -485,7 +485,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     summary: 'Catch on a streaming sql step',
     description: 'A catch block on a sql step with stream = true, whose response has started by the time a row fails.',
   },
-  { code: 'SVC_STEP_INVALID_ERROR_CODE', summary: 'Invalid error code', description: 'A catch label that is not a five-character SQLSTATE code.' },
+  {
+    code: 'SVC_STEP_INVALID_ERROR_CODE',
+    summary: 'Invalid error code',
+    description: 'A catch label that is neither a five-character SQLSTATE, a MySQL error number nor a SQLite result code name.',
+  },
   { code: 'SVC_STEP_DUPLICATE_CATCH', summary: 'Duplicate catch', description: 'Two catch blocks of one step catch the same code.' },
   { code: 'SVC_STEP_EMPTY_PARALLEL', summary: 'Empty parallel', description: 'A parallel block with no step inside.' },
   { code: 'SVC_STEP_UNKNOWN_STREAM_FORMAT', summary: 'Unknown stream format', description: 'A stream step with a format svc does not encode.' },

@@ -135,9 +135,9 @@ function connectionGauges(prom: Prom, registers: PromClient.Registry[], watched:
       for (const handle of watched()?.handles ?? []) read(handle);
     },
   });
-  const clients = gauge('svc_pool_clients', "A postgres pool's clients, by state (in_use, idle).", ['connection', 'state']);
-  const max = gauge('svc_pool_max_clients', "A postgres pool's size (max clients).", ['connection']);
-  const waiting = gauge('svc_pool_waiting', 'Callers waiting for a client of a postgres pool.', ['connection']);
+  const clients = gauge('svc_pool_clients', "A SQL connection pool's clients, by state (in_use, idle).", ['connection', 'state']);
+  const max = gauge('svc_pool_max_clients', "A SQL connection pool's size (max clients).", ['connection']);
+  const waiting = gauge('svc_pool_waiting', 'Callers waiting for a client of a SQL connection pool.', ['connection']);
   const queued = gauge('svc_redis_queued_commands', 'Redis commands waiting for the connection (opening or reconnecting).', ['connection']);
 
   function read(handle: ConnectorSet['handles'][number]): void {
@@ -146,17 +146,17 @@ function connectionGauges(prom: Prom, registers: PromClient.Registry[], watched:
       up.set({ connection, kind: handle.kind }, 0);
       return;
     }
-    if (handle.kind === 'postgres') {
+    if (handle.kind === 'redis') {
+      const stats = handle.stats();
+      up.set({ connection, kind: handle.kind }, stats.up ? 1 : 0);
+      queued.set({ connection }, stats.queued);
+    } else {
       const stats = handle.stats();
       up.set({ connection, kind: handle.kind }, 1);
       clients.set({ connection, state: 'in_use' }, stats.total - stats.idle);
       clients.set({ connection, state: 'idle' }, stats.idle);
       max.set({ connection }, stats.max);
       waiting.set({ connection }, stats.waiting);
-    } else {
-      const stats = handle.stats();
-      up.set({ connection, kind: handle.kind }, stats.up ? 1 : 0);
-      queued.set({ connection }, stats.queued);
     }
   }
 }

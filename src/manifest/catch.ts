@@ -1,6 +1,8 @@
 /**
- * `catch "<SQLSTATE>" { status, body }` blocks, on an `sql` step or directly in a `transaction`:
- * a database error with that code answers with the declared status and body instead of a 500.
+ * `catch "<code>" { status, body }` blocks, on an `sql` step or directly in a `transaction`: a
+ * database error with that code answers with the declared status and body instead of a 500. A code
+ * is a SQLSTATE (every engine), a MySQL error number ("1062") or a SQLite extended result code
+ * ("SQLITE_CONSTRAINT_UNIQUE"); which of them an engine's error carries is its connector's mapping.
  */
 import type { Block } from '../hcl/index.js';
 import type { CatchSpec } from './step-types.js';
@@ -10,6 +12,8 @@ import { readExpr, readStatus } from './values.js';
 
 const CATCH_BODY: BodySchema = { attributes: { status: { required: true }, body: {} } };
 const SQLSTATE = /^[0-9A-Z]{5}$/;
+const MYSQL_ERROR_NUMBER = /^[1-9][0-9]{2,4}$/;
+const SQLITE_RESULT_CODE = /^SQLITE_[A-Z_]+$/;
 
 export function decodeCatches(blocks: readonly Block[], scope: DecodeScope): CatchSpec[] {
   const out: CatchSpec[] = [];
@@ -18,8 +22,10 @@ export function decodeCatches(blocks: readonly Block[], scope: DecodeScope): Cat
     const s = scope.enter(b);
     const code = b.labels[0]!;
     const { attrs } = decodeBody(b.body, CATCH_BODY, s, b);
-    if (!SQLSTATE.test(code)) {
-      s.error('Invalid error code', b.labelRanges[0], { detail: `A catch label is a five-character SQLSTATE code such as "23505"; got "${code}".` });
+    if (!SQLSTATE.test(code) && !MYSQL_ERROR_NUMBER.test(code) && !SQLITE_RESULT_CODE.test(code)) {
+      s.error('Invalid error code', b.labelRanges[0], {
+        detail: `A catch label is a five-character SQLSTATE code such as "23505", a MySQL error number such as "1062", or a SQLite result code such as "SQLITE_CONSTRAINT_UNIQUE"; got "${code}".`,
+      });
       continue;
     }
     if (seen.has(code)) {

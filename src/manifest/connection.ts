@@ -7,21 +7,23 @@
 import { dirname, resolve } from 'node:path';
 import type { Block } from '../hcl/index.js';
 import { didYouMean } from '../diag/index.js';
-import type { ConnectionKind } from './connection-kind.js';
+import { CONNECTION_KIND_NAMES, type ConnectionKind } from './connection-kind.js';
 import type { ConnectionModel } from './types.js';
 import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
 import type { DecodeScope } from './scope.js';
 import { MAX_TIMER_MS, readBool, readDuration, readInt, readString } from './values.js';
 
-export const CONNECTION_KINDS: readonly ConnectionKind[] = ['postgres', 'redis'];
-
 const SCHEMES: Record<ConnectionKind, readonly string[]> = {
   postgres: ['postgres:', 'postgresql:', 'pglite:'],
+  sqlite: ['sqlite:'],
+  mysql: ['mysql:', 'mariadb:'],
   redis: ['redis:', 'rediss:', 'memory:'],
 };
 
 const CONNECTION_BODY: Record<ConnectionKind, BodySchema> = {
   postgres: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {}, prepared_statements: {}, check_queries: {} }, blocks: { pool: {} } },
+  sqlite: { attributes: { url: {}, source: {}, migrations: {} } },
+  mysql: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {} }, blocks: { pool: {} } },
   redis: { attributes: { url: {}, source: {}, shared: {} }, blocks: { pool: {} } },
 };
 const POOL_BODY: BodySchema = { attributes: { max: {}, idle_timeout: {} } };
@@ -29,10 +31,10 @@ const POOL_BODY: BodySchema = { attributes: { max: {}, idle_timeout: {} } };
 /** Checks the kind label; returns it when known. */
 export function connectionKindOf(block: Block, scope: DecodeScope): ConnectionKind | undefined {
   const kind = block.labels[0]!;
-  if ((CONNECTION_KINDS as readonly string[]).includes(kind)) return kind as ConnectionKind;
-  const suggestion = didYouMean(kind, CONNECTION_KINDS);
+  if ((CONNECTION_KIND_NAMES as readonly string[]).includes(kind)) return kind as ConnectionKind;
+  const suggestion = didYouMean(kind, CONNECTION_KIND_NAMES);
   scope.error('Unknown connection kind', block.labelRanges[0], {
-    detail: `Connection kinds are ${CONNECTION_KINDS.join(' and ')}; got "${kind}".`,
+    detail: `Connection kinds are ${CONNECTION_KIND_NAMES.slice(0, -1).join(', ')} and ${CONNECTION_KIND_NAMES.at(-1)}; got "${kind}".`,
     ...(suggestion ? { suggestion } : {}),
   });
   return undefined;

@@ -13,7 +13,7 @@ export type { FileAccess } from './files.js';
 export { resolveFile } from './files.js';
 export { MAX_MANIFEST_FILE_BYTES, readRegularFile } from './read.js';
 export { DecodeScope } from './scope.js';
-export type { ConnectionKind } from './connection-kind.js';
+export { isSqlKind, SQL_KINDS, type ConnectionKind, type SqlKind } from './connection-kind.js';
 export type { CatchSpec, ConnectionRef, Expr, StepSpecBase } from './step-types.js';
 export * from './types.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Attribute, Expression } from '../hcl/index.js';
 import { type Range, didYouMean } from '../diag/index.js';
-import type { ConnectionKind } from './connection-kind.js';
+import { CONNECTION_KIND_NAMES, type ConnectionKind } from './connection-kind.js';
 import type { ConnectionRef } from './step-types.js';
 import type { DecodeScope } from './scope.js';
 
@@ -61,24 +61,27 @@ export interface ConnectionTable {
 }
 
 /**
- * The connection a step uses. `attr` absent: the only connection of the kind, if there is exactly
- * one (a convenience for small manifests); otherwise the attribute is required.
+ * The connection a step uses, of one kind or of a family of kinds (the SQL engines: `SQL_KINDS`).
+ * `attr` absent: the only connection of the kinds, if there is exactly one (a convenience for small
+ * manifests); otherwise the attribute is required.
  */
 export function readConnection(
   attr: Attribute | undefined,
-  kind: ConnectionKind,
+  accepted: ConnectionKind | readonly ConnectionKind[],
   scope: DecodeScope,
   table: ConnectionTable,
   stepRange: Range,
 ): ConnectionRef | undefined {
+  const kinds: readonly ConnectionKind[] = typeof accepted === 'string' ? [accepted] : accepted;
+  const wanted = kindsPhrase(kinds);
   if (!attr) {
-    const names = table.namesOf(kind);
-    if (names.length === 1) return { kind, name: names[0]!, range: stepRange };
+    const declared = kinds.flatMap((kind) => table.namesOf(kind).map((name) => ({ kind, name })));
+    if (declared.length === 1) return { ...declared[0]!, range: stepRange };
     scope.error('Missing required argument', stepRange, {
       detail:
-        names.length === 0
-          ? `The argument "connection" is required, and no ${kind} connection is declared (connection "${kind}" "<name>" { url = ... }).`
-          : `The argument "connection" is required: ${names.length} ${kind} connections are declared (${names.join(', ')}).`,
+        declared.length === 0
+          ? `The argument "connection" is required, and no ${wanted} connection is declared (connection "${kinds[0]}" "<name>" { url = ... }).`
+          : `The argument "connection" is required: ${declared.length} ${wanted} connections are declared (${declared.map((d) => d.name).join(', ')}).`,
     });
     return undefined;
   }
@@ -90,9 +93,11 @@ export function readConnection(
       scope.error('Invalid connection reference', range, { detail: 'A connection is referenced as connection.<kind>.<name> or "<name>".' });
       return undefined;
     }
-    if (k.name !== kind) {
+    const kind = kinds.find((c) => c === k.name);
+    if (kind === undefined) {
+      const known = (CONNECTION_KIND_NAMES as readonly string[]).includes(k.name);
       scope.error('Wrong connection kind', range, {
-        detail: `This step needs a ${kind} connection; connection.${k.name}.${n.name} is ${k.name === 'postgres' || k.name === 'redis' ? `a ${k.name} connection` : 'not a known kind'}.`,
+        detail: `This step needs a ${wanted} connection; connection.${k.name}.${n.name} is ${known ? `a ${k.name} connection` : 'not a known kind'}.`,
       });
       return undefined;
     }
@@ -103,18 +108,33 @@ export function readConnection(
     scope.error('Invalid connection reference', range, { detail: 'A connection is referenced as connection.<kind>.<name> or "<name>".' });
     return undefined;
   }
-  const kinds = table.kindsOf(name);
-  if (kinds.length > 1) {
+  const declaredKinds = table.kindsOf(name);
+  if (declaredKinds.length > 1) {
+    const kind = declaredKinds.find((k) => kinds.includes(k)) ?? kinds[0]!;
     scope.error('Ambiguous connection name', range, {
-      detail: `"${name}" names both a ${kinds.join(' and a ')} connection; write connection.${kind}.${name}, or rename one of them.`,
+      detail: `"${name}" names both a ${declaredKinds.join(' and a ')} connection; write connection.${kind}.${name}, or rename one of them.`,
     });
     return undefined;
   }
-  if (kinds.length === 1 && kinds[0] !== kind) {
-    scope.error('Wrong connection kind', range, { detail: `This step needs a ${kind} connection; "${name}" is a ${kinds[0]} connection.` });
+  if (declaredKinds.length === 1 && !kinds.includes(declaredKinds[0]!)) {
+    scope.error('Wrong connection kind', range, { detail: `This step needs a ${wanted} connection; "${name}" is a ${declaredKinds[0]} connection.` });
     return undefined;
   }
-  return checkDeclared(name, kind, range, scope, table, false);
+  if (declaredKinds.length === 1) return { kind: declaredKinds[0]!, name, range };
+  // Undeclared: a suggestion among every accepted kind's names.
+  const candidates = kinds.flatMap((k) => table.namesOf(k));
+  const suggestion = didYouMean(name, candidates);
+  scope.error('Reference to undeclared connection', range, {
+    detail: kinds.length === 1 ? `No connection "${kinds[0]}" "${name}" is declared.` : `No ${wanted} connection "${name}" is declared.`,
+    ...(suggestion ? { suggestion } : {}),
+  });
+  return undefined;
+}
+
+/** `postgres`, or `SQL (postgres, sqlite or mysql)` for a family. */
+function kindsPhrase(kinds: readonly ConnectionKind[]): string {
+  if (kinds.length === 1) return kinds[0]!;
+  return `SQL (${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)})`;
 }
 
 function checkDeclared(

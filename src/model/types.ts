@@ -41,6 +41,7 @@ export type {
   RepresentationModel,
   ServerModel,
   ServerRateLimit,
+  SqlKind,
   StepSpecBase,
   TracingModel,
   UiRenderer,

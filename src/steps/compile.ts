@@ -4,10 +4,20 @@
  */
 import { compileGraph, type CompiledGraph, type ContinueOnError, type StepError } from '../../graph/index.js';
 import { compileEndpointGuard, type EndpointGuard } from '../auth/index.js';
-import { classifyConnectorError, createConnectors, type ConnectorSet } from '../connectors/index.js';
+import { classifyConnectorError, createConnectors, type ConnectorSet, type SqlHandle } from '../connectors/index.js';
 import type { Diagnostic } from '../diag/index.js';
 import { planDocsPage, type DocsPage } from '../docs/index.js';
-import type { CorsModel, DocsConfig, DocsEndpointModel, Expr, PipelineEndpointModel, RateLimitModel, ServiceModel, StepSpecBase } from '../model/index.js';
+import {
+  isSqlKind,
+  type CorsModel,
+  type DocsConfig,
+  type DocsEndpointModel,
+  type Expr,
+  type PipelineEndpointModel,
+  type RateLimitModel,
+  type ServiceModel,
+  type StepSpecBase,
+} from '../model/index.js';
 import type { CompiledEndpoint, EndpointNode, EndpointRateLimit, EndpointScope } from './contract.js';
 import type { CompileEnv, NodeCompiler } from './definition.js';
 import { STEP_KINDS, type AnyStepKindDefinition, type StepSpec } from './kinds.js';
@@ -70,6 +80,11 @@ export function compileEndpoint(
     model,
     connection(ref) {
       return connectors.handle(ref.kind, ref.name);
+    },
+    sqlConnection(ref) {
+      const handle = connectors.get(`${ref.kind}.${ref.name}`);
+      if (handle === undefined || !isSqlKind(handle.kind)) throw new Error(`no SQL connection "${ref.kind}" "${ref.name}" is declared`);
+      return handle as SqlHandle;
     },
     outbound: connectors.outbound,
     idOf(spec) {

@@ -10,7 +10,7 @@
  */
 import type { NodeDef, PulledSource, StreamEnd } from '../../graph/index.js';
 import type { AuthContext, EndpointGuard } from '../auth/index.js';
-import type { PostgresSession, RedisHandle } from '../connectors/index.js';
+import type { RedisHandle, SqlSession } from '../connectors/index.js';
 import type { CorsModel, RateLimitModel, RepresentationModel } from '../model/index.js';
 import type { RequestSpec } from '../schema/index.js';
 import type { StreamEncoding } from '../stream/index.js';
@@ -27,7 +27,7 @@ export type EndpointScope = {
    * Inside a `transaction`: the one client its sql steps share (the container's `enter` derives a
    * scope with it; the same `steps` object, so outputs stay visible after the transaction).
    */
-  readonly session?: PostgresSession;
+  readonly session?: SqlSession;
 };
 
 /** A graph node of an endpoint, as the step kinds' compilers produce them. */

@@ -5,8 +5,8 @@
  * children, outputs, whether it answers, statuses), and this layer its compiler to graph nodes.
  */
 import type { Range } from '../diag/index.js';
-import type { ConnectorHandle, HandleOfKind, OutboundHttp } from '../connectors/index.js';
-import type { Expr, ServiceModel, StepKindModel, StepSpecBase } from '../model/index.js';
+import type { ConnectorHandle, HandleOfKind, OutboundHttp, SqlHandle } from '../connectors/index.js';
+import type { ConnectionKind, Expr, ServiceModel, StepKindModel, StepSpecBase } from '../model/index.js';
 import type { EndpointNode } from './contract.js';
 
 /** What a step compiler may use from the endpoint being compiled. */
@@ -14,6 +14,11 @@ export interface CompileEnv {
   readonly model: ServiceModel;
   /** The handle of a declared connection (not open at compile time: bind to it, use it per request). */
   connection<K extends ConnectorHandle['kind']>(ref: { readonly kind: K; readonly name: string }): HandleOfKind<K>;
+  /**
+   * The handle of a declared SQL connection, whatever its engine (sql and transaction steps); throws
+   * for another kind (the decoders accept only SQL kinds there).
+   */
+  sqlConnection(ref: { readonly kind: ConnectionKind; readonly name: string }): SqlHandle;
   /** The outbound HTTP client http steps bind to (opened and closed with the connections). */
   readonly outbound: OutboundHttp;
   /** The node id: the step's name, else `<kind>#<n>` counted per kind in the endpoint. */

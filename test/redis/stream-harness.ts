@@ -40,6 +40,7 @@ export async function streamHarness(manifest: string): Promise<StreamHarness> {
   const env: CompileEnv = {
     model,
     connection: (ref) => connectors.handle(ref.kind, ref.name),
+    sqlConnection: (ref) => connectors.handle(ref.kind as 'postgres', ref.name),
     outbound: connectors.outbound,
     idOf: (s) => s.name ?? s.kind,
     orderOf: () => undefined,

@@ -42,6 +42,7 @@ export function postgresHandle(connection: ConnectionModel, access: ResourceAcce
       return access.state;
     },
     embedded,
+    placeholders: 'dollar',
     query<Row>(query: SqlQuery | string, options: QueryOptions = {}): Promise<SqlResult<Row>> {
       // A call before open rejects like every other failure instead of throwing. Not an async
       // function: that would wrap queryPool's promise in a second one, two microtask turns later.

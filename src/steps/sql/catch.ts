@@ -1,8 +1,9 @@
 /**
- * `catch "<SQLSTATE>" { status, body }` on a sql step or a transaction: a database error with that
+ * `catch "<code>" { status, body }` on a sql step or a transaction: a database error with that
  * code answers with the declared response instead of a 500. The body may read `steps` and `ctx`.
- * Codes are matched on the connector's error (`code`, the SQLSTATE), found through `cause` chains
- * (the engine wraps a step's failure in a StepError).
+ * Codes are matched on the connector's error (`code`, the SQLSTATE, and `codes`, the engine's own
+ * numbers and names and the portable SQLSTATE of a constraint), found through `cause` chains (the
+ * engine wraps a step's failure in a StepError).
  */
 import { exitWith, type ExitSignal } from '../../../graph/index.js';
 import type { CatchSpec } from '../../model/index.js';
@@ -24,6 +25,17 @@ export function sqlStateOf(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The further codes a connector gave a database failure (ConnectorError `codes`), if any. */
+function engineCodesOf(error: unknown): readonly string[] {
+  let current = error;
+  for (let depth = 0; depth < MAX_DEPTH && typeof current === 'object' && current !== null; depth++) {
+    const codes = (current as { codes?: unknown }).codes;
+    if (Array.isArray(codes)) return codes as string[];
+    current = (current as { cause?: unknown }).cause;
+  }
+  return [];
+}
+
 /**
  * The exit a caught failure becomes, or undefined when no catch takes it. A body that fails to
  * evaluate is thrown: the step (or transaction) then fails with that error, a 500.
@@ -31,8 +43,8 @@ export function sqlStateOf(error: unknown): string | undefined {
 export function caughtExit(catches: readonly CatchSpec[], error: unknown, scope: EndpointScope): ExitSignal | undefined {
   if (catches.length === 0) return undefined;
   const code = sqlStateOf(error);
-  if (code === undefined) return undefined;
-  const match = catches.find((c) => c.code === code);
+  const more = engineCodesOf(error);
+  const match = catches.find((c) => c.code === code || more.includes(c.code));
   if (!match) return undefined;
   const body = match.body ? match.body.evaluate(scope) : null;
   return exitWith(buildResponse(match.status, undefined, body, undefined, false));

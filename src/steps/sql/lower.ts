@@ -15,6 +15,7 @@ import {
   readDuration,
   readExpr,
   readString,
+  SQL_KINDS,
   staticKey,
 } from '../../manifest/index.js';
 import type { Attribute, Block } from '../../hcl/index.js';
@@ -39,7 +40,7 @@ export function lower(block: Block, cx: LowerContext): SqlStepSpec | undefined {
         detail: 'A step inside a transaction runs on the transaction\'s connection; remove "connection".',
       });
   } else {
-    connection = readConnection(connAttr, 'postgres', s, cx.env.connections, block.typeRange);
+    connection = readConnection(connAttr, d.attrs.has('listen') ? 'postgres' : SQL_KINDS, s, cx.env.connections, block.typeRange);
   }
   if (d.attrs.has('listen')) return lowerListen(block, d, connection, cx);
   const queryAttr = d.attrs.get('query');

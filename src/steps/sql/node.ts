@@ -11,14 +11,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { RunContext, StepNodeDef } from '../../../graph/index.js';
-import type { PostgresHandle, PostgresSession, SqlResult } from '../../connectors/index.js';
+import type { SqlHandle, SqlResult, SqlSession } from '../../connectors/index.js';
 import type { Expr } from '../../model/index.js';
 import type { EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import { caughtExit } from './catch.js';
 import { locatedFailure } from './failure.js';
 import { compileListen } from './listen-node.js';
-import { toPositional, toParameter } from './parameters.js';
+import { toParameter, toPlaceholders } from './parameters.js';
 import type { SqlStepSpec } from './spec.js';
 import { streamRows } from './stream.js';
 
@@ -29,11 +29,14 @@ export interface SqlOutput {
 }
 
 export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
-  // The decoder accepts only postgres connections for sql steps.
-  const handle = spec.connection ? env.connection({ kind: 'postgres', name: spec.connection.name }) : undefined;
-  if (spec.listen !== undefined) return compileListen(spec, spec.listen, handle, env);
-  const text = toPositional(spec.query, spec.parameters);
-  const valuesOf = parameterValues(spec);
+  // The decoder takes listen = ... on postgres connections only.
+  if (spec.listen !== undefined)
+    return compileListen(spec, spec.listen, spec.connection && env.connection({ kind: 'postgres', name: spec.connection.name }), env);
+  const handle = spec.connection ? env.sqlConnection(spec.connection) : undefined;
+  // A step in a transaction runs on the transaction's connection, of the transaction's engine.
+  const engine = handle ?? (spec.transactionConnection && env.sqlConnection(spec.transactionConnection));
+  const { text, occurrences } = toPlaceholders(spec.query, spec.parameters, engine?.placeholders ?? 'dollar');
+  const valuesOf = inOccurrenceOrder(parameterValues(spec), occurrences);
   // Named by its text: the same statement shares one server-side prepared statement per connection,
   // and a name can never stand for two texts (the server would refuse the second). A connection with
   // `prepared_statements = false` sends it unnamed (the connector drops the name).
@@ -53,7 +56,7 @@ export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
   };
   function run(scope: EndpointScope, ctx: RunContext): Promise<unknown> {
     const values = valuesOf(scope);
-    const target: PostgresHandle | PostgresSession | undefined = scope.session ?? handle;
+    const target: SqlHandle | SqlSession | undefined = scope.session ?? handle;
     // The model puts every sql step either on a connection or in a transaction; never neither.
     if (target === undefined) throw new Error(`sql "${spec.name}" has no connection and no transaction`);
     // The step's own life ending abnormally (its time-out, which the graph enforces, a teardown, a
@@ -96,8 +99,17 @@ function parameterValues(spec: SqlStepSpec): (scope: EndpointScope) => unknown[]
   };
 }
 
+/** For MySQL's `?`: one value per occurrence of a name, in the text's order. */
+function inOccurrenceOrder(valuesOf: (scope: EndpointScope) => unknown[], occurrences: readonly number[] | undefined): (scope: EndpointScope) => unknown[] {
+  if (occurrences === undefined) return valuesOf;
+  return (scope) => {
+    const values = valuesOf(scope);
+    return occurrences.map((n) => values[n]);
+  };
+}
+
 /** The decoder refuses stream = true inside a transaction: a streaming step has its own connection. */
-function streamHandle(spec: SqlStepSpec, handle: PostgresHandle | undefined): PostgresHandle {
+function streamHandle(spec: SqlStepSpec, handle: SqlHandle | undefined): SqlHandle {
   if (handle === undefined) throw new Error(`sql "${spec.name}" streams but has no connection`);
   return handle;
 }

@@ -1,8 +1,11 @@
 /**
- * Named parameters in SQL text: `@name` in the manifest, `$n` on the wire. Values are always bound,
- * never interpolated; the same name twice binds once. Quoted strings, quoted identifiers, comments
- * and dollar-quoted bodies are skipped, and so are operators such as `@>`, `@@` and `||/@`.
+ * Named parameters in SQL text: `@name` in the manifest, the engine's placeholders on the wire (`$n`
+ * for PostgreSQL, `?n` for SQLite, `?` for MySQL). Values are always bound, never interpolated; the
+ * same name twice binds once (MySQL, which has no numbered placeholders, is sent the value twice).
+ * Quoted strings, quoted identifiers, comments and dollar-quoted bodies are skipped, and so are
+ * operators such as `@>`, `@@` and `||/@`.
  */
+import type { PlaceholderStyle } from '../../connectors/index.js';
 
 /** Calls `found` for every `@name` outside strings and comments, with its offsets in `sql`. */
 function scanParameters(sql: string, found: (name: string, start: number, end: number) => void): void {
@@ -56,6 +59,30 @@ export function toPositional(sql: string, parameters: readonly string[]): string
     last = end;
   });
   return out + sql.slice(last);
+}
+
+/**
+ * The text an engine parses, and for `question` placeholders (one value per occurrence) which
+ * parameter each occurrence binds (indexes into `parameters`); undefined when the values go in
+ * `parameters`' order.
+ */
+export function toPlaceholders(
+  sql: string,
+  parameters: readonly string[],
+  style: PlaceholderStyle,
+): { readonly text: string; readonly occurrences: readonly number[] | undefined } {
+  if (style === 'dollar') return { text: toPositional(sql, parameters), occurrences: undefined };
+  let out = '';
+  let last = 0;
+  const occurrences: number[] = [];
+  scanParameters(sql, (name, start, end) => {
+    const n = parameters.indexOf(name);
+    if (n < 0) return;
+    out += sql.slice(last, start) + (style === 'numbered' ? `?${n + 1}` : '?');
+    occurrences.push(n);
+    last = end;
+  });
+  return { text: out + sql.slice(last), occurrences: style === 'question' ? occurrences : undefined };
 }
 
 /**

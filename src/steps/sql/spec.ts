@@ -10,6 +10,8 @@ export interface SqlStepSpec extends StepSpecBase {
   readonly name: string;
   /** Absent only inside a `transaction`, whose client the step uses. */
   readonly connection?: ConnectionRef;
+  /** Inside a `transaction`: its connection, whose engine decides how parameters are written. */
+  readonly transactionConnection?: ConnectionRef;
   /** The SQL text with named parameters `@name`; always static (values go through `args`). `''` with `listen`. */
   readonly query: string;
   /** Where the query's string is written (absent with `listen`): errors inside it point into it (./query-position.ts). */

@@ -17,20 +17,20 @@ export interface SqlStatement {
 
 export function sqlStatements(model: ServiceModel): SqlStatement[] {
   const out: SqlStatement[] = [];
-  const visit = (steps: readonly StepSpecBase[], connection: string | undefined): void => {
+  const visit = (steps: readonly StepSpecBase[]): void => {
     for (const step of steps) {
       if (step.kind === 'sql') {
         const sql = step as SqlStepSpec;
-        const on = sql.connection?.name ?? connection;
-        if (sql.listen === undefined && on !== undefined) out.push({ step: sql, connection: on, text: toPositional(sql.query, sql.parameters) });
+        // Only PostgreSQL describes a statement without running it.
+        const on = sql.connection ?? sql.transactionConnection;
+        if (sql.listen === undefined && on?.kind === 'postgres') out.push({ step: sql, connection: on.name, text: toPositional(sql.query, sql.parameters) });
         continue;
       }
+      // A transaction's steps carry its connection; a parallel's have their own.
       const nested = (step as { steps?: unknown }).steps;
-      const own = (step as { connection?: { name?: unknown } }).connection?.name;
-      // A transaction's steps run on its connection; a parallel's on their own.
-      if (Array.isArray(nested)) visit(nested as StepSpecBase[], step.kind === 'transaction' && typeof own === 'string' ? own : connection);
+      if (Array.isArray(nested)) visit(nested as StepSpecBase[]);
     }
   };
-  for (const endpoint of model.endpoints) if (endpoint.kind === 'pipeline') visit(endpoint.steps, undefined);
+  for (const endpoint of model.endpoints) if (endpoint.kind === 'pipeline') visit(endpoint.steps);
   return out;
 }

@@ -18,7 +18,7 @@
  * read), and without `catch` blocks (refused too: the response has started when a row fails).
  */
 import type { RunContext } from '../../../graph/index.js';
-import type { PostgresHandle, SqlCursor } from '../../connectors/index.js';
+import type { SqlCursor, SqlHandle } from '../../connectors/index.js';
 import type { EndpointScope } from '../contract.js';
 
 export interface SqlStreamOutput {
@@ -26,7 +26,7 @@ export interface SqlStreamOutput {
 }
 
 export function streamRows(
-  handle: PostgresHandle,
+  handle: SqlHandle,
   text: string,
   valuesOf: (scope: EndpointScope) => unknown[],
 ): (scope: EndpointScope, ctx: RunContext) => Promise<SqlStreamOutput> {

@@ -1,7 +1,7 @@
 /** `transaction` blocks -> TransactionStepSpec: the decoder of the kind's definition. */
 import type { SqlStepSpec } from '../sql/spec.js';
 import type { Block } from '../../hcl/index.js';
-import { type BodySchema, CATCH_RULE, type LowerContext, blocksOf, decodeBody, decodeCatches, readConnection } from '../../manifest/index.js';
+import { type BodySchema, CATCH_RULE, type LowerContext, SQL_KINDS, blocksOf, decodeBody, decodeCatches, readConnection } from '../../manifest/index.js';
 import type { TransactionStepSpec } from './spec.js';
 
 const TRANSACTION_BODY: BodySchema = {
@@ -13,7 +13,7 @@ const TRANSACTION_BODY: BodySchema = {
 export function lower(block: Block, cx: LowerContext): TransactionStepSpec | undefined {
   const s = cx.scope;
   const d = decodeBody(block.body, TRANSACTION_BODY, s, block);
-  const connection = readConnection(d.attrs.get('connection'), 'postgres', s, cx.env.connections, block.typeRange);
+  const connection = readConnection(d.attrs.get('connection'), SQL_KINDS, s, cx.env.connections, block.typeRange);
   const sqlBlocks = blocksOf(d, 'sql');
   for (const nested of blocksOf(d, 'parallel')) {
     s.error('Parallel in a transaction', nested.typeRange, {
@@ -22,8 +22,9 @@ export function lower(block: Block, cx: LowerContext): TransactionStepSpec | und
   }
   if (sqlBlocks.length === 0 && blocksOf(d, 'parallel').length === 0)
     s.error('Empty transaction', block.labelRanges[0] ?? block.typeRange, { detail: 'A transaction contains at least one sql step.' });
-  const steps = cx.lowerNested(sqlBlocks, 'transaction') as SqlStepSpec[];
+  const lowered = cx.lowerNested(sqlBlocks, 'transaction') as SqlStepSpec[];
   const catches = decodeCatches(blocksOf(d, 'catch'), s);
   if (!connection) return undefined;
+  const steps = lowered.map((step) => ({ ...step, transactionConnection: connection }));
   return { kind: 'transaction', name: block.labels[0]!, connection, steps, catches, range: block.range, blockPath: s.path };
 }

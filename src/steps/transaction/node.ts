@@ -9,7 +9,7 @@
  * server rolls an abandoned transaction back when its connection closes.
  */
 import type { ContainerNodeDef } from '../../../graph/index.js';
-import type { PostgresSession } from '../../connectors/index.js';
+import type { SqlSession } from '../../connectors/index.js';
 import type { EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import { caughtExit } from '../sql/catch.js';
@@ -21,7 +21,7 @@ const CONTROL_TIMEOUT_MS = 10_000;
 export const compileTransaction: NodeCompiler<TransactionStepSpec> = (spec, env) => {
   const body = env.compileSteps(spec.steps);
   if (!body) return undefined;
-  const handle = env.connection({ kind: 'postgres', name: spec.connection.name });
+  const handle = env.sqlConnection(spec.connection);
   const inner = spec.steps.map((s) => s.name);
   const node: ContainerNodeDef<EndpointScope> = {
     type: 'container',
@@ -79,7 +79,7 @@ export const compileTransaction: NodeCompiler<TransactionStepSpec> = (spec, env)
  * session whose connection failed after the last statement refuses the COMMIT with the connector's
  * error, which says why (an outage: a 503, not an anonymous 500).
  */
-async function finish(session: PostgresSession, statement: 'COMMIT'): Promise<void> {
+async function finish(session: SqlSession, statement: 'COMMIT'): Promise<void> {
   try {
     await session.query(statement, { timeoutMs: CONTROL_TIMEOUT_MS });
   } catch (error) {
@@ -93,7 +93,7 @@ async function finish(session: PostgresSession, statement: 'COMMIT'): Promise<vo
  * ROLLBACK when the client is still usable; a client whose query was cancelled or whose connection
  * failed was already released by the connector (its transaction dies with the connection).
  */
-async function rollBack(session: PostgresSession): Promise<void> {
+async function rollBack(session: SqlSession): Promise<void> {
   if (session.released) return;
   try {
     await session.query('ROLLBACK', { timeoutMs: CONTROL_TIMEOUT_MS });
