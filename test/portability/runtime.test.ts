@@ -28,18 +28,18 @@ const unicodeNumber = (v: string): number => {
 };
 
 describe(`runtime dependencies, pinned (node ${process.version}, ICU ${process.versions.icu}, Unicode ${process.versions.unicode})`, () => {
-  it('the supported lines are the same in scripts/node-lines.sh, package.json engines and the README', () => {
+  it('the supported lines are the same in scripts/node-lines.sh, package.json engines and docs/development.md', () => {
     const lines = execFileSync('bash', [join(root, 'scripts/node-lines.sh'), 'lines'], { encoding: 'utf8' })
       .trim()
       .split('\n');
     assert.ok(lines.length > 0);
     const engines = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.split('\n### Supported Node.js lines\n')[1]?.split(/^#{1,3} /m)[0];
-    assert.ok(section, 'README.md has a "### Supported Node.js lines" section');
+    const page = readFileSync(join(root, 'docs/development.md'), 'utf8');
+    const section = page.split('\n## Supported Node.js lines\n')[1]?.split(/^#{1,2} /m)[0];
+    assert.ok(section, 'docs/development.md has a "## Supported Node.js lines" section');
     for (const line of lines) {
       assert.match(engines, new RegExp(`(?:\\^|>=)${line}\\.`), `package.json engines admits ${line}.x`);
-      assert.match(section, new RegExp(`\\b${line}\\b`), `the README section names ${line}`);
+      assert.match(section, new RegExp(`\\b${line}\\b`), `the docs/development.md section names ${line}`);
     }
   });
 
