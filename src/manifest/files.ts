@@ -33,15 +33,24 @@ function isInside(root: string, path: string): boolean {
   return !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
 }
 
-export function resolveFile(attr: Attribute, value: string, baseDir: string, files: FileAccess, scope: DecodeScope): ResolvedFile | undefined {
+/** A file read under the rules above, or why not (a diagnostic's summary and detail). */
+export type ContainedFile =
+  | { readonly ok: true; readonly path: string; readonly text?: string }
+  | { readonly ok: false; readonly summary: string; readonly detail: string };
+
+/** `value` (as written) resolved against `baseDir` and read, if `files` reads, under the rules above. */
+export function readContainedFile(value: string, baseDir: string, files: FileAccess): ContainedFile {
   const root = resolve(files.rootDir);
   const path = resolve(baseDir, value);
-  const outside = (detail: string): undefined => void scope.error('File outside the manifest directory', attr.expr.range, { detail });
+  const outside = (detail: string): ContainedFile => ({ ok: false, summary: 'File outside the manifest directory', detail });
   // `problem`: an error code (`ENOENT`) or what the file is instead (`is a named pipe, not a regular file`).
-  const unreadable = (problem: string, code: boolean): undefined =>
-    void scope.error('Cannot read file', attr.expr.range, { detail: `"${value}" (${path})${code ? ':' : ''} ${problem}.` });
+  const unreadable = (problem: string, code: boolean): ContainedFile => ({
+    ok: false,
+    summary: 'Cannot read file',
+    detail: `"${value}" (${path})${code ? ':' : ''} ${problem}.`,
+  });
   if (!isInside(root, path)) return outside(`"${value}" resolves to ${path}, outside the manifest directory ${root}.`);
-  if (!files.read) return { path };
+  if (!files.read) return { ok: true, path };
   let real: string;
   try {
     real = realpathSync(path);
@@ -52,7 +61,13 @@ export function resolveFile(attr: Attribute, value: string, baseDir: string, fil
     return unreadable((e as NodeJS.ErrnoException).code ?? (e as Error).message, true);
   }
   const read = readRegularFileSync(real);
-  if (read.ok) return { path, text: read.bytes.toString('utf8') };
-  if (read.kind === 'too-large') return void scope.error('File too large', attr.expr.range, { detail: `"${value}" (${path}) ${read.problem}.` });
+  if (read.ok) return { ok: true, path, text: read.bytes.toString('utf8') };
+  if (read.kind === 'too-large') return { ok: false, summary: 'File too large', detail: `"${value}" (${path}) ${read.problem}.` };
   return unreadable(read.problem, read.kind === 'io');
+}
+
+export function resolveFile(attr: Attribute, value: string, baseDir: string, files: FileAccess, scope: DecodeScope): ResolvedFile | undefined {
+  const file = readContainedFile(value, baseDir, files);
+  if (!file.ok) return void scope.error(file.summary, attr.expr.range, { detail: file.detail });
+  return file.text === undefined ? { path: file.path } : { path: file.path, text: file.text };
 }

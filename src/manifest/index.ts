@@ -10,7 +10,7 @@ export { decodeManifest, type DecodedManifest } from './decode.js';
 export type { DecodedEndpoint } from './endpoint.js';
 export { discoverManifestFiles } from './discover.js';
 export type { FileAccess } from './files.js';
-export { resolveFile } from './files.js';
+export { readContainedFile, resolveFile } from './files.js';
 export { MAX_MANIFEST_FILE_BYTES, readRegularFile } from './read.js';
 export { DecodeScope } from './scope.js';
 export { isSqlKind, SQL_KINDS, type ConnectionKind, type SqlKind } from './connection-kind.js';

@@ -7,7 +7,7 @@ import { parseFile } from './syntax/parser.js';
 import { placeIn, SyntaxError_, type LinePlace } from './syntax/scanner.js';
 import { resolveFile, type FileOptions } from './resolve.js';
 import { Compiler } from './compile.js';
-import { displayText } from './values/utf8.js';
+import { decodeUTF8, displayText } from './values/utf8.js';
 import { makeUniverse } from './builtins/universe.js';
 import { makeJSONModule } from './json.js';
 import { makeMathModule } from './math.js';
@@ -189,6 +189,15 @@ export class Program {
    */
   parameterReads(name: string, index = 0): Reads {
     return parameterReads(this.stmts, name, index);
+  }
+
+  /** The modules its `load` statements name (top level only, as the language has them), in order. */
+  loads(): { module: string; line: number; col: number }[] {
+    const out: { module: string; line: number; col: number }[] = [];
+    for (const s of this.stmts) {
+      if (s.kind === 'Load') out.push({ module: decodeUTF8(s.module.value as string), line: s.pos.line, col: s.pos.col });
+    }
+    return out;
   }
 
   /** Execute the top level; returns the module with its globals frozen. */

@@ -12,9 +12,12 @@ import {
   type CompiledEndpoint,
   type CompileServiceOptions,
   type EndpointResult,
+  loadServiceModel,
   type PendingResult,
   type RequestContext,
+  type StepSpec,
 } from '../../src/steps/index.js';
+import type { ServiceModel } from '../../src/model/index.js';
 
 export const NO_REQUEST: RequestSpec = { path: [], query: [], headers: [] };
 
@@ -87,7 +90,21 @@ export async function serveManifest(
   source: string,
   options: { requestTimeoutMs?: number; dir?: string; logLevel?: string; compile?: CompileServiceOptions } = {},
 ): Promise<ServedService> {
-  const built = buildServiceModel([{ filename: 'api.hcl', source }], { dir: options.dir ?? '.' });
+  return serveBuilt(buildServiceModel([{ filename: 'api.hcl', source }], { dir: options.dir ?? '.' }), options);
+}
+
+/** The same from a manifest directory on disk, its files (Starlark modules, templates) read. */
+export async function serveManifestDir(
+  dir: string,
+  options: { requestTimeoutMs?: number; logLevel?: string; compile?: CompileServiceOptions } = {},
+): Promise<ServedService> {
+  return serveBuilt(await loadServiceModel(dir), options);
+}
+
+async function serveBuilt(
+  built: { readonly model?: ServiceModel<StepSpec> | undefined; readonly diagnostics: readonly Diagnostic[] },
+  options: { requestTimeoutMs?: number; logLevel?: string; compile?: CompileServiceOptions },
+): Promise<ServedService> {
   const summaries = (ds: readonly Diagnostic[]): string[] => ds.map((d) => `${d.subject?.start.line}: ${d.summary}: ${d.detail ?? ''}`);
   assert.deepEqual(summaries(built.diagnostics.filter((d) => d.severity === 'error')), []);
   const model = built.model!;

@@ -20,6 +20,7 @@ import type { EndpointNode, EndpointScope } from '../contract.js';
 import type { NodeCompiler } from '../definition.js';
 import { starlarkPool } from './pool.js';
 import { contextPlan } from './context.js';
+import { moduleLoader } from './modules.js';
 import { inlinePlacement } from './placement.js';
 import { NEEDS_POOL, runSlice } from './slice.js';
 import type { StarlarkStepSpec } from './spec.js';
@@ -35,9 +36,11 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
   const timeoutMs = Math.min(spec.timeoutMs ?? DEFAULT_TIMEOUT_MS, env.model?.server.requestTimeoutMs ?? Infinity);
   const limits = { maxSteps: spec.maxSteps ?? DEFAULT_MAX_STEPS, timeoutMs };
 
+  // The modules its `load` statements name were read at boot (./modules.ts).
+  const modules = spec.modules && spec.moduleDir !== undefined ? { sources: spec.modules, dir: spec.moduleDir } : undefined;
   let module: StarlarkModule;
   try {
-    module = program.init(limits);
+    module = program.init(modules ? { ...limits, load: moduleLoader(modules.sources, modules.dir, limits) } : limits);
   } catch (error) {
     // at the statement that failed (a refused `load`, a `fail`), else at the step
     const pos = error instanceof StarlarkError ? error.pos : null;
@@ -56,7 +59,7 @@ export const compileStarlark: NodeCompiler<StarlarkStepSpec> = (spec, env) => {
   // What of ctx the script can read, from its text: only that is sent to the worker.
   const ctxData = contextPlan(program.parameterReads('execute'));
   const pool = starlarkPool();
-  const registered = pool.register(spec.source, spec.sourceName, limits.maxSteps, limits.timeoutMs, place);
+  const registered = pool.register(spec.source, spec.sourceName, limits.maxSteps, limits.timeoutMs, place, modules);
   const node: EndpointNode = {
     type: 'step',
     kind: 'starlark',

@@ -35,7 +35,16 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { StarlarkError, type LinePlace } from '../../starlark/index.js';
-import { errorFromData, wallClock, type CallContext, type CallMessage, type CallsMessage, type FromWorker, type ProgramDef } from './protocol.js';
+import {
+  errorFromData,
+  wallClock,
+  type CallContext,
+  type CallMessage,
+  type CallsMessage,
+  type FromWorker,
+  type ProgramDef,
+  type ProgramModules,
+} from './protocol.js';
 
 /** The hard kill comes this fraction of the budget, plus KILL_SLACK_MS, after the budget. */
 const KILL_SLACK = 0.05;
@@ -126,11 +135,11 @@ export class StarlarkPool {
    * The program of a step, by content and place (`place`: where an inline program's lines are in its
    * manifest, placement.ts): compiling the same manifest again reuses its entry.
    */
-  register(source: string, sourceName: string, maxSteps: number, timeoutMs: number, place?: readonly LinePlace[]): ProgramDef {
-    const key = JSON.stringify([sourceName, maxSteps, timeoutMs, source, place]);
+  register(source: string, sourceName: string, maxSteps: number, timeoutMs: number, place?: readonly LinePlace[], modules?: ProgramModules): ProgramDef {
+    const key = JSON.stringify([sourceName, maxSteps, timeoutMs, source, place, modules]);
     let def = this.#programs.get(key);
     if (def === undefined) {
-      def = { id: this.#programs.size + 1, source, sourceName, ...(place ? { place } : {}), maxSteps, timeoutMs };
+      def = { id: this.#programs.size + 1, source, sourceName, ...(place ? { place } : {}), ...(modules ? { modules } : {}), maxSteps, timeoutMs };
       this.#programs.set(key, def);
       for (const slot of this.#slots) if (slot.ready) this.#load(slot, [def]);
     }

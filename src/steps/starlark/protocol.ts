@@ -3,6 +3,7 @@
  * (worker.ts), and the conversion of a script's error to data and back: a `StarlarkError` cannot
  * cross a thread, its fields can.
  */
+import type { ModuleSources } from './modules.js';
 import { DEFAULT_CONVERT_LIMITS, StarlarkError, type ConvertLimits, type LinePlace, type StarlarkDiagnostic } from '../../starlark/index.js';
 
 /** A compiled step's program, as a worker compiles and initialises it (once per worker). */
@@ -12,9 +13,17 @@ export interface ProgramDef {
   readonly sourceName: string;
   /** Where an inline program's lines are in its manifest (placement.ts): its errors name those. */
   readonly place?: readonly LinePlace[];
+  /** The modules its `load` statements name, read at boot (modules.ts): a worker reads no file. */
+  readonly modules?: ProgramModules;
   /** The limits its top level ran under at boot (it succeeded there, so it succeeds here). */
   readonly maxSteps: number;
   readonly timeoutMs: number;
+}
+
+/** A program's loadable modules (by absolute path) and the directory its own loads are relative to. */
+export interface ProgramModules {
+  readonly sources: ModuleSources;
+  readonly dir: string;
 }
 
 /**

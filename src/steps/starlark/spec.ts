@@ -1,6 +1,7 @@
 /** `starlark "<name>" { source | file, max_steps, timeout }`: the code defines `execute(ctx)`. */
 import type { Range } from '../../diag/index.js';
 import type { StepSpecBase } from '../../manifest/index.js';
+import type { ModuleSources } from './modules.js';
 
 export interface StarlarkStepSpec extends StepSpecBase {
   readonly kind: 'starlark';
@@ -16,6 +17,10 @@ export interface StarlarkStepSpec extends StepSpecBase {
   readonly sourceRange?: Range;
   /** `file`, resolved against the declaring manifest file's directory. */
   readonly file?: string;
+  /** The files its `load` statements name, transitively, read at boot (./modules.ts). */
+  readonly modules?: ModuleSources;
+  /** What its `load` paths are relative to: the directory of `file`, or of the manifest file. */
+  readonly moduleDir?: string;
   readonly maxSteps?: number;
   readonly timeoutMs?: number;
 }

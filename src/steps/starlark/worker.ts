@@ -12,6 +12,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { callFunction, compileError, compileModule, DEFAULT_SIZE_LIMITS, StarlarkError, toJS, type StarlarkModule } from '../../starlark/index.js';
 import { contextValue } from './context.js';
+import { moduleLoader } from './modules.js';
 import { errorToData, resultLimits, wallClock, type Answer, type CallMessage, type FromWorker, type ProgramDef, type ToWorker } from './protocol.js';
 
 const port = parentPort!;
@@ -29,7 +30,8 @@ function load(def: ProgramDef): StarlarkModule {
   const { program, errors } = compileModule(def.source, def.sourceName, def.place ? { place: def.place } : {});
   // It compiled and initialised at boot, on the event loop, with the same interpreter and limits.
   if (!program) throw compileError(errors);
-  const module = program.init({ maxSteps: def.maxSteps, timeoutMs: def.timeoutMs });
+  const limits = { maxSteps: def.maxSteps, timeoutMs: def.timeoutMs };
+  const module = program.init(def.modules ? { ...limits, load: moduleLoader(def.modules.sources, def.modules.dir, limits) } : limits);
   modules.set(def.id, module);
   return module;
 }
