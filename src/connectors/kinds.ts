@@ -4,8 +4,9 @@
  */
 import { postgresConnector } from './postgres/index.js';
 import { redisConnector } from './redis/index.js';
+import { sqliteConnector } from './sqlite/index.js';
 
-export const CONNECTOR_KINDS = [postgresConnector, redisConnector] as const;
+export const CONNECTOR_KINDS = [postgresConnector, sqliteConnector, redisConnector] as const;
 
 /** The handle of any kind; narrow it on `kind`. */
 export type ConnectorHandle = ReturnType<(typeof CONNECTOR_KINDS)[number]['handle']>;

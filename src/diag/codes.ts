@@ -638,6 +638,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: 'SVC_CONNECTION_UNKNOWN_KIND', summary: 'Unknown connection kind', description: 'A connection of a kind svc does not know.' },
   { code: 'SVC_CONNECTION_INVALID_URL', summary: 'Invalid connection URL', description: 'A connection URL that cannot be parsed or has the wrong scheme.' },
   {
+    code: 'SVC_CONNECTION_SQLITE_UNAVAILABLE',
+    summary: 'SQLite not available in this Node.js',
+    description: 'A sqlite connection on a Node.js without node:sqlite (before 22.13, or 22.5 to 22.12 without --experimental-sqlite).',
+  },
+  {
     code: 'SVC_CONNECTION_PROCESS_LOCAL_STORE',
     summary: 'In-process store with several workers',
     description: 'A `memory:` redis connection served by more than one worker process, without `shared = false`: each worker would keep its own store.',

@@ -6,12 +6,13 @@
  */
 import { dirname, resolve } from 'node:path';
 import type { Block } from '../hcl/index.js';
-import { didYouMean } from '../diag/index.js';
+import { didYouMean, type Range } from '../diag/index.js';
 import { CONNECTION_KIND_NAMES, type ConnectionKind } from './connection-kind.js';
 import type { ConnectionModel } from './types.js';
 import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
 import type { DecodeScope } from './scope.js';
 import { MAX_TIMER_MS, readBool, readDuration, readInt, readString } from './values.js';
+import { sqliteUnavailableReason } from './sqlite-support.js';
 
 const SCHEMES: Record<ConnectionKind, readonly string[]> = {
   postgres: ['postgres:', 'postgresql:', 'pglite:'],
@@ -22,7 +23,7 @@ const SCHEMES: Record<ConnectionKind, readonly string[]> = {
 
 const CONNECTION_BODY: Record<ConnectionKind, BodySchema> = {
   postgres: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {}, prepared_statements: {}, check_queries: {} }, blocks: { pool: {} } },
-  sqlite: { attributes: { url: {}, source: {}, migrations: {} } },
+  sqlite: { attributes: { url: {}, source: {}, migrations: {}, busy_timeout: {} } },
   mysql: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {} }, blocks: { pool: {} } },
   redis: { attributes: { url: {}, source: {}, shared: {} }, blocks: { pool: {} } },
 };
@@ -59,6 +60,7 @@ export function decodeConnection(block: Block, kind: ConnectionKind, scope: Deco
       detail: `A ${kind} URL starts with ${SCHEMES[kind].join(', ')}; got "${redact(url)}".`,
     });
   }
+  if (kind === 'sqlite') checkSqliteUrl(url, urlAttr.expr.range, s);
   const out: { -readonly [K in keyof ConnectionModel]: ConnectionModel[K] } = {
     kind,
     name,
@@ -81,11 +83,25 @@ export function decodeConnection(block: Block, kind: ConnectionKind, scope: Deco
     const idle = readDuration(pd.attrs.get('idle_timeout'), ps, { min: 0, max: MAX_TIMER_MS });
     out.pool = { ...(max !== undefined ? { max } : {}), ...(idle !== undefined ? { idleTimeoutMs: idle } : {}) };
   }
+  const busy = readDuration(d.attrs.get('busy_timeout'), s, { min: 0, max: MAX_TIMER_MS });
+  if (busy !== undefined) out.busyTimeoutMs = busy;
   const st = readDuration(d.attrs.get('statement_timeout'), s, { min: 0, max: MAX_TIMER_MS });
   if (st !== undefined) out.statementTimeoutMs = st;
   const migrations = readString(d.attrs.get('migrations'), s);
   if (migrations !== undefined) out.migrations = resolve(out.baseDir, migrations);
   return out;
+}
+
+/** A sqlite URL names a file or `:memory:`, and this Node.js must have node:sqlite (./sqlite-support.ts). */
+function checkSqliteUrl(url: string, range: Range, s: DecodeScope): void {
+  if (url === 'sqlite:') {
+    s.error('Invalid connection URL', range, {
+      detail: 'A sqlite URL names a file (sqlite:data/app.db) or an in-memory database (sqlite::memory:); got "sqlite:".',
+    });
+    return;
+  }
+  const reason = sqliteUnavailableReason();
+  if (reason !== undefined) s.error('SQLite not available in this Node.js', range, { detail: reason });
 }
 
 /** Never echo a password from a URL into a diagnostic. */

@@ -240,6 +240,8 @@ export interface ConnectionModel {
   readonly url: string;
   readonly pool?: { readonly max?: number; readonly idleTimeoutMs?: number };
   readonly statementTimeoutMs?: number;
+  /** sqlite only: `busy_timeout`, how long a statement waits for a lock another process holds. */
+  readonly busyTimeoutMs?: number;
   /** postgres only: migrations directory, resolved against `baseDir`. */
   readonly migrations?: string;
   /**

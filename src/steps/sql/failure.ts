@@ -24,6 +24,8 @@ export function locatedFailure(spec: SqlStepSpec, error: unknown, sources: Reado
     connection: error.connection,
     category: error.category,
     code,
+    // The engine's own codes (a SQLite result code name, a MySQL error number): a transaction's catch matches them too.
+    codes: error.codes,
   });
   located.stack = `${located.name}: ${located.message}`;
   return located;
