@@ -3,6 +3,7 @@
  * the sql and transaction steps are written against `SqlHandle` and never see an engine's driver.
  */
 import type { SqlKind } from '../model/index.js';
+import type { ConnectorError } from './errors.js';
 import type { HandleBase } from './types.js';
 
 /**
@@ -66,6 +67,11 @@ export interface CursorOptions {
   readonly endWith?: ((end: (reason: unknown) => void) => void) | undefined;
   /** Rows asked of the server per fetch (default: the connector's, see ./cursor.ts). */
   readonly batchRows?: number | undefined;
+  /**
+   * What a pull rejects with when the query fails (called once, with the connector's error): the
+   * sql step names itself and its manifest line there, as it does for a query that is not streamed.
+   */
+  readonly failure?: ((error: ConnectorError) => unknown) | undefined;
 }
 
 /**

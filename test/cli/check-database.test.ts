@@ -310,6 +310,35 @@ for (const target of TARGETS) {
         await s.close();
       }
     });
+
+    test('a streamed statement refused at run time is logged the same way', async () => {
+      const s = await serve(
+        [
+          'connection "postgres" "db" { url = "{{DB}}" }', // 1
+          'endpoint "GET /x" {', // 2
+          '  pipeline {', // 3
+          '    sql "q" {', // 4
+          '      connection = "db"', // 5
+          '      stream     = true', // 6
+          '      query      = "SELECT nam FROM pg_class"', // 7
+          '    }', // 8
+          '    stream "ndjson" { source = steps.q.stream }', // 9
+          '  }', // 10
+          '}', // 11
+        ].join('\n'),
+        await target.fresh(),
+      );
+      try {
+        const res = await s.app.inject({ method: 'GET', url: '/x' });
+        assert.equal(res.statusCode, 500);
+        assert.doesNotMatch(res.body, /nam|pg_class|42703/, 'no internals for the client');
+        const err = s.log.requests().find((l) => l.msg === 'request failed')!.err as { message: string; code: string };
+        assert.equal(err.message, 'sql "q" (api.hcl:4): column "nam" does not exist (SQLSTATE 42703, at api.hcl:7:28)');
+        assert.equal(err.code, '42703');
+      } finally {
+        await s.close();
+      }
+    });
   });
 }
 

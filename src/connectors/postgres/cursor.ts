@@ -99,7 +99,7 @@ export async function openCursor<Row>(pool: pg.Pool, query: SqlQuery | string, o
   } finally {
     interrupt?.dispose();
   }
-  cursor = new PortalCursor<Row>(client, typeof query === 'string' ? { text: query } : query, batchRows, where);
+  cursor = new PortalCursor<Row>(client, typeof query === 'string' ? { text: query } : query, batchRows, where, options.failure);
   // Ended between the client's arrival and this line: nobody will read it.
   if (ended) void cursor.close();
   return cursor;
@@ -121,13 +121,16 @@ class PortalCursor<Row> implements SqlCursor<Row> {
   /** No more rows will come: exhausted, failed or closed. */
   #done = false;
   /** The failure the next pull rejects with, once. */
-  #failure: ConnectorError | undefined;
+  #failure: unknown;
+  /** CursorOptions.failure */
+  readonly #reported: ((error: ConnectorError) => unknown) | undefined;
   #released = false;
   #closing: Promise<void> | undefined;
   readonly #onClientError: (error: Error) => void;
 
-  constructor(client: pg.PoolClient, query: SqlQuery, batchRows: number, where: Where) {
+  constructor(client: pg.PoolClient, query: SqlQuery, batchRows: number, where: Where, reported: ((error: ConnectorError) => unknown) | undefined) {
     this.#client = client;
+    this.#reported = reported;
     this.#batchRows = batchRows;
     this.#where = where;
     // pg reports a connection lost mid-cursor to the portal and as the client's 'error' event, which
@@ -210,7 +213,7 @@ class PortalCursor<Row> implements SqlCursor<Row> {
     }
     const error = toConnectorError(cause, this.#where.key, this.#where.label);
     this.#done = true;
-    this.#failure = error;
+    this.#failure = this.#reported === undefined ? error : this.#reported(error);
     this.#rows = [];
     this.#release(error.category === ConnectorCategory.unavailable);
     this.#wake?.();

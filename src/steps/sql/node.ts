@@ -52,7 +52,7 @@ export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
     reads: env.readsOf([...spec.args.values(), spec.argsMap, ...spec.catches.map((c) => c.body)]),
     meta: spec,
     ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
-    run: spec.stream ? streamRows(streamHandle(spec, handle), text, valuesOf) : run,
+    run: spec.stream ? streamRows(streamHandle(spec, handle), text, valuesOf, (error) => locatedFailure(spec, error, env.model.sources)) : run,
   };
   function run(scope: EndpointScope, ctx: RunContext): Promise<unknown> {
     const values = valuesOf(scope);

@@ -18,7 +18,7 @@
  * read), and without `catch` blocks (refused too: the response has started when a row fails).
  */
 import type { RunContext } from '../../../graph/index.js';
-import type { SqlCursor, SqlHandle } from '../../connectors/index.js';
+import type { ConnectorError, SqlCursor, SqlHandle } from '../../connectors/index.js';
 import type { EndpointScope } from '../contract.js';
 
 export interface SqlStreamOutput {
@@ -29,12 +29,14 @@ export function streamRows(
   handle: SqlHandle,
   text: string,
   valuesOf: (scope: EndpointScope) => unknown[],
+  /** What a failed query becomes: the step's located failure (./failure.ts), as when not streamed. */
+  failure: (error: ConnectorError) => unknown,
 ): (scope: EndpointScope, ctx: RunContext) => Promise<SqlStreamOutput> {
   return (scope, ctx) => {
     const values = valuesOf(scope);
     // One registration for the whole life: while the client is awaited it abandons the wait, after
     // that it closes the cursor, whether the life ended normally or not.
-    return handle.cursor({ text, values }, { endWith: (end) => ctx.onRelease(end) }).then(asOutput);
+    return handle.cursor({ text, values }, { endWith: (end) => ctx.onRelease(end), failure }).then(asOutput);
   };
 }
 
