@@ -7,7 +7,9 @@
  * - a `memory:` redis connection is an error, unless it says `shared = false` (the author accepts one
  *   store per worker: a cache whose misses are only slower, say);
  * - a `pglite:` connection is an error: `pglite:` in memory would be one database per worker, and
- *   `pglite:<dir>` opened by two processes at once is corrupted (README, PGlite's limits).
+ *   `pglite:<dir>` opened by two processes at once is corrupted (README, PGlite's limits);
+ * - `sqlite::memory:` is an error (one database per worker); a `sqlite:<file>` is not: SQLite's file
+ *   locks keep one file whole across the processes of a machine (docs/sqlite.md "Several workers").
  *
  *
  * Rate limits counted in each process's memory (no Redis `connection`, or a `memory:` one) are a
@@ -39,6 +41,16 @@ export function checkProcessLocalConnections(
         detail:
           `${label} is "memory:", a store inside each process, and ${why}: each would keep its own copy. ` +
           'Use a Redis server (redis://...) that every worker shares, or write `shared = false` to accept one separate store per worker.',
+      });
+    }
+    if (c.kind === 'sqlite' && c.url === 'sqlite::memory:') {
+      out.push({
+        severity: 'error',
+        summary: 'In-process database with several workers',
+        subject,
+        detail:
+          `${label} is "sqlite::memory:", a database inside each process, and ${why}: each worker would have its own. ` +
+          'Use a database file (sqlite:data/app.db), which every worker opens and SQLite keeps whole across processes, or one worker.',
       });
     }
     if (c.kind === 'postgres' && c.url.startsWith('pglite:')) {

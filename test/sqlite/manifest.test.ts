@@ -1,0 +1,83 @@
+/**
+ * What the manifest says of sqlite connections, on every Node.js line (this file never skips): the
+ * Node.js versions with node:sqlite, the diagnostic at the URL where the running one has none, the
+ * URL forms, `busy_timeout`, and the attributes only PostgreSQL has; `sqlite::memory:` refused with
+ * several workers, a file allowed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { codeOf } from '../../src/diag/index.js';
+import { checkProcessLocalConnections } from '../../src/model/index.js';
+import { sqliteUnavailableReason } from '../../src/manifest/sqlite-support.js';
+import { buildServiceModel } from '../../src/steps/index.js';
+import { NO_SQLITE } from './helpers.js';
+
+function build(source: string) {
+  return buildServiceModel([{ filename: 'f.hcl', source }]);
+}
+
+function diagnostics(source: string): string[] {
+  return build(source).diagnostics.map((d) => `${d.subject?.start.line}:${d.subject?.start.column} ${codeOf(d)} ${d.detail ?? ''}`);
+}
+
+const connection = (body: string): string => `connection "sqlite" "db" {\n${body}\n}\n`;
+
+test('node:sqlite: the versions that have it, and what to do on those that do not', () => {
+  assert.equal(sqliteUnavailableReason('22.13.0', true), undefined);
+  assert.match(
+    sqliteUnavailableReason('20.19.0', false)!,
+    /Node\.js 22\.13 or later \(22\.5 to 22\.12 with --experimental-sqlite\); this is Node\.js 20\.19\.0\./,
+  );
+  assert.match(sqliteUnavailableReason('22.5.1', false)!, /behind a flag on Node\.js 22\.5\.1: start svc with node --experimental-sqlite/);
+  assert.match(sqliteUnavailableReason('22.12.0', false)!, /behind a flag/);
+  assert.match(sqliteUnavailableReason('23.3.0', false)!, /behind a flag/);
+  assert.match(sqliteUnavailableReason('24.1.0', false)!, /--no-experimental-sqlite/);
+  // This process: the module loads exactly when the check says it can.
+  assert.equal(
+    sqliteUnavailableReason() === undefined,
+    typeof process.getBuiltinModule === 'function' && process.getBuiltinModule('node:sqlite') !== undefined,
+  );
+});
+
+test('a sqlite connection on a Node.js without node:sqlite is an error at its url', {
+  skip: NO_SQLITE === undefined ? 'this Node.js has node:sqlite' : false,
+}, () => {
+  const found = diagnostics(connection('  url = "sqlite:app.db"'));
+  assert.equal(found.length, 1, found.join('\n'));
+  assert.match(found[0]!, /^2:9 SVC_CONNECTION_SQLITE_UNAVAILABLE SQLite connections run on node:sqlite, built into Node\.js 22\.13 or later/);
+});
+
+test('sqlite URLs and attributes', { skip: NO_SQLITE }, () => {
+  assert.deepEqual(diagnostics(connection('  url = "sqlite::memory:"')), []);
+  assert.deepEqual(diagnostics(connection('  url = "sqlite:data/app.db"\n  busy_timeout = "2s"\n  migrations = "migrations"')), []);
+  const model = build(connection('  url = "sqlite:app.db"\n  busy_timeout = "250ms"')).model!;
+  assert.equal(model.connections.get('sqlite.db')!.busyTimeoutMs, 250);
+  assert.deepEqual(
+    diagnostics(connection('  url = "sqlite:"')).map((d) => d.split(' ').slice(0, 2).join(' ')),
+    ['2:9 SVC_CONNECTION_INVALID_URL'],
+  );
+  assert.deepEqual(
+    diagnostics(connection('  url = "postgres://x/y"')).map((d) => d.split(' ').slice(0, 2).join(' ')),
+    ['2:9 SVC_CONNECTION_INVALID_URL'],
+  );
+  // PostgreSQL's own settings are refused by name.
+  for (const attribute of ['statement_timeout = "1s"', 'check_queries = true', 'prepared_statements = false']) {
+    const found = diagnostics(connection(`  url = "sqlite:app.db"\n  ${attribute}`));
+    assert.equal(found.length, 1, `${attribute}: ${found.join('\n')}`);
+    assert.match(found[0]!, /^3:3 SVC_MANIFEST_UNSUPPORTED_ARGUMENT/);
+  }
+  assert.match(diagnostics(connection('  url = "sqlite:app.db"\n  pool {\n    max = 2\n  }'))[0]!, /^3:3 SVC_MANIFEST_UNSUPPORTED_BLOCK/);
+});
+
+test('with several workers: sqlite::memory: is refused (one database per worker), a file is not', { skip: NO_SQLITE }, () => {
+  const memory = build(connection('  url = "sqlite::memory:"')).model!;
+  const refused = checkProcessLocalConnections(memory.connections.values(), 2, 'the command line');
+  assert.deepEqual(
+    refused.map((d) => codeOf(d)),
+    ['SVC_CONNECTION_PROCESS_LOCAL_DATABASE'],
+  );
+  assert.match(refused[0]!.detail!, /sqlite::memory:.*each worker would have its own/);
+  const file = build(connection('  url = "sqlite:app.db"')).model!;
+  assert.deepEqual(checkProcessLocalConnections(file.connections.values(), 'auto', 'the command line'), []);
+  assert.deepEqual(checkProcessLocalConnections(memory.connections.values(), 1, 'the command line'), []);
+});
