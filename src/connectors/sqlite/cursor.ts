@@ -8,7 +8,7 @@
  * holds the write connection's lease from the first batch to the end, as a transaction does: other
  * statements on that connection wait until the stream ends (docs/sqlite.md).
  */
-import type { ConnectorError } from '../errors.js';
+import { ConnectorError } from '../errors.js';
 import type { CursorOptions, SqlCursor, SqlQuery } from '../sql-types.js';
 import { readOnlyRefusal } from './errors.js';
 import { onConnection } from './execute.js';
@@ -45,7 +45,7 @@ export async function openCursor<Row>(resource: SqliteResource, query: SqlQuery 
       },
     });
   }
-  cursor = new Cursor<Row>(resource, text, values, batchRows, lease);
+  cursor = new Cursor<Row>(resource, text, values, batchRows, lease, options.failure);
   if (ended) await cursor.close();
   return cursor;
 }
@@ -68,6 +68,8 @@ class Cursor<Row> implements SqlCursor<Row> {
     private readonly values: unknown[],
     private readonly batchRows: number,
     private lease: Lease | undefined,
+    /** What a failed batch rejects with (the sql step's located failure), else the connector's error. */
+    private readonly failure: ((error: ConnectorError) => unknown) | undefined,
   ) {}
 
   get released(): boolean {
@@ -88,7 +90,7 @@ class Cursor<Row> implements SqlCursor<Row> {
       await (this.fetching = this.fetch());
     } catch (error) {
       this.finish();
-      throw error;
+      throw this.failure !== undefined && error instanceof ConnectorError ? this.failure(error) : error;
     } finally {
       this.fetching = undefined;
     }
