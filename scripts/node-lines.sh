@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Keep in step with package.json `engines` and README "Supported Node.js lines" (test/portability
+# Keep in step with package.json `engines` and docs/development.md "Supported Node.js lines" (test/portability
 # checks all three agree). 20 is past its end of life but still the machines' own Node.js.
 LINES=(22 24 26)
 CACHE=.cache/node-lines

@@ -58,14 +58,14 @@ trap 'for ((i = ${#on_exit[@]} - 1; i >= 0; i--)); do eval "${on_exit[i]}" || tr
 mapfile -t files < <(find test -name '*.test.ts' | sort | sed -E 's|^(.*)\.ts$|dist/\1.js|')
 
 # --- Node.js lines -------------------------------------------------------------------------------
-# The unit tests again under each supported Node.js line other than the machine's own (README
+# The unit tests again under each supported Node.js line other than the machine's own (docs/development.md
 # "Supported Node.js lines"; scripts/node-lines.sh takes each line's binary from the npm registry once
 # and keeps it in .cache/node-lines). Not the real-engine, end-to-end and browser tests (test/postgres,
 # test/redis, test/connectors, test/e2e, test/cluster, test/docs/browser): they run once, in the main
 # run. A line whose binary cannot be had is reported as skipped with the reason; the matrix's passes
 # and failures count in the summary. It starts as soon as the build is there, and runs beside the lint
 # and the main run, its report printed after it: in series the two overran the 15 minutes `npm test`
-# may take on a 2-core machine (README "Supported Node.js lines" has the figures). At a lower priority
+# may take on a 2-core machine (docs/development.md "Supported Node.js lines" has the figures). At a lower priority
 # (nice), so that the main run, whose real-engine tests run nowhere else, keeps its pace.
 mapfile -t unit_files < <(printf '%s\n' "${files[@]}" |
   grep -vE '^dist/test/(e2e|postgres|redis|connectors|cluster)/|^dist/test/docs/browser\.test\.js$')

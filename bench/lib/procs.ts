@@ -57,7 +57,7 @@ export function compiled(script: string, args: readonly string[] = []): string[]
 
 /**
  * What bin/svc.js's first line gives Node when svc runs as a command (`#!/usr/bin/env -S NAME=value
- * node --option`): environment variables and Node options (README "Memory"). The benchmarks start
+ * node --option`): environment variables and Node options (docs/operations.md "Memory"). The benchmarks start
  * svc as `node <options> bin/svc.js` (to pin it to a CPU, or to add profiling options), so they add
  * both themselves: svc is measured as users run it. Baselines get neither: Node's defaults.
  */

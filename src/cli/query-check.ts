@@ -1,5 +1,5 @@
 /**
- * Queries checked against a database (README "Checking queries against the database"): every sql
+ * Queries checked against a database (docs/postgresql.md "Checking queries against the database"): every sql
  * step's statement described by PostgreSQL without running it, a refused one reported as a
  * diagnostic inside the query, the columns of the others kept for the OpenAPI document.
  *

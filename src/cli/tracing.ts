@@ -1,5 +1,5 @@
 /**
- * Tracing in `svc serve` (README "Tracing"): whether the manifest's steps are compiled in spans, and
+ * Tracing in `svc serve` (docs/operations.md "Tracing"): whether the manifest's steps are compiled in spans, and
  * the SDK started in each serving process (every worker of `--workers N` exports its own spans)
  * before its first server is built, and stopped, its last spans exported, after the last request.
  *

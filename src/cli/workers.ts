@@ -165,7 +165,7 @@ export async function servePrimary(options: PrimaryOptions): Promise<number> {
   reload = reloadNow;
   const watcher = options.watch ? watchManifest(options.dir, options.booted.model, () => reloadNow('watch')) : undefined;
   const endpoints = countEndpoints(options.booted.model).total;
-  // The workers serve HTTPS when the manifest has `server { tls }` (README "TLS and HTTP/2").
+  // The workers serve HTTPS when the manifest has `server { tls }` (docs/tls.md).
   const scheme = options.booted.model.server.tls !== undefined ? 'https' : 'http';
   const url = `${scheme}://${options.bind.host.includes(':') ? `[${options.bind.host}]` : options.bind.host}:${port}`;
   logger.info({ url, endpoints, workers: options.workers, pid: process.pid, pids: [...serving].map((w) => w.process.pid) }, 'listening');

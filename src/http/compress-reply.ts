@@ -1,5 +1,5 @@
 /**
- * Writing an answer with a body of an endpoint that has a representation (README "Compression",
+ * Writing an answer with a body of an endpoint that has a representation (docs/compression.md,
  * "Conditional requests"): `Cache-Control`, a strong ETag and 304 on GET/HEAD, the body compressed
  * when the client accepts a coding and it is long enough, `Vary: Accept-Encoding` whenever it could
  * have been.

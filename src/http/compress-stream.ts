@@ -95,7 +95,7 @@ export interface StreamRepresentation {
  * Streams are compressed whatever their length (it is unknown): ndjson and csv always, a raw stream
  * when its media type is text-like and it has no Content-Encoding of its own. SSE never: an event
  * stream is small events with minutes between them, where a flushed compressor saves little, and
- * some proxies and EventSource polyfills mishandle a coded event stream (README "Compression").
+ * some proxies and EventSource polyfills mishandle a coded event stream (docs/compression.md).
  */
 export function streamRepresentation(request: FastifyRequest, result: StreamResult): StreamRepresentation | undefined {
   const rep = request.svcRepresentation;

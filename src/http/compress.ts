@@ -1,5 +1,5 @@
 /**
- * Compression of answers (README "Compression"), compiled at boot from a `compression { ... }`
+ * Compression of answers (docs/compression.md), compiled at boot from a `compression { ... }`
  * block: which codings, the threshold, and each coding's level. A body is compressed in one
  * synchronous call (compress-reply.ts); a stream through a zlib stream flushed after each of its own
  * writes (compress-stream.ts).

@@ -1,5 +1,5 @@
 /**
- * CORS preflights (README "CORS"): an `OPTIONS` with `Origin` and `Access-Control-Request-Method` on a
+ * CORS preflights (docs/cors.md): an `OPTIONS` with `Origin` and `Access-Control-Request-Method` on a
  * declared path, answered before any guard, validation or rate limit runs (the browser sends no
  * credentials with it). It arrives on the path's 405 route, which has no hooks, or, when the manifest
  * declares an OPTIONS endpoint on the path, on that endpoint's first hook; an OPTIONS that is not a

@@ -1,5 +1,5 @@
 /**
- * CORS (README "CORS"): the headers of an actual cross-origin request, on every answer of an
+ * CORS (docs/cors.md): the headers of an actual cross-origin request, on every answer of an
  * endpoint whose policy allows the page's origin.
  *
  * The headers are set on Fastify's reply (`reply.header`: a property store), which every way svc

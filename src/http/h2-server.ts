@@ -1,5 +1,5 @@
 /**
- * The server of `server { tls { ... } }` and `server { h2c = true }` (README "TLS and HTTP/2"), built
+ * The server of `server { tls { ... } }` and `server { h2c = true }` (docs/tls.md), built
  * where node-server.ts builds the HTTP/1.1 one, with the same promises:
  *
  * - **TLS**: `node:http2`'s secure server, HTTP/2 chosen by ALPN and HTTP/1.1 beside it

@@ -1,5 +1,5 @@
 /**
- * Liveness and readiness (`server { health { live = "/livez", ready = "/readyz" } }`, README
+ * Liveness and readiness (`server { health { live = "/livez", ready = "/readyz" } }`, docs/operations.md
  * "Health and readiness"): the two questions an orchestrator or a load balancer asks a process.
  *
  * - Liveness answers 200 whenever the event loop turns: a process that cannot answer it is stuck and

@@ -1,5 +1,5 @@
 /**
- * Rate limits (README "Rate limiting"), counted by @fastify/rate-limit as a route's `onRequest` hook:
+ * Rate limits (docs/rate-limits.md), counted by @fastify/rate-limit as a route's `onRequest` hook:
  * before the body is read, so a refused request costs no upload and no step.
  *
  * - **Store.** One per service: @fastify/rate-limit's RedisStore (its Lua script: INCR, and PEXPIRE

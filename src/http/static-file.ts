@@ -33,7 +33,7 @@ export function staticFile(content: string | Buffer, contentType: string, cacheC
 
 /**
  * The route handler of one file (GET; Fastify answers HEAD from it without the body). With the
- * endpoint's `compressor` (README "Compression"), a text file of at least `min_size` bytes is sent in
+ * endpoint's `compressor` (docs/compression.md), a text file of at least `min_size` bytes is sent in
  * the client's coding, compressed once per coding on first demand and kept, with its own tag.
  */
 export function serveStaticFile(file: StaticFile, compressor?: Compressor): (request: FastifyRequest, reply: FastifyReply) => void {

@@ -1,6 +1,6 @@
 /**
- * What `server { tls }` and `server { h2c }` change for the listening side (README "TLS and
- * HTTP/2"): which server is built (h2-server.ts), the scheme of the address svc prints, and the
+ * What `server { tls }` and `server { h2c }` change for the listening side (docs/tls.md):
+ * which server is built (h2-server.ts), the scheme of the address svc prints, and the
  * certificate a reload renews.
  */
 import type { Server } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * The HTTP edge of tracing (README "Tracing", src/tracing): a server span per request, started as the
+ * The HTTP edge of tracing (docs/operations.md "Tracing", src/tracing): a server span per request, started as the
  * request arrives (Fastify's `genReqId`, the first code to see every request) and ended where its log
  * line is written (note.ts `logSent`: every answer, a stream's at its end), with the route template
  * and the status; a stream's span from its head to its end; the log line's `trace_id` and `span_id`.

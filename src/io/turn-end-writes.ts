@@ -1,6 +1,6 @@
 /**
  * What is written to a held socket during one turn of the event loop leaves at the end of that turn,
- * back to back with what the other held sockets were given (README: why, and what was measured).
+ * back to back with what the other held sockets were given (docs/performance.md: why, and what was measured).
  *
  * Under load one turn answers many requests; written at once, each answer woke a client that had gone
  * back to sleep after the previous one, and on loopback and on a VM the wake-up is most of a write's

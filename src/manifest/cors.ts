@@ -1,6 +1,6 @@
 /**
  * `cors { allowed_origins, allowed_methods, allowed_headers, exposed_headers, allow_credentials,
- * max_age }` (README "CORS"), the names of the Go project svc is measured against, so its manifests
+ * max_age }` (docs/cors.md), the names of the Go project svc is measured against, so its manifests
  * work as written:
  *
  * - in the server block: the policy of every endpoint that says nothing of its own;

@@ -1,5 +1,5 @@
 /**
- * `rate_limit { max, window, key, connection }` (README "Rate limiting"):
+ * `rate_limit { max, window, key, connection }` (docs/rate-limits.md):
  *
  * - in the server block: with `max` and `window`, the limit of every endpoint that says nothing of
  *   its own (one budget per client, shared by those endpoints); `key` and `connection` are the

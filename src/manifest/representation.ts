@@ -1,5 +1,5 @@
 /**
- * How answers are represented on the wire (README "Compression", "Conditional requests"):
+ * How answers are represented on the wire (docs/compression.md, docs/conditional-requests.md):
  *
  * - `server { compression { enabled, encodings, min_size, gzip_level, brotli_quality, zstd_level } }`
  *   turns compression on for every endpoint; an endpoint's `compression = false` turns it off there;

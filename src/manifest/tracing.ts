@@ -1,6 +1,6 @@
 /**
  * `server { tracing { endpoint, service_name, sample_ratio, headers } }`: OpenTelemetry tracing
- * (README "Tracing"). The block turns tracing on; every attribute is optional and, when absent, its
+ * (docs/operations.md "Tracing"). The block turns tracing on; every attribute is optional and, when absent, its
  * standard `OTEL_*` environment variable decides (src/tracing/settings.ts holds the precedence).
  */
 import type { Attribute, Block } from '../hcl/index.js';

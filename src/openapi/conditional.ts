@@ -1,5 +1,5 @@
 /**
- * What an endpoint's representation adds to its operation (README "Conditional requests"): with
+ * What an endpoint's representation adds to its operation (docs/conditional-requests.md): with
  * `etag`, a GET's answers with a body carry `ETag` and a 304 (Not Modified) can answer an
  * `If-None-Match`; with `cache_control`, its successful answers carry `Cache-Control`. A pipeline that
  * answers 304 itself keeps its own description.

@@ -121,7 +121,7 @@ export interface ResultReceiver {
   settle(result: EndpointResult): void;
 }
 
-/** A rate limit and where it is counted (README "Rate limiting"; src/http/rate-limit.ts counts it). */
+/** A rate limit and where it is counted (docs/rate-limits.md; src/http/rate-limit.ts counts it). */
 export interface EndpointRateLimit {
   readonly limit: RateLimitModel;
   /** `server.rate_limit.connection`: the redis connection counters are kept in; absent means in the process. */

@@ -1,5 +1,5 @@
 /**
- * Step spans for tracing (README "Tracing"): each step node's `run` wrapped, at compile time, in a
+ * Step spans for tracing (docs/operations.md "Tracing"): each step node's `run` wrapped, at compile time, in a
  * span named by its kind and name, child of the request's server span, ended when the step's result
  * settles (as ./observe.ts times it) and marked failed with the error that failed it. The step's
  * `run` executes with its span as the tracer's current one, so the client spans of the queries,

@@ -1,5 +1,5 @@
 /**
- * Tracing with OpenTelemetry (README "Tracing"): the settings, the start of the SDK, and the tracer
+ * Tracing with OpenTelemetry (docs/operations.md "Tracing"): the settings, the start of the SDK, and the tracer
  * the hooks of src/http, src/steps and src/connectors read. Nothing exported here loads OpenTelemetry.
  */
 export { activeTracer, REQUEST_SPAN, type ClientSystem, type IncomingHeaders, type SvcTracer, type TraceSpan } from './active.js';

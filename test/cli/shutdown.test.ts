@@ -1,5 +1,5 @@
 /**
- * `svc serve` stopping (README "Shutdown"), as a real process: an idle server exits at once, without
+ * `svc serve` stopping (docs/operations.md "Stopping"), as a real process: an idle server exits at once, without
  * waiting for `shutdown_timeout`; requests still running when it runs out are cut and logged as cut
  * by the server (503, or the status already sent, with `cancelled: "shutdown"`), not as clients that
  * left (499). The same with `--workers 2`, whose workers close their channel to the primary once it

@@ -1,6 +1,6 @@
 /**
  * `svc` run as a command (bin/svc.js executed, its `#!/usr/bin/env -S ...` line read by the kernel
- * and env, as `npx svc` and a global install run it) starts Node with the memory settings README
+ * and env, as `npx svc` and a global install run it) starts Node with the memory settings docs/operations.md
  * "Memory" describes: `--max-semi-space-size=8` and `--liftoff-only` among Node's options and
  * `MALLOC_ARENA_MAX=2` in its environment, all read from /proc (Linux).
  */
@@ -14,7 +14,7 @@ import { ROOT } from '../paths.js';
 
 const LINUX = process.platform === 'linux';
 
-test("bin/svc.js run as a command serves with README 'Memory' settings", { skip: !LINUX && 'reads /proc' }, async () => {
+test("bin/svc.js run as a command serves with docs/operations.md 'Memory' settings", { skip: !LINUX && 'reads /proc' }, async () => {
   ensureBuilt();
   const child = spawn(join(ROOT, 'bin/svc.js'), ['serve', '-c', 'examples/quickstart', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   try {

@@ -1,5 +1,5 @@
 /**
- * HTTPS with HTTP/2 in a real browser (README "TLS and HTTP/2"): headless Chromium (Debian's
+ * HTTPS with HTTP/2 in a real browser (docs/tls.md): headless Chromium (Debian's
  * `chromium`, puppeteer-core, `--ignore-certificate-errors` for the certificate openssl made for the
  * run) loads a page served by `svc serve` over HTTPS, which opens ten EventSources to the same origin;
  * the page is on HTTP/2, all ten open, and every one receives the one event published after. Over

@@ -4,7 +4,7 @@
  */
 import { CASE_MS } from './budget.js';
 
-/** The dependency failures a client may meet (src/http/failure.ts, README "Failures"). */
+/** The dependency failures a client may meet (src/http/failure.ts, docs/redis.md "Failures"). */
 const DOCUMENTED_5XX = new Set([502, 503, 504]);
 
 /** A JavaScript stack frame, a source path, or the name of an engine error. */

@@ -6,7 +6,7 @@
  * - no 5xx but the documented dependency failures (502 bad gateway, 503 unavailable, 504 time-out):
  *   a 500 is a defect of svc, whatever the client sent;
  * - no stack trace, source path or engine error name in the body;
- * - an error answer is a problem document (application/problem+json), as README promises
+ * - an error answer is a problem document (application/problem+json), as the manual (docs/) promises
  * (oracle.ts). Under the short budget the examples without PGlite run, and shop (its validation is
  * the richest); live (PGlite, and a stream that never ends) runs under the long one.
  * `npm test` runs a short budget with a fixed seed; `npm run fuzz` a long one (budget.ts).

@@ -45,7 +45,7 @@ const charClass = fc
  * Patterns of the constructs above. `quantifiedGroups`: whether a group may be repeated. A repeated group
  * whose body can match the empty string (`(|a)*`) is where JavaScript and RE2 pick different matches
  * (JavaScript refuses an empty iteration and backtracks; RE2, like Perl, keeps it): the set of strings
- * that match is the same, so `test` agrees, but the text replaced may not. README says so.
+ * that match is the same, so `test` agrees, but the text replaced may not. docs/fields-and-validation.md says so.
  */
 function patterns(quantifiedGroups: boolean): fc.Arbitrary<string> {
   return fc.letrec<{ alt: string; seq: string; term: string; atom: string; group: string }>((tie) => ({

@@ -1,5 +1,5 @@
 /**
- * Compression of answers over real sockets (README "Compression"): the coding chosen from
+ * Compression of answers over real sockets (docs/compression.md): the coding chosen from
  * Accept-Encoding (q-values, `*`, identity, garbage), bodies and streams decoded byte for byte,
  * Vary, HEAD, the threshold, the endpoint's off switch, never twice, SSE never, and a compressed
  * ndjson stream that delivers its first line while its source is still waiting.

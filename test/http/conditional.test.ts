@@ -1,5 +1,5 @@
 /**
- * Conditional requests (README "Conditional requests"): a strong ETag from the answer's bytes on
+ * Conditional requests (docs/conditional-requests.md): a strong ETag from the answer's bytes on
  * GET and HEAD, If-None-Match (lists, W/, `*`, a coded representation's tag) answered 304 without a
  * body but with ETag, Cache-Control and Vary; the endpoint's Cache-Control; the server-wide switch.
  */

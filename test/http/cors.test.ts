@@ -1,5 +1,5 @@
 /**
- * CORS served (src/http/cors*.ts, README "CORS"), in-process over Fastify's inject: preflights
+ * CORS served (src/http/cors*.ts, docs/cors.md), in-process over Fastify's inject: preflights
  * answered before guards and limits, the credentials rules of Fetch, `Vary`, and the headers on every
  * kind of answer: JSON written directly, problems (401, 404, 405, 413, 415, 422, 429, 500, 504),
  * streams (SSE, ndjson, CSV), the OpenAPI document and a documentation page. Browsers themselves:

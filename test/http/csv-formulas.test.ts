@@ -1,5 +1,5 @@
 /**
- * `neutralize_formulas` on a `csv` stream (README "Streams"): the attribute decoded from a manifest and
+ * `neutralize_formulas` on a `csv` stream (docs/streams.md): the attribute decoded from a manifest and
  * applied to the bytes served; without it the cells are sent as they are.
  */
 import { test } from 'node:test';

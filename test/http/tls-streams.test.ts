@@ -1,5 +1,5 @@
 /**
- * Streams over HTTP/2 with TLS (README "TLS and HTTP/2"), as a real `svc serve` process: ten SSE
+ * Streams over HTTP/2 with TLS (docs/tls.md), as a real `svc serve` process: ten SSE
  * streams on one session all receive a published event, with heartbeats between; an export whose
  * client never reads is held by HTTP/2 flow control (the server reads no more rows than the windows
  * take, and its memory stays far below the export's size); `--workers 2` serves HTTPS with HTTP/2.

@@ -1,5 +1,5 @@
 /**
- * `server { tls { cert_file, key_file } }` and `server { h2c = true }` (README "TLS and HTTP/2"), as
+ * `server { tls { cert_file, key_file } }` and `server { h2c = true }` (docs/tls.md), as
  * a real `svc serve` process with a certificate made by openssl for the run: HTTP/2 by ALPN and
  * HTTP/1.1 beside it, validation, request ids and problems over HTTP/2, a trickled body answered 408,
  * a graceful shutdown that lets a stream in flight finish after the GOAWAY, a reload that serves a

@@ -1,6 +1,6 @@
 /**
- * `server { tls { cert_file, key_file } }` and `h2c` as the manifest decodes them (README "TLS and
- * HTTP/2"): the PEM files read with the rules of every referenced file, a pair Node cannot serve
+ * `server { tls { cert_file, key_file } }` and `h2c` as the manifest decodes them (docs/tls.md):
+ * the PEM files read with the rules of every referenced file, a pair Node cannot serve
  * refused at boot with SVC_LOAD_TLS_INVALID, `h2c` beside `tls` refused, required attributes.
  */
 import { test } from 'node:test';

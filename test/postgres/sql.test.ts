@@ -209,7 +209,7 @@ for (const target of TARGETS) {
         const slow = await s.app.inject({ method: 'GET', url: '/slow' });
         assert.equal(slow.statusCode, 504, slow.body);
         // PGlite runs in this process' thread: a query it is running cannot be interrupted, so the
-        // answer waits for it (README: the embedded engine is for development). A server's query is
+        // answer waits for it (docs/postgresql.md: the embedded engine is for development). A server's query is
         // cancelled and the answer comes at the time-out.
         if (target.name === 'postgres') assert.ok(Date.now() - started < 3000, 'answered at the time-out, not after the query');
         const broken = await s.app.inject({ method: 'GET', url: '/broken' });

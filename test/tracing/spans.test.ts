@@ -1,5 +1,5 @@
 /**
- * Tracing end to end (README "Tracing"): a real `svc serve` process exporting over OTLP/HTTP to a
+ * Tracing end to end (docs/operations.md "Tracing"): a real `svc serve` process exporting over OTLP/HTTP to a
  * receiver in the test (otlp-receiver.ts decodes the protocol by the opentelemetry-proto
  * definitions), with the real PostgreSQL and Redis of the test environment and a local upstream.
  * Checked: the incoming trace continued, the parentage server -> steps -> clients, the attributes

@@ -1,5 +1,5 @@
 /**
- * An outbound exchange's client span (README "Tracing"): HTTP client semantic conventions (method,
+ * An outbound exchange's client span (docs/operations.md "Tracing"): HTTP client semantic conventions (method,
  * `server.address`, `server.port`, `url.full` without query or userinfo, where API keys and passwords
  * travel, the status), and the upstream gets `traceparent` (and `tracestate`) naming this span as
  * its parent. Only inside a traced step (src/tracing `client` answers undefined elsewhere).

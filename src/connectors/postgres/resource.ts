@@ -18,8 +18,7 @@ export interface PostgresResource {
   readonly where: Where;
   /**
    * False for `prepared_statements = false`: every statement is sent unnamed (parsed each time), for
-   * a pooler in transaction mode that does not track prepared statements (README "Running more than
-   * one replica").
+   * a pooler in transaction mode that does not track prepared statements (docs/replicas.md).
    */
   readonly namedStatements: boolean;
   /**

@@ -1,5 +1,5 @@
 /**
- * `svc check --database` and `check_queries = true` (README "Checking queries against the
+ * `svc check --database` and `check_queries = true` (docs/postgresql.md "Checking queries against the
  * database"): every statement described by the server (./describe.ts), inside one transaction that
  * is always rolled back, so the database is left as it was whatever runs in it:
  *

@@ -1,5 +1,5 @@
 /**
- * A statement's client span (README "Tracing"): `db.system.name` postgresql, the operation (the
+ * A statement's client span (docs/operations.md "Tracing"): `db.system.name` postgresql, the operation (the
  * statement's first keyword), and the query's text as sent, with `$n` placeholders: svc passes every
  * value as a parameter, so no value is in it. A named query's name is the span's name. Only inside a
  * traced step (src/tracing `client` answers undefined elsewhere: pings, migrations, listeners).

@@ -41,7 +41,7 @@ export interface PostgresHandle extends SqlHandle {
    * every channel and listener of the process (./listener.ts). Resolves once the LISTEN is done;
    * the channel is left (UNLISTEN) when its last listener leaves. Rejects with a ConnectorError:
    * dependency-unavailable when the server cannot be reached, or on PGlite, which cannot deliver
-   * another connection's notifications (see README "PostgreSQL").
+   * another connection's notifications (see docs/postgresql.md).
    */
   listen(channel: string, listener: NotificationListener, options?: ListenOptions): Promise<PostgresListening>;
   /** Why `listen` would fail at once now (not open, closed, reopening held back), else undefined. No I/O. */

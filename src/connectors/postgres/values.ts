@@ -1,5 +1,5 @@
 /**
- * Column values as JSON can carry them, decided once for every result (README "Values from the
+ * Column values as JSON can carry them, decided once for every result (docs/postgresql.md "Values from the
  * database"): the pool parses text results with these parsers instead of pg's defaults.
  *
  * - int8: a JS number when it is a safe integer, else a BigInt, which the HTTP layer writes as the

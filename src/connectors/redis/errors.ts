@@ -61,7 +61,7 @@ export function toConnectorError(cause: unknown, key: string, label: string): Co
   });
 }
 
-/** The connection is known to be down: a command fails at once instead of waiting (README "Redis"). */
+/** The connection is known to be down: a command fails at once instead of waiting (docs/redis.md). */
 export function unavailable(key: string, label: string, why: string, cause?: unknown): ConnectorError {
   return new ConnectorError(`${label}: ${why}`, { connection: key, category: ConnectorCategory.unavailable, cause });
 }

@@ -26,7 +26,7 @@ export function redisHandle(target: RedisTarget, access: ResourceAccess<RedisRes
    * graph does its own waiting) it is the store's promise with one `.catch`, nothing more per call.
    */
   function run<T>(what: string, options: CommandOptions | undefined, command: (store: RedisStore) => Promise<T>): Promise<T> {
-    // Tracing on: the command in a client span of the step that sent it (README "Tracing").
+    // Tracing on: the command in a client span of the step that sent it (docs/operations.md "Tracing").
     const tracer = activeTracer();
     const span = tracer?.client('redis', what, { 'db.operation.name': what, 'svc.connection': identity.key });
     if (span === undefined) return untraced(what, options, command);

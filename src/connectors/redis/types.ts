@@ -109,7 +109,7 @@ export interface RedisStore {
   incr(key: string): Promise<IntegerReply>;
   /** PEXPIRE: 1 when the key exists (and now expires), 0 when it does not. */
   expire(key: string, ttlMs: number): Promise<IntegerReply>;
-  /** The number of subscriber connections that received it (see README "Redis": one per svc process). */
+  /** The number of subscriber connections that received it (see docs/redis.md: one per svc process). */
   publish(channel: string, message: string): Promise<IntegerReply>;
   /** XADD key [MINID|MAXLEN ~ n] id field value...: the new entry's id. */
   xadd(key: string, id: string, fields: readonly string[], trim?: StreamTrim): Promise<string>;

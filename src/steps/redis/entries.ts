@@ -1,5 +1,5 @@
 /**
- * Stream entries in and out of the manifest (README "Redis streams"). XADD takes `fields`, an
+ * Stream entries in and out of the manifest (docs/redis.md "Redis streams"). XADD takes `fields`, an
  * object: each value is stored as `value` is (../text-values.ts: a string as it is, anything else as its
  * JSON text). An entry read back (XRANGE, XREVRANGE, XREAD) is `{ id, fields }`, each field's text
  * decoded as GET decodes a value; a field named twice in one entry (possible in Redis, not through

@@ -1,7 +1,7 @@
 /**
  * `redis` / `kv` as a graph step: the `key`, `value` and `channel` expressions are evaluated per
  * request, the command runs on the connection's handle (a Redis server or the memory store, alike),
- * and its reply becomes the output `value` (SPEC.md §2.5, README "Redis"):
+ * and its reply becomes the output `value` (SPEC.md §2.5, docs/redis.md):
  *
  *   GET      the value (JSON decoded, ../text-values.ts), null on a miss
  *   SET      "OK"                        DEL      keys removed (0 or 1)

@@ -2,7 +2,7 @@
  * A listening sql step (`listen = <channel>`) as a graph step, and the boot check of where it cannot
  * listen: through a pooler in transaction mode (LISTEN belongs to a session; PgBouncer would hand
  * the server connection to others between statements and its notifications to nobody). A connection with `prepared_statements = false` is
- * the manifest saying such a pooler is in front (README "Running more than one replica").
+ * the manifest saying such a pooler is in front (docs/replicas.md).
  */
 import type { StepNodeDef } from '../../../graph/index.js';
 import type { PostgresHandle } from '../../connectors/index.js';

@@ -10,7 +10,7 @@
  * because a script has no side effects: no I/O, `load` refused, `ctx` converted afresh for each run.
  *
  * What the event loop can lose to scripts is thus bounded per request by the slice, not by the
- * step's `timeout`: the design measured in bench/starlark-loop (README "Starlark").
+ * step's `timeout`: the design measured in bench/starlark-loop (docs/starlark.md).
  */
 import { callFunction, DEFAULT_SIZE_LIMITS, StarlarkError, toJS, type StarlarkModule } from '../../starlark/index.js';
 import { contextValue } from './context.js';
