@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System tools some tests use: Graphviz checks that `svc graph` output is valid DOT; PostgreSQL and
-# Redis are the real servers of the integration tests (ARCHITECTURE.md "Tests": real engines, never
+# System tools some tests use: Graphviz checks that `svc graph` output is valid DOT; PostgreSQL,
+# Redis and MariaDB are the real servers of the integration tests (ARCHITECTURE.md "Tests": real engines, never
 # mocks). Installed only when missing and when we are allowed to; the tests that need them say so and
 # skip otherwise.
 have_postgres() { ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1; }
@@ -25,6 +25,7 @@ install_missing() { # CHECK PACKAGE WHAT-SKIPS
 install_missing 'command -v dot >/dev/null 2>&1' graphviz 'DOT acceptance tests'
 install_missing have_postgres postgresql 'tests against a real PostgreSQL server'
 install_missing 'command -v redis-server >/dev/null 2>&1' redis-server 'tests against a real Redis server'
+install_missing 'command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]' mariadb-server 'tests against a real MariaDB server'
 # Headless Chromium: the browser test of examples/live drives it with puppeteer-core (no browser download).
 install_missing 'command -v chromium >/dev/null 2>&1' chromium 'the browser test of examples/live'
 # PgBouncer in transaction mode in front of the test PostgreSQL (scripts/pgbouncer-test-server.sh), and
@@ -61,14 +62,14 @@ mapfile -t files < <(find test -name '*.test.ts' | sort | sed -E 's|^(.*)\.ts$|d
 # The unit tests again under each supported Node.js line other than the machine's own (docs/development.md
 # "Supported Node.js lines"; scripts/node-lines.sh takes each line's binary from the npm registry once
 # and keeps it in .cache/node-lines). Not the real-engine, end-to-end and browser tests (test/postgres,
-# test/redis, test/connectors, test/e2e, test/cluster, test/docs/browser): they run once, in the main
+# test/redis, test/mysql, test/connectors, test/e2e, test/cluster, test/docs/browser): they run once, in the main
 # run. A line whose binary cannot be had is reported as skipped with the reason; the matrix's passes
 # and failures count in the summary. It starts as soon as the build is there, and runs beside the lint
 # and the main run, its report printed after it: in series the two overran the 15 minutes `npm test`
 # may take on a 2-core machine (docs/development.md "Supported Node.js lines" has the figures). At a lower priority
 # (nice), so that the main run, whose real-engine tests run nowhere else, keeps its pace.
 mapfile -t unit_files < <(printf '%s\n' "${files[@]}" |
-  grep -vE '^dist/test/(e2e|postgres|redis|connectors|cluster)/|^dist/test/docs/browser\.test\.js$')
+  grep -vE '^dist/test/(e2e|postgres|redis|mysql|connectors|cluster)/|^dist/test/docs/browser\.test\.js$')
 matrix_totals=$(mktemp)
 matrix_log=$(mktemp)
 # In a process group of its own (setsid, where there is one), so that an interrupted run stops it whole.
@@ -110,6 +111,20 @@ if [ -z "${SVC_TEST_REDIS_URL:-}" ]; then
   else
     unset SVC_TEST_REDIS_URL
     echo "note: could not start a Redis server; tests against it will be skipped: $(tail -n 3 "$redis_err")"
+  fi
+fi
+
+# A throw-away MariaDB on a free loopback port for this run (scripts/mariadb-test-server.sh), stopped
+# and removed on exit. A server given in SVC_TEST_MYSQL_URL is used instead.
+if [ -z "${SVC_TEST_MYSQL_URL:-}" ]; then
+  mysql_dir=$(mktemp -d "${TMPDIR:-/tmp}/svc-mariadb-test.XXXXXX")
+  mysql_err=$(mktemp)
+  on_exit+=("scripts/mariadb-test-server.sh stop $(printf %q "$mysql_dir"); rm -f $(printf %q "$mysql_err")")
+  if SVC_TEST_MYSQL_URL=$(scripts/mariadb-test-server.sh start "$mysql_dir" 2>"$mysql_err"); then
+    export SVC_TEST_MYSQL_URL
+  else
+    unset SVC_TEST_MYSQL_URL
+    echo "note: could not start a MariaDB server; tests against it will be skipped: $(tail -n 3 "$mysql_err")"
   fi
 fi
 

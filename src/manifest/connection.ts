@@ -13,6 +13,7 @@ import { blocksOf, decodeBody, blockHeader, type BodySchema } from './body.js';
 import type { DecodeScope } from './scope.js';
 import { MAX_TIMER_MS, readBool, readDuration, readInt, readString } from './values.js';
 import { sqliteUnavailableReason } from './sqlite-support.js';
+import { checkMysqlUrl, decodeConnectionTls } from './connection-mysql.js';
 
 const SCHEMES: Record<ConnectionKind, readonly string[]> = {
   postgres: ['postgres:', 'postgresql:', 'pglite:'],
@@ -24,7 +25,7 @@ const SCHEMES: Record<ConnectionKind, readonly string[]> = {
 const CONNECTION_BODY: Record<ConnectionKind, BodySchema> = {
   postgres: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {}, prepared_statements: {}, check_queries: {} }, blocks: { pool: {} } },
   sqlite: { attributes: { url: {}, source: {}, migrations: {}, busy_timeout: {} } },
-  mysql: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {} }, blocks: { pool: {} } },
+  mysql: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {} }, blocks: { pool: {}, tls: {} } },
   redis: { attributes: { url: {}, source: {}, shared: {} }, blocks: { pool: {} } },
 };
 const POOL_BODY: BodySchema = { attributes: { max: {}, idle_timeout: {} } };
@@ -61,6 +62,7 @@ export function decodeConnection(block: Block, kind: ConnectionKind, scope: Deco
     });
   }
   if (kind === 'sqlite') checkSqliteUrl(url, urlAttr.expr.range, s);
+  if (kind === 'mysql') checkMysqlUrl(url, urlAttr.expr.range, s);
   const out: { -readonly [K in keyof ConnectionModel]: ConnectionModel[K] } = {
     kind,
     name,
@@ -83,6 +85,7 @@ export function decodeConnection(block: Block, kind: ConnectionKind, scope: Deco
     const idle = readDuration(pd.attrs.get('idle_timeout'), ps, { min: 0, max: MAX_TIMER_MS });
     out.pool = { ...(max !== undefined ? { max } : {}), ...(idle !== undefined ? { idleTimeoutMs: idle } : {}) };
   }
+  for (const t of blocksOf(d, 'tls')) out.tls = decodeConnectionTls(t, out.baseDir, s);
   const busy = readDuration(d.attrs.get('busy_timeout'), s, { min: 0, max: MAX_TIMER_MS });
   if (busy !== undefined) out.busyTimeoutMs = busy;
   const st = readDuration(d.attrs.get('statement_timeout'), s, { min: 0, max: MAX_TIMER_MS });

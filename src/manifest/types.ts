@@ -242,6 +242,11 @@ export interface ConnectionModel {
   readonly statementTimeoutMs?: number;
   /** sqlite only: `busy_timeout`, how long a statement waits for a lock another process holds. */
   readonly busyTimeoutMs?: number;
+  /**
+   * mysql only: `tls { ca_file, cert_file, key_file, reject_unauthorized }`, the connection's TLS
+   * (files resolved against `baseDir`, read when the connection opens). Absent means no TLS.
+   */
+  readonly tls?: ConnectionTlsModel;
   /** postgres only: migrations directory, resolved against `baseDir`. */
   readonly migrations?: string;
   /**
@@ -264,6 +269,15 @@ export interface ConnectionModel {
   readonly range: Range;
   /** Where `url` (or `source`) is written: diagnostics about the store it names point there. */
   readonly urlRange?: Range;
+}
+
+/** A client's TLS towards a database server: which CAs it trusts, its own certificate, whether it checks. */
+export interface ConnectionTlsModel {
+  readonly caFile?: string;
+  readonly certFile?: string;
+  readonly keyFile?: string;
+  /** false accepts any server certificate (a self-signed one in development). Absent means true. */
+  readonly rejectUnauthorized?: boolean;
 }
 
 // ---------------------------------------------------------------- endpoints
