@@ -2,10 +2,10 @@
 // The `svc` command. The TypeScript sources are compiled to dist/ by `npm install` (the `prepare` script).
 //
 // Run as a command (`npx svc`, a global install, `./bin/svc.js`), Node starts with three memory settings
-// for a long-running server (README "Memory"), measured in bench/export, bench/users and bench/proxy:
+// for a long-running server (docs/operations.md "Memory"), measured in bench/export, bench/users and bench/proxy:
 // - `--max-semi-space-size=8`: V8's young generation at most 2 x 8 MiB instead of 2 x 16. A busy
 //   server fills whatever it is allowed; 16 MiB less resident at peak, for about 3 % of the
-//   throughput of the smallest requests (the health endpoint; README "Memory").
+//   throughput of the smallest requests (the health endpoint; docs/operations.md "Memory").
 // - `MALLOC_ARENA_MAX=2`: two malloc arenas instead of one per thread that ever allocated (V8's
 //   helper threads, libuv's pool), each of which keeps the pages it touched.
 // - `--liftoff-only`: WebAssembly stays on V8's baseline compiler. undici's HTTP parser is one large
