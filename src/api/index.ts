@@ -10,6 +10,7 @@ export {
   type StepAttribute,
   type StepAttributeType,
   type StepAttributeValues,
+  type StepFailureStatus,
   type StepOptions,
   type StepRunContext,
 } from '../steps/index.js';

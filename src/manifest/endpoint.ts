@@ -181,7 +181,7 @@ export function decodeEndpoint(block: Block, scope: DecodeScope, env: DecodeEnv,
     return { model: { ...base, kind: 'docs', docs }, label, scope: s, declaredSteps: new Set(), bodyRange: blockHeader(block), checkFlow: false };
   }
   return {
-    model: { ...base, kind: 'pipeline', steps, statuses: [], ...(after ? { after: after.steps } : {}) },
+    model: { ...base, kind: 'pipeline', steps, statuses: [], failureStatuses: [], responses: [], ...(after ? { after: after.steps } : {}) },
     label,
     scope: stepScope,
     declaredSteps: declaredStepNames([...stepSource, ...(after?.blocks ?? [])], env.steps),

@@ -14,7 +14,7 @@ export { readContainedFile, resolveFile } from './files.js';
 export { MAX_MANIFEST_FILE_BYTES, readRegularFile } from './read.js';
 export { DecodeScope } from './scope.js';
 export { isSqlKind, SQL_KINDS, type ConnectionKind, type SqlKind } from './connection-kind.js';
-export type { CatchSpec, ConnectionRef, Expr, StepSpecBase } from './step-types.js';
+export type { BodyResponse, CatchSpec, ConnectionRef, Expr, StepResponse, StepSpecBase, StreamResponse } from './step-types.js';
 export * from './types.js';
 
 // The step decoders' contract and the decoding loop.

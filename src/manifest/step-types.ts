@@ -4,7 +4,8 @@
  * (src/steps/<kind>/spec.ts) extends `StepSpecBase`.
  */
 import type { Range } from '../diag/index.js';
-import type { CompiledExpression } from '../expr/index.js';
+import type { CompiledExpression, PossibleStatuses } from '../expr/index.js';
+import type { TypeSpec } from '../schema/index.js';
 import type { ConnectionKind } from './connection-kind.js';
 
 /**
@@ -41,4 +42,37 @@ export interface CatchSpec {
   readonly status: number;
   readonly body?: Expr;
   readonly range: Range;
+}
+
+/**
+ * An answer a step gives the request, as the OpenAPI document describes it: what a step kind's
+ * `responses` (src/model/step-kind.ts) says of one of its steps, so the document reads no kind's
+ * spec. `body`: a status, headers and a JSON (or text) body; `stream`: a response sent item by item.
+ */
+export type StepResponse = BodyResponse | StreamResponse;
+
+export interface BodyResponse {
+  readonly kind: 'body';
+  /** The statuses it can answer with, read from the manifest's text; `computed` when request data decides. */
+  readonly statuses: PossibleStatuses;
+  /** Map of header name to string; a `Content-Type` among them gives the media type. */
+  readonly headers?: Expr;
+  /** Absent or null: no body. A body built by `problem()` is sent as application/problem+json. */
+  readonly body?: Expr;
+  /** The body's declared schema: the server sends only its fields. */
+  readonly schema?: TypeSpec;
+}
+
+export interface StreamResponse {
+  readonly kind: 'stream';
+  readonly contentType: string;
+  readonly headers?: Expr;
+  /** What is sent: `items` (each item as JSON, its schema documented), `text` (a text body), `bytes` (as they come). */
+  readonly body: 'items' | 'text' | 'bytes';
+  /** Said in the description: how the items are framed, how an error ends the stream. */
+  readonly note: string;
+  /** The items' declared schema. */
+  readonly schema?: TypeSpec;
+  /** Where the items come from (`steps.q.stream`): without `schema`, they are typed from the step it names. */
+  readonly source: Expr;
 }

@@ -15,8 +15,15 @@ import type { StepSpecBase } from './step-types.js';
 import { readChoice } from './values.js';
 import type { SchemaResolver } from './type-expr.js';
 
-/** Where a step sits: some kinds are allowed only in some places. */
-export type StepPlace = 'pipeline' | 'parallel' | 'transaction' | 'after_response';
+/**
+ * Where a step sits: some kinds are allowed only in some places. A place is a block of the endpoint's
+ * own (`ENDPOINT_PLACES`) or the block of a step kind that holds steps (`holdsSteps`), named by that
+ * kind (`parallel`, `transaction`): the kinds bring their places, the manifest knows only its own.
+ */
+export type StepPlace = string;
+
+/** The endpoint's own blocks that hold steps: its pipeline (or a route's body) and `after_response`. */
+export const ENDPOINT_PLACES: readonly StepPlace[] = ['pipeline', 'after_response'];
 
 /** How one step kind is decoded: the decoding part of its definition in src/steps/<kind>/index.ts. */
 export interface StepDecoder<S extends StepSpecBase = StepSpecBase> {
@@ -24,8 +31,16 @@ export interface StepDecoder<S extends StepSpecBase = StepSpecBase> {
   readonly kind: S['kind'];
   /** Block types that declare the kind, aliases included (`redis` and `kv`), with their label rule. */
   readonly blocks: Readonly<Record<string, BlockRule>>;
-  /** Places the kind may not appear, with the reason. */
-  readonly notIn?: Partial<Record<StepPlace, string>>;
+  /**
+   * Places the kind may not appear, with the reason: `ENDPOINT_PLACES` or kinds that hold steps
+   * (checked when the table is built: a name that is no place is a mistake in the definition).
+   */
+  readonly notIn?: Readonly<Record<StepPlace, string>>;
+  /**
+   * The kind's block holds steps (`lowerNested`): it is a place, named by its kind, that the steps
+   * written in it are lowered in (`LowerContext.place`) and other kinds' `notIn` may name.
+   */
+  readonly holdsSteps?: boolean;
   /**
    * The kind takes `on_error = "continue"`: its failure becomes its output (`ok`, `error`) and the
    * pipeline goes on. Read here for every such kind, before `lower` sees the block.
@@ -38,10 +53,20 @@ export interface StepDecoder<S extends StepSpecBase = StepSpecBase> {
 /** The injected step kinds, by block type (aliases included). */
 export type StepDecoders = ReadonlyMap<string, StepDecoder>;
 
-/** Indexes decoders by every block type they declare. */
+/**
+ * Indexes decoders by every block type they declare. Throws when a kind's `notIn` names a place that
+ * neither the endpoint nor any given kind provides: a definition's mistake, caught at the first boot.
+ */
 export function stepDecoderTable(decoders: Iterable<StepDecoder>): StepDecoders {
   const table = new Map<string, StepDecoder>();
   for (const d of decoders) for (const type of Object.keys(d.blocks)) table.set(type, d);
+  const places = new Set([...ENDPOINT_PLACES, ...[...table.values()].filter((d) => d.holdsSteps).map((d) => d.kind)]);
+  for (const d of new Set(table.values())) {
+    const unknown = Object.keys(d.notIn ?? {}).find((place) => !places.has(place));
+    if (unknown !== undefined) {
+      throw new Error(`step kind "${d.kind}": notIn names "${unknown}", which is not a place steps are written in (${[...places].join(', ')})`);
+    }
+  }
   return table;
 }
 
@@ -59,7 +84,10 @@ export interface LowerContext {
   readonly scope: DecodeScope;
   readonly env: DecodeEnv;
   readonly place: StepPlace;
-  /** Lowers the step blocks nested in the step's block (a transaction's or parallel's), in order. */
+  /**
+   * Lowers the step blocks nested in the step's block (a transaction's or parallel's), in order. Only
+   * a kind that `holdsSteps` may, and `place` is its own kind (the place its steps are written in).
+   */
   lowerNested(blocks: readonly Block[], place: StepPlace): StepSpecBase[];
 }
 
@@ -108,7 +136,13 @@ export function lowerSteps(
       scope: inner,
       env,
       place,
-      lowerNested: (nested, nestedPlace) => lowerSteps(nested, inner, env, nestedPlace),
+      lowerNested: (nested, nestedPlace) => {
+        // A definition's mistake, not the manifest's: steps are lowered only into a declared place.
+        if (!decoder.holdsSteps || nestedPlace !== decoder.kind) {
+          throw new Error(`step kind "${decoder.kind}" lowers steps into "${nestedPlace}": only a kind that holdsSteps may, into its own place`);
+        }
+        return lowerSteps(nested, inner, env, nestedPlace);
+      },
     };
     const onError = decoder.continuable ? readOnError(block, inner, place) : undefined;
     const spec = decoder.lower(onError === undefined ? block : onError.block, cx);

@@ -11,7 +11,7 @@
 import type { Range } from '../diag/index.js';
 import type { RequestSpec } from '../schema/index.js';
 import type { ConnectionKind } from './connection-kind.js';
-import type { Expr, StepSpecBase } from './step-types.js';
+import type { Expr, StepResponse, StepSpecBase } from './step-types.js';
 
 /** Which block form declared an endpoint (SPEC.md §2.1); both may be mixed in one manifest. */
 export type Dialect = 'endpoint' | 'route';
@@ -330,6 +330,13 @@ export interface PipelineEndpointModel<S extends StepSpecBase = StepSpecBase> ex
   readonly steps: readonly S[];
   /** Every statically known status the pipeline can answer with (respond, catch), for OpenAPI. */
   readonly statuses: readonly number[];
+  /**
+   * The statuses a failed step of the pipeline can answer with (400, 502, 503, 504: its kind's
+   * `failures`), sorted, for OpenAPI. Filled in by the model's build, from the step kinds.
+   */
+  readonly failureStatuses: readonly number[];
+  /** What the pipeline's steps answer with (their kinds' `responses`), in declared order, for OpenAPI. */
+  readonly responses: readonly StepResponse[];
   /**
    * `after_response { ... }`: steps run once the pipeline's answer (below 400) has been written, with
    * its `ctx` and its steps' outputs (src/steps/after-response.ts). Absent when not declared.

@@ -6,6 +6,7 @@
 import { Diagnostics, type Diagnostic } from '../diag/index.js';
 import { parseFile, type File } from '../hcl/index.js';
 import { decodeManifest, stepDecoderTable, type StepSpecBase } from '../manifest/index.js';
+import { failureStatuses, stepResponses } from './answers.js';
 import { checkFlow, staticStatuses } from './checks/flow.js';
 import { checkReferences } from './checks/references.js';
 import { checkFieldSpecs } from './checks/fields.js';
@@ -67,7 +68,12 @@ export function buildModel<S extends StepSpecBase = StepSpecBase>(files: readonl
     checkStepNames(kinds, all, scope);
     if (flow) checkFlow(kinds, model.steps, scope, bodyRange);
     checkReferences(kinds, all, model.request, model.path, scope, declaredSteps);
-    return { ...model, statuses: staticStatuses(kinds, model.steps) };
+    return {
+      ...model,
+      statuses: staticStatuses(kinds, model.steps),
+      failureStatuses: failureStatuses(kinds, model.steps),
+      responses: stepResponses(kinds, model.steps),
+    };
   });
 
   checkFieldSpecs(decoded.schemas, endpoints, diags);

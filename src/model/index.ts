@@ -6,6 +6,6 @@
 export { loadManifest, type LoadOptions, type LoadResult } from './load.js';
 export { buildModel, type BuildOptions, type BuildResult, type SourceFile } from './build.js';
 export { checkProcessLocalConnections, checkProcessLocalRateLimits } from './checks/process-local.js';
-export type { AnyStepKindModel, StepChildren, StepKindModel, StepKindModels } from './step-kind.js';
+export type { AnyStepKindModel, FailureStatus, StepChildren, StepKindModel, StepKindModels } from './step-kind.js';
 export type * from './types.js';
 export { isSqlKind, SQL_KINDS } from '../manifest/index.js';

@@ -3,7 +3,7 @@
  * definition (src/steps/<kind>/index.ts). The checks of src/model/checks read only this, never a
  * kind's name, so a new kind is checked by writing its definition.
  */
-import type { StepDecoder, StepSpecBase } from '../manifest/index.js';
+import type { StepDecoder, StepResponse, StepSpecBase } from '../manifest/index.js';
 
 /**
  * How a step's nested steps run: `sequence` (a transaction: in order, every inner output visible to
@@ -32,7 +32,21 @@ export interface StepKindModel<S extends StepSpecBase = StepSpecBase> extends St
   answers?(spec: S): boolean | string;
   /** Statuses the step can answer with that are known at boot (a respond's status, catch statuses). */
   statuses?(spec: S): readonly number[];
+  /**
+   * What the step answers with, for the OpenAPI document: a respond's status, headers and body, a
+   * stream's media type and items. Absent: the step does not answer (its failures aside).
+   */
+  responses?(spec: S): readonly StepResponse[];
+  /**
+   * The statuses a failure of the step can answer with, besides the 500 any step can (src/steps
+   * failure-status.ts): 400 a value of the request the database refused, 502 an upstream HTTP server
+   * that failed, 503 an unreachable dependency, 504 a time-out. The OpenAPI document lists them.
+   */
+  readonly failures?: readonly FailureStatus[];
 }
+
+/** A status a step's failure can have besides 500 (the categories of src/steps failure-status.ts). */
+export type FailureStatus = 400 | 502 | 503 | 504;
 
 /**
  * A definition of some kind, as a list holds them. `any` on purpose: a list mixes kinds whose spec

@@ -19,6 +19,7 @@ export type {
   AuthModel,
   BasicAuthModel,
   BearerAuthModel,
+  BodyResponse,
   CatchSpec,
   ConnectionKind,
   ConnectionModel,
@@ -42,7 +43,9 @@ export type {
   ServerModel,
   ServerRateLimit,
   SqlKind,
+  StepResponse,
   StepSpecBase,
+  StreamResponse,
   TracingModel,
   UiRenderer,
 } from '../manifest/index.js';

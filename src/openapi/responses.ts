@@ -1,13 +1,14 @@
 /**
- * An operation's responses (SPEC.md §4.5): every status a `respond`, a `catch` or a `stream` step can
- * answer with, each with its media type, its inferred body schema and its headers; then the answers
- * svc gives itself (standard-responses.ts), and what ETags and Cache-Control add (conditional.ts).
- * Statuses are listed in ascending order; responses that share a status are merged (their body
- * schemas become a union).
+ * An operation's responses (SPEC.md §4.5): every status the steps answer with (what their kinds'
+ * `responses` say, read from the model: a respond's, a stream's) or a `catch` block does, each with
+ * its media type, its inferred body schema and its headers; then the answers svc gives itself
+ * (standard-responses.ts), those of the steps' failures among them (their kinds' `failures`), and
+ * what ETags and Cache-Control add (conditional.ts). Statuses are listed in ascending order;
+ * responses that share a status are merged (their body schemas become a union).
  */
-import { bodyStatuses, type PossibleStatuses, writtenStatuses } from '../expr/index.js';
+import type { PossibleStatuses } from '../expr/index.js';
 import type { Expression } from '../hcl/index.js';
-import type { AuthModel, CatchSpec, FieldSpec, PipelineEndpointModel } from '../model/index.js';
+import type { AuthModel, BodyResponse, CatchSpec, FieldSpec, PipelineEndpointModel, StreamResponse } from '../model/index.js';
 import { reasonPhrase } from '../problem/index.js';
 import type { JsonSchema } from '../schema/index.js';
 import { addConditionalResponses } from './conditional.js';
@@ -17,7 +18,7 @@ import { canonical, unionOf } from './schema-union.js';
 import { STANDARD_STATUS, type StandardResponse, type StandardResponses } from './standard-responses.js';
 import { checksClaims, fetchesKeys } from './security.js';
 import { rowSchema } from './step-outputs.js';
-import { allSteps, catchesOf, declaresOutputs, doesIo, isRespond, isSql, isStream, type RespondView, type StreamView } from './step-views.js';
+import { allSteps, catchesOf, declaresOutputs, isSql } from './step-views.js';
 
 const PROBLEM_JSON = 'application/problem+json';
 const JSON_TYPE = 'application/json';
@@ -45,16 +46,15 @@ export function operationResponses(
     byStatus.set(status, [...(byStatus.get(status) ?? []), variant]);
   };
 
-  const steps = allSteps(endpoint.steps);
-  for (const step of steps) {
-    if (isRespond(step)) {
-      const variant = respondVariant(step, scope);
-      for (const status of respondStatuses(step, scope)) add(status, variant);
-    } else if (isStream(step)) {
-      add(200, streamVariant(step, scope));
+  for (const response of endpoint.responses) {
+    if (response.kind === 'body') {
+      const variant = bodyVariant(response, scope);
+      for (const status of listed(response.statuses)) add(status, variant);
+    } else {
+      add(200, streamVariant(response, scope));
     }
-    for (const c of catchesOf(step)) add(c.status, catchVariant(c, scope));
   }
+  for (const step of allSteps(endpoint.steps)) for (const c of catchesOf(step)) add(c.status, catchVariant(c, scope));
 
   const out: Record<string, ResponseObject | RefObject> = {};
   const keys = [...byStatus.keys()].sort((a, b) => (a === 'default' ? 1 : b === 'default' ? -1 : a - b));
@@ -70,9 +70,12 @@ export function operationResponses(
   if (guards.some(checksClaims)) own.push('Forbidden');
   if (endpoint.rateLimit !== undefined) own.push('TooManyRequests');
   own.push('InternalError');
-  const io = steps.some(doesIo);
-  if (io || guards.some(fetchesKeys)) own.push('ServiceUnavailable');
-  if (io) own.push('GatewayTimeout');
+  // What the steps' failures can answer with, as their kinds say (src/model answers.ts).
+  for (const status of endpoint.failureStatuses) {
+    const name = FAILURE_RESPONSE[status];
+    if (name !== undefined && !own.includes(name)) own.push(name);
+  }
+  if (guards.some(fetchesKeys) && !own.includes('ServiceUnavailable')) own.push('ServiceUnavailable');
   const all = [...keys.filter((k) => k !== 'default'), ...own.map((n) => STANDARD_STATUS[n]).filter((s) => !statuses.has(s))].sort((a, b) => a - b);
   for (const status of all) {
     const name = own.find((n) => STANDARD_STATUS[n] === status);
@@ -83,6 +86,14 @@ export function operationResponses(
   return out;
 }
 
+/** The shared response of each status a step's failure can have (`FailureStatus`, src/model). */
+const FAILURE_RESPONSE: Readonly<Record<number, StandardResponse>> = {
+  400: 'BadRequest',
+  502: 'BadGateway',
+  503: 'ServiceUnavailable',
+  504: 'GatewayTimeout',
+};
+
 /** Whether a value that is present can fail its field's validation: a plain string never does. */
 function constrained(field: FieldSpec): boolean {
   if (field.type.kind !== 'string' && field.type.kind !== 'any') return true;
@@ -90,24 +101,15 @@ function constrained(field: FieldSpec): boolean {
   return constraints.some((c) => c !== undefined) || field.uniqueItems === true;
 }
 
-// ------------------------------------------------------------------ respond
+// ------------------------------------------------------------------ a body (respond)
 
-/** The statuses svc graph labels the step with (src/expr problem-statuses.ts); `default` when computed. */
-function respondStatuses(step: RespondView, scope: InferScope): StatusKey[] {
-  if (step.status !== undefined) {
-    const syntax = syntaxOf(step.status, scope);
-    return listed(syntax && writtenStatuses(syntax));
-  }
-  if (step.statusOmitted && step.body !== undefined) {
-    const body = syntaxOf(step.body, scope);
-    return listed(body && bodyStatuses(body));
-  }
-  return [step.statusCode ?? 200];
-}
-
-/** A status outside 100-599 fails the step at run time: not one to document, so the list is not honest. */
-function listed(statuses: PossibleStatuses | undefined): StatusKey[] {
-  if (statuses === undefined || statuses === 'computed' || !statuses.every((n) => Number.isInteger(n) && n >= 100 && n <= 599)) return ['default'];
+/**
+ * The statuses of a body answer, as its kind read them from the manifest's text (svc graph labels
+ * the step with the same); `default` when computed. A status outside 100-599 fails the step at run
+ * time: not one to document, so such a list is not honest either.
+ */
+function listed(statuses: PossibleStatuses): StatusKey[] {
+  if (statuses === 'computed' || !statuses.every((n) => Number.isInteger(n) && n >= 100 && n <= 599)) return ['default'];
   return [...statuses];
 }
 
@@ -115,7 +117,7 @@ function unwrap(e: Expression): Expression {
   return e.kind === 'Parenthesized' ? unwrap(e.expr) : e;
 }
 
-function respondVariant(step: RespondView, scope: InferScope): Variant {
+function bodyVariant(step: BodyResponse, scope: InferScope): Variant {
   const headers = headerSchemas(step.headers && syntaxOf(step.headers, scope), scope);
   const declaredType = takeContentType(headers);
   if (step.body === undefined) return { headers };
@@ -173,28 +175,19 @@ function mediaTypeOf(contentType: string): string {
 
 // ------------------------------------------------------------------ stream and catch
 
-const STREAM_NOTES: Readonly<Record<StreamView['format'], string>> = {
-  sse: 'Server-Sent Events, one event per item (data: the item as JSON); an error ends the stream with `event: error` and a problem record.',
-  ndjson: 'Newline-delimited JSON, one item per line; an error ends the stream with a last line {"error": <problem>}.',
-  csv: 'CSV with a header row (RFC 4180); an error cuts the transfer short.',
-  raw: 'The bytes of the source, as they come.',
-};
-
-function streamVariant(step: StreamView, scope: InferScope): Variant {
+function streamVariant(step: StreamResponse, scope: InferScope): Variant {
   const headers = headerSchemas(step.headers && syntaxOf(step.headers, scope), scope);
   takeContentType(headers);
-  const event = step.format === 'sse' && step.event !== undefined ? ` Events are named \`${step.event}\`.` : '';
-  const columns = step.format === 'csv' && step.columns !== undefined ? ` Columns: ${step.columns.join(', ')}.` : '';
-  const note = STREAM_NOTES[step.format] + event + columns;
+  const { note } = step;
   const mediaType = mediaTypeOf(step.contentType);
-  if (step.format === 'raw') return { mediaType, headers, note };
-  if (step.format === 'csv') return { mediaType, schema: { type: 'string' }, headers, note };
+  if (step.body === 'bytes') return { mediaType, headers, note };
+  if (step.body === 'text') return { mediaType, schema: { type: 'string' }, headers, note };
   const item = itemSchema(step, scope);
   return item === undefined ? { mediaType, headers, note } : { mediaType, schema: item, headers, note };
 }
 
 /** The schema of each item: the step's `schema`, else the row of the sql step it streams. */
-function itemSchema(step: StreamView, scope: InferScope): JsonSchema | undefined {
+function itemSchema(step: StreamResponse, scope: InferScope): JsonSchema | undefined {
   if (step.schema !== undefined) return scope.components.type(step.schema);
   const source = syntaxOf(step.source, scope);
   if (source?.kind === 'ScopeTraversal' && source.root === 'steps' && source.steps.length === 2) {

@@ -2,8 +2,9 @@
  * The answers svc itself gives before or around a pipeline (SPEC.md §7, DECISIONS.md §3), shared as
  * `components.responses` and referenced by the operations they apply to: 400 and 415 and 413 where a
  * JSON body is declared, 422 where anything is validated, 401 where guarded (403 where a guard
- * requires claims), 429 where rate limited, 500 always, 503 and 504 where a step reaches a database, cache or upstream (503
- * also where a guard fetches a key set).
+ * requires claims), 429 where rate limited, 500 always, and the statuses the steps' failures can
+ * have, as their kinds say (400 a value a database refused, 502 an upstream that failed, 503 an
+ * unreachable dependency, 504 a time-out; 503 also where a guard fetches a key set).
  */
 import type { ServerModel } from '../model/index.js';
 import type { JsonSchema } from '../schema/index.js';
@@ -19,6 +20,7 @@ export type StandardResponse =
   | 'ValidationFailed'
   | 'TooManyRequests'
   | 'InternalError'
+  | 'BadGateway'
   | 'ServiceUnavailable'
   | 'GatewayTimeout';
 
@@ -31,6 +33,7 @@ export const STANDARD_STATUS: Readonly<Record<StandardResponse, number>> = {
   ValidationFailed: 422,
   TooManyRequests: 429,
   InternalError: 500,
+  BadGateway: 502,
   ServiceUnavailable: 503,
   GatewayTimeout: 504,
 };
@@ -62,7 +65,9 @@ export class StandardResponses {
     });
     switch (name) {
       case 'BadRequest':
-        return problem('The request body is not valid JSON (urn:svc:error:bad-request); no step ran.');
+        return problem(
+          'The request is malformed (urn:svc:error:bad-request): its body is not valid JSON (no step ran), or a database refused a value it supplied (the step is named in `step`).',
+        );
       case 'Unauthorized':
         return {
           ...problem('Missing or wrong credentials (urn:svc:error:unauthorized).'),
@@ -90,6 +95,10 @@ export class StandardResponses {
         };
       case 'InternalError':
         return problem('A step failed (urn:svc:error:internal); the failing step is named in `step`, the cause is in the server log.');
+      case 'BadGateway':
+        return problem(
+          'An upstream HTTP server refused or reset the connection, or answered what cannot be accepted (urn:svc:error:bad-gateway); the step is named in `step`.',
+        );
       case 'ServiceUnavailable':
         return problem('A database, cache, upstream or key set is unreachable (urn:svc:error:dependency-unavailable).');
       case 'GatewayTimeout':

@@ -1,36 +1,14 @@
 /**
- * What the document reads of a pipeline's steps. src/openapi and src/steps are peers (layer 6) and do
- * not import each other, so the few step kinds whose specs shape a response are seen through these
- * structural views, selected by `kind`: `respond` (status, headers, body), `stream` (media type, item
- * schema), the `catch` blocks of `sql` and `transaction`, and the nested steps of `parallel` and
- * `transaction`. test/openapi/step-views.test.ts holds each view to the spec type src/steps decodes,
- * so a change there fails the type check here rather than silently dropping a response.
+ * What the document reads of the steps themselves, beyond what their kinds tell the model (what they
+ * answer with and how they fail: `PipelineEndpointModel.responses` and `failureStatuses`): the
+ * outputs another step's expression reads (`steps.<name>.<output>`, step-outputs.ts), the `catch`
+ * blocks, and the nested steps. src/openapi and src/steps are peers (layer 6) and do not import each
+ * other, so the few kinds whose outputs the document types are seen through these structural views,
+ * selected by `kind`. test/openapi/step-views.test.ts holds each view to the spec type src/steps
+ * decodes, so a change there fails the type check here rather than silently dropping a schema.
  */
-import type { CatchSpec, Expr, StepSpecBase, TypeSpec } from '../model/index.js';
+import type { CatchSpec, StepSpecBase } from '../model/index.js';
 import type { JsonSchema } from '../schema/index.js';
-
-export interface RespondView extends StepSpecBase {
-  readonly kind: 'respond';
-  readonly condition?: Expr;
-  readonly statusCode?: number;
-  readonly status?: Expr;
-  readonly statusOmitted?: boolean;
-  readonly headers?: Expr;
-  readonly body?: Expr;
-  /** The declared response schema: a named object or a list of one. */
-  readonly schema?: TypeSpec;
-}
-
-export interface StreamView extends StepSpecBase {
-  readonly kind: 'stream';
-  readonly format: 'sse' | 'ndjson' | 'csv' | 'raw';
-  readonly source: Expr;
-  readonly contentType: string;
-  readonly headers?: Expr;
-  readonly schema?: TypeSpec;
-  readonly columns?: readonly string[];
-  readonly event?: string;
-}
 
 /** An `sql` step: its query names the row's columns. */
 export interface SqlView extends StepSpecBase {
@@ -63,8 +41,6 @@ interface CatchingView extends StepSpecBase {
   readonly catches: readonly CatchSpec[];
 }
 
-export const isRespond = (s: StepSpecBase): s is RespondView => s.kind === 'respond';
-export const isStream = (s: StepSpecBase): s is StreamView => s.kind === 'stream';
 export const isSql = (s: StepSpecBase): s is SqlView => s.kind === 'sql';
 
 /**
@@ -79,13 +55,6 @@ export interface DeclaredOutputsView extends StepSpecBase {
 export const declaresOutputs = (s: StepSpecBase): s is DeclaredOutputsView => 'outputSchemas' in s || 'itemSchema' in s;
 export const isHttp = (s: StepSpecBase): s is HttpView => s.kind === 'http';
 export const isRedis = (s: StepSpecBase): s is RedisView => s.kind === 'redis';
-
-/** Kinds that reach a database, a cache or an upstream: they can fail as 503 and run into the 504. */
-const IO_KINDS: ReadonlySet<string> = new Set(['sql', 'redis', 'http', 'transaction']);
-
-export function doesIo(s: StepSpecBase): boolean {
-  return IO_KINDS.has(s.kind);
-}
 
 /** The nested steps of a step, if it holds any. */
 export function childrenOf(s: StepSpecBase): readonly StepSpecBase[] {

@@ -8,6 +8,7 @@
  * a step with `on_error = "continue"` says the same of its own failure in its outputs (./continue.ts).
  */
 import { Category } from '../../graph/index.js';
+import type { FailureStatus } from '../model/index.js';
 
 /** The category a connector's classifier gives an outage (refused connection, exhausted pool). */
 const DEPENDENCY_UNAVAILABLE = 'dependency-unavailable';
@@ -16,13 +17,14 @@ const BAD_GATEWAY = 'bad-gateway';
 /** A value of the request the database refused (SQLSTATE class 22: a NUL character, out of range). */
 const INVALID_INPUT = 'invalid-input';
 
-const STATUS_OF_CATEGORY: Readonly<Record<string, 400 | 502 | 503 | 504>> = {
+/** A step kind's `failures` name the statuses of the categories its failures can have. */
+const STATUS_OF_CATEGORY: Readonly<Record<string, FailureStatus>> = {
   [Category.timeout]: 504,
   [DEPENDENCY_UNAVAILABLE]: 503,
   [BAD_GATEWAY]: 502,
   [INVALID_INPUT]: 400,
 };
 
-export function failureStatus(category: string): 400 | 500 | 502 | 503 | 504 {
+export function failureStatus(category: string): FailureStatus | 500 {
   return Object.hasOwn(STATUS_OF_CATEGORY, category) ? STATUS_OF_CATEGORY[category]! : 500;
 }

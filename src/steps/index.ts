@@ -39,6 +39,7 @@ export {
   type StepAttribute,
   type StepAttributeType,
   type StepAttributeValues,
+  type StepFailureStatus,
   type StepOptions,
   type StepRunContext,
 } from './custom/index.js';

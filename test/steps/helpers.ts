@@ -47,6 +47,8 @@ export function pipeline(steps: StepSpec[], label = 'GET /t', auth: string[] = [
     blockPath: [`endpoint "${label}"`],
     steps,
     statuses: [],
+    failureStatuses: [],
+    responses: [],
   };
 }
 

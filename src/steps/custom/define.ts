@@ -62,12 +62,28 @@ export interface StepOptions<A extends Readonly<Record<string, StepAttribute>>> 
   /** A streaming step's item, as a JSON Schema: the OpenAPI document's schema of the stream's items. */
   readonly items?: JsonSchema;
   /**
+   * The statuses a failure of `run` can answer with besides 500, which the OpenAPI document lists:
+   * 503 and 504 unless given. svc classifies what `run` throws as it does its own steps' errors (a
+   * refused connection or a DNS failure in its cause is a 503, a reset by an upstream HTTP server a
+   * 502, a value PostgreSQL refused a 400), and the step's `timeout` or the request's is a 504.
+   * `[]` for a step that reaches nothing (a computation), `[502, 503, 504]` for one that calls an
+   * HTTP API.
+   */
+  readonly failures?: readonly StepFailureStatus[];
+  /**
    * The step's work, per request: an object whose members are the step's outputs (or a promise of
    * one); with `stream: true`, an (async) iterable. A throw fails the request with a 500 problem
    * (its message is logged, never sent).
    */
   run(attributes: StepAttributeValues<A>, context: StepRunContext): unknown;
 }
+
+/** A status a custom step's failure can have besides 500 (see `StepOptions.failures`). */
+export type StepFailureStatus = 400 | 502 | 503 | 504;
+
+/** What a custom step that gives no `failures` may fail with: an unreachable dependency, a time-out. */
+const DEFAULT_FAILURES: readonly StepFailureStatus[] = Object.freeze([503, 504] as const);
+const FAILURE_STATUSES: readonly number[] = [400, 502, 503, 504];
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -81,6 +97,7 @@ export interface CustomStep {
   readonly outputSchemas: Readonly<Record<string, JsonSchema>> | undefined;
   readonly items: JsonSchema | undefined;
   readonly stream: boolean;
+  readonly failures: readonly StepFailureStatus[];
   readonly run: (attributes: Record<string, unknown>, context: StepRunContext) => unknown;
 }
 
@@ -123,6 +140,10 @@ export function defineStep<const A extends Readonly<Record<string, StepAttribute
     throw new TypeError(`defineStep "${name}": items is the schema (an object) of a streaming step's items`);
   }
   if (typeof options.run !== 'function') throw new TypeError(`defineStep "${name}": run must be a function`);
+  const failures = options.failures ?? DEFAULT_FAILURES;
+  if (!Array.isArray(failures) || failures.some((s) => !FAILURE_STATUSES.includes(s))) {
+    throw new TypeError(`defineStep "${name}": failures lists statuses among ${FAILURE_STATUSES.join(', ')} (500 goes without saying)`);
+  }
   return Object.freeze({
     name,
     attributes: Object.freeze({ ...attributes }),
@@ -130,6 +151,7 @@ export function defineStep<const A extends Readonly<Record<string, StepAttribute
     outputSchemas: stream || schemas === undefined ? undefined : Object.freeze({ ...schemas }),
     items: options.items,
     stream,
+    failures: Object.freeze([...new Set(failures)].sort((a, b) => a - b)),
     run: options.run as CustomStep['run'],
   });
 }

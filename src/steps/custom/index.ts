@@ -19,6 +19,7 @@ export {
   type StepAttribute,
   type StepAttributeType,
   type StepAttributeValues,
+  type StepFailureStatus,
   type StepOptions,
   type StepRunContext,
 } from './define.js';
@@ -30,6 +31,7 @@ export function customStepKind(step: CustomStep): StepKindDefinition<CustomStepS
     blocks: { [step.name]: NAMED_STEP },
     lower: lowerCustom(step),
     outputs: () => step.outputs,
+    failures: step.failures,
     ...(step.stream ? { outputsHint: () => 'it streams: its items are `stream`, for a stream step' } : {}),
     compile: compileCustom(step),
   });

@@ -13,5 +13,7 @@ export const httpStep = defineStepKind<HttpStepSpec>({
   lower,
   outputs: (spec) => (spec.stream ? ['status', 'headers', 'stream'] : ['status', 'headers', 'body']),
   outputsHint: (spec) => (spec.stream ? 'it streams: stream = true' : undefined),
+  // An upstream that refused, reset or sent what cannot be accepted; the client closed; a time-out.
+  failures: [502, 503, 504],
   compile: compileHttp,
 });

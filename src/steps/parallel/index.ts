@@ -9,6 +9,7 @@ export type { ParallelStepSpec } from './spec.js';
 export const parallelStep = defineStepKind<ParallelStepSpec>({
   kind: 'parallel',
   blocks: { parallel: { labels: ['name'], labelCounts: [0, 1], multiple: true } },
+  holdsSteps: true,
   lower,
   children: (spec) => ({ steps: spec.steps, run: 'branches' }),
   compile: compileParallel,

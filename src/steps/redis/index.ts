@@ -12,5 +12,7 @@ export const redisStep = defineStepKind<RedisStepSpec>({
   blocks: { redis: NAMED_STEP, kv: NAMED_STEP },
   lower,
   outputs: (spec) => (spec.op === 'SUBSCRIBE' || spec.op === 'XREAD' ? ['stream'] : ['value']),
+  // An unreachable server; a command that timed out.
+  failures: [503, 504],
   compile: compileRedis,
 });

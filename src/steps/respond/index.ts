@@ -13,5 +13,6 @@ export const respondStep = defineStepKind<RespondStepSpec>({
   lower,
   answers: (spec) => (spec.condition ? 'condition' : true),
   statuses: (spec) => knownStatuses(spec) ?? [],
+  responses: (spec) => [{ kind: 'body', statuses: knownStatuses(spec) ?? 'computed', headers: spec.headers, body: spec.body, schema: spec.schema }],
   compile: compileRespond,
 });

@@ -16,5 +16,6 @@ export const sqlStep = defineStepKind<SqlStepSpec>({
   outputs: (spec) => (spec.stream || spec.listen ? ['stream'] : ['row', 'rows', 'rows_affected']),
   outputsHint: (spec) => (spec.listen ? 'it listens: listen = <channel>' : spec.stream ? 'it streams: stream = true' : undefined),
   statuses: (spec) => spec.catches.map((c) => c.status),
+  failures: [400, 503, 504],
   compile: compileSql,
 });

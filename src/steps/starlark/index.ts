@@ -12,5 +12,7 @@ export const starlarkStep = defineStepKind<StarlarkStepSpec>({
   blocks: { starlark: NAMED_STEP },
   lower,
   outputs: () => ['result'],
+  // Its time-out (always set: the step's or the default, within the request's); any other failure is a 500.
+  failures: [504],
   compile: compileStarlark,
 });

@@ -2,6 +2,7 @@
 import { ANSWERS_NOT_IN, defineStepKind } from '../definition.js';
 import { lower } from './lower.js';
 import { compileStream } from './node.js';
+import { streamResponse } from './response.js';
 import type { StreamStepSpec } from './spec.js';
 
 export type { StreamFormat, StreamStepSpec } from './spec.js';
@@ -13,5 +14,6 @@ export const streamStep = defineStepKind<StreamStepSpec>({
   notIn: ANSWERS_NOT_IN,
   lower,
   answers: (spec) => (spec.when ? 'when' : true),
+  responses: (spec) => [streamResponse(spec)],
   compile: compileStream,
 });

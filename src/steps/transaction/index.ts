@@ -11,6 +11,8 @@ export const transactionStep = defineStepKind<TransactionStepSpec>({
   blocks: { transaction: NAMED_STEP },
   lower,
   children: (spec) => ({ steps: spec.steps, run: 'sequence' }),
+  holdsSteps: true,
   statuses: (spec) => spec.catches.map((c) => c.status),
+  failures: [400, 503, 504],
   compile: compileTransaction,
 });
