@@ -50,6 +50,7 @@ export const DIAGNOSTIC_AREAS: Readonly<Record<string, string>> = {
   CACHE: 'Conditional requests and caching (etag, cache_control).',
   CONNECTION: 'Connection blocks.',
   DOCS: 'Documentation endpoints and OpenAPI metadata.',
+  COMPAT: 'Manifests written for the Go project ju4n97/hclapi: its spellings, read with their svc meaning, and what svc cannot provide.',
 };
 
 export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
@@ -703,6 +704,73 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     code: 'SVC_DOCS_TEMPLATE_IGNORED',
     summary: 'Template ignored',
     description: 'A template on an endpoint that serves the ui renderer, which does not use it.',
+  },
+  // ------------------------------------------------------------------ COMPAT
+  {
+    code: 'SVC_COMPAT_STEP_OUTPUT',
+    summary: 'hclapi step output',
+    description: 'A step output spelled as hclapi does (steps.<sql>.result, steps.<redis>.result), read as the row, rows or value of svc.',
+  },
+  {
+    code: 'SVC_COMPAT_DECODED_VALUE',
+    summary: 'hclapi json_decode of a decoded value',
+    description: 'json_decode() of a redis value svc has already decoded, read as the value itself.',
+  },
+  {
+    code: 'SVC_COMPAT_ARGUMENT',
+    summary: 'hclapi argument spelling',
+    description:
+      'An argument hclapi spells differently (catch abort_with_status, pool max_open_conns, max_open or size, server write_timeout), read as the svc argument.',
+  },
+  {
+    code: 'SVC_COMPAT_ARGUMENT_IGNORED',
+    summary: 'hclapi argument without an svc equivalent',
+    description: 'An hclapi tuning argument svc has no setting for (pool max_idle, max_lifetime; server read_timeout, idle_timeout): accepted, without effect.',
+  },
+  {
+    code: 'SVC_COMPAT_API_BLOCK',
+    summary: 'hclapi api block',
+    description: 'The api { prefix, auth } block of hclapi: the prefix is written into every endpoint path and the guards become server.auth.',
+  },
+  {
+    code: 'SVC_COMPAT_DUPLICATE_API_BLOCK',
+    summary: 'Duplicate api block',
+    description: 'More than one hclapi api block across the manifest files.',
+  },
+  {
+    code: 'SVC_COMPAT_JWT_GUARD',
+    summary: 'hclapi jwt guard',
+    description: 'An auth block of type "jwt", read as a bearer guard with a jwt block.',
+  },
+  {
+    code: 'SVC_COMPAT_PROBLEM_BLOCK',
+    summary: 'hclapi problem block',
+    description: 'The problem { type_prefix } block of hclapi: accepted, without effect (svc problem types are its own).',
+  },
+  {
+    code: 'SVC_COMPAT_CONNECTION',
+    summary: 'hclapi connection spelling',
+    description: 'An hclapi connection spelling (a cockroachdb kind, a Go driver DSN as source), read as the svc kind and URL.',
+  },
+  {
+    code: 'SVC_COMPAT_REQUEST_ATTRIBUTE',
+    summary: 'hclapi request attribute',
+    description: 'request { headers = schema.x } (or query, path): the fields of a schema, read as a block of those fields.',
+  },
+  {
+    code: 'SVC_COMPAT_PROBLEM_ARGUMENTS',
+    summary: 'hclapi problem() arguments',
+    description: 'problem(status, text[, type]) in an hclapi manifest: svc reads (status, title, detail), and that meaning is kept.',
+  },
+  {
+    code: 'SVC_COMPAT_BLOCK_COMMA',
+    summary: 'hclapi comma between arguments',
+    description: 'Arguments of a block separated by commas, as the hclapi parser allows: read as one argument per line.',
+  },
+  {
+    code: 'SVC_COMPAT_UNSUPPORTED',
+    summary: 'Unsupported hclapi construct',
+    description: 'An hclapi construct svc cannot provide (its go step, an SQL engine without an svc connector, a JWT header other than Authorization: Bearer).',
   },
 ];
 

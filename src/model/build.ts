@@ -5,7 +5,7 @@
  */
 import { Diagnostics, type Diagnostic } from '../diag/index.js';
 import { parseFile, type File } from '../hcl/index.js';
-import { decodeManifest, stepDecoderTable, type StepSpecBase } from '../manifest/index.js';
+import { decodeManifest, forLoading, repairCommas, stepDecoderTable, type StepSpecBase } from '../manifest/index.js';
 import { failureStatuses, stepResponses } from './answers.js';
 import { checkFlow, staticStatuses } from './checks/flow.js';
 import { checkReferences } from './checks/references.js';
@@ -48,16 +48,22 @@ export function buildModel<S extends StepSpecBase = StepSpecBase>(files: readonl
   const diags = new Diagnostics();
   const sources = new Map(files.map((f) => [f.filename, f.source]));
   const parsed: File[] = [];
+  // A manifest written for hclapi is decoded in svc's spellings (its commas between arguments
+  // first); every diagnostic points at the files as written.
+  const commaWarnings: Diagnostic[] = [];
   for (const f of files) {
-    const { file, diagnostics } = parseFile(f.source, f.filename);
+    const repaired = repairCommas(f.source, f.filename);
+    const { file, diagnostics } = parseFile(repaired.source, f.filename);
+    commaWarnings.push(...repaired.warnings);
     diags.append(diagnostics);
     parsed.push(file);
   }
+  const compat = forLoading(parsed, sources);
   const dir = options.dir ?? '.';
   // One table for the checks; the decoders' own table (by block type, aliases included) is built
   // from the same definitions. The list is the trust boundary: a spec of kind K came from kind K.
   const kinds: StepKindModels = new Map(options.steps.map((k): [string, StepKindModel] => [k.kind, k]));
-  const decoded = decodeManifest(parsed, diags, { rootDir: dir, read: options.readFiles ?? false }, stepDecoderTable(kinds.values()));
+  const decoded = decodeManifest(compat.files, diags, { rootDir: dir, read: options.readFiles ?? false }, stepDecoderTable(kinds.values()));
 
   checkDuplicateRoutes(decoded.endpoints);
   checkMetricsPath(decoded.endpoints, decoded.server.metricsPath);
@@ -81,7 +87,7 @@ export function buildModel<S extends StepSpecBase = StepSpecBase>(files: readonl
   diags.append(checkProcessLocalConnections(decoded.connections.values(), decoded.server.workers, 'the server block'));
   diags.append(checkProcessLocalRateLimits(decoded.server, endpoints, decoded.connections, decoded.server.workers, 'the server block'));
 
-  const diagnostics = inSourceOrder(diags.items, files);
+  const diagnostics = inSourceOrder([...commaWarnings, ...diags.items].map(compat.remap).concat(compat.diagnostics), files);
   if (diags.hasErrors) return { diagnostics, sources };
   // The specs were produced by the decoders of `options.steps`, so they are the union `S`.
   const model = deepFreeze({

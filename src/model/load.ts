@@ -4,7 +4,7 @@
  * click through from a terminal.
  */
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diag/index.js';
 import { discoverManifestFiles, readRegularFile, type StepSpecBase } from '../manifest/index.js';
 import { buildModel, type SourceFile } from './build.js';
@@ -24,12 +24,15 @@ export interface LoadOptions {
   readonly steps: readonly AnyStepKindModel[];
 }
 
-export async function loadManifest<S extends StepSpecBase = StepSpecBase>(dir: string, options: LoadOptions): Promise<LoadResult<S>> {
-  const problem = await checkDir(dir);
+export async function loadManifest<S extends StepSpecBase = StepSpecBase>(path: string, options: LoadOptions): Promise<LoadResult<S>> {
+  // `-c api.hcl` (as hclapi's `serve -c file.hcl`): that one file, in its directory.
+  const one = await singleFile(path);
+  const dir = one ? dirname(path) : path;
+  const problem = one ? undefined : await checkDir(dir);
   if (problem) return { diagnostics: [{ severity: 'error', summary: 'Cannot read manifest directory', detail: problem }], sources: new Map() };
   let names: string[];
   try {
-    names = await discoverManifestFiles(dir);
+    names = one ? [basename(path)] : await discoverManifestFiles(dir);
   } catch (e) {
     // A subdirectory that cannot be listed (permissions, a vanished entry): the manifest's problem, not ours.
     const where = (e as NodeJS.ErrnoException).path ?? dir;
@@ -68,6 +71,15 @@ export async function loadManifest<S extends StepSpecBase = StepSpecBase>(dir: s
     return { diagnostics: [...unreadable, ...built.diagnostics], sources: built.sources };
   }
   return buildModel<S>(files, { dir, readFiles: true, steps: options.steps });
+}
+
+/** Whether `path` names a manifest file rather than a directory. */
+async function singleFile(path: string): Promise<boolean> {
+  if (!path.endsWith('.hcl')) return false;
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 async function checkDir(dir: string): Promise<string | undefined> {
