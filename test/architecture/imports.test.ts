@@ -65,6 +65,7 @@ const PACKAGE_HOME: Record<string, string> = {
   '@electric-sql/pglite': 'src/connectors',
   '@electric-sql/pglite-socket': 'src/connectors',
   ioredis: 'src/connectors',
+  mysql2: 'src/connectors',
   undici: 'src/connectors',
   jose: 'src/auth',
   marked: 'src/docs',

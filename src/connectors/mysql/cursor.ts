@@ -22,7 +22,7 @@ import { ConnectorCategory, type ConnectorError } from '../errors.js';
 import { watchInterrupt } from '../interrupt.js';
 import type { CursorOptions, SqlCursor, SqlQuery } from '../sql-types.js';
 import { toConnectorError } from './errors.js';
-import { acquire, interruptOn } from './execute.js';
+import { acquire, discard, interruptOn } from './execute.js';
 import type { MysqlConnection, MysqlResource } from './resource.js';
 
 /**
@@ -226,7 +226,7 @@ class RowStream<Row> implements SqlCursor<Row> {
       this.#paused = false;
       this.#connection.resume();
     }
-    if (destroy) this.#connection.destroy();
+    if (destroy) discard(this.#connection);
     else this.#connection.release();
   }
 }

@@ -65,7 +65,18 @@ export function send(connection: MysqlConnection, query: SqlQuery | string, answ
 /** Stops a statement mid-flight: the server is told, the connection is not reused. */
 export function interruptOn(resource: MysqlResource, connection: MysqlConnection): void {
   killQuery(resource, connection);
+  discard(connection);
+}
+
+/**
+ * Takes a connection out of the pool and closes its socket at once. mysql2's `destroy()` only ends
+ * the socket's writing side: a server still sending rows (or blocked sending them to a reader that
+ * paused) would go on until its own write time-out. A socket destroyed outright makes its next
+ * write fail, which ends the statement and the server's thread.
+ */
+export function discard(connection: MysqlConnection): void {
   connection.destroy();
+  (connection as unknown as { stream?: { destroy(): void } }).stream?.destroy();
 }
 
 /** mysql2's answer as every SQL engine's result. */

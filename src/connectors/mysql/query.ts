@@ -6,7 +6,7 @@ import { ConnectorCategory } from '../errors.js';
 import { onInterrupt } from '../interrupt.js';
 import type { QueryOptions, SqlQuery, SqlResult } from '../sql-types.js';
 import { toConnectorError } from './errors.js';
-import { acquire, interruptOn, send, toResult } from './execute.js';
+import { acquire, discard, interruptOn, send, toResult } from './execute.js';
 import type { MysqlConnection, MysqlResource } from './resource.js';
 
 export function queryPool<Row>(resource: MysqlResource, query: SqlQuery | string, options: QueryOptions): Promise<SqlResult<Row>> {
@@ -55,7 +55,7 @@ export function queryPool<Row>(resource: MysqlResource, query: SqlQuery | string
           }
           const connectorError = toConnectorError(failure, where.key, where.label);
           // A connection that failed is not given to the next caller.
-          if (connectorError.category === ConnectorCategory.unavailable) used.destroy();
+          if (connectorError.category === ConnectorCategory.unavailable) discard(used);
           else used.release();
           reject(connectorError);
         });

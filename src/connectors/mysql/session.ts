@@ -8,7 +8,7 @@ import { ConnectorCategory, ConnectorError } from '../errors.js';
 import { watchInterrupt } from '../interrupt.js';
 import type { QueryOptions, SqlQuery, SqlResult, SqlSession } from '../sql-types.js';
 import { toConnectorError } from './errors.js';
-import { interruptOn, send, toResult } from './execute.js';
+import { discard, interruptOn, send, toResult } from './execute.js';
 import type { MysqlConnection, MysqlResource } from './resource.js';
 
 export function openSession(resource: MysqlResource, connection: MysqlConnection): SqlSession {
@@ -32,7 +32,7 @@ export function openSession(resource: MysqlResource, connection: MysqlConnection
     if (released) return;
     released = true;
     connection.off('error', onError);
-    if (destroy) connection.destroy();
+    if (destroy) discard(connection);
     else connection.release();
   }
 
