@@ -20,6 +20,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   openapi: async () => (await import('./openapi.js')).openapiCommand,
   fmt: async () => (await import('./fmt.js')).fmtCommand,
   init: async () => (await import('./init.js')).initCommand,
+  docs: async () => (await import('./docs.js')).docsCommand,
 };
 
 export async function run(argv: string[], io: CliIO = processIO()): Promise<number> {

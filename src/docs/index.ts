@@ -7,3 +7,4 @@ export { BUNDLES, type Bundle, type BundleFile, type BundlePatch } from './bundl
 export { bundleDir, vendorDir } from './vendor.js';
 export { planDocsPage, type DocsPage, type DocsPlan, type PlanOptions } from './plan.js';
 export { docsPageFiles, type DocsFile, type SiteInput } from './site.js';
+export { manualPage } from './manual.js';
