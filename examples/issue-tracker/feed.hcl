@@ -106,7 +106,9 @@ endpoint "GET /api/v1/projects/{id}/issues.csv" {
       columns             = ["id", "title", "status", "priority", "assignee", "created_at"]
       neutralize_formulas = true
       headers = {
-        "Content-Disposition" = "attachment; filename=\"${steps.project.row.key}-issues.csv\""
+        # A key may hold letters beyond ASCII: the name goes in filename* (RFC 6266), percent-encoded
+        # UTF-8, with a plain ASCII name for clients that do not read it.
+        "Content-Disposition" = "attachment; filename=\"issues.csv\"; filename*=UTF-8''${url_encode(steps.project.row.key)}-issues.csv"
       }
     }
   }
