@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { codeOf } from '../../src/diag/index.js';
 import { buildServiceModel } from '../../src/steps/index.js';
+import { bodySchema, documentOf, operation } from '../openapi/helpers.js';
 
 function build(source: string) {
   return buildServiceModel([{ filename: join('/srv/app', 'f.hcl'), source }]);
@@ -72,4 +73,46 @@ endpoint "GET /events" {
 `);
   assert.ok(listen.length >= 1, 'listen is refused');
   assert.match(listen.join('\n'), /postgres/i);
+});
+
+test('OpenAPI: the rows of a sql step on a mysql connection are inferred from its text as on PostgreSQL, with the 503 and 504 of an outage', () => {
+  const doc = documentOf(`${connection('  url = "mysql://db/shop"')}
+endpoint "GET /users/{id}" {
+  request {
+    path {
+      field "id" {
+        type = int
+      }
+    }
+  }
+  pipeline {
+    sql "find" {
+      query = "SELECT id, email AS address FROM users WHERE id = @id"
+      args  = { id = ctx.request.path.id }
+    }
+    respond {
+      body = steps.find.row
+    }
+  }
+}
+
+endpoint "POST /users" {
+  pipeline {
+    sql "insert" {
+      query = "INSERT INTO users (email) VALUES ('x') RETURNING id, email"
+    }
+    respond {
+      status = 201
+      body   = steps.insert.rows
+    }
+  }
+}
+`);
+  assert.deepEqual(bodySchema(doc, 'GET', '/users/{id}', '200'), { type: 'object', properties: { id: {}, address: {} }, required: ['id', 'address'] });
+  assert.deepEqual(bodySchema(doc, 'POST', '/users', '201'), {
+    type: 'array',
+    items: { type: 'object', properties: { id: {}, email: {} }, required: ['id', 'email'] },
+  });
+  const statuses = Object.keys(operation(doc, 'GET', '/users/{id}').responses);
+  for (const status of ['503', '504']) assert.ok(statuses.includes(status), `${status} in ${statuses.join(', ')}`);
 });
