@@ -1,6 +1,7 @@
 /**
- * `svc fmt [-c DIR] [--check] [--diff] [--diagnostics=json] [FILE...]`: rewrites manifest files in
- * the canonical layout (src/hcl/format).
+ * `svc fmt [-c DIR] [--check] [--diff] [--fix] [--diagnostics=json] [FILE...]`: rewrites manifest
+ * files in the canonical layout (src/hcl/format); `--fix` first rewrites a manifest written for
+ * hclapi in svc's own spellings (fmt-fix.ts).
  *
  * - `-c DIR` formats the files `svc serve -c DIR` would read (every *.hcl below it); a FILE argument
  *   formats that file (a directory given as FILE is walked the same way); `-` reads standard input
@@ -23,6 +24,7 @@ import { formatHcl } from '../hcl/index.js';
 import { discoverManifestFiles, MAX_MANIFEST_FILE_BYTES, readRegularFile } from '../manifest/index.js';
 import { flagString, parseArgs, UsageError, type FlagSpec } from './args.js';
 import { unifiedDiff } from './fmt-diff.js';
+import { fixSources } from './fmt-fix.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIO } from './io.js';
 
 const FLAGS: readonly FlagSpec[] = [
@@ -30,6 +32,7 @@ const FLAGS: readonly FlagSpec[] = [
   { name: 'check', value: false },
   { name: 'diff', value: false },
   { name: 'diagnostics', value: true },
+  { name: 'fix', value: false },
 ];
 
 /** What standard input is called in messages. */
@@ -39,6 +42,8 @@ interface Options {
   readonly check: boolean;
   readonly diff: boolean;
   readonly json: boolean;
+  /** With --fix: the files' new texts in svc's own spellings (fmt-fix.ts), by name. */
+  readonly fixes?: ReadonlyMap<string, string>;
 }
 
 /** What became of the files: the exit code and the diagnostics are made from it. */
@@ -59,11 +64,16 @@ export async function fmtCommand(args: string[], io: CliIO, stdin: () => Promise
 
   if (paths.includes('-')) {
     if (paths.length > 1 || dir !== undefined) throw new UsageError('- (standard input) cannot be combined with files or -c');
-    await formatStdin(await stdin(), io, options, outcome);
+    const bytes = await stdin();
+    const fixes = parsed.flags.fix === true ? fixSources([{ name: STDIN, source: bytes.toString('utf8') }]) : undefined;
+    if (fixes) outcome.diagnostics.push(...fixes.diagnostics);
+    const fixed = fixes?.texts.get(STDIN);
+    await formatStdin(fixed === undefined ? bytes : Buffer.from(fixed, 'utf8'), io, options, outcome);
   } else {
     if (dir === undefined && paths.length === 0) throw new UsageError('nothing to format: give -c DIR, FILE arguments, or - for standard input');
     const files = await filesToFormat(dir, paths, io.cwd, outcome);
-    for (const file of files) await formatOne(file, io, options, outcome);
+    const withFixes = parsed.flags.fix === true ? { ...options, fixes: await fixesOf(files, outcome) } : options;
+    for (const file of files) await formatOne(file, io, withFixes, outcome);
   }
 
   if (outcome.diagnostics.length > 0) {
@@ -129,8 +139,12 @@ async function formatOne(target: Target, io: CliIO, options: Options, outcome: O
     );
     return;
   }
-  const formatted = formatSource(read.bytes, target.name, io, outcome);
-  if (formatted === undefined || formatted.text === formatted.source) return;
+  const fixed = options.fixes?.get(target.name);
+  const formatted = formatSource(fixed === undefined ? read.bytes : Buffer.from(fixed, 'utf8'), target.name, io, outcome);
+  if (formatted === undefined) return;
+  // With --fix the text formatted is the fixed one; what the file holds is compared and diffed.
+  if (fixed !== undefined) formatted.source = read.bytes.toString('utf8');
+  if (formatted.text === formatted.source) return;
   if (!options.check) {
     try {
       await writeAtomically(target.path, formatted.text);
@@ -165,6 +179,24 @@ async function formatStdin(bytes: Buffer, io: CliIO, options: Options, outcome: 
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** With --fix: every file read (an unreadable one is reported when it is formatted), fixed together. */
+async function fixesOf(targets: readonly Target[], outcome: Outcome): Promise<ReadonlyMap<string, string>> {
+  const files: { name: string; source: string }[] = [];
+  for (const t of targets) {
+    const read = await readRegularFile(t.path);
+    if (!read.ok) continue;
+    try {
+      files.push({ name: t.name, source: UTF8.decode(read.bytes) });
+    } catch {
+      // Not UTF-8: reported when it is formatted.
+    }
+  }
+  const fixes = fixSources(files);
+  for (const f of files) outcome.sources.set(f.name, f.source);
+  outcome.diagnostics.push(...fixes.diagnostics);
+  return fixes.texts;
+}
 
 /** The text and its canonical form, or undefined after recording why there is none. */
 function formatSource(bytes: Buffer, name: string, io: CliIO, outcome: Outcome): { source: string; text: string } | undefined {

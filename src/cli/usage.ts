@@ -57,7 +57,7 @@ export const COMMANDS: readonly CommandHelp[] = [
   },
   {
     name: 'fmt',
-    synopsis: 'svc fmt [-c DIR] [--check] [--diff] [FILE...]',
+    synopsis: 'svc fmt [-c DIR] [--check] [--diff] [--fix] [FILE...]',
     summary:
       'Rewrites manifest files in the canonical layout and prints the names of those it changed. Only whitespace changes; a file that does not parse is left as it is.',
     options: [
@@ -65,6 +65,7 @@ export const COMMANDS: readonly CommandHelp[] = [
       ['FILE', 'format this file (a directory: every *.hcl file below it); - reads standard input, writes standard output'],
       ['--check', 'rewrite nothing; print the files that are not canonical and exit 1 if there is one'],
       ['--diff', 'also print the changes as a unified diff'],
+      ['--fix', "first rewrite a manifest written for hclapi in svc's own spellings (every SVC_COMPAT_ warning of svc check)"],
       ['--diagnostics=json', 'print parse errors as JSON instead of text'],
     ],
   },

@@ -87,7 +87,7 @@ export function buildModel<S extends StepSpecBase = StepSpecBase>(files: readonl
   diags.append(checkProcessLocalConnections(decoded.connections.values(), decoded.server.workers, 'the server block'));
   diags.append(checkProcessLocalRateLimits(decoded.server, endpoints, decoded.connections, decoded.server.workers, 'the server block'));
 
-  const diagnostics = inSourceOrder([...commaWarnings, ...diags.items].map(compat.remap).concat(compat.diagnostics), files);
+  const diagnostics = inSourceOrder([...commaWarnings, ...compat.diagnostics, ...diags.items.map(compat.remap)], files);
   if (diags.hasErrors) return { diagnostics, sources };
   // The specs were produced by the decoders of `options.steps`, so they are the union `S`.
   const model = deepFreeze({

@@ -6,6 +6,7 @@
  */
 import type { Diagnostic } from '../../diag/index.js';
 import { parseFile } from '../../hcl/index.js';
+import { PositionMap } from './edit.js';
 
 const COMMA_ERRORS = new Set(['Unexpected comma after argument', 'Invalid single-argument block definition']);
 
@@ -20,6 +21,8 @@ export interface Repaired {
 
 export function repairCommas(source: string, filename: string): Repaired {
   const warnings: Diagnostic[] = [];
+  // Offsets never move, so a position of the repaired text is the same byte of the original one.
+  const original = new PositionMap(source, []);
   let bytes = Buffer.from(source, 'utf8');
   for (let i = 0; i < MAX_REPAIRS; i++) {
     const { diagnostics } = parseFile(bytes.toString('utf8'), filename);
@@ -43,7 +46,7 @@ export function repairCommas(source: string, filename: string): Repaired {
     warnings.push({
       severity: 'warning',
       summary: 'hclapi comma between arguments',
-      subject: d.subject,
+      subject: original.range(d.subject),
       detail:
         "HCL separates the arguments of a block by newlines; the comma is read as one (hclapi's parser allows it). svc fmt --fix writes one argument per line.",
     });

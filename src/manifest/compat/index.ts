@@ -65,20 +65,24 @@ export function forLoading(files: readonly File[], originals: ReadonlyMap<string
   const findings = hclapiFindings(files);
   const diagnostics = dedupe(findings.map((f) => f.diagnostic));
   const edited = editedSources(files, findings, true);
+  // Positions of the decoded (edited) files, and of the parsed ones (the findings'), each to the text as written.
   const maps = new Map<string, PositionMap>();
+  const parsedMaps = new Map<string, PositionMap>();
   for (const f of files) {
     const original = originals.get(f.filename) ?? f.source;
     const edits = edited.get(f.filename)?.edits;
     if (edits || original !== f.source) maps.set(f.filename, new PositionMap(original, edits ?? []));
+    if (original !== f.source) parsedMaps.set(f.filename, new PositionMap(original, []));
   }
   const remap = (d: Diagnostic): Diagnostic => remapDiagnostic(d, maps);
-  if (findings.length === 0) return { files: [...files], diagnostics: diagnostics.map(remap), remap };
+  const found = diagnostics.map((d) => remapDiagnostic(d, parsedMaps));
+  if (findings.length === 0) return { files: [...files], diagnostics: found, remap };
   const out = files.map((f) => {
     const e = edited.get(f.filename);
     // The edits are whole tokens and blocks, so the edited text parses as the original did.
     return e ? parseFile(e.source, f.filename).file : f;
   });
-  return { files: out, diagnostics: diagnostics.map(remap), remap };
+  return { files: out, diagnostics: found, remap };
 }
 
 /** One report per construct and place. */
