@@ -1,7 +1,7 @@
 /**
  * A sample of hashicorp/hcl's hclsyntax/expression_test.go (TestExpressionParseAndValue) and of
  * cases around it, run through src/hcl and src/expr: values as hclsyntax computes them, except
- * where README.md's decisions differ (noted on the case).
+ * where svc's decisions differ (src/expr/README.md; noted on the case).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,7 +56,7 @@ const cases: [string, unknown][] = [
   ['{for i, v in ["a", "b", "c", "b", "d"]: v => i}', ERR],
   ['{for k, v in {hello: "world"}: [] => v}', ERR],
   ['[for v in "hello": v]', ERR],
-  ['[for v in null: v]', []], // README: for over null iterates nothing (hclsyntax: error)
+  ['[for v in null: v]', []], // src/expr/README.md: for over null iterates nothing (hclsyntax: error)
   ['[for i, v in ["a", "b"]: v if i + i]', ERR],
   ['[{name: "Steve"}, {name: "Ermintrude"}].*.name', ['Steve', 'Ermintrude']],
   ['{name: "Steve"}.*.name', ['Steve']],
