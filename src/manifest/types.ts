@@ -48,19 +48,19 @@ export interface ServerModel {
   readonly workers?: number | 'auto';
   /** `rate_limit { ... }`: every endpoint's limit (with `max` and `window`) and the defaults of theirs. */
   readonly rateLimit?: ServerRateLimit;
-  /** `cors { ... }`: the cross-origin policy of every endpoint that says nothing of its own (README "CORS"). */
+  /** `cors { ... }`: the cross-origin policy of every endpoint that says nothing of its own (docs/cors.md). */
   readonly cors?: CorsModel;
-  /** `compression { ... }`: answers compressed from `Accept-Encoding` (README "Compression"); absent: off. */
+  /** `compression { ... }`: answers compressed from `Accept-Encoding` (docs/compression.md); absent: off. */
   readonly compression?: CompressionModel;
-  /** `etag = true`: every GET endpoint's JSON answers carry a strong ETag (README "Conditional requests"). */
+  /** `etag = true`: every GET endpoint's JSON answers carry a strong ETag (docs/conditional-requests.md). */
   readonly etag?: boolean;
-  /** `health { live, ready }`: the probes' paths (README "Health and readiness"); absent: none. */
+  /** `health { live, ready }`: the probes' paths (docs/operations.md "Health and readiness"); absent: none. */
   readonly health?: HealthModel;
-  /** `tls { cert_file, key_file }`: HTTPS, HTTP/2 by ALPN with HTTP/1.1 beside it (README "TLS and HTTP/2"). */
+  /** `tls { cert_file, key_file }`: HTTPS, HTTP/2 by ALPN with HTTP/1.1 beside it (docs/tls.md). */
   readonly tls?: TlsModel;
   /** `h2c = true`: cleartext HTTP/2 by prior knowledge only, for a proxy that speaks it; not with `tls`. */
   readonly h2c?: boolean;
-  /** `tracing { ... }`: OpenTelemetry tracing (README "Tracing"); absent: the `OTEL_*` environment decides. */
+  /** `tracing { ... }`: OpenTelemetry tracing (docs/operations.md "Tracing"); absent: the `OTEL_*` environment decides. */
   readonly tracing?: TracingModel;
   readonly range?: Range;
 }
@@ -108,7 +108,7 @@ export interface CompressionModel {
   readonly zstdLevel: number;
 }
 
-/** How an endpoint's answers are represented (README "Compression", "Conditional requests"). */
+/** How an endpoint's answers are represented (docs/compression.md, docs/conditional-requests.md). */
 export interface RepresentationModel {
   /** Absent: never compressed (no server block, or `compression = false`). */
   readonly compression?: CompressionModel;
@@ -119,7 +119,7 @@ export interface RepresentationModel {
 }
 
 /**
- * A `cors { ... }` block as served (README "CORS"; src/http/cors.ts compiles it): the server's, or an
+ * A `cors { ... }` block as served (docs/cors.md; src/http/cors.ts compiles it): the server's, or an
  * endpoint's own with what it leaves out taken from the server's.
  */
 export interface CorsModel {
@@ -153,7 +153,7 @@ export interface ServerRateLimit {
   readonly range: Range;
 }
 
-/** The limit an endpoint's requests are counted against (README "Rate limiting"). */
+/** The limit an endpoint's requests are counted against (docs/rate-limits.md). */
 export interface RateLimitModel {
   /** `server`: the server's limit, one budget shared by every endpoint on it; `endpoint`: the endpoint's own. */
   readonly policy: 'server' | 'endpoint';

@@ -7,13 +7,13 @@
  * - a `memory:` redis connection is an error, unless it says `shared = false` (the author accepts one
  *   store per worker: a cache whose misses are only slower, say);
  * - a `pglite:` connection is an error: `pglite:` in memory would be one database per worker, and
- *   `pglite:<dir>` opened by two processes at once is corrupted (README, PGlite's limits);
+ *   `pglite:<dir>` opened by two processes at once is corrupted (docs/postgresql.md, "PGlite's limits");
  * - `sqlite::memory:` is an error (one database per worker); a `sqlite:<file>` is not: SQLite's file
  *   locks keep one file whole across the processes of a machine (docs/sqlite.md "Several workers").
  *
  *
  * Rate limits counted in each process's memory (no Redis `connection`, or a `memory:` one) are a
- * warning, not an error: the limit still holds, only N times looser (README "Rate limiting").
+ * warning, not an error: the limit still holds, only N times looser (docs/rate-limits.md).
  *
  * `workers = "auto"` counts as more than one: the count depends on the machine it runs on, and the
  * manifest must not be valid on one machine and broken on the next.
