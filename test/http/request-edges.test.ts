@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderDiagnostic } from '../../src/diag/index.js';
 import { svc } from '../cli/helpers.js';
-import { serveManifest, type ServedService } from '../http/helpers.js';
+import { serveManifest, type ServedService } from './helpers.js';
 import { sourceDir } from '../paths.js';
 
 const FIXTURES = join(sourceDir(import.meta.url), 'fixtures');

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { serveManifest, type ServedService } from '../http/helpers.js';
+import { serveManifest, type ServedService } from './helpers.js';
 import { sourceDir } from '../paths.js';
 
 const FIXTURE = join(sourceDir(import.meta.url), 'fixtures', 'slow-body', 'api.hcl');
