@@ -13,13 +13,21 @@
 //   for a moment (the peak of a streaming proxy). Proxies measured as fast; embedded PGlite's queries
 //   about 9 % slower, its boot faster.
 // `node bin/svc.js` runs without them, as Node's defaults.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+//
+// It runs dist/bundle/svc.js, the command bundled into a few files (scripts/bundle.ts: loading ~600
+// modules of dist/src was about 45 % of a boot), when that is there and not older than dist/src (a
+// `tsc` run since, or a build whose bundling failed, leaves it stale); otherwise dist/src as compiled.
+// SVC_BUNDLE=0 runs dist/src (docs/development.md "The build").
+import { statSync } from 'node:fs';
 
 const main = new URL('../dist/src/cli/main.js', import.meta.url);
-if (!existsSync(fileURLToPath(main))) {
+const bundle = new URL('../dist/bundle/svc.js', import.meta.url);
+const compiled = statSync(main, { throwIfNoEntry: false });
+if (compiled === undefined) {
   process.stderr.write('svc: dist/ is missing; run `npm install` (or `npm run build`) first\n');
   process.exit(1);
 }
-const { run } = await import(main.href);
+const bundled = process.env.SVC_BUNDLE === '0' ? undefined : statSync(bundle, { throwIfNoEntry: false });
+const entry = bundled !== undefined && bundled.mtimeMs >= compiled.mtimeMs ? bundle : main;
+const { run } = await import(entry.href);
 process.exitCode = await run(process.argv.slice(2));

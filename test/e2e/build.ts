@@ -23,6 +23,19 @@ export function ensureBuilt(): void {
   assert.ok(existsSync(marker), 'npm run build produced dist/src/cli/main.js');
 }
 
+/**
+ * The bundled command (dist/bundle/svc.js, scripts/bundle.ts), as new as dist/src: bin/svc.js runs
+ * dist/src instead of a stale bundle, so a test of the bundle makes it when the build did not (a
+ * build stops before bundling when tsc reports type errors, which code under construction may have).
+ */
+export function ensureBundled(): void {
+  ensureBuilt();
+  const bundle = join(root, 'dist/bundle/svc.js');
+  const current = (): boolean => existsSync(bundle) && statSync(bundle).mtimeMs >= statSync(join(root, 'dist/src/cli/main.js')).mtimeMs;
+  if (!current()) execFileSync(process.execPath, ['--import', 'tsx', 'scripts/bundle.ts'], { cwd: root, stdio: 'pipe' });
+  assert.ok(current(), 'scripts/bundle.ts produced dist/bundle/svc.js, newer than dist/src');
+}
+
 function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -1,0 +1,92 @@
+/**
+ * The `svc` command as one bundled ES module (dist/bundle/svc.js) instead of the ~600 files of
+ * dist/src: loading them was about 45 % of the quickstart's boot (Node's module loader, URL and path
+ * handling, a file read each; bench/users README, "One bundled file"). bin/svc.js runs the bundle
+ * when it is there and not older than dist/src; the library's entry points (package exports) stay
+ * on dist/src.
+ *
+ * Made from the compiled JavaScript (dist/src, after tsc), so the bundle runs the code the tests ran;
+ * esbuild follows each file's source map, so the bundle's map names the TypeScript sources.
+ * - **Packages stay external**: node_modules are loaded by Node as before, lazily where svc loads
+ *   them lazily (pg, PGlite, ioredis, undici, prom-client, yaml, csv-stringify...).
+ * - **Code splitting**: each of svc's own `import()`s (a command's module, a connector's driver
+ *   side) stays a chunk of its own, loaded when it is today.
+ * - **The Starlark worker** (src/steps/starlark/worker.ts) is an entry of its own, dist/bundle/worker.js:
+ *   pool.ts starts `./worker.js` beside its own module, which in the bundle is a chunk of the same
+ *   directory (chunks are never put in a subdirectory for that reason). The cluster workers of
+ *   `svc serve --workers` run bin/svc.js again, so they run the bundle too.
+ * - Files found from a module's own location (package.json, vendor/, node_modules) are found by
+ *   walking up from it (src/package/index.ts, src/cli/version.ts, createRequire), which works from
+ *   dist/bundle/ as from dist/src/<area>/.
+ *
+ * Every file is written beside its place and renamed into it, the entry last, so that a process
+ * starting during a build reads either the previous bundle or the new one whole. Chunks of the
+ * previous build are kept until the next one (a server started before a rebuild may still import
+ * one of them lazily); older ones are removed.
+ *
+ * Run by `npm run build` and `prepare`, after tsc: node --import tsx scripts/bundle.ts
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(root, 'dist/bundle');
+/** What the previous builds wrote (the names this one and the previous one keep). */
+const listFile = join(outdir, 'outputs.json');
+/** The entries: the command (what bin/svc.js imports) and the Starlark pool's worker thread. */
+const ENTRIES = { svc: 'dist/src/cli/main.js', worker: 'dist/src/steps/starlark/worker.js' } as const;
+
+for (const source of Object.values(ENTRIES)) if (!existsSync(join(root, source))) throw new Error(`bundle: ${source} is missing; run tsc first`);
+
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: ENTRIES,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  splitting: true,
+  outdir,
+  chunkNames: '[name]-[hash]',
+  sourcemap: 'linked',
+  metafile: true,
+  write: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+});
+
+mkdirSync(outdir, { recursive: true });
+const written = result.outputFiles.map((f) => f.path);
+const entries = new Set(Object.keys(ENTRIES).map((name) => join(outdir, `${name}.js`)));
+// Chunks and maps first, the entries last: an entry is only ever read with its chunks in place.
+const ordered = [...result.outputFiles].sort((a, b) => Number(entries.has(a.path)) - Number(entries.has(b.path)));
+for (const file of ordered) writeAtomically(file.path, file.contents);
+// The module graph, for the tests that check what the bundled command loads at boot.
+writeAtomically(join(outdir, 'metafile.json'), JSON.stringify(result.metafile));
+
+const previous = readList();
+const keep = new Set([...written, ...previous, listFile, join(outdir, 'metafile.json')].map((p) => basename(p)));
+for (const name of readdirSync(outdir)) if (!keep.has(name)) rmSync(join(outdir, name), { force: true });
+writeAtomically(listFile, JSON.stringify(written.map((p) => basename(p))));
+
+const bytes = result.outputFiles.filter((f) => f.path.endsWith('.js')).reduce((sum, f) => sum + f.contents.length, 0);
+const chunks = result.outputFiles.filter((f) => f.path.endsWith('.js')).length;
+console.log(`bundle: dist/bundle (${chunks} files, ${Math.round(bytes / 1024)} KiB of JavaScript, ${Object.keys(result.metafile.inputs).length} modules)`);
+
+function writeAtomically(path: string, contents: Uint8Array | string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, path);
+}
+
+/** The files of the previous build (full paths); none before the first. */
+function readList(): string[] {
+  try {
+    return (JSON.parse(readFileSync(listFile, 'utf8')) as string[]).map((name) => join(outdir, name));
+  } catch {
+    return [];
+  }
+}
