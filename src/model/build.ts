@@ -97,7 +97,8 @@ export function buildModel<S extends StepSpecBase = StepSpecBase>(files: readonl
     schemas: decoded.schemas,
     auths: decoded.auths,
     connections: decoded.connections,
-    sources,
+    // The text decoded (an hclapi manifest's in svc's spellings), which the model's ranges point into.
+    sources: new Map(compat.files.map((f) => [f.filename, f.source])),
     dir,
   }) as ServiceModel<S>;
   return { model, diagnostics, sources };

@@ -116,6 +116,10 @@ export function getAttr(x: Value, name: string): Value {
   if (t) {
     const m = t.get(name);
     if (m) return new Builtin(name, (args, kwargs, _self, th) => callMethod(th, m, x, name, args, kwargs), x);
+    if (x instanceof Dict && x.keysAsFields) {
+      const v = x.ht.vals.get(name);
+      if (v !== undefined) return v;
+    }
     return noAttr(x, name);
   }
   if (x instanceof Module) {

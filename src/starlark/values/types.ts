@@ -120,6 +120,12 @@ export class HashTable {
 
 export class Dict extends SValue {
   ht = new HashTable();
+  /**
+   * Whether its string keys also read as fields (`d.email` for `d["email"]`) where no dict method
+   * has that name: set by the host on the request and step data it gives a script, as the
+   * Starlark of hclapi (whose manifests svc reads) exposes them. A dict a script builds never is.
+   */
+  keysAsFields = false;
   get type() {
     return 'dict';
   }
