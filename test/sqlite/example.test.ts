@@ -21,6 +21,19 @@ interface Served {
   stderr(): string;
 }
 
+interface Task {
+  readonly id: number;
+  readonly title: string;
+  readonly done: boolean;
+  readonly tags: readonly string[];
+  readonly created_at: string;
+}
+
+/** A response's JSON body, typed as the test reads it. */
+async function body<T>(response: Response | Promise<Response>): Promise<T> {
+  return (await (await response).json()) as T;
+}
+
 async function serve(dir: string): Promise<Served> {
   const { DATABASE_URL: _ignored, ...env } = process.env;
   const child = spawn(process.execPath, ['bin/svc.js', 'serve', '-c', dir, '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -67,32 +80,33 @@ describe('examples/sqlite-crud', SQLITE_ONLY, () => {
     const first = await serve(dir);
     try {
       const get = (path: string) => fetch(first.url + path);
-      const send = (method: string, path: string, body: unknown) =>
-        fetch(first.url + path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const send = (method: string, path: string, payload: unknown) =>
+        fetch(first.url + path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
 
-      const list = await (await get('/tasks')).json();
+      const list = await body<{ tasks: Task[] }>(get('/tasks'));
       assert.equal(list.tasks.length, 2);
-      assert.deepEqual(Object.keys(list.tasks[0]), ['id', 'title', 'done', 'tags', 'created_at']);
-      assert.equal(list.tasks[0].done, true);
-      assert.deepEqual(list.tasks[1].tags, ['svc', 'hcl']);
+      assert.deepEqual(Object.keys(list.tasks[0]!), ['id', 'title', 'done', 'tags', 'created_at']);
+      assert.equal(list.tasks[0]!.done, true);
+      assert.deepEqual(list.tasks[1]!.tags, ['svc', 'hcl']);
 
       const made = await send('POST', '/tasks', { title: 'Ship it', tags: ['release'] });
       assert.equal(made.status, 201);
-      const task = await made.json();
+      const task = await body<Task>(made);
       assert.equal(made.headers.get('location'), `/tasks/${task.id}`);
       assert.deepEqual({ ...task, created_at: undefined }, { id: 3, title: 'Ship it', done: false, tags: ['release'], created_at: undefined });
 
       const again = await send('POST', '/tasks', { title: 'Ship it' });
       assert.equal(again.status, 409);
       assert.match(again.headers.get('content-type')!, /^application\/problem\+json/);
-      assert.equal((await again.json()).title, 'Title already used');
+      assert.equal((await body<{ title: string }>(again)).title, 'Title already used');
       assert.equal((await send('POST', '/tasks', { tags: 'x' })).status, 422);
 
       const patched = await send('PATCH', '/tasks/3', { done: true });
-      assert.deepEqual((await patched.json()).done, true);
-      assert.equal((await (await get('/tasks/3')).json()).title, 'Ship it', 'a field left out is kept');
+      assert.equal((await body<Task>(patched)).done, true);
+      assert.equal((await body<Task>(get('/tasks/3'))).title, 'Ship it', 'a field left out is kept');
+      const history = await body<{ events: { kind: string }[] }>(get('/tasks/3/history'));
       assert.deepEqual(
-        (await (await get('/tasks/3/history')).json()).events.map((e: { kind: string }) => e.kind),
+        history.events.map((e) => e.kind),
         ['created'],
       );
       assert.equal((await get('/tasks?done=true&limit=1')).status, 200);
@@ -112,7 +126,7 @@ describe('examples/sqlite-crud', SQLITE_ONLY, () => {
 
     const second = await serve(dir);
     try {
-      const titles = (await (await fetch(`${second.url}/tasks`)).json()).tasks.map((t: { title: string }) => t.title);
+      const titles = (await body<{ tasks: Task[] }>(fetch(`${second.url}/tasks`))).tasks.map((t) => t.title);
       assert.deepEqual(titles, ['Read the manual', 'Ship it']);
     } finally {
       assert.equal(await stop(second), 0);

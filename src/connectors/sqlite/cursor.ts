@@ -15,7 +15,8 @@ import { onConnection } from './execute.js';
 import type { Lease } from './lane.js';
 import { takeLease } from './lease.js';
 import type { SqliteConnection, SqliteResource } from './resource.js';
-import { bind, mayRead, prepare, type Prepared } from './statement.js';
+import { readsFirst } from './routes.js';
+import { bind, prepare, type Prepared } from './statement.js';
 
 /** Rows stepped per turn: large enough to amortise a turn, small enough to keep one short. */
 const DEFAULT_BATCH_ROWS = 256;
@@ -34,7 +35,7 @@ export async function openCursor<Row>(resource: SqliteResource, query: SqlQuery 
     if (cursor !== undefined) void cursor.close();
     else abandon?.(reason);
   });
-  const reads = resource.read !== resource.write && mayRead(text) && !resource.writes.has(text);
+  const reads = resource.read !== resource.write && readsFirst(resource, text);
   let lease: Lease | undefined;
   if (!reads) {
     lease = await takeLease(resource, resource.write, {
@@ -121,7 +122,7 @@ class Cursor<Row> implements SqlCursor<Row> {
     } catch (error) {
       // A statement that looked like a read but writes: on the write connection from now on.
       if (this.lease === undefined && !this.stepped && readOnlyRefusal((error as ConnectorError).cause)) {
-        this.resource.writes.add(this.text);
+        this.resource.routes.set(this.text, false);
         this.iterator = undefined;
         this.prepared = undefined;
         this.lease = await takeLease(this.resource, this.resource.write, {});

@@ -13,7 +13,8 @@ import { onConnection } from './execute.js';
 import { takeLease } from './lease.js';
 import type { SqliteConnection, SqliteResource } from './resource.js';
 import { openSession } from './session.js';
-import { execute, mayRead } from './statement.js';
+import { readsFirst } from './routes.js';
+import { execute } from './statement.js';
 import type { SqliteHandle } from './types.js';
 
 export function sqliteHandle(access: ResourceAccess<SqliteResource>, identity: HandleIdentity): SqliteHandle {
@@ -64,10 +65,10 @@ export function queryOn<Row>(resource: SqliteResource, query: SqlQuery | string,
   const text = typeof query === 'string' ? query : query.text;
   const values = typeof query === 'string' ? undefined : query.values;
   const run = (conn: SqliteConnection): Promise<SqlResult<Row>> => onConnection(resource, conn, () => execute<Row>(conn.statements.get(text), values), options);
-  if (resource.read === resource.write || !mayRead(text) || resource.writes.has(text)) return run(resource.write);
+  if (resource.read === resource.write || !readsFirst(resource, text)) return run(resource.write);
   return run(resource.read).catch((error: ConnectorError) => {
     if (!readOnlyRefusal(error.cause)) throw error;
-    resource.writes.add(text);
+    resource.routes.set(text, false);
     return run(resource.write);
   });
 }

@@ -43,8 +43,11 @@ export interface SqliteResource {
   /** The read-only connection; the write connection itself for an in-memory database. */
   readonly read: SqliteConnection;
   readonly busyTimeoutMs: number;
-  /** Texts that looked like reads and wrote (./handle.ts): sent to the write connection from then on. */
-  readonly writes: Set<string>;
+  /**
+   * Per text, whether it is tried on the read connection first (./handle.ts): it looks like a read,
+   * and did not turn out to write (SQLITE_READONLY there), after which it is false.
+   */
+  readonly routes: Map<string, boolean>;
   /** Set by `closeSqlite`: calls after it fail as unavailable. */
   closed: boolean;
   readonly logger: ConnectorLogger | undefined;
@@ -67,7 +70,7 @@ export async function openSqlite(target: SqliteTarget, where: Where, options: Op
   if (target.type === 'memory') {
     const db = new DatabaseSync(':memory:', { enableForeignKeyConstraints: true });
     const write = connection(db, 'write');
-    return { where, target, turns, write, read: write, busyTimeoutMs: options.busyTimeoutMs, writes: new Set(), closed: false, logger: options.logger };
+    return { where, target, turns, write, read: write, busyTimeoutMs: options.busyTimeoutMs, routes: new Map(), closed: false, logger: options.logger };
   }
   await mkdir(dirname(target.path), { recursive: true });
   const writer = new DatabaseSync(target.path, { enableForeignKeyConstraints: true, timeout: 0 });
@@ -85,7 +88,7 @@ export async function openSqlite(target: SqliteTarget, where: Where, options: Op
       write: connection(writer, 'write'),
       read: connection(reader, 'read'),
       busyTimeoutMs: options.busyTimeoutMs,
-      writes: new Set(),
+      routes: new Map(),
       closed: false,
       logger: options.logger,
     };
