@@ -41,6 +41,12 @@ endpoint "POST /api/v1/projects" {
     starlark "key" {
       file = "slug.star"
     }
+    # The name's pattern asks for a letter or a digit already; this keeps an empty key out whatever
+    # the two definitions of "letter" ever disagree on.
+    respond {
+      condition = steps.key.result == ""
+      body      = problem(422, "Name without letters", "The key of a project is made of the letters and digits of its name.")
+    }
     sql "project" {
       connection = connection.postgres.tracker
       query      = "INSERT INTO projects (key, name, description) VALUES (@key, @name, @description) RETURNING id, key, name, description, created_at"
