@@ -13,14 +13,16 @@
  * - the floor under the quickstart (floor.ts): the same health answer from node:http alone and from a
  *   hand-written Fastify hello world, under svc's launch settings too;
  * - `--cases examples`: every other example, with its defaults, to its first answer of any kind (a 404).
+ * - `--cases unbundled`: the quickstart again from dist/src (SVC_BUNDLE=0), right after its start from
+ *   the bundle (dist/bundle, scripts/bundle.ts) in every run: the bundle's A/B.
  *
  *     node --import tsx bench/users/cold-start.ts [--runs 5] [--postgres URL] [--cases shop,quickstart,floor] [--idle-seconds 8]
  *
  * `--cases` picks the groups (default: shop, quickstart and floor; `shop` includes `--postgres`). Runs the compiled
- * code (bin/svc.js -> dist/, dist/bench/users/floor.js): `npm run build` (or `npx tsc`) first.
+ * code (bin/svc.js -> dist/bundle or dist/src, dist/bench/users/floor.js): `npm run build` first.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -47,7 +49,17 @@ const cases = new Set(values.cases.split(','));
  */
 const idleMs = Number(values['idle-seconds']) * 1000;
 for (const c of cases)
-  if (!['shop', 'quickstart', 'floor', 'examples'].includes(c)) throw new Error(`--cases: no case "${c}" (shop, quickstart, floor, examples)`);
+  if (!['shop', 'quickstart', 'floor', 'examples', 'unbundled'].includes(c))
+    throw new Error(`--cases: no case "${c}" (shop, quickstart, floor, examples, unbundled)`);
+/**
+ * bin/svc.js runs dist/src when the bundle is older (a `tsc` since the build): the A/B would compare
+ * dist/src with itself. Checked before every start from the bundle (a build elsewhere may run meanwhile).
+ */
+function assertBundleCurrent(): void {
+  const mtime = (file: string) => statSync(join(root, file), { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  if (mtime('dist/bundle/svc.js') < mtime('dist/src/cli/main.js'))
+    throw new Error('--cases unbundled: dist/bundle is missing or older than dist/src; run `npm run build` (or scripts/bundle.ts)');
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -138,6 +150,7 @@ async function copyOfExample(): Promise<string> {
 
 const FRESH = 'pglite:.data, fresh (template + migration)';
 const QUICKSTART = 'examples/quickstart (no database), GET /api/v1/health';
+const UNBUNDLED = 'examples/quickstart from dist/src (SVC_BUNDLE=0)';
 const FLOOR_NODE = 'floor: node:http alone, the same answer';
 const FLOOR_FASTIFY = 'floor: Fastify hello world (pino logging), the same';
 const results: Record<string, Start[]> = {
@@ -145,6 +158,7 @@ const results: Record<string, Start[]> = {
   'pglite:.data, existing': [],
   'pglite: in memory': [],
   [QUICKSTART]: [],
+  [UNBUNDLED]: [],
   [FLOOR_NODE]: [],
   [FLOOR_FASTIFY]: [],
 };
@@ -163,7 +177,9 @@ try {
       results['pglite:.data, existing']!.push(await coldStart(dir, {}));
       results['pglite: in memory']!.push(await coldStart(dir, { DATABASE_URL: 'pglite:' }));
     }
-    if (cases.has('quickstart')) results[QUICKSTART]!.push(await coldStart(join(root, 'examples/quickstart'), {}, '/api/v1/health'));
+    if (cases.has('unbundled')) assertBundleCurrent();
+    if (cases.has('quickstart') || cases.has('unbundled')) results[QUICKSTART]!.push(await coldStart(join(root, 'examples/quickstart'), {}, '/api/v1/health'));
+    if (cases.has('unbundled')) results[UNBUNDLED]!.push(await coldStart(join(root, 'examples/quickstart'), { SVC_BUNDLE: '0' }, '/api/v1/health'));
     if (cases.has('floor')) {
       results[FLOOR_NODE]!.push(await floorStart('node'));
       results[FLOOR_FASTIFY]!.push(await floorStart('fastify'));
