@@ -13,8 +13,10 @@
  * Charges are cumulative over one request: the HTTP adapter puts a fresh budget on `ctx` (under
  * `EXPR_BUDGET`, a symbol, so no expression and no serialiser sees it), and every evaluation of that
  * request draws from it. An evaluation without such a `ctx` (a constant at boot, a stream item) gets
- * a fresh budget of its own. Evaluation is synchronous, so "the budget of the evaluation in progress"
- * is one module variable set when an evaluation starts; nothing else can run in between.
+ * a fresh budget of its own. The budget is handed down explicitly, as the Starlark interpreter hands
+ * down its `Thread`: every evaluator takes it as its third argument (`Evaluator`, scope.ts), every
+ * function implementation as its second (`FunctionImpl`), so no state outlives an evaluation or is
+ * shared between two.
  *
  * Exceeding it throws `ExprEvalError` "Expression result too large" at the sub-expression that
  * crossed the line: at boot a located diagnostic (a constant template that would expand to
@@ -46,36 +48,27 @@ export function newExprBudget(): ExprBudget {
   return { chars: MAX_BUILT_CHARS, items: MAX_ITEMS };
 }
 
-/** The budget of evaluations that bring none (constants at boot, stream items). */
-const own: ExprBudget = newExprBudget();
-let active: ExprBudget = own;
-
-/** Called when an evaluation starts: the request's budget when `ctx` carries one, else a fresh one. */
-export function enterBudget(vars: Readonly<Record<string, unknown>>): void {
+/** The budget an evaluation starts with: the request's when `ctx` carries one, else a fresh one. */
+export function budgetOf(vars: Readonly<Record<string, unknown>>): ExprBudget {
   const ctx = vars.ctx as { readonly [EXPR_BUDGET]?: ExprBudget } | null | undefined;
   const budget = ctx !== null && typeof ctx === 'object' ? ctx[EXPR_BUDGET] : undefined;
-  if (budget !== undefined) {
-    active = budget;
-    return;
-  }
-  own.chars = MAX_BUILT_CHARS;
-  own.items = MAX_ITEMS;
-  active = own;
+  return budget ?? newExprBudget();
 }
 
-/** Characters still allowed: what a function may build before it builds it. */
-export function charsLeft(): number {
-  return active.chars;
-}
+/**
+ * What an expression that charges nothing (it only reads: `ctx.request.query.limit`) is handed: no
+ * budget is looked up or made for it. Never drawn from; were it, it would not run out.
+ */
+export const UNCHARGED: ExprBudget = { chars: Number.POSITIVE_INFINITY, items: Number.POSITIVE_INFINITY };
 
 /** Charges `n` characters built at `range`; once over, every later charge of the request fails too. */
-export function chargeChars(n: number, range: Range): void {
-  if ((active.chars -= n) < 0) throw tooMuchText(range);
+export function chargeChars(budget: ExprBudget, n: number, range: Range): void {
+  if ((budget.chars -= n) < 0) throw tooMuchText(range);
 }
 
 /** Charges `n` collection items gone through or built at `range`. */
-export function chargeItems(n: number, range: Range): void {
-  if ((active.items -= n) < 0) throw tooManyItems(range);
+export function chargeItems(budget: ExprBudget, n: number, range: Range): void {
+  if ((budget.items -= n) < 0) throw tooManyItems(range);
 }
 
 /**
@@ -94,13 +87,13 @@ export class BudgetExceeded extends Error {
 }
 
 /** For function implementations: charges `n` characters before building (or scanning) them. */
-export function reserveChars(n: number): void {
-  if ((active.chars -= n) < 0) throw new BudgetExceeded('chars');
+export function reserveChars(budget: ExprBudget, n: number): void {
+  if ((budget.chars -= n) < 0) throw new BudgetExceeded('chars');
 }
 
 /** For function implementations: charges `n` items before building (or scanning) them. */
-export function reserveItems(n: number): void {
-  if ((active.items -= n) < 0) throw new BudgetExceeded('items');
+export function reserveItems(budget: ExprBudget, n: number): void {
+  if ((budget.items -= n) < 0) throw new BudgetExceeded('items');
 }
 
 export const TOO_LARGE = 'Expression result too large';

@@ -11,7 +11,7 @@
  * charge before building (format, join, json_encode), and those that scan lists charge the items.
  */
 import type * as ast from '../hcl/index.js';
-import { BudgetExceeded, chargeChars, chargeItems } from './budget.js';
+import { BudgetExceeded, chargeChars, chargeItems, type ExprBudget } from './budget.js';
 import { ExprEvalError, FunctionArgError, FunctionError } from './errors.js';
 import type { FunctionDef } from './functions/index.js';
 import type { FunctionImpl } from './functions/types.js';
@@ -42,10 +42,10 @@ export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: rea
   if (e.expandFinal) {
     const last = n - 1;
     const lastRange = e.args[last]!.range;
-    return (v, f) => {
+    return (v, f, budget) => {
       const args: unknown[] = [];
-      for (let i = 0; i < last; i++) args.push(argFns[i]!(v, f));
-      const tail = argFns[last]!(v, f);
+      for (let i = 0; i < last; i++) args.push(argFns[i]!(v, f, budget));
+      const tail = argFns[last]!(v, f, budget);
       if (Array.isArray(tail)) for (const t of tail) args.push(t);
       else if (tail !== null && tail !== undefined) {
         throw new ExprEvalError(
@@ -65,62 +65,62 @@ export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: rea
         throw new ExprEvalError('Too many function arguments', `Function "${def.name}" expects only ${describeArity(def)}.`, e.range);
       let r: unknown;
       try {
-        r = impl(args);
+        r = impl(args, budget);
       } catch (err) {
         return fail(err);
       }
-      return charged(r, args, e.range);
+      return charged(budget, r, args, e.range);
     };
   }
   if (n === 0) {
     const none: unknown[] = [];
-    return () => {
+    return (_v, _f, budget) => {
       let r: unknown;
       try {
-        r = impl(none);
+        r = impl(none, budget);
       } catch (err) {
         return fail(err);
       }
-      return charged(r, none, e.range);
+      return charged(budget, r, none, e.range);
     };
   }
   if (n === 1) {
     const a = argFns[0]!;
-    return (v, f) => {
-      const x = a(v, f);
+    return (v, f, budget) => {
+      const x = a(v, f, budget);
       let r: unknown;
       try {
-        r = impl([x]);
+        r = impl([x], budget);
       } catch (err) {
         return fail(err);
       }
-      return charged1(r, x, e.range);
+      return charged1(budget, r, x, e.range);
     };
   }
   if (n === 2) {
     const [a, b] = argFns as [Evaluator, Evaluator];
-    return (v, f) => {
-      const x = a(v, f);
-      const y = b(v, f);
+    return (v, f, budget) => {
+      const x = a(v, f, budget);
+      const y = b(v, f, budget);
       let r: unknown;
       try {
-        r = impl([x, y]);
+        r = impl([x, y], budget);
       } catch (err) {
         return fail(err);
       }
-      return charged2(r, x, y, e.range);
+      return charged2(budget, r, x, y, e.range);
     };
   }
-  return (v, f) => {
+  return (v, f, budget) => {
     const args = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) args[i] = argFns[i]!(v, f);
+    for (let i = 0; i < n; i++) args[i] = argFns[i]!(v, f, budget);
     let r: unknown;
     try {
-      r = impl(args);
+      r = impl(args, budget);
     } catch (err) {
       return fail(err);
     }
-    return charged(r, args, e.range);
+    return charged(budget, r, args, e.range);
   };
 }
 
@@ -128,28 +128,28 @@ export function callEvaluator(def: FunctionDef, e: ast.FunctionCall, argFns: rea
  * Charges a call to the size budget: the text of its string arguments (which it may scan: a hash or
  * `length` of a large string inside a loop is work too) and what it returns.
  */
-function charged(r: unknown, args: readonly unknown[], range: ast.FunctionCall['range']): unknown {
+function charged(budget: ExprBudget, r: unknown, args: readonly unknown[], range: ast.FunctionCall['range']): unknown {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (typeof a === 'string') chargeChars(a.length, range);
+    if (typeof a === 'string') chargeChars(budget, a.length, range);
   }
-  if (typeof r === 'string') chargeChars(r.length, range);
-  else if (Array.isArray(r)) chargeItems(r.length, range);
+  if (typeof r === 'string') chargeChars(budget, r.length, range);
+  else if (Array.isArray(r)) chargeItems(budget, r.length, range);
   return r;
 }
 
 /** `charged` for one argument, without going through an array (the common calls are the cheap ones). */
-function charged1(r: unknown, x: unknown, range: ast.FunctionCall['range']): unknown {
+function charged1(budget: ExprBudget, r: unknown, x: unknown, range: ast.FunctionCall['range']): unknown {
   const n = (typeof x === 'string' ? x.length : 0) + (typeof r === 'string' ? r.length : 0);
-  if (n !== 0) chargeChars(n, range);
-  if (Array.isArray(r)) chargeItems(r.length, range);
+  if (n !== 0) chargeChars(budget, n, range);
+  if (Array.isArray(r)) chargeItems(budget, r.length, range);
   return r;
 }
 
 /** `charged` for two arguments. */
-function charged2(r: unknown, x: unknown, y: unknown, range: ast.FunctionCall['range']): unknown {
+function charged2(budget: ExprBudget, r: unknown, x: unknown, y: unknown, range: ast.FunctionCall['range']): unknown {
   const n = (typeof x === 'string' ? x.length : 0) + (typeof y === 'string' ? y.length : 0) + (typeof r === 'string' ? r.length : 0);
-  if (n !== 0) chargeChars(n, range);
-  if (Array.isArray(r)) chargeItems(r.length, range);
+  if (n !== 0) chargeChars(budget, n, range);
+  if (Array.isArray(r)) chargeItems(budget, r.length, range);
   return r;
 }

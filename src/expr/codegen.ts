@@ -54,7 +54,7 @@ export function genTraversal(source: TraversalSource, steps: readonly Traverser[
       lines.push(`let x = f[${source.slot | 0}];`);
       break;
     case 'fn':
-      lines.push('let x = src(v, f);');
+      lines.push('let x = src(v, f, budget);');
       break;
   }
   steps.forEach((s, i) => {
@@ -75,19 +75,19 @@ export function genTraversal(source: TraversalSource, steps: readonly Traverser[
   });
   lines.push("return x === undefined || typeof x === 'function' ? null : x;");
   const src = source.kind === 'fn' ? source.fn : undefined;
-  const make = factory(['getAttr', 'index', 'ranges', 'src', 'O'], `return function traversal(v, f) {\n  ${lines.join('\n  ')}\n};`);
+  const make = factory(['getAttr', 'index', 'ranges', 'src', 'O'], `return function traversal(v, f, budget) {\n  ${lines.join('\n  ')}\n};`);
   return make(getAttr, index, ranges, src, Object);
 }
 
-/** `{ "k0": e0(v, f), ... }` for static keys (never "__proto__", which a literal would treat as the prototype). */
+/** `{ "k0": e0(v, f, budget), ... }` for static keys (never "__proto__", which a literal would treat as the prototype). */
 export function genObject(keys: readonly string[], values: readonly Evaluator[]): Evaluator {
   const q = JSON.stringify;
-  const props = keys.map((k, i) => `${q(k)}: e[${i}](v, f)`).join(', ');
-  return factory(['e'], `return function object(v, f) {\n  return { ${props} };\n};`)(values);
+  const props = keys.map((k, i) => `${q(k)}: e[${i}](v, f, budget)`).join(', ');
+  return factory(['e'], `return function object(v, f, budget) {\n  return { ${props} };\n};`)(values);
 }
 
-/** `[ e0(v, f), ... ]`. */
+/** `[ e0(v, f, budget), ... ]`. */
 export function genTuple(items: readonly Evaluator[]): Evaluator {
-  const elems = items.map((_, i) => `e[${i}](v, f)`).join(', ');
-  return factory(['e'], `return function tuple(v, f) {\n  return [ ${elems} ];\n};`)(items);
+  const elems = items.map((_, i) => `e[${i}](v, f, budget)`).join(', ');
+  return factory(['e'], `return function tuple(v, f, budget) {\n  return [ ${elems} ];\n};`)(items);
 }

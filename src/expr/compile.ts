@@ -10,7 +10,7 @@
 import { type Diagnostic, type Range, didYouMean } from '../diag/index.js';
 import type * as ast from '../hcl/index.js';
 import { isWrap } from '../hcl/index.js';
-import { enterBudget, MAX_BUILT_CHARS, tooMuchText } from './budget.js';
+import { MAX_BUILT_CHARS, newExprBudget, tooMuchText } from './budget.js';
 import { ExprEvalError, FunctionArgError } from './errors.js';
 import { callEvaluator, describeArity } from './calls.js';
 import { forObject, forTuple } from './for.js';
@@ -43,14 +43,14 @@ const CTX_NAMES: ReadonlySet<string> = new Set(['request', 'timestamp_epoch', 'r
 
 const constNode = (value: unknown): Node => ({ fn: () => value, pure: true, minSlot: Infinity, constant: true, value });
 
-/** The variables of a constant folded at boot: none (so it draws from a fresh budget of its own). */
+/** The variables of a constant folded at boot: none. */
 const NO_VARS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export class ExprCompiler {
   readonly diagnostics: Diagnostic[] = [];
   /**
    * Some evaluator below builds what the size budget counts (a run-time template, a loop, a function
-   * call): evaluations must then start by selecting their budget (budget.ts). Expressions that only
+   * call): evaluations must then start by finding their budget (budget.ts). Expressions that only
    * read (`ctx.request.query.limit`, `{ id = steps.find.row.id }`) skip that entirely.
    */
   charges = false;
@@ -102,8 +102,8 @@ export class ExprCompiler {
   private fold(node: Node, range: Range, frameSize: number): Node {
     try {
       const frame: Frame = frameSize === 0 ? EMPTY_FRAME : new Array<unknown>(frameSize);
-      enterBudget(NO_VARS);
-      return constNode(deepFreeze(node.fn(NO_VARS, frame)));
+      // A constant draws from a fresh budget of its own (budget.ts).
+      return constNode(deepFreeze(node.fn(NO_VARS, frame, newExprBudget())));
     } catch (err) {
       if (!(err instanceof ExprEvalError)) throw err;
       this.diagnostics.push(err.toDiagnostic(range));
@@ -136,7 +136,7 @@ export class ExprCompiler {
         const k = key.fn;
         const range = e.range;
         const keyRange = e.key.range;
-        return { ...derived([coll, key]), fn: (v, f) => index(c(v, f), k(v, f), range, keyRange) };
+        return { ...derived([coll, key]), fn: (v, f, budget) => index(c(v, f, budget), k(v, f, budget), range, keyRange) };
       }
       case 'Splat': {
         const src = this.compile(e.source, scope);
@@ -201,10 +201,10 @@ export class ExprCompiler {
     return {
       ...node,
       pure: node.pure && !badCond,
-      fn: (v, f) => {
-        const x = c(v, f);
-        if (x === true) return t(v, f);
-        if (x === false) return o(v, f);
+      fn: (v, f, budget) => {
+        const x = c(v, f, budget);
+        if (x === true) return t(v, f, budget);
+        if (x === false) return o(v, f, budget);
         const b = primitiveToBool(x);
         if (b === undefined) {
           throw new ExprEvalError(
@@ -215,7 +215,7 @@ export class ExprCompiler {
             range,
           );
         }
-        return b ? t(v, f) : o(v, f);
+        return b ? t(v, f, budget) : o(v, f, budget);
       },
     };
   }
@@ -380,14 +380,14 @@ export class ExprCompiler {
       // The common case: static keys, built as a generated object literal (codegen.ts says why).
       fn = n === 0 ? () => ({}) : genObject(keys, vals);
     } else {
-      fn = (v, f) => {
+      fn = (v, f, budget) => {
         const o: Record<string, unknown> = {};
         for (let i = 0; i < n; i++) {
           const k = keys[i]!;
           let name: string;
           if (typeof k === 'string') name = k;
           else {
-            const kv = k(v, f);
+            const kv = k(v, f, budget);
             const s = typeof kv === 'string' ? kv : typeof kv === 'object' && kv !== null ? undefined : primitiveToString(kv);
             if (s === undefined) {
               throw new ExprEvalError(
@@ -398,7 +398,7 @@ export class ExprCompiler {
             }
             name = s;
           }
-          setKey(o, name, vals[i]!(v, f));
+          setKey(o, name, vals[i]!(v, f, budget));
         }
         return o;
       };
@@ -494,11 +494,11 @@ function tuple(items: readonly Evaluator[]): Evaluator {
   if (n === 0) return () => [];
   if (n === 1) {
     const a = items[0]!;
-    return (v, f) => [a(v, f)];
+    return (v, f, budget) => [a(v, f, budget)];
   }
   if (n === 2) {
     const [a, b] = items as [Evaluator, Evaluator];
-    return (v, f) => [a(v, f), b(v, f)];
+    return (v, f, budget) => [a(v, f, budget), b(v, f, budget)];
   }
   return genTuple(items);
 }

@@ -9,7 +9,7 @@
  *   duplicate key in the object form without `...` (grouping), all as HCL.
  */
 import type { Range } from '../diag/index.js';
-import { chargeItems } from './budget.js';
+import { chargeItems, type ExprBudget } from './budget.js';
 import { ExprEvalError } from './errors.js';
 import type { Evaluator, Frame, Vars } from './scope.js';
 import { isObject, primitiveToBool, primitiveToString, setKey, sortedKeys, typeName } from './values.js';
@@ -34,24 +34,32 @@ export interface ForParts {
  * nothing but the result. Every step is charged to the size budget (budget.ts), filtered out or not,
  * all at once before the loop: nested loops over request data stop there however little they keep.
  */
-function iterate<T>(c: unknown, p: ForParts, v: Vars, f: Frame, out: T, each: (out: T, v: Vars, f: Frame) => void): void {
+function iterate<T>(
+  c: unknown,
+  p: ForParts,
+  v: Vars,
+  f: Frame,
+  budget: ExprBudget,
+  out: T,
+  each: (out: T, v: Vars, f: Frame, budget: ExprBudget) => void,
+): void {
   const { keySlot, valueSlot } = p;
   if (Array.isArray(c)) {
-    chargeItems(c.length, p.range);
+    chargeItems(budget, c.length, p.range);
     for (let i = 0; i < c.length; i++) {
       if (keySlot !== undefined) f[keySlot] = i;
       f[valueSlot] = c[i] ?? null;
-      if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each(out, v, f);
+      if (p.cond === undefined || condition(p.cond(v, f, budget), p.condRange!)) each(out, v, f, budget);
     }
     return;
   }
   if (isObject(c)) {
     const keys = sortedKeys(c);
-    chargeItems(keys.length, p.range);
+    chargeItems(budget, keys.length, p.range);
     for (const k of keys) {
       if (keySlot !== undefined) f[keySlot] = k;
       f[valueSlot] = c[k] ?? null;
-      if (p.cond === undefined || condition(p.cond(v, f), p.condRange!)) each(out, v, f);
+      if (p.cond === undefined || condition(p.cond(v, f, budget), p.condRange!)) each(out, v, f, budget);
     }
     return;
   }
@@ -78,12 +86,12 @@ function condition(c: unknown, range: Range): boolean {
 
 export function forTuple(p: ForParts): Evaluator {
   const value = p.valueExpr;
-  const each = (out: unknown[], v: Vars, f: Frame): void => {
-    out.push(value(v, f));
+  const each = (out: unknown[], v: Vars, f: Frame, budget: ExprBudget): void => {
+    out.push(value(v, f, budget));
   };
-  return (v, f) => {
+  return (v, f, budget) => {
     const out: unknown[] = [];
-    iterate(p.collection(v, f), p, v, f, out, each);
+    iterate(p.collection(v, f, budget), p, v, f, budget, out, each);
     return out;
   };
 }
@@ -92,8 +100,8 @@ export function forObject(p: ForParts): Evaluator {
   const keyExpr = p.keyExpr!;
   const value = p.valueExpr;
   const keyRange = p.keyRange ?? p.range;
-  const each = (out: Record<string, unknown>, v: Vars, f: Frame): void => {
-    const kv = keyExpr(v, f);
+  const each = (out: Record<string, unknown>, v: Vars, f: Frame, budget: ExprBudget): void => {
+    const kv = keyExpr(v, f, budget);
     const k = typeof kv === 'string' ? kv : typeof kv === 'object' && kv !== null ? undefined : primitiveToString(kv);
     if (k === undefined) {
       throw new ExprEvalError(
@@ -104,7 +112,7 @@ export function forObject(p: ForParts): Evaluator {
         keyRange,
       );
     }
-    const val = value(v, f);
+    const val = value(v, f, budget);
     if (p.group) {
       if (Object.hasOwn(out, k)) (out[k] as unknown[]).push(val);
       else setKey(out, k, [val]);
@@ -119,9 +127,9 @@ export function forObject(p: ForParts): Evaluator {
       setKey(out, k, val);
     }
   };
-  return (v, f) => {
+  return (v, f, budget) => {
     const out: Record<string, unknown> = {};
-    iterate(p.collection(v, f), p, v, f, out, each);
+    iterate(p.collection(v, f, budget), p, v, f, budget, out, each);
     return out;
   };
 }

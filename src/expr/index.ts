@@ -11,7 +11,7 @@
  */
 import type { Diagnostic, Range } from '../diag/index.js';
 import type { Expression } from '../hcl/index.js';
-import { enterBudget } from './budget.js';
+import { budgetOf, UNCHARGED } from './budget.js';
 import { ExprCompiler, type Node } from './compile.js';
 import { standardFunctions, type FunctionTable } from './functions/index.js';
 import { staticReferences, type Reference } from './references.js';
@@ -73,7 +73,7 @@ export function compileUrlExpression(
   return { compiled: finish(expr, compiler, scope, node), diagnostics: compiler.diagnostics, shape };
 }
 
-/** The compiled node as the evaluator callers get: a budget selected only when something charges. */
+/** The compiled node as the evaluator callers get: a budget found (or made) only when something charges. */
 function finish(expr: Expression, compiler: ExprCompiler, scope: ExprScope, node: Node): CompiledExpression {
   const references = staticReferences(expr);
   const frameSize = scope.layout.size;
@@ -83,18 +83,12 @@ function finish(expr: Expression, compiler: ExprCompiler, scope: ExprScope, node
     const value = node.value;
     evaluate = () => value;
   } else if (!compiler.charges) {
-    // Reads only: nothing to charge, so no budget to select (budget.ts).
-    evaluate = frameSize === 0 ? (vars) => fn(vars, EMPTY_FRAME) : (vars) => fn(vars, new Array<unknown>(frameSize));
+    // Reads only: nothing to charge, so no budget to find (budget.ts).
+    evaluate = frameSize === 0 ? (vars) => fn(vars, EMPTY_FRAME, UNCHARGED) : (vars) => fn(vars, new Array<unknown>(frameSize), UNCHARGED);
   } else if (frameSize === 0) {
-    evaluate = (vars) => {
-      enterBudget(vars);
-      return fn(vars, EMPTY_FRAME);
-    };
+    evaluate = (vars) => fn(vars, EMPTY_FRAME, budgetOf(vars));
   } else {
-    evaluate = (vars) => {
-      enterBudget(vars);
-      return fn(vars, new Array<unknown>(frameSize));
-    };
+    evaluate = (vars) => fn(vars, new Array<unknown>(frameSize), budgetOf(vars));
   }
   return {
     evaluate,

@@ -13,7 +13,7 @@
  * check the length of what they then write.
  */
 import { sourceTextOf, stringifyExact } from '../json/index.js';
-import { BudgetExceeded, charsLeft } from './budget.js';
+import { BudgetExceeded, type ExprBudget } from './budget.js';
 
 /**
  * The longest response body a pipeline may send, in characters (issue 15, class 4): the one bound
@@ -90,7 +90,7 @@ function walkExceeds(value: unknown, limit: number): boolean {
 }
 
 /** `JSON.stringify` for expression functions: refused (BudgetExceeded) when it cannot fit the budget. */
-export function jsonText(value: unknown): string {
-  if (jsonLengthExceeds(value, charsLeft())) throw new BudgetExceeded('chars');
+export function jsonText(value: unknown, budget: ExprBudget): string {
+  if (jsonLengthExceeds(value, budget.chars)) throw new BudgetExceeded('chars');
   return JSON.stringify(value);
 }

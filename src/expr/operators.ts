@@ -60,32 +60,32 @@ export function binary(op: BinaryOperator, l: OperandInfo, r: OperandInfo, range
   const rr = r.range;
   switch (op) {
     case '==':
-      return (v, f) => equals(a(v, f), b(v, f));
+      return (v, f, budget) => equals(a(v, f, budget), b(v, f, budget));
     case '!=':
-      return (v, f) => !equals(a(v, f), b(v, f));
+      return (v, f, budget) => !equals(a(v, f, budget), b(v, f, budget));
     case '&&':
-      return (v, f) => boolOperand(a(v, f), 'left', lr) && boolOperand(b(v, f), 'right', rr);
+      return (v, f, budget) => boolOperand(a(v, f, budget), 'left', lr) && boolOperand(b(v, f, budget), 'right', rr);
     case '||':
-      return (v, f) => boolOperand(a(v, f), 'left', lr) || boolOperand(b(v, f), 'right', rr);
+      return (v, f, budget) => boolOperand(a(v, f, budget), 'left', lr) || boolOperand(b(v, f, budget), 'right', rr);
     case '<':
-      return (v, f) => num(a(v, f), 'left', lr) < num(b(v, f), 'right', rr);
+      return (v, f, budget) => num(a(v, f, budget), 'left', lr) < num(b(v, f, budget), 'right', rr);
     case '<=':
-      return (v, f) => num(a(v, f), 'left', lr) <= num(b(v, f), 'right', rr);
+      return (v, f, budget) => num(a(v, f, budget), 'left', lr) <= num(b(v, f, budget), 'right', rr);
     case '>':
-      return (v, f) => num(a(v, f), 'left', lr) > num(b(v, f), 'right', rr);
+      return (v, f, budget) => num(a(v, f, budget), 'left', lr) > num(b(v, f, budget), 'right', rr);
     case '>=':
-      return (v, f) => num(a(v, f), 'left', lr) >= num(b(v, f), 'right', rr);
+      return (v, f, budget) => num(a(v, f, budget), 'left', lr) >= num(b(v, f, budget), 'right', rr);
     case '+':
-      return (v, f) => finite(num(a(v, f), 'left', lr) + num(b(v, f), 'right', rr), op, range);
+      return (v, f, budget) => finite(num(a(v, f, budget), 'left', lr) + num(b(v, f, budget), 'right', rr), op, range);
     case '-':
-      return (v, f) => finite(num(a(v, f), 'left', lr) - num(b(v, f), 'right', rr), op, range);
+      return (v, f, budget) => finite(num(a(v, f, budget), 'left', lr) - num(b(v, f, budget), 'right', rr), op, range);
     case '*':
-      return (v, f) => finite(num(a(v, f), 'left', lr) * num(b(v, f), 'right', rr), op, range);
+      return (v, f, budget) => finite(num(a(v, f, budget), 'left', lr) * num(b(v, f, budget), 'right', rr), op, range);
     case '/':
-      return (v, f) => finite(num(a(v, f), 'left', lr) / num(b(v, f), 'right', rr), op, range);
+      return (v, f, budget) => finite(num(a(v, f, budget), 'left', lr) / num(b(v, f, budget), 'right', rr), op, range);
     case '%':
       // HCL's modulo truncates toward zero (a - b * trunc(a / b)), which is JS's %.
-      return (v, f) => finite(num(a(v, f), 'left', lr) % num(b(v, f), 'right', rr), op, range);
+      return (v, f, budget) => finite(num(a(v, f, budget), 'left', lr) % num(b(v, f, budget), 'right', rr), op, range);
   }
 }
 
@@ -97,9 +97,9 @@ function num(x: unknown, side: string, range: Range): number {
 export function unary(op: '!' | '-', operand: OperandInfo): Evaluator {
   const a = operand.fn;
   const r = operand.range;
-  if (op === '!') return (v, f) => !boolOperand(a(v, f), 'the', r);
-  return (v, f) => {
-    const n = -num(a(v, f), 'the', r);
+  if (op === '!') return (v, f, budget) => !boolOperand(a(v, f, budget), 'the', r);
+  return (v, f, budget) => {
+    const n = -num(a(v, f, budget), 'the', r);
     return n === 0 ? 0 : n; // no -0 in JSON output
   };
 }

@@ -7,11 +7,15 @@
  * HCL has no recursion, so a slot is never live twice at the same moment; one frame per evaluation
  * (allocated only when the expression has locals) is enough.
  */
+import type { ExprBudget } from './budget.js';
 
 export type Vars = Readonly<Record<string, unknown>>;
 export type Frame = unknown[];
-/** A compiled (sub)expression. */
-export type Evaluator = (vars: Vars, frame: Frame) => unknown;
+/**
+ * A compiled (sub)expression. `budget`: what the evaluation may still build (budget.ts), handed down
+ * to every node and function.
+ */
+export type Evaluator = (vars: Vars, frame: Frame, budget: ExprBudget) => unknown;
 
 /** Slot allocation for one top-level expression. */
 export class FrameLayout {

@@ -11,18 +11,18 @@ import type { Evaluator } from './scope.js';
 
 /** Each element gone through is charged to the size budget (a splat inside a `for` multiplies). */
 export function splat(source: Evaluator, slot: number, each: Evaluator, range: Range): Evaluator {
-  return (v, f) => {
-    const s = source(v, f);
+  return (v, f, budget) => {
+    const s = source(v, f, budget);
     if (s === null || s === undefined) return [];
     if (!Array.isArray(s)) {
       f[slot] = s;
-      return [each(v, f)];
+      return [each(v, f, budget)];
     }
-    chargeItems(s.length, range);
+    chargeItems(budget, s.length, range);
     const out = new Array<unknown>(s.length);
     for (let i = 0; i < s.length; i++) {
       f[slot] = s[i] ?? null;
-      out[i] = each(v, f);
+      out[i] = each(v, f, budget);
     }
     return out;
   };

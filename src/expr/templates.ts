@@ -4,7 +4,7 @@
  * here (hclsyntax's TemplateWrapExpr).
  */
 import type { Range } from '../diag/index.js';
-import { chargeChars, chargeItems } from './budget.js';
+import { chargeChars, chargeItems, type ExprBudget } from './budget.js';
 import { ExprEvalError } from './errors.js';
 import type { Evaluator, Frame, Vars } from './scope.js';
 import { isObject, primitiveToBool, primitiveToString, sortedKeys, typeName } from './values.js';
@@ -34,40 +34,40 @@ export function concat(parts: readonly Evaluator[], range: Range): Evaluator {
   if (n === 1) return parts[0]!;
   if (n === 2) {
     const [a, b] = parts as [Evaluator, Evaluator];
-    return (v, f) => {
-      const s = (a(v, f) as string) + (b(v, f) as string);
-      chargeChars(s.length, range);
+    return (v, f, budget) => {
+      const s = (a(v, f, budget) as string) + (b(v, f, budget) as string);
+      chargeChars(budget, s.length, range);
       return s;
     };
   }
   if (n === 3) {
     const [a, b, c] = parts as [Evaluator, Evaluator, Evaluator];
-    return (v, f) => {
-      const s = (a(v, f) as string) + (b(v, f) as string) + (c(v, f) as string);
-      chargeChars(s.length, range);
+    return (v, f, budget) => {
+      const s = (a(v, f, budget) as string) + (b(v, f, budget) as string) + (c(v, f, budget) as string);
+      chargeChars(budget, s.length, range);
       return s;
     };
   }
-  return (v, f) => {
+  return (v, f, budget) => {
     let s = '';
-    for (let i = 0; i < n; i++) s += parts[i]!(v, f) as string;
-    chargeChars(s.length, range);
+    for (let i = 0; i < n; i++) s += parts[i]!(v, f, budget) as string;
+    chargeChars(budget, s.length, range);
     return s;
   };
 }
 
 export function interpPart(expr: Evaluator, range: Range): Evaluator {
-  return (v, f) => {
-    const x = expr(v, f);
+  return (v, f, budget) => {
+    const x = expr(v, f, budget);
     return typeof x === 'string' ? x : interpolate(x, range);
   };
 }
 
 export function ifPart(cond: Evaluator, condRange: Range, then: Evaluator, otherwise: Evaluator): Evaluator {
-  return (v, f) => {
-    const c = cond(v, f);
-    if (c === true) return then(v, f);
-    if (c === false) return otherwise(v, f);
+  return (v, f, budget) => {
+    const c = cond(v, f, budget);
+    if (c === true) return then(v, f, budget);
+    if (c === false) return otherwise(v, f, budget);
     const b = primitiveToBool(c);
     if (b === undefined) {
       throw new ExprEvalError(
@@ -78,7 +78,7 @@ export function ifPart(cond: Evaluator, condRange: Range, then: Evaluator, other
         condRange,
       );
     }
-    return b ? then(v, f) : otherwise(v, f);
+    return b ? then(v, f, budget) : otherwise(v, f, budget);
   };
 }
 
@@ -88,28 +88,28 @@ export function ifPart(cond: Evaluator, condRange: Range, then: Evaluator, other
  * request data stop at the budget instead of after building the whole text.
  */
 export function forPart(coll: Evaluator, collRange: Range, keySlot: number | undefined, valueSlot: number, body: Evaluator, range: Range): Evaluator {
-  return (v: Vars, f: Frame) => {
-    const c = coll(v, f);
+  return (v: Vars, f: Frame, budget: ExprBudget) => {
+    const c = coll(v, f, budget);
     let s = '';
     if (Array.isArray(c)) {
-      chargeItems(c.length, range);
+      chargeItems(budget, c.length, range);
       for (let i = 0; i < c.length; i++) {
         if (keySlot !== undefined) f[keySlot] = i;
         f[valueSlot] = c[i] ?? null;
-        const piece = body(v, f) as string;
-        chargeChars(piece.length, range);
+        const piece = body(v, f, budget) as string;
+        chargeChars(budget, piece.length, range);
         s += piece;
       }
       return s;
     }
     if (isObject(c)) {
       const keys = sortedKeys(c);
-      chargeItems(keys.length, range);
+      chargeItems(budget, keys.length, range);
       for (const k of keys) {
         if (keySlot !== undefined) f[keySlot] = k;
         f[valueSlot] = c[k] ?? null;
-        const piece = body(v, f) as string;
-        chargeChars(piece.length, range);
+        const piece = body(v, f, budget) as string;
+        chargeChars(budget, piece.length, range);
         s += piece;
       }
       return s;

@@ -172,5 +172,5 @@ export function encodeUrlComponent(s: string): string {
 /** An interpolation's evaluator, its string value encoded for `encoding`. */
 export function encodedPart(part: Evaluator, encoding: UrlEncoding): Evaluator {
   if (encoding !== 'component') return part;
-  return (v, f) => encodeUrlComponent(part(v, f) as string);
+  return (v, f, budget) => encodeUrlComponent(part(v, f, budget) as string);
 }

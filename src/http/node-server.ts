@@ -26,12 +26,13 @@
  * every request.
  */
 import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
 import { type ConnectionStates, trackConnections } from './connection-states.js';
 import type { RequestLogger } from './log.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
-import { holdWritesToTurnEnd } from '../io/index.js';
+import { TurnEndWrites } from '../io/index.js';
 import { boundH2Body, createH2Server, isHttp2Response, type TlsFiles } from './h2-server.js';
 
 /** A request stamped with when it arrived (its headers parsed): the log line's `ms` counts from it. */
@@ -100,7 +101,9 @@ export function createNodeServer(options: NodeServerOptions, handler: RequestHan
     },
   );
   const connections = trackConnections(server);
-  server.on('connection', holdWritesToTurnEnd);
+  // One queue per server, handed to each connection it accepts: its answers of a turn leave together.
+  const writes = new TurnEndWrites();
+  server.on('connection', (socket: Socket) => writes.hold(socket));
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   return { server, connections };
 }

@@ -2,4 +2,4 @@
  * Socket-level I/O scheduling shared by svc's server (src/http) and its clients (src/connectors):
  * standalone, Node's `net` only.
  */
-export { holdWritesToTurnEnd } from './turn-end-writes.js';
+export { TurnEndWrites } from './turn-end-writes.js';

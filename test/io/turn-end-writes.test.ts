@@ -1,19 +1,20 @@
 /**
  * Writes held to the end of the event loop's turn (src/io/turn-end-writes.ts): held while the turn
  * runs, out at its end in order, with Node's stream semantics (callbacks, backpressure, a socket
- * destroyed meanwhile) intact, and only on the sockets it was asked to hold.
+ * destroyed meanwhile) intact, and only on the sockets it was asked to hold. A queue is an object
+ * its owner creates and hands to its sockets; two queues are two.
  */
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer, request } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { test } from 'node:test';
-import { holdWritesToTurnEnd } from '../../src/io/index.js';
+import { TurnEndWrites } from '../../src/io/index.js';
 
 /** A TCP server whose accepted sockets hold their writes, and `count` clients connected to it. */
-async function pairs(count: number): Promise<{ server: Server; accepted: Socket[]; clients: Socket[]; close(): Promise<void> }> {
+async function pairs(count: number, writes = new TurnEndWrites()): Promise<{ server: Server; accepted: Socket[]; clients: Socket[]; close(): Promise<void> }> {
   const accepted: Socket[] = [];
   const server = createServer((socket) => {
-    holdWritesToTurnEnd(socket);
+    writes.hold(socket);
     accepted.push(socket);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -116,6 +117,23 @@ test('only the sockets it is given: a client socket of the same process writes a
   }
 });
 
+test('two queues hold their own sockets, each to the end of the turn', async () => {
+  const first = await pairs(1);
+  const second = await pairs(1);
+  try {
+    const answers = [received(first.clients[0]!, 5), received(second.clients[0]!, 6)];
+    first.accepted[0]!.write('first');
+    second.accepted[0]!.write('second');
+    assert.equal(first.accepted[0]!.writableLength, 5);
+    assert.equal(second.accepted[0]!.writableLength, 6);
+    assert.deepEqual(await Promise.all(answers), ['first', 'second']);
+    assert.equal(first.accepted[0]!.writableLength + second.accepted[0]!.writableLength, 0);
+  } finally {
+    await first.close();
+    await second.close();
+  }
+});
+
 test('HTTP responses of one turn: each complete and correct, finish after the bytes left', async () => {
   const finishedAt: string[] = [];
   const server = createHttpServer((req, res) => {
@@ -123,7 +141,8 @@ test('HTTP responses of one turn: each complete and correct, finish after the by
     res.setHeader('content-type', 'text/plain');
     res.end(`hello ${req.url}`);
   });
-  server.on('connection', holdWritesToTurnEnd);
+  const writes = new TurnEndWrites();
+  server.on('connection', (socket: Socket) => writes.hold(socket));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   try {

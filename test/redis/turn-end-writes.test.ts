@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import { ServerConnection } from '../../src/connectors/redis/server/connection.js';
+import { TurnEndWrites } from '../../src/io/index.js';
 import { eventually, NO_REAL_REDIS, REAL_REDIS_URL, unique } from './helpers.js';
 
 const skip = REAL_REDIS_URL === undefined ? NO_REAL_REDIS : false;
@@ -22,6 +23,7 @@ before(async () => {
     name: 'svc',
     connectTimeoutMs: 5_000,
     logger: undefined,
+    writes: new TurnEndWrites(),
   });
   await connection.ready(5_000);
   admin = new Redis(REAL_REDIS_URL!, { lazyConnect: true });

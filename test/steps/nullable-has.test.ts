@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileOpenApi } from '../../src/openapi/index.js';
 import { buildServiceModel } from '../../src/steps/index.js';
-import { standardFunctions } from '../../src/expr/index.js';
+import { newExprBudget, standardFunctions } from '../../src/expr/index.js';
 import { serveManifest } from '../http/helpers.js';
 
 const MANIFEST = `
@@ -85,7 +85,7 @@ test('the OpenAPI document: a nullable field is [T, "null"]', () => {
 
 test('has(map, key): present with null is true, absent is false, null is false, a list is an error', () => {
   const has = standardFunctions.get('has')!;
-  const call = (...args: unknown[]) => has.impl(args);
+  const call = (...args: unknown[]) => has.impl(args, newExprBudget());
   assert.equal(call({ a: null }, 'a'), true);
   assert.equal(call({ a: 1 }, 'b'), false);
   assert.equal(call(null, 'a'), false);

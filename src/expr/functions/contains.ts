@@ -7,11 +7,11 @@ import { defineFunction } from './types.js';
 export const contains = defineFunction({
   name: 'contains',
   params: ['list', 'value'],
-  impl: (args) => {
+  impl: (args, budget) => {
     const l = list(args, 0);
     const v = args[1] ?? null;
     // A scan of a request list inside a loop over it is quadratic work: charged to the budget.
-    reserveItems(l.length);
+    reserveItems(budget, l.length);
     for (const e of l) if (equals(e, v)) return true;
     return false;
   },

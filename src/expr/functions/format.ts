@@ -6,7 +6,7 @@
  * Flags `-` (left-align), `+`, ` `, `0` (zero-pad), `#`; width and `.precision`; `%[n]v` selects the
  * n-th value (1-based), as in HCL.
  */
-import { reserveChars } from '../budget.js';
+import { type ExprBudget, reserveChars } from '../budget.js';
 import { FunctionArgError, FunctionError } from '../errors.js';
 import { terraformJson } from './json-encode.js';
 import { formatNumber, primitiveToBool, primitiveToNumber, primitiveToString, typeName } from '../values.js';
@@ -23,12 +23,12 @@ interface Flags {
   sharp: boolean;
 }
 
-function pad(s: string, width: number | undefined, f: Flags, numeric: boolean): string {
+function pad(s: string, width: number | undefined, f: Flags, numeric: boolean, budget: ExprBudget): string {
   if (width === undefined) return s;
   const len = Array.from(s).length;
   if (len >= width) return s;
   // The width may come from request data (`%${ctx.request.query.w}d`): charged before it is built.
-  reserveChars(width - len);
+  reserveChars(budget, width - len);
   if (f.minus) return s + ' '.repeat(width - len);
   if (f.zero && numeric) {
     const sign = s[0] === '-' || s[0] === '+' || s[0] === ' ' ? s[0] : '';
@@ -45,17 +45,17 @@ function signed(s: string, n: number, f: Flags): string {
   return s;
 }
 
-function formatOne(verb: string, v: unknown, f: Flags, precision: number | undefined, argNo: number): { text: string; numeric: boolean } {
+function formatOne(verb: string, v: unknown, f: Flags, precision: number | undefined, argNo: number, budget: ExprBudget): { text: string; numeric: boolean } {
   const fail = (why: string): never => {
     throw new FunctionArgError(argNo, `unsupported value for "%${verb}" at ${argNo}: ${why}`);
   };
   if ((v === null || v === undefined) && verb !== 'v') fail('null value cannot be formatted');
   switch (verb) {
     case 'v': {
-      if (f.sharp) return { text: terraformJson(v ?? null), numeric: false };
+      if (f.sharp) return { text: terraformJson(v ?? null, budget), numeric: false };
       if (v === null || v === undefined) return { text: 'null', numeric: false };
       if (typeof v === 'number') return { text: signed(formatNumber(v), v, f), numeric: true };
-      const s = typeof v === 'object' && !(v instanceof Date) ? terraformJson(v) : primitiveToString(v)!;
+      const s = typeof v === 'object' && !(v instanceof Date) ? terraformJson(v, budget) : primitiveToString(v)!;
       return { text: s, numeric: false };
     }
     case 's': {
@@ -110,7 +110,7 @@ function goExponent(s: string): string {
   return s.replace(/e([-+])(\d)$/, 'e$10$2');
 }
 
-export function format(spec: string, values: readonly unknown[], argOffset = 1): string {
+export function format(spec: string, values: readonly unknown[], budget: ExprBudget, argOffset = 1): string {
   let out = '';
   let next = 0;
   let used = 0;
@@ -143,10 +143,10 @@ export function format(spec: string, values: readonly unknown[], argOffset = 1):
       throw new FunctionError(`not enough arguments for "%${verb}" at offset ${pct}: ${values.length} value(s) given`);
     }
     const argNo = next + argOffset;
-    const { text, numeric } = formatOne(verb, values[next], f, precText === undefined ? undefined : Number(precText || '0'), argNo);
+    const { text, numeric } = formatOne(verb, values[next], f, precText === undefined ? undefined : Number(precText || '0'), argNo, budget);
     used = Math.max(used, next + 1);
     next++;
-    out += pad(text, widthText === undefined ? undefined : Number(widthText), f, numeric);
+    out += pad(text, widthText === undefined ? undefined : Number(widthText), f, numeric, budget);
   }
   if (used < values.length) throw new FunctionError(`too many arguments; only ${used} used by format string`);
   return out;
@@ -156,5 +156,5 @@ export const formatFn = defineFunction({
   name: 'format',
   params: ['format'],
   variadic: 'args',
-  impl: (args) => format(str(args, 0), args.slice(1)),
+  impl: (args, budget) => format(str(args, 0), args.slice(1), budget),
 });

@@ -11,13 +11,13 @@ export const join = defineFunction({
   name: 'join',
   params: ['separator', 'list'],
   variadic: 'lists',
-  impl: (args) => {
+  impl: (args, budget) => {
     const parts = stringList(args, 1);
     for (let i = 2; i < args.length; i++) for (const p of stringList(args, i)) parts.push(p);
     const sep = str(args, 0);
     let total = parts.length > 0 ? sep.length * (parts.length - 1) : 0;
     for (const p of parts) total += p.length;
-    reserveChars(total);
+    reserveChars(budget, total);
     return parts.join(sep);
   },
 });

@@ -8,14 +8,14 @@ export const merge = defineFunction({
   name: 'merge',
   params: [],
   variadic: 'maps',
-  impl: (args) => {
+  impl: (args, budget) => {
     const out: Record<string, unknown> = {};
     args.forEach((a, i) => {
       if (a === null || a === undefined) return;
       if (!isObject(a)) throw new FunctionArgError(i, `object required, not ${typeName(a)}`);
       const keys = Object.keys(a);
       // The members copied are items built, charged to the size budget (budget.ts).
-      reserveItems(keys.length);
+      reserveItems(budget, keys.length);
       for (const k of keys) setKey(out, k, a[k]);
     });
     return out;

@@ -4,6 +4,8 @@
  * `FunctionArgError(index, message)` (reported as "Invalid function argument" on that argument) or
  * `FunctionError(message)` (reported as "Error in function call" on the call).
  */
+import type { ExprBudget } from '../budget.js';
+
 export interface FunctionDef {
   readonly name: string;
   /** Parameter names, required then optional, for messages ("Missing value for "name""). */
@@ -18,7 +20,7 @@ export interface FunctionDef {
    * at boot. Impure ones (uuid, now, problem: a fresh object per request) run per evaluation.
    */
   readonly pure: boolean;
-  readonly impl: (args: readonly unknown[]) => unknown;
+  readonly impl: FunctionImpl;
   /**
    * Called once at boot with the arguments that are constants in the manifest (`undefined` where an
    * argument depends on the request): may return an implementation specialised for them, e.g. with a
@@ -27,7 +29,8 @@ export interface FunctionDef {
   readonly specialize?: (constants: readonly ({ readonly value: unknown } | undefined)[]) => FunctionImpl | undefined;
 }
 
-export type FunctionImpl = (args: readonly unknown[]) => unknown;
+/** `budget`: what the evaluation may still build; a function that could build far more than its arguments reserves it first (budget.ts). */
+export type FunctionImpl = (args: readonly unknown[], budget: ExprBudget) => unknown;
 
 export type FunctionTable = ReadonlyMap<string, FunctionDef>;
 

@@ -14,7 +14,7 @@
  * never sent twice (an INCR resent after a reset could count twice).
  */
 import { Redis, type RedisOptions } from 'ioredis';
-import { holdWritesToTurnEnd } from '../../../io/index.js';
+import type { TurnEndWrites } from '../../../io/index.js';
 import { ConnectorCategory, ConnectorError, describeCause } from '../../errors.js';
 import type { ConnectorLogger } from '../../types.js';
 import type { RedisStats } from '../types.js';
@@ -39,6 +39,8 @@ export interface ConnectionOptions {
   readonly name: 'svc' | 'svc-subscriber' | 'svc-stream-reader';
   readonly connectTimeoutMs: number;
   readonly logger: ConnectorLogger | undefined;
+  /** The write queue the connection's socket is held to (its store's, src/io). */
+  readonly writes: TurnEndWrites;
 }
 
 export class ServerConnection {
@@ -51,7 +53,7 @@ export class ServerConnection {
     this.client = new Redis(options.url, clientOptions(options));
     // The commands of one turn of the event loop leave together at its end, one write where there
     // was one per command, each waking the server (src/io). A reconnection brings a new socket.
-    this.client.on('connect', () => holdWritesToTurnEnd(this.client.stream));
+    this.client.on('connect', () => options.writes.hold(this.client.stream));
     this.client.on('ready', () => this.enter('up'));
     // A close while up is a blip; a close in any other state means a connection attempt failed.
     this.client.on('close', () => this.enter(this.state === 'up' ? 'blip' : 'down'));

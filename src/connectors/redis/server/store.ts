@@ -4,6 +4,7 @@
  * connection opened on the first subscription. Integer replies arrive as text and leave as exact
  * numbers (../integer.ts).
  */
+import { TurnEndWrites } from '../../../io/index.js';
 import { watchInterrupt } from '../../interrupt.js';
 import type { ConnectorLogger } from '../../types.js';
 import { integerReply } from '../integer.js';
@@ -41,9 +42,13 @@ export class ServerStore implements RedisStore {
   /** Open stream readers, each on a connection of its own: closed with the store. */
   private readonly readers = new Set<StreamReader>();
 
+  /** The store's connections' write queue: the commands of one turn leave at its end (src/io). */
+  private readonly writes = new TurnEndWrites();
+
   constructor(private readonly options: ServerStoreOptions) {
-    this.commands = new ServerConnection({ ...options, name: 'svc' });
-    this.subscriber = new SharedSubscriber(() => new ServerConnection({ ...options, name: 'svc-subscriber' }), options.logger, options.key);
+    const writes = this.writes;
+    this.commands = new ServerConnection({ ...options, name: 'svc', writes });
+    this.subscriber = new SharedSubscriber(() => new ServerConnection({ ...options, name: 'svc-subscriber', writes }), options.logger, options.key);
   }
 
   get(key: string): Promise<string | null> {
@@ -88,7 +93,9 @@ export class ServerStore implements RedisStore {
   }
 
   streamReader(key: string): StreamReader {
-    const reader = new ServerStreamReader(key, new ServerConnection({ ...this.options, name: 'svc-stream-reader' }), () => this.readers.delete(reader));
+    const reader = new ServerStreamReader(key, new ServerConnection({ ...this.options, name: 'svc-stream-reader', writes: this.writes }), () =>
+      this.readers.delete(reader),
+    );
     this.readers.add(reader);
     return reader;
   }
