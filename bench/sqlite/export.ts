@@ -57,7 +57,7 @@ try {
   const db = new DatabaseSync(file);
   const started = performance.now();
   db.exec('BEGIN');
-  const insert = db.prepare("INSERT INTO tasks (title, done, tags) VALUES (?, ?, '[\"bulk\",\"export\"]')");
+  const insert = db.prepare('INSERT INTO tasks (title, done, tags) VALUES (?, ?, \'["bulk","export"]\')');
   for (let i = 0; i < rows; i++) insert.run(`task number ${i}`, i % 2);
   db.exec('COMMIT');
   db.close();
