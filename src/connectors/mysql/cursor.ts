@@ -24,6 +24,7 @@ import type { CursorOptions, SqlCursor, SqlQuery } from '../sql-types.js';
 import { toConnectorError } from './errors.js';
 import { acquire, discard, interruptOn } from './execute.js';
 import type { MysqlConnection, MysqlResource } from './resource.js';
+import { type ColumnInfo, rowConverter } from './values.js';
 
 /**
  * Rows parsed ahead of the reader before the socket is paused. Unlike PostgreSQL's fetch, a batch
@@ -36,7 +37,7 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
 
 /** What mysql2's query and execute commands emit when given no callback. */
 interface RowEvents {
-  on(event: 'fields', listener: () => void): this;
+  on(event: 'fields', listener: (fields: ColumnInfo[]) => void): this;
   on(event: 'result', listener: (row: unknown) => void): this;
   on(event: 'error', listener: (error: Error) => void): this;
   on(event: 'end', listener: () => void): this;
@@ -89,6 +90,8 @@ class RowStream<Row> implements SqlCursor<Row> {
   #paused = false;
   /** The column definitions came: a result set follows (a statement without one answers only a status). */
   #hasColumns = false;
+  /** The conversions of this result's columns (./values.ts). */
+  #convert: ((row: Record<string, unknown>) => void) | undefined;
   /** The server's answer is complete (end of rows, or an error). */
   #ended = false;
   /** Closed by the reader: no more rows are handed out. */
@@ -116,7 +119,10 @@ class RowStream<Row> implements SqlCursor<Row> {
       return;
     }
     events
-      .on('fields', () => (this.#hasColumns = true))
+      .on('fields', (fields) => {
+        this.#hasColumns = true;
+        this.#convert = rowConverter(fields);
+      })
       .on('result', (row) => this.#push(row))
       .on('error', (error) => this.#fail(error))
       .on('end', () => this.#end());
@@ -173,6 +179,7 @@ class RowStream<Row> implements SqlCursor<Row> {
   #push(row: unknown): void {
     // A statement without a result set answers its status as a "result": no row.
     if (!this.#hasColumns || this.#closed) return;
+    this.#convert?.(row as Record<string, unknown>);
     this.#rows.push(row);
     if (!this.#paused && this.#rows.length - this.#index >= this.#batchRows) {
       this.#paused = true;

@@ -12,6 +12,7 @@ import type { SqlField, SqlQuery, SqlResult } from '../sql-types.js';
 import { killQuery } from './cancel.js';
 import { toConnectorError } from './errors.js';
 import type { MysqlConnection, MysqlResource } from './resource.js';
+import { rowConverter } from './values.js';
 
 /** What a statement answers through mysql2's callback. */
 type Answer = (error: Error | null, rows: unknown, fields: FieldPacket[] | undefined) => void;
@@ -95,7 +96,10 @@ class MysqlResult<Row> implements SqlResult<Row> {
     this.#fields = fields;
     if (Array.isArray(rows)) {
       // A CALL answers its result sets and a status: the first set is the procedure's answer.
-      const first = Array.isArray(rows[0]) ? (rows[0] as Row[]) : (rows as Row[]);
+      const call = Array.isArray(rows[0]);
+      const first = call ? (rows[0] as Row[]) : (rows as Row[]);
+      const convert = rowConverter(call ? (fields?.[0] as unknown as FieldPacket[] | undefined) : fields);
+      if (convert !== undefined) for (const row of first) convert(row as Record<string, unknown>);
       this.rows = first;
       this.rowCount = first.length;
     } else {

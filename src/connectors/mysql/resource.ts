@@ -15,7 +15,6 @@ import { ConnectorError, describeCause } from '../errors.js';
 import type { OpenContext } from '../types.js';
 import type { Where } from './where.js';
 import type { MysqlTarget } from './target.js';
-import { castValue } from './values.js';
 
 export type MysqlPool = mysql.Pool;
 export type MysqlConnection = mysql.PoolConnection;
@@ -64,7 +63,6 @@ export async function openMysql(connection: ConnectionModel, target: MysqlTarget
     decimalNumbers: false,
     dateStrings: true,
     timezone: 'Z',
-    typeCast: castValue as mysql.TypeCast,
     multipleStatements: false,
   });
   const session = sessionSetup(connection.statementTimeoutMs);
