@@ -1,7 +1,8 @@
 /**
  * The real engines a benchmark runs against: the server named by an environment variable when set
- * (SVC_TEST_POSTGRES_URL, SVC_TEST_REDIS_URL), else a throw-away one on loopback started with the
- * repository's test scripts (scripts/pg-test-server.sh, scripts/redis-test-server.sh), stopped and
+ * (SVC_TEST_POSTGRES_URL, SVC_TEST_REDIS_URL, SVC_TEST_MYSQL_URL), else a throw-away one on loopback
+ * started with the repository's test scripts (scripts/pg-test-server.sh, scripts/redis-test-server.sh,
+ * scripts/mariadb-test-server.sh), stopped and
  * removed by `stop()`.
  */
 import { execFileSync } from 'node:child_process';
@@ -36,6 +37,10 @@ function engine(variable: string, script: string, what: string): Engine {
 
 export function postgresServer(): Engine {
   return engine('SVC_TEST_POSTGRES_URL', 'pg-test-server.sh', 'postgres');
+}
+
+export function mysqlServer(): Engine {
+  return engine('SVC_TEST_MYSQL_URL', 'mariadb-test-server.sh', 'mariadb');
 }
 
 export function redisServer(): Engine {
