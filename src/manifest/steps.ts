@@ -23,7 +23,7 @@ import type { SchemaResolver } from './type-expr.js';
 export type StepPlace = string;
 
 /** The endpoint's own blocks that hold steps: its pipeline (or a route's body) and `after_response`. */
-export const ENDPOINT_PLACES: readonly StepPlace[] = ['pipeline', 'after_response'];
+const ENDPOINT_PLACES: readonly StepPlace[] = ['pipeline', 'after_response'];
 
 /** How one step kind is decoded: the decoding part of its definition in src/steps/<kind>/index.ts. */
 export interface StepDecoder<S extends StepSpecBase = StepSpecBase> {

@@ -62,12 +62,12 @@ export interface StepOptions<A extends Readonly<Record<string, StepAttribute>>> 
   /** A streaming step's item, as a JSON Schema: the OpenAPI document's schema of the stream's items. */
   readonly items?: JsonSchema;
   /**
-   * The statuses a failure of `run` can answer with besides 500, which the OpenAPI document lists:
-   * 503 and 504 unless given. svc classifies what `run` throws as it does its own steps' errors (a
-   * refused connection or a DNS failure in its cause is a 503, a reset by an upstream HTTP server a
-   * 502, a value PostgreSQL refused a 400), and the step's `timeout` or the request's is a 504.
-   * `[]` for a step that reaches nothing (a computation), `[502, 503, 504]` for one that calls an
-   * HTTP API.
+   * The statuses a failure of the step can answer with besides 500, which the OpenAPI document lists:
+   * `[504]` unless given (the step's `timeout` or the request's). svc classifies what `run` throws as
+   * it does its own steps' errors, through the error's `cause`s: a network error `code`
+   * (`ECONNREFUSED`, `ENOTFOUND`...) is a 503, an error of the `pg` driver as for a `sql` step (a
+   * refused value 400, an unreachable server 503); anything else is a 500. A step that reaches a
+   * dependency and says so declares `[503, 504]`; `[]` says it cannot even time out.
    */
   readonly failures?: readonly StepFailureStatus[];
   /**
@@ -78,12 +78,15 @@ export interface StepOptions<A extends Readonly<Record<string, StepAttribute>>> 
   run(attributes: StepAttributeValues<A>, context: StepRunContext): unknown;
 }
 
-/** A status a custom step's failure can have besides 500 (see `StepOptions.failures`). */
-export type StepFailureStatus = 400 | 502 | 503 | 504;
+/**
+ * A status a custom step's failure can have besides 500 (see `StepOptions.failures`). Not 502: only
+ * svc's own outbound client (the http step) fails as a bad gateway.
+ */
+export type StepFailureStatus = 400 | 503 | 504;
 
-/** What a custom step that gives no `failures` may fail with: an unreachable dependency, a time-out. */
-const DEFAULT_FAILURES: readonly StepFailureStatus[] = Object.freeze([503, 504] as const);
-const FAILURE_STATUSES: readonly number[] = [400, 502, 503, 504];
+/** What a custom step that gives no `failures` may fail with: its time-out (or the request's). */
+const DEFAULT_FAILURES: readonly StepFailureStatus[] = Object.freeze([504] as const);
+const FAILURE_STATUSES: readonly number[] = [400, 503, 504];
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 takes it). */
 export type JsonSchema = { readonly [keyword: string]: unknown };
