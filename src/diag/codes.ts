@@ -758,6 +758,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: 'request { headers = schema.x } (or query, path): the fields of a schema, read as a block of those fields.',
   },
   {
+    code: 'SVC_COMPAT_INLINE_RESPONSE_SCHEMA',
+    summary: 'hclapi inline response schema',
+    description: 'respond { schema = { name = type, ... } }: an inline type map, read as a schema block of its own that the respond names.',
+  },
+  {
     code: 'SVC_COMPAT_PROBLEM_ARGUMENTS',
     summary: 'hclapi problem() arguments',
     description: 'problem(status, text[, type]) in an hclapi manifest: svc reads (status, title, detail), and that meaning is kept.',

@@ -85,7 +85,7 @@ export function planDocsPage(endpoint: DocsEndpointModel, endpoints: readonly En
       ...(problem.suggestion ? { suggestion: `{{ .${problem.suggestion} }}` } : {}),
     });
   }
-  const specUrl = nearestPath(endpoint.path, specPaths('json'));
+  const specUrl = docs.specUrl ?? nearestPath(endpoint.path, specPaths('json'));
   const specYamlUrl = nearestPath(endpoint.path, specPaths('yaml'));
   for (const [variable, url, format] of [
     ['SpecURL', specUrl, 'json'],

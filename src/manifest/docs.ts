@@ -4,7 +4,7 @@
  *   openapi { ui = "scalar" }                 renderer page (default scalar)
  *   openapi { format = "json" | "yaml" }      the document itself
  *   openapi { template = "<html>" }           custom page, inline   (or template_file = "x.html")
- *   openapi "spec" { format }   openapi "ui" { renderer, spec_url }   openapi "template" { file | inline }
+ *   openapi "spec" { format }   openapi "ui" { renderer, spec_url }   openapi "template" { file | inline, spec_url }
  */
 import type { Block } from '../hcl/index.js';
 import { didYouMean } from '../diag/index.js';
@@ -22,7 +22,7 @@ const BODIES: Record<string, BodySchema> = {
   '': { attributes: { ui: {}, format: {}, template: {}, template_file: {}, spec_url: {} } },
   spec: { attributes: { format: {} } },
   ui: { attributes: { renderer: {}, spec_url: {} } },
-  template: { attributes: { file: {}, inline: {} } },
+  template: { attributes: { file: {}, inline: {}, spec_url: {} } },
 };
 
 export function decodeDocs(block: Block, scope: DecodeScope, files: FileAccess): DocsConfig | undefined {
@@ -66,7 +66,10 @@ export function decodeDocs(block: Block, scope: DecodeScope, files: FileAccess):
         s.error('Missing template', blockHeader(block), { detail: 'openapi "template" needs `file` or `inline`.' });
         return undefined;
       }
-      return template(readString(attrs.get('inline'), s), attrs.get('file'), attrs.get('inline'));
+      const page = template(readString(attrs.get('inline'), s), attrs.get('file'), attrs.get('inline'));
+      // hclapi's openapi "template" { spec_url }: the document the page loads, as a ui's spec_url.
+      const specUrl = readString(attrs.get('spec_url'), s);
+      return page?.kind === 'template' && specUrl !== undefined ? { ...page, specUrl } : page;
     }
   }
 

@@ -366,5 +366,7 @@ export type DocsConfig =
       readonly inline?: string;
       readonly file?: string;
       readonly source?: { readonly range: Range; readonly heredoc: boolean };
+      /** `spec_url` as written: the template's `{{ .SpecURL }}` instead of the nearest JSON spec endpoint. */
+      readonly specUrl?: string;
       readonly range: Range;
     };

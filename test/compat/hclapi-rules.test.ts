@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createServer, loadService } from '../../src/api/index.js';
 import { fixSources } from '../../src/cli/fmt-fix.js';
 import { codeOf, type Diagnostic } from '../../src/diag/index.js';
 import { buildServiceModel, loadServiceModel } from '../../src/steps/index.js';
@@ -597,5 +598,51 @@ test("the functions of hclapi's reference answer as its pages say", async () => 
     });
   } finally {
     await served.close();
+  }
+});
+
+test('respond { schema = { name = type } } (an inline type map) is a schema block of its own that the respond names', () => {
+  const text = roundTrip(
+    {
+      'api.hcl': `endpoint "GET /tags" {
+  pipeline {
+    respond {
+      status = 200
+      schema = {
+        count = int
+        tags  = list(string)
+      }
+      body = { count = 1, tags = ["a"], secret = "not sent" }
+    }
+  }
+}
+`,
+    },
+    [W('INLINE_RESPONSE_SCHEMA')],
+  );
+  assert.match(
+    text,
+    /^schema "get_tags_response" \{\n {2}field "count" \{\n {4}type = int\n {2}\}\n {2}field "tags" \{\n {4}type = list\(string\)\n {2}\}\n\}\n\nendpoint/,
+  );
+  assert.match(text, /schema = schema\.get_tags_response/);
+});
+
+test('openapi "template" { spec_url } is the {{ .SpecURL }} of the page', async () => {
+  const dir = await tempDir('svc-hclapi-template-');
+  await writeFile(join(dir, 'view.html'), '<a href="{{ .SpecURL }}">spec</a>');
+  await writeFile(
+    join(dir, 'main.hcl'),
+    `endpoint "GET /view" {\n  openapi "template" {\n    file     = "./view.html"\n    spec_url = "https://cdn.example.com/openapi.json"\n  }\n}\nendpoint "GET /x" {\n  pipeline {\n    respond {\n      body = {}\n    }\n  }\n}\n`,
+  );
+  const loaded = await loadService(dir);
+  assert.ok(loaded.service, loaded.report);
+  const server = await createServer(loaded.service, { log: { level: 'silent' } });
+  const { url } = await server.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const page = await fetch(`${url}/view`);
+    assert.equal(page.status, 200);
+    assert.equal(await page.text(), '<a href="https://cdn.example.com/openapi.json">spec</a>');
+  } finally {
+    await server.close();
   }
 });

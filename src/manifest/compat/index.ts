@@ -17,13 +17,14 @@ import { connections } from './rules/connections.js';
 import { jwtGuards } from './rules/guards.js';
 import { positionalProblems } from './rules/problem-call.js';
 import { requestSchemas } from './rules/request-schema.js';
+import { inlineResponseSchemas } from './rules/respond-schema.js';
 import { stepOutputs } from './rules/step-outputs.js';
 import { unsupported } from './rules/unsupported.js';
 
 export type { Finding } from './finding.js';
 export { repairCommas } from './commas.js';
 
-const RULES = [stepOutputs, renamedArguments, apiBlock, jwtGuards, connections, requestSchemas, unsupported];
+const RULES = [stepOutputs, renamedArguments, apiBlock, jwtGuards, connections, requestSchemas, inlineResponseSchemas, unsupported];
 
 /** Every hclapi construct of the manifest (all its files at once: the api block spans files). */
 export function hclapiFindings(files: readonly File[]): Finding[] {
