@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SqlHandle } from '../../src/connectors/index.js';
 import { serveManifest, type ServedService } from '../http/helpers.js';
 import { scratchDir, SQLITE_ONLY } from './helpers.js';
 
@@ -224,6 +225,19 @@ endpoint "POST /strict" {
   }
 }
 
+endpoint "POST /quick" {
+  pipeline {
+    sql "put" {
+      connection = connection.sqlite.db
+      query      = "INSERT INTO orders (item_id, count) VALUES (1, 0)"
+      timeout    = "100ms"
+    }
+    respond {
+      status = 204
+    }
+  }
+}
+
 endpoint "GET /broken" {
   pipeline {
     sql "bad" {
@@ -349,6 +363,23 @@ describe('sqlite steps through HTTP', SQLITE_ONLY, () => {
     assertNoInternals(refused.body);
     // Text that is a whole number is converted losslessly, as a STRICT column allows.
     assert.equal((await inject('POST', '/strict', { n: '12' })).statusCode, 204);
+  });
+
+  test("a statement that waits past its step's timeout behind a transaction: 504, and it never runs", async () => {
+    const handle = service.connectors.get('sqlite.db') as SqlHandle;
+    const session = await handle.checkout();
+    await session.query('BEGIN');
+    const before = (await handle.query('SELECT count(*) AS n FROM orders')).rows[0]!.n;
+    try {
+      const late = await inject('POST', '/quick');
+      assert.equal(late.statusCode, 504);
+      assertNoInternals(late.body);
+    } finally {
+      await session.query('ROLLBACK');
+      session.release();
+    }
+    assert.equal((await handle.query('SELECT count(*) AS n FROM orders')).rows[0]!.n, before, 'the abandoned insert did not run later');
+    assert.equal((await inject('POST', '/quick')).statusCode, 204);
   });
 
   test('a database locked by another process past busy_timeout: 503, nothing of SQLite', async () => {
