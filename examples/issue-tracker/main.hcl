@@ -27,8 +27,8 @@ connection "postgres" "tracker" {
   migrations        = "migrations"
   statement_timeout = "5s"
 
-  # Every query is prepared at boot: a typo in a column name stops the start at its line, and the
-  # served document types each column as the database describes it.
+  # Every query is prepared at boot (after the migrations): a typo in a column name stops the start,
+  # at its line. (The document does not need it here: every answer names its response schema.)
   check_queries = true
 }
 

@@ -119,7 +119,7 @@ for (const engine of ENGINES) {
       await rm(dir, { recursive: true, force: true });
     });
 
-    test('guards: the health probe and the document are public; the API needs the team token', async () => {
+    test('guards: the health probe, the document and its page are public; the API needs the team token', async () => {
       const health = await get('/api/v1/health', {});
       assert.equal(health.status, 200);
       const h = (await health.json()) as { status: string; time: string };
@@ -131,6 +131,10 @@ for (const engine of ENGINES) {
       const paths = ((await document.json()) as { paths: Record<string, Record<string, unknown>> }).paths;
       const operations = Object.values(paths).flatMap((p) => Object.keys(p));
       assert.equal(operations.length, 22, 'the 21 endpoints of the tracker and the stand-in webhook receiver');
+      const page = await get('/docs', {});
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-type')!, /^text\/html/);
+      assert.match(await page.text(), /openapi\.json/);
 
       const refused = await problem(await get('/api/v1/issues/1', {}), 401, 'Unauthorized');
       assert.equal(refused.type, 'urn:svc:error:unauthorized');
