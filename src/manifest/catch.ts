@@ -1,5 +1,5 @@
 /**
- * `catch "<code>" { status, body }` blocks, on an `sql` step or directly in a `transaction`: a
+ * `catch "<code>" { status, body, headers }` blocks, on an `sql` step or directly in a `transaction`: a
  * database error with that code answers with the declared status and body instead of a 500. A code
  * is a SQLSTATE (every engine), a MySQL error number ("1062") or a SQLite extended result code
  * ("SQLITE_CONSTRAINT_UNIQUE"); which of them an engine's error carries is its connector's mapping.
@@ -10,7 +10,7 @@ import { decodeBody, type BodySchema } from './body.js';
 import type { DecodeScope } from './scope.js';
 import { readExpr, readStatus } from './values.js';
 
-const CATCH_BODY: BodySchema = { attributes: { status: { required: true }, body: {} } };
+const CATCH_BODY: BodySchema = { attributes: { status: { required: true }, body: {}, headers: {} } };
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 const MYSQL_ERROR_NUMBER = /^[1-9][0-9]{2,4}$/;
 const SQLITE_RESULT_CODE = /^SQLITE_[A-Z_]+$/;
@@ -35,7 +35,8 @@ export function decodeCatches(blocks: readonly Block[], scope: DecodeScope): Cat
     seen.add(code);
     const status = readStatus(attrs.get('status'), s);
     const body = readExpr(attrs.get('body'), s);
-    if (status !== undefined) out.push({ code, status, ...(body ? { body } : {}), range: b.range });
+    const headers = readExpr(attrs.get('headers'), s);
+    if (status !== undefined) out.push({ code, status, ...(body ? { body } : {}), ...(headers ? { headers } : {}), range: b.range });
   }
   return out;
 }

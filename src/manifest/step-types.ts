@@ -41,6 +41,8 @@ export interface CatchSpec {
   readonly code: string;
   readonly status: number;
   readonly body?: Expr;
+  /** Headers of the answer (a map), as a respond's. */
+  readonly headers?: Expr;
   readonly range: Range;
 }
 

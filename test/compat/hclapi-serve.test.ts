@@ -44,7 +44,7 @@ function sender(base: string): Send {
     });
     const type = res.headers.get('content-type') ?? '';
     const headers: Record<string, string> = {};
-    for (const h of ['x-cache', 'access-control-allow-origin']) if (res.headers.get(h) !== null) headers[h] = res.headers.get(h)!;
+    for (const h of ['x-cache', 'x-conflict', 'access-control-allow-origin']) if (res.headers.get(h) !== null) headers[h] = res.headers.get(h)!;
     const text = await res.text();
     return { status: res.status, type: type.split(';')[0]!, headers, body: type.includes('json') ? JSON.parse(text) : text };
   };
@@ -223,6 +223,7 @@ describe('the current generation: source and pool spellings, problem block, requ
     const duplicate = await send('POST', '/api/v1/members', { body: { name: 'Alice', email: 'alice@example.com' }, headers: { 'x-tenant': 'acme' } });
     assert.equal(duplicate.status, 409);
     assert.equal(duplicate.type, 'application/problem+json');
+    assert.equal(duplicate.headers['x-conflict'], 'email', 'catch { headers }');
     // svc's meaning of problem(status, title, detail) is kept (SVC_COMPAT_PROBLEM_ARGUMENTS says so).
     assert.ok(isObject(duplicate.body) && duplicate.body.title === 'Email address already registered' && duplicate.body.status === 409);
 

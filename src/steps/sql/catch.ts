@@ -1,5 +1,5 @@
 /**
- * `catch "<code>" { status, body }` on a sql step or a transaction: a database error with that
+ * `catch "<code>" { status, body, headers }` on a sql step or a transaction: a database error with that
  * code answers with the declared response instead of a 500. The body may read `steps` and `ctx`.
  * Codes are matched on the connector's error (`code`, the SQLSTATE, and `codes`, the engine's own
  * numbers and names and the portable SQLSTATE of a constraint), found through `cause` chains (the
@@ -8,6 +8,7 @@
 import { exitWith, type ExitSignal } from '../../../graph/index.js';
 import type { CatchSpec } from '../../model/index.js';
 import type { EndpointScope } from '../contract.js';
+import { checkHeaders } from '../headers.js';
 import { buildResponse } from '../response.js';
 
 /** How deep a `cause` chain is followed for a SQLSTATE. */
@@ -47,5 +48,6 @@ export function caughtExit(catches: readonly CatchSpec[], error: unknown, scope:
   const match = catches.find((c) => c.code === code || more.includes(c.code));
   if (!match) return undefined;
   const body = match.body ? match.body.evaluate(scope) : null;
-  return exitWith(buildResponse(match.status, undefined, body, undefined, false));
+  const headers = match.headers ? checkHeaders(match.headers.evaluate(scope), (message) => new Error(`catch "${match.code}" headers: ${message}`)) : undefined;
+  return exitWith(buildResponse(match.status, headers, body, undefined, false));
 }

@@ -49,7 +49,7 @@ export const compileSql: NodeCompiler<SqlStepSpec> = (spec, env) => {
     name: spec.name,
     // `svc graph` shows where the query runs: its connection, or its transaction's client.
     label: `${spec.connection ? `on ${spec.connection.name}` : 'in transaction'}${spec.stream ? ', streamed' : ''}: ${firstLine(spec.query)}`,
-    reads: env.readsOf([...spec.args.values(), spec.argsMap, ...spec.catches.map((c) => c.body)]),
+    reads: env.readsOf([...spec.args.values(), spec.argsMap, ...spec.catches.flatMap((c) => [c.body, c.headers])]),
     meta: spec,
     ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}),
     run: spec.stream ? streamRows(streamHandle(spec, handle), text, valuesOf, (error) => locatedFailure(spec, error, env.model.sources)) : run,

@@ -29,7 +29,7 @@ export const compileTransaction: NodeCompiler<TransactionStepSpec> = (spec, env)
     id: env.idOf(spec),
     name: spec.name,
     label: `BEGIN ... COMMIT on ${spec.connection.name}`,
-    reads: env.readsOf(spec.catches.map((c) => c.body)),
+    reads: env.readsOf(spec.catches.flatMap((c) => [c.body, c.headers])),
     meta: spec,
     body,
     wrap: {

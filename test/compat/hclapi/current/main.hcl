@@ -131,8 +131,9 @@ endpoint "POST /api/v1/members" {
       }
 
       catch "23505" {
-        status = 409
-        body   = problem(409, "Email address already registered", "email-collision")
+        status  = 409
+        headers = { "X-Conflict" = "email" }
+        body    = problem(409, "Email address already registered", "email-collision")
       }
     }
 
