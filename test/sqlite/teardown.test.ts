@@ -1,7 +1,7 @@
 /**
  * What a request that ends early leaves behind on SQLite, on `sqlite::memory:` (one connection, so
  * anything left holding it would stop every later statement): a client that hangs up mid-stream, a
- * transaction cut short by a step's time-out; and request values that look like SQL, inert.
+ * transaction cut short by the request's time-out; and request values that look like SQL, inert.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,28 +29,6 @@ endpoint "GET /rows.ndjson" {
   }
 }
 
-endpoint "POST /slow-order" {
-  pipeline {
-    transaction "t" {
-      connection = connection.sqlite.db
-      sql "first" {
-        query = "INSERT INTO notes (text) VALUES ('cut short')"
-      }
-      # Counting to 3,000,000 takes SQLite hundreds of milliseconds, many times the step's time-out.
-      sql "slow" {
-        query   = "WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3000000) SELECT count(*) AS n FROM s"
-        timeout = "20ms"
-      }
-      sql "second" {
-        query = "INSERT INTO notes (text) VALUES ('never')"
-      }
-    }
-    respond {
-      status = 204
-    }
-  }
-}
-
 endpoint "POST /notes" {
   request {
     body {
@@ -74,6 +52,40 @@ endpoint "POST /notes" {
     }
   }
 }
+`;
+
+/** A service whose requests time out after 100 ms, for a transaction that outlives it. */
+const CUT_SHORT = `
+server {
+  request_timeout = "100ms"
+}
+
+connection "sqlite" "db" {
+  url = "sqlite::memory:"
+}
+
+endpoint "POST /slow-order" {
+  pipeline {
+    transaction "t" {
+      connection = connection.sqlite.db
+      sql "first" {
+        query = "INSERT INTO notes (text) VALUES ('cut short')"
+      }
+      # Counting to 3,000,000 takes SQLite hundreds of milliseconds, many times the request's time-out,
+      # which ends the request at the next turn of the loop, before the second insert.
+      sql "slow" {
+        query = "WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3000000) SELECT count(*) AS n FROM s"
+      }
+      sql "second" {
+        query = "INSERT INTO notes (text) VALUES ('never')"
+      }
+    }
+    respond {
+      status = 204
+    }
+  }
+}
+
 `;
 
 describe('sqlite: requests that end early, on sqlite::memory:', SQLITE_ONLY, () => {
@@ -117,11 +129,19 @@ describe('sqlite: requests that end early, on sqlite::memory:', SQLITE_ONLY, () 
     await connectionFree();
   });
 
-  test('a transaction cut short by a step's time-out leaves no row and the connection free', async () => {
-    const answer = await service.app.inject({ method: 'POST', url: '/slow-order' });
-    assert.equal(answer.statusCode, 504, answer.body);
-    assert.deepEqual((await db.query("SELECT count(*) AS n FROM notes WHERE text IN ('cut short', 'never')")).rows, [{ n: 0 }]);
-    await connectionFree();
+  test("a transaction cut short by the request's time-out leaves no row and the connection free", async () => {
+    const short = await serveManifest(CUT_SHORT);
+    try {
+      const handle = short.connectors.get('sqlite.db') as SqlHandle;
+      await handle.query('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+      const answer = await short.app.inject({ method: 'POST', url: '/slow-order' });
+      assert.equal(answer.statusCode, 504, answer.body);
+      assert.deepEqual((await handle.query('SELECT count(*) AS n FROM notes')).rows, [{ n: 0 }]);
+      assert.deepEqual(handle.stats(), { total: 1, idle: 1, waiting: 0, max: 1 });
+      assert.equal((await handle.query("INSERT INTO notes (text) VALUES ('after')")).rowCount, 1);
+    } finally {
+      await short.close();
+    }
   });
 
   test('request values that look like SQL are values', async () => {
