@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from '../diag/index.js';
 import { parseFile } from '../hcl/index.js';
-import { editedSources, hclapiFindings, repairCommas } from '../manifest/index.js';
+import { editedSources, hasArgumentCommas, hclapiFindings, repairCommas } from '../manifest/index.js';
 
 export interface FixResult {
   /** The new text of each file that changes, by name. */
@@ -20,10 +20,16 @@ export function fixSources(files: readonly { readonly name: string; readonly sou
   const parsed = [];
   const texts = new Map<string, string>();
   for (const f of files) {
-    const repaired = repairCommas(f.source, f.name);
-    const { file, diagnostics } = parseFile(repaired.source, f.name);
-    if (diagnostics.some((d) => d.severity === 'error')) continue;
-    if (repaired.source !== f.source) texts.set(f.name, repaired.source);
+    let { file, diagnostics } = parseFile(f.source, f.name);
+    if (hasArgumentCommas(diagnostics, f.source)) {
+      const repaired = repairCommas(f.source, f.name);
+      ({ file, diagnostics } = parseFile(repaired.source, f.name));
+      texts.set(f.name, repaired.source);
+    }
+    if (diagnostics.some((d) => d.severity === 'error')) {
+      texts.delete(f.name);
+      continue;
+    }
     parsed.push(file);
   }
   const findings = hclapiFindings(parsed);

@@ -7,7 +7,7 @@
  * `StepDecoder`s; nothing here imports them.
  */
 export { decodeManifest, type DecodedManifest } from './decode.js';
-export { editedSources, forLoading, hclapiFindings, repairCommas, type Finding as CompatFinding } from './compat/index.js';
+export { editedSources, forLoading, hasArgumentCommas, hclapiFindings, repairCommas, type Finding as CompatFinding } from './compat/index.js';
 export type { DecodedEndpoint } from './endpoint.js';
 export { discoverManifestFiles } from './discover.js';
 export type { FileAccess } from './files.js';

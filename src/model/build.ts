@@ -5,7 +5,7 @@
  */
 import { Diagnostics, type Diagnostic } from '../diag/index.js';
 import { parseFile, type File } from '../hcl/index.js';
-import { decodeManifest, forLoading, repairCommas, stepDecoderTable, type StepSpecBase } from '../manifest/index.js';
+import { decodeManifest, forLoading, hasArgumentCommas, repairCommas, stepDecoderTable, type StepSpecBase } from '../manifest/index.js';
 import { failureStatuses, stepResponses } from './answers.js';
 import { checkFlow, staticStatuses } from './checks/flow.js';
 import { checkReferences } from './checks/references.js';
@@ -52,9 +52,12 @@ export function buildModel<S extends StepSpecBase = StepSpecBase>(files: readonl
   // first); every diagnostic points at the files as written.
   const commaWarnings: Diagnostic[] = [];
   for (const f of files) {
-    const repaired = repairCommas(f.source, f.filename);
-    const { file, diagnostics } = parseFile(repaired.source, f.filename);
-    commaWarnings.push(...repaired.warnings);
+    let { file, diagnostics } = parseFile(f.source, f.filename);
+    if (hasArgumentCommas(diagnostics, f.source)) {
+      const repaired = repairCommas(f.source, f.filename);
+      ({ file, diagnostics } = parseFile(repaired.source, f.filename));
+      commaWarnings.push(...repaired.warnings);
+    }
     diags.append(diagnostics);
     parsed.push(file);
   }

@@ -10,8 +10,11 @@ import { PositionMap } from './edit.js';
 
 const COMMA_ERRORS = new Set(['Unexpected comma after argument', 'Invalid single-argument block definition']);
 
-/** At most this many commas are repaired in one file (each costs a parse). */
-const MAX_REPAIRS = 200;
+/**
+ * At most this many passes over one file. A pass repairs every comma the parse reported (the first
+ * of each block: the parser resumes after the block), so a block with N commas takes N passes.
+ */
+const MAX_PASSES = 20;
 
 export interface Repaired {
   readonly source: string;
@@ -19,37 +22,57 @@ export interface Repaired {
   readonly warnings: Diagnostic[];
 }
 
+/** Whether a parse's diagnostics include a comma between arguments (repairCommas then has work). */
+export function hasArgumentCommas(diagnostics: readonly Diagnostic[], source: string): boolean {
+  return commaErrors(diagnostics, Buffer.from(source, 'utf8')).length > 0;
+}
+
+function commaErrors(diagnostics: readonly Diagnostic[], bytes: Buffer): Diagnostic[] {
+  return diagnostics.filter((x) => x.severity === 'error' && COMMA_ERRORS.has(x.summary) && x.subject && bytes[x.subject.start.byte] === 0x2c);
+}
+
 export function repairCommas(source: string, filename: string): Repaired {
   const warnings: Diagnostic[] = [];
   // Offsets never move, so a position of the repaired text is the same byte of the original one.
   const original = new PositionMap(source, []);
   let bytes = Buffer.from(source, 'utf8');
-  for (let i = 0; i < MAX_REPAIRS; i++) {
-    const { diagnostics } = parseFile(bytes.toString('utf8'), filename);
-    const d = diagnostics.find((x) => x.severity === 'error' && COMMA_ERRORS.has(x.summary) && x.subject && bytes[x.subject.start.byte] === 0x2c);
-    if (!d?.subject) break;
-    const at = d.subject.start.byte;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const found = commaErrors(parseFile(bytes.toString('utf8'), filename).diagnostics, bytes);
+    if (found.length === 0) break;
     const next = Buffer.from(bytes);
-    next[at] = 0x0a;
-    if (d.summary === 'Invalid single-argument block definition') {
-      // The block opened on this line: its brace's following space and its closing brace's preceding one become newlines.
-      const lineStart = next.lastIndexOf(0x0a, at - 1) + 1;
-      const open = next.lastIndexOf(0x7b, at);
-      const close = next.indexOf(0x7d, at);
-      const lineEnd = next.indexOf(0x0a, at + 1);
-      if (open < lineStart || close < 0 || (lineEnd >= 0 && close > lineEnd)) break;
-      if (next[open + 1] !== 0x20 || next[close - 1] !== 0x20) break;
-      next[open + 1] = 0x0a;
-      next[close - 1] = 0x0a;
+    let repaired = 0;
+    for (const d of found) {
+      const at = d.subject!.start.byte;
+      if (d.summary === 'Invalid single-argument block definition' && !openOneLineBlock(next, at)) continue;
+      next[at] = 0x0a;
+      repaired++;
+      warnings.push({
+        severity: 'warning',
+        summary: 'hclapi comma between arguments',
+        subject: original.range(d.subject!),
+        detail:
+          "HCL separates the arguments of a block by newlines; the comma is read as one (hclapi's parser allows it). svc fmt --fix writes one argument per line.",
+      });
     }
+    if (repaired === 0) break;
     bytes = next;
-    warnings.push({
-      severity: 'warning',
-      summary: 'hclapi comma between arguments',
-      subject: original.range(d.subject),
-      detail:
-        "HCL separates the arguments of a block by newlines; the comma is read as one (hclapi's parser allows it). svc fmt --fix writes one argument per line.",
-    });
   }
   return { source: bytes.toString('utf8'), warnings };
+}
+
+/**
+ * A one-line block (`field "a" { type = string, required = true }`) made multi-line: the space after
+ * its opening brace and the one before its closing brace become newlines. False when the block is
+ * not written so (then the comma is left for the parser to report).
+ */
+function openOneLineBlock(bytes: Buffer, comma: number): boolean {
+  const lineStart = bytes.lastIndexOf(0x0a, comma - 1) + 1;
+  const open = bytes.lastIndexOf(0x7b, comma);
+  const close = bytes.indexOf(0x7d, comma);
+  const lineEnd = bytes.indexOf(0x0a, comma + 1);
+  if (open < lineStart || close < 0 || (lineEnd >= 0 && close > lineEnd)) return false;
+  if (bytes[open + 1] !== 0x20 || bytes[close - 1] !== 0x20) return false;
+  bytes[open + 1] = 0x0a;
+  bytes[close - 1] = 0x0a;
+  return true;
 }

@@ -22,7 +22,7 @@ import { stepOutputs } from './rules/step-outputs.js';
 import { unsupported } from './rules/unsupported.js';
 
 export type { Finding } from './finding.js';
-export { repairCommas } from './commas.js';
+export { hasArgumentCommas, repairCommas } from './commas.js';
 
 const RULES = [stepOutputs, renamedArguments, apiBlock, jwtGuards, connections, requestSchemas, inlineResponseSchemas, unsupported];
 
