@@ -93,6 +93,12 @@ const TOKENS = [
   'type = string',
   'ctx.request.query.x',
   'steps.x.result',
+  // hclapi's spellings, which src/manifest/compat rewrites before decoding.
+  'api { prefix = "/v1", auth = [auth.a] }',
+  'catch "23505" { abort_with_status = 409 }',
+  'pool { max_open_conns = 1, size = 2 }',
+  'json_decode(steps.x.result)',
+  'schema = { n = int }',
   'replace(ctx.request.path.x, "/(a+)+$/", "")',
   'pattern = "^(a+)+$"',
   'pattern = "(?=x)"',
