@@ -29,7 +29,7 @@ const LOST = 'event: gap\ndata: {"reason":"subscription lost"}\n\n';
 const LOST_RESUMABLE = ': the live source was lost; reconnect to resume\n\n';
 
 export function sseEncoding(options: EncodingOptions): StreamEncoding {
-  const { event, retryMs, heartbeatMs, idOf, mask, resumable } = options;
+  const { event, eventOf, retryMs, heartbeatMs, idOf, mask, resumable } = options;
   if (event !== undefined && FIELD_BREAKER.test(event)) throw new RangeError('sse: the event name must not contain CR, LF or NUL');
   if (retryMs !== undefined && !(Number.isFinite(retryMs) && retryMs >= 0)) {
     throw new RangeError(`sse: retry must be a non-negative number of ms, got ${retryMs}`);
@@ -51,7 +51,7 @@ export function sseEncoding(options: EncodingOptions): StreamEncoding {
       // The id is taken from the item as the source gave it: the mask may drop the field it names.
       const idLine = idOf ? idField(idOf(value)) : '';
       const sent = mask ? mask(value) : value;
-      const frame = idLine + eventLine + dataLines(sent) + '\n';
+      const frame = idLine + (eventOf ? eventField(eventOf(value)) : eventLine) + dataLines(sent) + '\n';
       lastItem = value;
       lastFrame = frame;
       return frame;
@@ -71,6 +71,15 @@ export function sseEncoding(options: EncodingOptions): StreamEncoding {
     // No per-response state: every response shares the one encoder.
     open: () => encoder,
   };
+}
+
+/** An item's own event name: none for null or '' (the default type, "message"), a string or number as text. */
+function eventField(name: unknown): string {
+  if (name === null || name === undefined || name === '') return '';
+  if (typeof name !== 'string' && typeof name !== 'number') throw new StreamItemError(`sse: an event name must be a string, got ${typeof name}`);
+  const text = String(name);
+  if (FIELD_BREAKER.test(text)) throw new StreamItemError('sse: an event name must not contain CR, LF or NUL');
+  return `event: ${text}\n`;
 }
 
 function idField(id: unknown): string {

@@ -14,6 +14,8 @@ export interface EncodingOptions {
   readonly contentType: string;
   /** sse: the `event:` line of every item. */
   readonly event?: string;
+  /** sse: the `event:` line of an item (the step's `event` expression with `item` bound); overrides `event`. */
+  readonly eventOf?: (item: unknown) => unknown;
   /** sse: `retry: <ms>` sent once at the start. */
   readonly retryMs?: number;
   /** sse: the interval of `: heartbeat` comments (default 15 s; set by the step). */

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SourceOverflowError } from '../../graph/index.js';
 import { shutdown } from '../../src/http/index.js';
 import { endpoint, server, serveManifest } from './helpers.js';
+import { buildServiceModel } from '../../src/steps/index.js';
 import { fetchAll, listenLocal, open, readUntil, silentLiveSource, streamResult, until, type Disposal } from './stream-helpers.js';
 
 const logger = { warn() {}, info() {}, error() {} } as never;
@@ -375,4 +376,33 @@ test('HEAD of a stream endpoint: the head a GET would send, nothing pulled, the 
   } finally {
     await app.close();
   }
+});
+
+test('an sse stream names each event from its item (event = item.kind); event may read nothing but item', async () => {
+  const served = await serveManifest(`
+    endpoint "GET /events" {
+      pipeline {
+        stream "sse" {
+          source = [{ kind = "opened", n = 1 }, { kind = "closed", n = 2 }, { n = 3 }]
+          event  = item.kind
+        }
+      }
+    }
+  `);
+  const url = await listenLocal(served.app);
+  try {
+    const got = await fetchAll(`${url}/events`);
+    assert.equal(got.status, 200);
+    assert.equal(got.body, 'event: opened\ndata: {"kind":"opened","n":1}\n\nevent: closed\ndata: {"kind":"closed","n":2}\n\ndata: {"n":3}\n\n');
+  } finally {
+    await served.close();
+  }
+  const built = buildServiceModel([
+    {
+      filename: 'api.hcl',
+      source: 'endpoint "GET /e" {\n  pipeline {\n    stream "sse" {\n      source = [1]\n      event  = ctx.request.query.kind\n    }\n  }\n}\n',
+    },
+  ]);
+  const unknown = built.diagnostics.find((d) => d.summary === 'Unknown variable');
+  assert.equal(unknown?.subject?.start.line, 5, 'ctx is not in scope of a per-item expression');
 });

@@ -130,3 +130,14 @@ test('sse: one published item reaching many clients is framed once (fan-out)', (
   encoding.open().item({ seq: 1 });
   assert.equal(masked, 2, 'an equal but different item is framed anew');
 });
+
+test("sse: an event name per item (event = item.kind): each item's own, none for null or '', refused when not text", () => {
+  const e = open({ event: 'ignored', eventOf: (item) => (item as { kind?: unknown }).kind, idOf: (item) => (item as { seq?: number }).seq });
+  assert.equal(e.item({ seq: 1, kind: 'opened' }), 'id: 1\nevent: opened\ndata: {"seq":1,"kind":"opened"}\n\n');
+  assert.equal(e.item({ seq: 2, kind: 'closed' }), 'id: 2\nevent: closed\ndata: {"seq":2,"kind":"closed"}\n\n');
+  assert.equal(e.item({ seq: 3, kind: null }), 'id: 3\ndata: {"seq":3,"kind":null}\n\n', 'null: the default type');
+  assert.equal(e.item({ seq: 4, kind: '' }), 'id: 4\ndata: {"seq":4,"kind":""}\n\n', "'': the default type");
+  assert.equal(e.item({ seq: 5, kind: 7 }), 'id: 5\nevent: 7\ndata: {"seq":5,"kind":7}\n\n');
+  assert.throws(() => e.item({ seq: 6, kind: 'a\nb' }), StreamItemError);
+  assert.throws(() => e.item({ seq: 7, kind: { x: 1 } }), /an event name must be a string, got object/);
+});

@@ -91,7 +91,11 @@ export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefine
   const source = readExpr(d.attrs.get('source'), s);
   const replay = readExpr(d.attrs.get('replay'), s);
   const lastEventId = readExpr(d.attrs.get('last_event_id'), s);
-  const event = readString(d.attrs.get('event'), s);
+  // A constant names every event; an expression of `item` names each one.
+  const eventAttr = d.attrs.get('event');
+  const eventExpr = readExpr(eventAttr, s, 'string', ITEM_ROOTS);
+  const event = eventExpr?.constant ? readString(eventAttr, s) : undefined;
+  const eventOf = eventExpr && !eventExpr.constant ? eventExpr : undefined;
   // Evaluated per item, with `item` bound to the item being sent.
   const id = readExpr(d.attrs.get('id'), s, undefined, ITEM_ROOTS);
   const heartbeatMs = readDuration(d.attrs.get('heartbeat'), s) ?? (format === 'sse' ? 15_000 : undefined);
@@ -124,6 +128,7 @@ export function lower(block: Block, cx: LowerContext): StreamStepSpec | undefine
     ...(replay ? { replay } : {}),
     ...(lastEventId ? { lastEventId } : {}),
     ...(event !== undefined ? { event } : {}),
+    ...(eventOf ? { eventOf } : {}),
     ...(id ? { id } : {}),
     ...(heartbeatMs !== undefined ? { heartbeatMs } : {}),
     ...(retryMs !== undefined ? { retryMs } : {}),

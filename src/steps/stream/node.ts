@@ -128,6 +128,7 @@ function encodingOf(spec: StreamStepSpec): StreamEncoding | string {
       ...(spec.neutralizeFormulas ? { neutralizeFormulas: true } : {}),
       ...(spec.maxBacklogBytes !== undefined ? { maxBacklogBytes: spec.maxBacklogBytes } : {}),
       ...(spec.id ? { idOf: itemExpression(spec.id) } : {}),
+      ...(spec.eventOf ? { eventOf: itemExpression(spec.eventOf) } : {}),
       ...(spec.replay ? { resumable: true } : {}),
       ...(spec.schema ? { mask: compileMask(spec.schema) } : {}),
     });
@@ -136,7 +137,7 @@ function encodingOf(spec: StreamStepSpec): StreamEncoding | string {
   }
 }
 
-/** The `id` expression, a function of the item alone (its only root is `item`: ITEM_ROOTS). */
+/** The `id` or `event` expression, a function of the item alone (its only root is `item`: ITEM_ROOTS). */
 function itemExpression(expr: Expr): (item: unknown) => unknown {
   return (item) => expr.evaluate({ item });
 }

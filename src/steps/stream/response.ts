@@ -16,7 +16,14 @@ const NOTES: Readonly<Record<StreamFormat, string>> = {
 const BODY: Readonly<Record<StreamFormat, StreamResponse['body']>> = { sse: 'items', ndjson: 'items', csv: 'text', raw: 'bytes' };
 
 export function streamResponse(spec: StreamStepSpec): StreamResponse {
-  const event = spec.format === 'sse' && spec.event !== undefined ? ` Events are named \`${spec.event}\`.` : '';
+  const event =
+    spec.format !== 'sse'
+      ? ''
+      : spec.event !== undefined
+        ? ` Events are named \`${spec.event}\`.`
+        : spec.eventOf !== undefined
+          ? ' Each event is named by its item.'
+          : '';
   const columns = spec.format === 'csv' && spec.columns !== undefined ? ` Columns: ${spec.columns.join(', ')}.` : '';
   return {
     kind: 'stream',

@@ -16,8 +16,10 @@ export interface StreamStepSpec extends StepSpecBase {
   readonly replay?: Expr;
   /** sse with `replay`: the client's last id; default: its `Last-Event-ID` request header. */
   readonly lastEventId?: Expr;
-  /** sse: static event type name. */
+  /** sse: the event type name of every item, when `event` is a constant. */
   readonly event?: string;
+  /** sse: the event type name per item (`event = item.kind`), when it reads `item`. */
+  readonly eventOf?: Expr;
   /** sse: the `id:` of each item, an expression in which `item` is the item being sent. */
   readonly id?: Expr;
   /** sse: default 15 000 ms. */
