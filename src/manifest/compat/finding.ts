@@ -14,10 +14,27 @@ export interface Finding {
 
 /** The files of the manifest by name, for the text of a range. */
 export class Sources {
-  private readonly byName: Map<string, Buffer>;
+  private readonly texts: Map<string, string>;
+  private readonly bytes = new Map<string, Buffer>();
 
   constructor(files: readonly File[]) {
-    this.byName = new Map(files.map((f) => [f.filename, Buffer.from(f.source, 'utf8')]));
+    this.texts = new Map(files.map((f) => [f.filename, f.source]));
+  }
+
+  /** A file's UTF-8 bytes, made when first needed (most manifests have no hclapi construct). */
+  private get byName(): { get(name: string): Buffer | undefined } {
+    return {
+      get: (name) => {
+        let b = this.bytes.get(name);
+        if (b === undefined) {
+          const text = this.texts.get(name);
+          if (text === undefined) return undefined;
+          b = Buffer.from(text, 'utf8');
+          this.bytes.set(name, b);
+        }
+        return b;
+      },
+    };
   }
 
   text(r: Range): string {

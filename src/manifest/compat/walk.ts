@@ -2,30 +2,55 @@
 import type { Block, Body, Expression, File, TemplatePart } from '../../hcl/index.js';
 
 /** Every block under `body`, depth first, with its ancestors (outermost first). */
-export function* blocksUnder(body: Body, parents: readonly Block[] = []): Generator<{ block: Block; parents: readonly Block[] }> {
-  for (const item of body.items) {
-    if (item.kind !== 'Block') continue;
-    yield { block: item, parents };
-    yield* blocksUnder(item.body, [...parents, item]);
-  }
+export function blocksUnder(body: Body, parents: readonly Block[] = []): { block: Block; parents: readonly Block[] }[] {
+  const out: { block: Block; parents: readonly Block[] }[] = [];
+  const visit = (b: Body, above: readonly Block[]): void => {
+    for (const item of b.items) {
+      if (item.kind !== 'Block') continue;
+      out.push({ block: item, parents: above });
+      if (item.body.items.some((i) => i.kind === 'Block')) visit(item.body, [...above, item]);
+    }
+  };
+  visit(body, parents);
+  return out;
 }
 
 /** The top-level blocks of every file. */
-export function* topBlocks(files: readonly File[]): Generator<{ block: Block; file: File }> {
-  for (const file of files) for (const item of file.body.items) if (item.kind === 'Block') yield { block: item, file };
+export function topBlocks(files: readonly File[]): { block: Block; file: File }[] {
+  const out: { block: Block; file: File }[] = [];
+  for (const file of files) for (const item of file.body.items) if (item.kind === 'Block') out.push({ block: item, file });
+  return out;
 }
 
 /** Every expression node under `body` (attributes of nested blocks included), outer nodes first. */
-export function* expressionsUnder(body: Body): Generator<Expression> {
-  for (const item of body.items) {
-    if (item.kind === 'Attribute') yield* expressionTree(item.expr);
-    else yield* expressionsUnder(item.body);
-  }
+export function expressionsUnder(body: Body): Expression[] {
+  const out: Expression[] = [];
+  const visit = (b: Body): void => {
+    for (const item of b.items) {
+      if (item.kind === 'Attribute') collect(item.expr, out);
+      else visit(item.body);
+    }
+  };
+  visit(body);
+  return out;
 }
 
-export function* expressionTree(e: Expression): Generator<Expression> {
-  yield e;
-  for (const child of childrenOf(e)) yield* expressionTree(child);
+/** `e` and every expression inside it, outer nodes first. */
+export function expressionTree(e: Expression): Expression[] {
+  const out: Expression[] = [];
+  collect(e, out);
+  return out;
+}
+
+function collect(e: Expression, out: Expression[]): void {
+  // An explicit stack: deeply nested expressions (the parser allows them) must not overflow ours.
+  const stack: Expression[] = [e];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    out.push(next);
+    const children = childrenOf(next);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
 }
 
 function childrenOf(e: Expression): Expression[] {
