@@ -87,4 +87,9 @@ app.patch<{ Params: { id: number }; Body: { title?: string; done?: boolean } }>(
 
 await app.listen({ host: '127.0.0.1', port: 0 });
 announce(app);
-process.on('SIGTERM', () => void app.close().then(() => (db.close(), process.exit(0))));
+process.on('SIGTERM', () => {
+  void app.close().then(() => {
+    db.close();
+    process.exit(0);
+  });
+});
