@@ -143,13 +143,13 @@ endpoint "GET /types" {
 endpoint "GET /columns" {
   pipeline {
     sql "make" {
-      query = "CREATE TABLE IF NOT EXISTS typed (id INT PRIMARY KEY, flag BOOLEAN, small TINYINT, doc JSON, at TIMESTAMP(6) NULL, local DATETIME, day DATE, big BIGINT UNSIGNED, blob_col BLOB)"
+      query = "CREATE TABLE IF NOT EXISTS typed (id INT PRIMARY KEY, flag BOOLEAN, small TINYINT, doc JSON, at TIMESTAMP(6) NULL, local DATETIME, day DATE, big BIGINT UNSIGNED, blob_col BLOB, fl FLOAT)"
     }
     sql "fill" {
-      query = "REPLACE INTO typed VALUES (1, TRUE, 7, '{\\"k\\": [1, 2]}', '2024-05-06 07:08:09.123456', '2024-05-06 07:08:09', '2024-05-06', 18446744073709551615, X'ff00')"
+      query = "REPLACE INTO typed VALUES (1, TRUE, 7, '{\\"k\\": [1, 2]}', '2024-05-06 07:08:09.123456', '2024-05-06 07:08:09', '2024-05-06', 18446744073709551615, X'ff00', 0.1)"
     }
     sql "read" {
-      query = "SELECT flag, small, doc, at, local, day, big, blob_col FROM typed WHERE id = @id"
+      query = "SELECT flag, small, doc, at, local, day, big, blob_col, fl FROM typed WHERE id = @id"
       args  = { id = 1 }
     }
     respond {
@@ -284,6 +284,7 @@ describe('sql steps on MariaDB', { skip: NO_MYSQL }, () => {
           day: '2024-05-06',
           big: undefined,
           blob_col: '/wA=',
+          fl: 0.1,
         },
       );
     } finally {

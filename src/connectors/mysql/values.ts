@@ -18,6 +18,8 @@
  * - binary strings (BLOB, BINARY, VARBINARY, BIT): base64 text (as PostgreSQL's bytea).
  * - JSON columns: parsed by mysql2 (MySQL's JSON type, and MariaDB's, which is LONGTEXT on the wire
  *   but flagged json in the extended metadata mysql2 asks for).
+ * - FLOAT: the shortest decimal of its 32-bit value (0.1, not the 0.10000000149011612 a prepared
+ *   statement's binary answer widens it to).
  * - DECIMAL: its text ("12.50"), exact. Everything else as mysql2 reads it (numbers, text).
  */
 
@@ -30,7 +32,7 @@ export interface ColumnInfo {
 }
 
 /** mysql2's type codes (the protocol's) of the columns converted here. */
-const TYPE = { TINY: 1, TIMESTAMP: 7, LONGLONG: 8, DATE: 10, DATETIME: 12, NEWDATE: 14, BIT: 16 } as const;
+const TYPE = { TINY: 1, FLOAT: 4, TIMESTAMP: 7, LONGLONG: 8, DATE: 10, DATETIME: 12, NEWDATE: 14, BIT: 16 } as const;
 /** BLOB, TINY_BLOB, MEDIUM_BLOB, LONG_BLOB, VAR_STRING, STRING: bytes when their character set is binary. */
 const BYTE_TYPES: ReadonlySet<number> = new Set([249, 250, 251, 252, 253, 254, TYPE.BIT]);
 const BINARY_CHARSET = 63;
@@ -69,6 +71,8 @@ function converterOf(field: ColumnInfo): Convert | undefined {
       return bigint;
     case TYPE.TINY:
       return field.columnLength === 1 ? boolean : undefined;
+    case TYPE.FLOAT:
+      return float32;
     case TYPE.DATETIME:
       return datetime as Convert;
     case TYPE.TIMESTAMP:
@@ -84,6 +88,20 @@ function converterOf(field: ColumnInfo): Convert | undefined {
 /** supportBigNumbers hands over a BIGINT past 2^53 as its text. */
 function bigint(value: unknown): unknown {
   return typeof value === 'string' ? BigInt(value) : value;
+}
+
+/**
+ * A FLOAT arrives from a prepared statement as its 32 bits widened to a double (0.1 as
+ * 0.10000000149011612): written as the shortest decimal that reads back as the same 32-bit value
+ * (0.1), which is what the server itself prints and PostgreSQL's float4 gives.
+ */
+function float32(value: unknown): unknown {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return value;
+  for (let digits = 1; digits < 9; digits++) {
+    const shorter = Number(value.toPrecision(digits));
+    if (Math.fround(shorter) === value) return shorter;
+  }
+  return value;
 }
 
 function boolean(value: unknown): boolean {
