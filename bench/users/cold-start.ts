@@ -219,7 +219,7 @@ try {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 console.log(`cold start to the first answer (${runs} runs each; medians; resident memory in MiB):`);
 console.log(
-  `  ${'case'.padEnd(56)} ${'ms'.padStart(6)} ${'cpu ms'.padStart(6)} ${'rss'.padStart(6)} ${'peak'.padStart(6)} ${'idle'.padStart(6)}   (ms of each run)`,
+  `  ${'case'.padEnd(56)} ${'ms'.padStart(6)} ${'cpu ms'.padStart(6)} ${'rss'.padStart(6)} ${'peak'.padStart(6)} ${'idle'.padStart(6)}   (ms of each run; cpu ms of each run)`,
 );
 for (const [name, starts] of Object.entries(results)) {
   if (starts.length === 0) continue;
@@ -227,5 +227,7 @@ for (const [name, starts] of Object.entries(results)) {
     median(starts.map((s) => s[key]))
       .toFixed(0)
       .padStart(6);
-  console.log(`  ${name.padEnd(56)} ${m('ms')} ${m('cpu')} ${m('rss')} ${m('peak')} ${m('idle')}   (${starts.map((s) => s.ms.toFixed(0)).join(' ')})`);
+  console.log(
+    `  ${name.padEnd(56)} ${m('ms')} ${m('cpu')} ${m('rss')} ${m('peak')} ${m('idle')}   (${starts.map((s) => s.ms.toFixed(0)).join(' ')}; ${starts.map((s) => s.cpu.toFixed(0)).join(' ')})`,
+  );
 }
