@@ -25,7 +25,8 @@ export interface ManifestWatcher {
 }
 
 export function watchManifest(dir: string, model: ServiceModel<StepSpec>, onChange: () => void): ManifestWatcher {
-  const root = resolve(dir);
+  // `-c FILE.hcl`: the file's directory, the model's, which holds what it reads.
+  const root = resolve(dir.endsWith('.hcl') ? model.dir : dir);
   let inputs = inputsOf(model);
   let timer: NodeJS.Timeout | undefined;
   const changed = (path: string): void => {
