@@ -646,3 +646,11 @@ test('openapi "template" { spec_url } is the {{ .SpecURL }} of the page', async 
     await server.close();
   }
 });
+
+test('max_body_size = "10M" (hclapi decimal K, M, G) is "10MB"', () => {
+  const text = roundTrip(
+    { 'api.hcl': `server {\n  max_body_size = "10M"\n}\nendpoint "GET /x" {\n  pipeline {\n    respond {\n      body = {}\n    }\n  }\n}\n` },
+    [W('ARGUMENT')],
+  );
+  assert.match(text, /max_body_size = "10MB"/);
+});

@@ -18,13 +18,14 @@ import { jwtGuards } from './rules/guards.js';
 import { positionalProblems } from './rules/problem-call.js';
 import { requestSchemas } from './rules/request-schema.js';
 import { inlineResponseSchemas } from './rules/respond-schema.js';
+import { sizeSuffixes } from './rules/sizes.js';
 import { stepOutputs } from './rules/step-outputs.js';
 import { unsupported } from './rules/unsupported.js';
 
 export type { Finding } from './finding.js';
 export { hasArgumentCommas, repairCommas } from './commas.js';
 
-const RULES = [stepOutputs, renamedArguments, apiBlock, jwtGuards, connections, requestSchemas, inlineResponseSchemas, unsupported];
+const RULES = [stepOutputs, renamedArguments, apiBlock, jwtGuards, connections, requestSchemas, inlineResponseSchemas, sizeSuffixes, unsupported];
 
 /** Every hclapi construct of the manifest (all its files at once: the api block spans files). */
 export function hclapiFindings(files: readonly File[]): Finding[] {
