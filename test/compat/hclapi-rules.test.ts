@@ -654,3 +654,63 @@ test('max_body_size = "10M" (hclapi decimal K, M, G) is "10MB"', () => {
   );
   assert.match(text, /max_body_size = "10MB"/);
 });
+
+test('Starlark reads the request body and step outputs as fields (ctx.request.body.email), as hclapi does; a dict the script builds does not', async () => {
+  const served = await serveManifest(`endpoint "POST /s" {
+  request {
+    body {
+      field "email" {
+        type = string
+      }
+      field "address" {
+        type = any
+      }
+    }
+  }
+  pipeline {
+    starlark "first" {
+      source = <<-STARLARK
+        def execute(ctx):
+          return {"email": ctx.request.body.email.strip().lower(), "city": ctx.request.body.address.city, "missing": ctx.request.body.get("nope", "default")}
+      STARLARK
+    }
+    starlark "second" {
+      source = <<-STARLARK
+        def execute(ctx):
+          return {"again": ctx.steps.first.result.email, "keys": sorted(ctx.request.body.keys())}
+      STARLARK
+    }
+    respond {
+      body = { first = steps.first.result, second = steps.second.result }
+    }
+  }
+}
+endpoint "GET /own" {
+  pipeline {
+    starlark "own" {
+      source = <<-STARLARK
+        def execute(ctx):
+          d = {"a": 1}
+          return {"a": d.a}
+      STARLARK
+    }
+    respond {
+      body = steps.own.result
+    }
+  }
+}
+`);
+  try {
+    const res = await served.app.inject({ method: 'POST', url: '/s', payload: { email: ' Jane@Example.COM ', address: { city: 'Lyon' } } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), {
+      first: { email: 'jane@example.com', city: 'Lyon', missing: 'default' },
+      second: { again: 'jane@example.com', keys: ['address', 'email'] },
+    });
+    const own = await served.app.inject({ url: '/own' });
+    assert.equal(own.statusCode, 500, 'a dict the script builds has no fields');
+    assert.ok(served.log.lines.some((l) => JSON.stringify(l).includes('dict has no .a field or method')));
+  } finally {
+    await served.close();
+  }
+});
