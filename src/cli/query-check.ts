@@ -8,6 +8,9 @@
  *   connection's pending migrations applied first in a transaction rolled back after;
  * - `check_queries = true` on a connection: `svc serve` does the same on the connection itself, after
  *   its migrations, and refuses to start on a refused query.
+ *
+ * Either way, a `respond` or `stream` whose declared `schema` its rows cannot satisfy is reported too
+ * (./contract-check.ts).
  */
 import { messageOf } from '../../graph/index.js';
 import { checkableDatabaseUrl, describeOnDatabase, redactUrl, type ColumnDescription, type StatementReport } from '../connectors/index.js';
@@ -15,6 +18,7 @@ import type { Diagnostic } from '../diag/index.js';
 import type { ConnectionModel, ServiceModel, StepSpecBase } from '../model/index.js';
 import { refusedStatement, sqlStatements, type SqlStatement } from '../steps/index.js';
 import { UsageError } from './args.js';
+import { contractDiagnostics } from './contract-check.js';
 
 export interface QueryCheck {
   readonly diagnostics: readonly Diagnostic[];
@@ -121,6 +125,8 @@ export async function checkQueries(
       else if (report.columns !== undefined) columns.set(statement.step, report.columns);
     });
   }
+  // Declared response schemas against the rows they are given (./contract-check.ts).
+  diagnostics.push(...contractDiagnostics(model, columns));
   return { diagnostics, columns };
 }
 

@@ -381,6 +381,17 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: 'A field that is valid but probably not what was meant.',
   },
 
+  {
+    code: 'SVC_SCHEMA_FIELD_NOT_IN_QUERY',
+    summary: 'Declared field not in the query',
+    description:
+      'A respond or stream schema declares a field that the rows of its sql step never have, as the database described them (svc check --database, check_queries): an error for a required field, a warning for an optional one.',
+  },
+  {
+    code: 'SVC_SCHEMA_FIELD_TYPE_MISMATCH',
+    summary: 'Declared field type differs from its column',
+    description: 'A respond or stream schema declares a field with a type its column, as the database described it, never has.',
+  },
   // ------------------------------------------------------------------ REF
   { code: 'SVC_REF_UNDECLARED_SCHEMA', summary: 'Reference to undeclared schema', description: 'A type names a schema that is not declared.' },
   { code: 'SVC_REF_UNDECLARED_GUARD', summary: 'Reference to undeclared guard', description: 'auth names a guard that is not declared.' },

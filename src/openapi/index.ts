@@ -3,6 +3,6 @@
  * in JSON or YAML. Pure: no I/O. `svc openapi` prints it; spec endpoints serve it (src/http).
  */
 export { compileOpenApi, type CompileOpenApiOptions } from './compile.js';
-export type { SqlColumn, SqlColumns } from './sql-types.js';
+export { columnSchema, type SqlColumn, type SqlColumns } from './sql-types.js';
 export { serializeDocument, type DocumentFormat } from './serialize.js';
 export type { OpenApiDocument } from './document-types.js';
