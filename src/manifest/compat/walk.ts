@@ -35,13 +35,6 @@ export function expressionsUnder(body: Body): Expression[] {
   return out;
 }
 
-/** `e` and every expression inside it, outer nodes first. */
-export function expressionTree(e: Expression): Expression[] {
-  const out: Expression[] = [];
-  collect(e, out);
-  return out;
-}
-
 function collect(e: Expression, out: Expression[]): void {
   // An explicit stack: deeply nested expressions (the parser allows them) must not overflow ours.
   const stack: Expression[] = [e];

@@ -4,7 +4,7 @@
  * are the server's `auth` (the default of every endpoint without its own `auth`, as in hclapi, where
  * `auth = []` makes an endpoint public too).
  */
-import type { Attribute, Block, File } from '../../../hcl/index.js';
+import type { Attribute, File } from '../../../hcl/index.js';
 import type { Edit } from '../edit.js';
 import { alias, insertAt, replace, Sources, type Finding } from '../finding.js';
 import { literalString, topBlocks } from '../walk.js';
@@ -79,4 +79,3 @@ export function apiBlock(files: readonly File[]): Finding[] {
   return out;
 }
 
-export type { Block };
