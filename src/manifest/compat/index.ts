@@ -81,8 +81,17 @@ export function forLoading(files: readonly File[], originals: ReadonlyMap<string
   if (findings.length === 0) return { files: [...files], diagnostics: found, remap };
   const out = files.map((f) => {
     const e = edited.get(f.filename);
-    // The edits are whole tokens and blocks, so the edited text parses as the original did.
-    return e ? parseFile(e.source, f.filename).file : f;
+    if (!e) return f;
+    // The edits are whole tokens and blocks, so the edited text parses as the original did; should
+    // one not, the file is decoded as written (its hclapi spellings then reported as svc finds them).
+    const reparsed = parseFile(e.source, f.filename);
+    if (reparsed.diagnostics.some((d) => d.severity === 'error')) {
+      const asParsed = parsedMaps.get(f.filename);
+      if (asParsed) maps.set(f.filename, asParsed);
+      else maps.delete(f.filename);
+      return f;
+    }
+    return reparsed.file;
   });
   return { files: out, diagnostics: found, remap };
 }
