@@ -8,6 +8,9 @@
 #   scripts/mariadb-test-server.sh halt DIR          stops that server, keeping DIR (outage tests restart it)
 #   scripts/mariadb-test-server.sh stop DIR          stops that server and removes DIR
 #
+# MARIADB_TEST_SERVER_ARGS adds options to mariadbd's command line (space-separated): the TLS test
+# starts a server of its own with --ssl-cert, --ssl-key and --require-secure-transport.
+#
 # Fast rather than durable: no binary log, the redo log flushed about once a second, a small buffer
 # pool; root without a password on 127.0.0.1 only, the socket inside DIR. Runs as the current user
 # (--user=root when that is root: mariadbd refuses root otherwise). Exits non-zero, saying why on
@@ -50,11 +53,11 @@ start() {
   for attempt in 1 2 3; do
     port=${fixed_port:-$(free_port)}
     rm -f "$dir/mariadb.pid"
-    # shellcheck disable=SC2046
+    # shellcheck disable=SC2046,SC2086
     setsid "$bin" --no-defaults $(user_args) --datadir="$dir/data" --socket="$dir/mysqld.sock" --pid-file="$dir/mariadb.pid" \
       --log-error="$dir/server.log" --bind-address=127.0.0.1 --port="$port" --skip-name-resolve --skip-log-bin \
       --innodb-flush-log-at-trx-commit=0 --innodb-buffer-pool-size=64M --innodb-doublewrite=0 --max-connections=300 \
-      </dev/null >/dev/null 2>&1 &
+      ${MARIADB_TEST_SERVER_ARGS:-} </dev/null >/dev/null 2>&1 &
     echo $! >"$dir/mariadb.pid.shell"
     if wait_until answers || { sleep 2 && wait_until answers; }; then
       mariadb --no-defaults --protocol=socket -S "$dir/mysqld.sock" -uroot -e 'CREATE DATABASE IF NOT EXISTS svc_test' >/dev/null

@@ -7,7 +7,9 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { get } from 'node:http';
 import { classifyMysqlError, toConnectorError } from '../../src/connectors/mysql/errors.js';
+import { listenLocal } from '../http/stream-helpers.js';
 import { dropDatabases, eventually, freshDatabase, marker, NO_MYSQL, ownMariadb, poolWhole, runningStatements, serve } from './helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -184,6 +186,29 @@ describe('faults on MariaDB', { skip: NO_MYSQL, timeout: 60_000 }, () => {
         assert.equal(r.json().type, 'urn:svc:error:timeout');
       }
       assert.deepEqual(await runningStatements(db, mark), [], 'every SLEEP was killed');
+      await poolWhole(s);
+      assert.equal((await s.app.inject({ method: 'GET', url: '/one' })).statusCode, 200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a client that disconnects mid-statement: KILL QUERY ends it on the server (information_schema.processlist), the pool stays whole', async () => {
+    const mark = marker();
+    const db = await freshDatabase();
+    const s = await serve(MANIFEST(mark), db);
+    try {
+      const url = await listenLocal(s.app);
+      const request = get(`${url}/sleep`);
+      request.on('error', () => {});
+      const running = await eventually(
+        async () => (await runningStatements(db, mark, 0)).length,
+        (n) => n === 1,
+        10_000,
+      );
+      assert.equal(running, 1, 'the SLEEP(30) runs on the server');
+      request.destroy();
+      assert.deepEqual(await runningStatements(db, mark), [], 'killed once the client left');
       await poolWhole(s);
       assert.equal((await s.app.inject({ method: 'GET', url: '/one' })).statusCode, 200);
     } finally {

@@ -106,11 +106,13 @@ export interface OwnMariadb {
   remove(): Promise<void>;
 }
 
-export async function ownMariadb(): Promise<OwnMariadb> {
+/** `serverArgs`: more options for mariadbd (MARIADB_TEST_SERVER_ARGS of the script). */
+export async function ownMariadb(serverArgs: readonly string[] = []): Promise<OwnMariadb> {
   const dir = await tempDir('svc-mariadb-own-');
+  const env = { ...process.env, MARIADB_TEST_SERVER_ARGS: serverArgs.join(' ') };
   const script = async (...args: string[]): Promise<string> => {
     try {
-      return (await run('bash', [SERVER_SCRIPT, ...args], { encoding: 'utf8' })).stdout.trim();
+      return (await run('bash', [SERVER_SCRIPT, ...args], { encoding: 'utf8', env })).stdout.trim();
     } catch (error) {
       const stderr = (error as { stderr?: string }).stderr?.trim();
       throw new Error(`mariadb-test-server.sh ${args[0]} failed: ${stderr || String(error)}`, { cause: error });

@@ -16,7 +16,6 @@ import type { OpenContext } from '../types.js';
 import type { Where } from './where.js';
 import type { MysqlTarget } from './target.js';
 
-export type MysqlPool = mysql.Pool;
 export type MysqlConnection = mysql.PoolConnection;
 
 export interface MysqlResource {
@@ -108,10 +107,13 @@ async function tlsOptions(connection: ConnectionModel, where: Where): Promise<my
   };
 }
 
-/** Waits this long for connections in use to come back before stopping anyway. */
+/** Waits this long for the connections' goodbyes before stopping anyway. */
 const DRAIN_TIMEOUT_MS = 5_000;
 
-/** Ends the pool: idle connections quit at once, connections in use when they are released (bounded). */
+/**
+ * Ends the pool: mysql2 closes every connection, in use or not (svc closes its connections once its
+ * requests have drained), within a bound.
+ */
 export async function closeMysql(resource: MysqlResource): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const drained = new Promise<void>((resolve) => resource.pool.end(() => resolve()));
