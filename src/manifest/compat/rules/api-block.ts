@@ -78,4 +78,3 @@ export function apiBlock(files: readonly File[]): Finding[] {
   }
   return out;
 }
-
