@@ -69,7 +69,8 @@ writeAtomically(join(outdir, 'metafile.json'), JSON.stringify(result.metafile));
 
 const previous = readList();
 const keep = new Set([...written, ...previous, listFile, join(outdir, 'metafile.json')].map((p) => basename(p)));
-for (const name of readdirSync(outdir)) if (!keep.has(name)) rmSync(join(outdir, name), { force: true });
+// (Not another build's files being written: two test processes may bundle at once.)
+for (const name of readdirSync(outdir)) if (!keep.has(name) && !name.endsWith('.tmp')) rmSync(join(outdir, name), { force: true });
 writeAtomically(listFile, JSON.stringify(written.map((p) => basename(p))));
 
 const bytes = result.outputFiles.filter((f) => f.path.endsWith('.js')).reduce((sum, f) => sum + f.contents.length, 0);
