@@ -19,6 +19,10 @@
  *   walking up from it (src/package/index.ts, src/cli/version.ts, createRequire), which works from
  *   dist/bundle/ as from dist/src/<area>/.
  *
+ * - src/cli/tick-record.ts, main.ts's first import, runs after the few small chunks svc.js imports
+ *   (a chunk's imports come first), still before anything of the server is loaded
+ *   (test/e2e/tick-record.test.ts holds what it is for).
+ *
  * Every file is written beside its place and renamed into it, the entry last, so that a process
  * starting during a build reads either the previous bundle or the new one whole. Chunks of the
  * previous build are kept until the next one (a server started before a rebuild may still import
