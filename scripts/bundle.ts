@@ -1,7 +1,8 @@
 /**
  * The `svc` command as one bundled ES module (dist/bundle/svc.js) instead of the ~600 files of
  * dist/src: loading them was about 45 % of the quickstart's boot (Node's module loader, URL and path
- * handling, a file read each; bench/users README, "One bundled file"). bin/svc.js runs the bundle
+ * handling, a file read each; bench/users README, "One bundled file for the
+ * command"). bin/svc.js runs the bundle
  * when it is there and not older than dist/src; the library's entry points (package exports) stay
  * on dist/src.
  *
@@ -18,7 +19,6 @@
  * - Files found from a module's own location (package.json, vendor/, node_modules) are found by
  *   walking up from it (src/package/index.ts, src/cli/version.ts, createRequire), which works from
  *   dist/bundle/ as from dist/src/<area>/.
- *
  * - src/cli/tick-record.ts, main.ts's first import, runs after the few small chunks svc.js imports
  *   (a chunk's imports come first), still before anything of the server is loaded
  *   (test/e2e/tick-record.test.ts holds what it is for).
