@@ -1,10 +1,9 @@
 /**
  * The `svc` command as one bundled ES module (dist/bundle/svc.js) instead of the ~600 files of
  * dist/src: loading them was about 45 % of the quickstart's boot (Node's module loader, URL and path
- * handling, a file read each; bench/users README, "One bundled file for the
- * command"). bin/svc.js runs the bundle
- * when it is there and not older than dist/src; the library's entry points (package exports) stay
- * on dist/src.
+ * handling, a file read each; bench/users README, "One bundled file for the command"). bin/svc.js
+ * runs the bundle when it is there and not older than dist/src; the library's entry points (package
+ * exports) stay on dist/src.
  *
  * Made from the compiled JavaScript (dist/src, after tsc), so the bundle runs the code the tests ran;
  * esbuild follows each file's source map, so the bundle's map names the TypeScript sources.
