@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { packageLoaded, serveWithTelemetry } from '../http/metrics-helpers.js';
 
-test('a service with a memory: store and no database or upstream loads none of pg, ioredis, undici', async () => {
+test('a service with a memory: store and no database or upstream loads none of pg, mysql2, ioredis, undici', async () => {
   const s = await serveWithTelemetry(`
 connection "redis" "cache" {
   url = "memory:"
@@ -35,7 +35,7 @@ endpoint "GET /count" {
   } finally {
     await s.close();
   }
-  for (const driver of ['pg', 'pg-pool', 'pg-query-stream', 'ioredis', 'undici']) assert.equal(packageLoaded(driver), false, `${driver} was loaded`);
+  for (const driver of ['pg', 'pg-pool', 'pg-query-stream', 'mysql2', 'ioredis', 'undici']) assert.equal(packageLoaded(driver), false, `${driver} was loaded`);
   // The check itself sees a package once it is loaded.
   createRequire(import.meta.url)('pg');
   assert.equal(packageLoaded('pg'), true);

@@ -6,13 +6,12 @@
  * pool may be exhausted by the very statements being cancelled). Best effort: a thread that finished
  * meanwhile answers "unknown thread", which changes nothing.
  */
-import mysql from 'mysql2';
 import type { MysqlConnection, MysqlResource } from './resource.js';
 
 export function killQuery(resource: MysqlResource, connection: MysqlConnection): void {
   const threadId = connection.threadId;
   if (typeof threadId !== 'number') return;
-  const killer = mysql.createConnection(resource.killOptions);
+  const killer = resource.connect(resource.killOptions);
   // A refused or failed kill connection is reported once, to the query's callback or here.
   killer.on('error', ignore);
   killer.query(`KILL QUERY ${threadId}`, () => killer.destroy());

@@ -15,7 +15,6 @@
  * - The connection's `statement_timeout` does not apply: the migrations' connection is not pooled
  *   and sets no `max_statement_time`.
  */
-import mysql from 'mysql2';
 import { describeCause } from '../errors.js';
 import { MigrationError, readMigrations, type MigrationFile } from '../postgres/migrations.js';
 import type { ConnectorLogger } from '../types.js';
@@ -28,7 +27,7 @@ const LOCK_WAIT_SECONDS = 600;
 
 export async function applyMysqlMigrations(resource: MysqlResource, dir: string, logger: ConnectorLogger | undefined): Promise<string[]> {
   const files = await readMigrations(dir);
-  const connection = mysql.createConnection({ ...resource.killOptions, multipleStatements: true });
+  const connection = resource.connect({ ...resource.killOptions, multipleStatements: true });
   // A connection lost between two statements surfaces as the next one's rejection.
   connection.on('error', () => {});
   const run = <T = unknown>(sql: string, values?: unknown[]): Promise<T> =>

@@ -29,6 +29,12 @@ export interface MysqlResource {
   waiting: number;
   /** A connection of its own for `KILL QUERY`, opened on demand (./cancel.ts). */
   readonly killOptions: mysql.ConnectionOptions;
+  /**
+   * mysql2's `createConnection`, handed over from here because this module is the only one that
+   * loads mysql2 and it is loaded only when a mysql connection opens: a service without one never
+   * loads the driver (test/connectors/drivers-loaded.test.ts).
+   */
+  readonly connect: (options: mysql.ConnectionOptions) => mysql.Connection;
 }
 
 /** pg's default pool size, kept for MySQL so one manifest sizes both alike. */
@@ -71,7 +77,7 @@ export async function openMysql(connection: ConnectionModel, target: MysqlTarget
     conn.on('error', ignore);
     conn.query(session(isMariaDb(conn)), ignore);
   });
-  return { pool, where, acquireTimeoutMs: context.acquireTimeoutMs, max, waiting: 0, killOptions: base };
+  return { pool, where, acquireTimeoutMs: context.acquireTimeoutMs, max, waiting: 0, killOptions: base, connect: mysql.createConnection };
 }
 
 /** The statement every new connection runs first (see the module comment). */
