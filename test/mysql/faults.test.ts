@@ -109,6 +109,7 @@ test('server errors keep their SQLSTATE as code, and their number, name and port
     assert.equal(error.codes, undefined);
   }
   assert.equal(classifyMysqlError(Object.assign(new Error('lost'), { fatal: true })), 'dependency-unavailable');
+  assert.equal(classifyMysqlError(new Error('Pool is closed.')), 'dependency-unavailable');
   assert.equal(classifyMysqlError(new Error('anything else')), undefined);
 });
 

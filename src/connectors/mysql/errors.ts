@@ -19,6 +19,9 @@ interface MysqlFailure extends Error {
   readonly syscall?: string;
 }
 
+/** mysql2's message (and only mark) for a call on a pool that `end()` closed. */
+const POOL_CLOSED = 'Pool is closed.';
+
 /** Socket errors: the server is not there, or went away. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'ECONNABORTED']);
 
@@ -82,8 +85,9 @@ export function classifyMysqlError(cause: unknown): ConnectorCategoryName | unde
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_PROTOCOL_CODES.has(code))) return ConnectorCategory.unavailable;
   if (cause instanceof AggregateError && cause.errors.some((e) => classifyMysqlError(e) === ConnectorCategory.unavailable))
     return ConnectorCategory.unavailable;
-  // A connection mysql2 gave up on (its `fatal` errors) is gone, whatever the reason.
-  if (failure.fatal === true) return ConnectorCategory.unavailable;
+  // A connection mysql2 gave up on (its `fatal` errors) is gone, whatever the reason; a pool being
+  // closed (svc stopping) says so in its only words.
+  if (failure.fatal === true || cause.message === POOL_CLOSED) return ConnectorCategory.unavailable;
   return undefined;
 }
 

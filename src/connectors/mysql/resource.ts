@@ -75,7 +75,13 @@ export async function openMysql(connection: ConnectionModel, target: MysqlTarget
     // A pooled connection's first error removes it from the pool (mysql2's own `once`); a later
     // one, with no listener left, would end the process.
     conn.on('error', ignore);
-    conn.query(session(isMariaDb(conn)), ignore);
+    conn.query(session(isMariaDb(conn)), (error) => {
+      // A lost connection is reported by its first statement; anything else (a server that knows no
+      // such variable) leaves the session as the server's defaults made it: said once per connection.
+      if (error && !(error as { fatal?: boolean }).fatal) {
+        context.logger?.warn({ connection: where.key, err: error.message }, 'mysql session settings refused');
+      }
+    });
   });
   return { pool, where, acquireTimeoutMs: context.acquireTimeoutMs, max, waiting: 0, killOptions: base, connect: mysql.createConnection };
 }
