@@ -662,7 +662,8 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   {
     code: 'SVC_CONNECTION_PROCESS_LOCAL_DATABASE',
     summary: 'In-process database with several workers',
-    description: 'A `pglite:` or `sqlite::memory:` connection served by more than one worker process: one database per worker, or one directory opened by two processes.',
+    description:
+      'A `pglite:` or `sqlite::memory:` connection served by more than one worker process: one database per worker, or one directory opened by two processes.',
   },
   {
     code: 'SVC_CONNECTION_QUERIES_NOT_CHECKED',

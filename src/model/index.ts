@@ -8,4 +8,4 @@ export { buildModel, type BuildOptions, type BuildResult, type SourceFile } from
 export { checkProcessLocalConnections, checkProcessLocalRateLimits } from './checks/process-local.js';
 export type { AnyStepKindModel, FailureStatus, StepChildren, StepKindModel, StepKindModels } from './step-kind.js';
 export type * from './types.js';
-export { isSqlKind, SQL_KINDS } from '../manifest/index.js';
+export { isSqlKind } from '../manifest/index.js';
