@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import mysql from 'mysql2';
 import type { SqlHandle } from '../../src/connectors/index.js';
-import { eventually, tempDir } from '../connectors/helpers.js';
+import { cleanup, eventually, tempDir } from '../connectors/helpers.js';
 import { serveManifest, type ServedService } from '../http/helpers.js';
 import { ROOT } from '../paths.js';
 
@@ -45,8 +45,10 @@ export async function freshDatabase(url = MYSQL_URL!): Promise<string> {
   return fresh.toString();
 }
 
+/** Drops the databases `freshDatabase` made, and removes the temporary directories of the process' tests. */
 export async function dropDatabases(): Promise<void> {
   for (const { url, name } of databases.splice(0)) await adminQuery(url, `DROP DATABASE IF EXISTS ${name}`).catch(() => {});
+  await cleanup();
 }
 
 export interface ServedMysql extends ServedService {

@@ -15,13 +15,14 @@ import { ConnectorOpenError, createConnectors } from '../../src/connectors/index
 import type { ConnectionModel } from '../../src/model/index.js';
 
 type ConnectionTlsModel = NonNullable<ConnectionModel['tls']>;
-import { FAST_RETRY, modelOf, tempDir } from '../connectors/helpers.js';
+import { cleanup, FAST_RETRY, modelOf, tempDir } from '../connectors/helpers.js';
 import { NO_MYSQL, ownMariadb, type OwnMariadb } from './helpers.js';
 
 const run = promisify(execFile);
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
   for (const c of cleanups.splice(0)) await c().catch(() => {});
+  await cleanup();
 });
 
 /** A CA, and a certificate for 127.0.0.1 it signed; and a second CA that signed nothing here. */
