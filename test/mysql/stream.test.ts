@@ -157,6 +157,12 @@ describe('sql stream = true over HTTP on MariaDB', { skip: NO_MYSQL, timeout: 60
     assert.equal(got.status, 500);
     assert.match(got.headers['content-type'] as string, /^application\/problem\+json/);
     assert.doesNotMatch(got.body, /stream_http_missing|doesn't exist|1146|42S02/);
+    // The log names the step and its line, as for a query that is not streamed.
+    const logged = s.log.lines.find((l) => l.msg === 'request failed' && String(l.url).includes('/missing.ndjson'));
+    assert.match(
+      (logged?.err as { message?: string } | undefined)?.message ?? '',
+      /^sql "missing" \(api\.hcl:\d+\): .*stream_http_missing.* \(SQLSTATE 42S02\)/,
+    );
     await poolWhole(s);
     assert.deepEqual((await s.db.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
   });

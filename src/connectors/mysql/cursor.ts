@@ -74,7 +74,7 @@ export async function openCursor<Row>(resource: MysqlResource, query: SqlQuery |
   } finally {
     interrupt?.dispose();
   }
-  cursor = new RowStream<Row>(resource, connection, typeof query === 'string' ? { text: query } : query, batchRows);
+  cursor = new RowStream<Row>(resource, connection, typeof query === 'string' ? { text: query } : query, batchRows, options.failure);
   // Ended between the connection's arrival and this line: nobody will read it.
   if (ended) void cursor.close();
   return cursor;
@@ -97,14 +97,23 @@ class RowStream<Row> implements SqlCursor<Row> {
   /** Closed by the reader: no more rows are handed out. */
   #closed = false;
   /** The failure the next pull rejects with, once. */
-  #failure: ConnectorError | undefined;
+  #failure: unknown;
+  /** CursorOptions.failure */
+  readonly #reported: ((error: ConnectorError) => unknown) | undefined;
   #released = false;
   /** Wakes a pull waiting for rows. */
   #wake: (() => void) | undefined;
   readonly #onConnectionError: (error: Error) => void;
 
-  constructor(resource: MysqlResource, connection: MysqlConnection, query: SqlQuery, batchRows: number) {
+  constructor(
+    resource: MysqlResource,
+    connection: MysqlConnection,
+    query: SqlQuery,
+    batchRows: number,
+    reported: ((error: ConnectorError) => unknown) | undefined,
+  ) {
     this.#resource = resource;
+    this.#reported = reported;
     this.#connection = connection;
     this.#batchRows = batchRows;
     this.#onConnectionError = (error) => this.#fail(error);
@@ -213,7 +222,7 @@ class RowStream<Row> implements SqlCursor<Row> {
     }
     const error = toConnectorError(cause, this.#resource.where.key, this.#resource.where.label);
     this.#ended = true;
-    if (!this.#closed) this.#failure = error;
+    if (!this.#closed) this.#failure = this.#reported === undefined ? error : this.#reported(error);
     this.#release(error.category === ConnectorCategory.unavailable);
     this.#wakeReader();
   }
