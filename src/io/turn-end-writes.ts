@@ -19,13 +19,11 @@
  * connections it accepts, a Redis store to its connections), not state of this module: two servers
  * in one process, or a server and a test, never share a queue unless they are given the same one.
  */
-import { Socket } from 'node:net';
+import type { Socket } from 'node:net';
+// Node.js internals (a socket's `_write`/`_writev`): what is relied on and where it was verified.
+import { type Chunks, socketWrite, socketWritev } from './internals.js';
 
 type WriteCallback = (error?: Error | null) => void;
-type Chunks = Array<{ chunk: unknown; encoding: BufferEncoding }>;
-
-const socketWrite = Socket.prototype._write;
-const socketWritev = Socket.prototype._writev!;
 
 export class TurnEndWrites {
   /**

@@ -17,6 +17,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as workerThreads from 'node:worker_threads';
+// On Node.js 20 a V8 internal (a flag set at run time): what is relied on and where it was verified.
+import { TRANSFER_FLAG, TRANSFER_FLAG_V8_MAJOR } from './internals.js';
 
 const isMarkedAsUntransferable = (workerThreads as { isMarkedAsUntransferable?: (value: object) => boolean }).isMarkedAsUntransferable;
 
@@ -33,9 +35,9 @@ let transfer: Transfer | null | undefined;
 function findTransfer(): Transfer | null {
   const own = (ArrayBuffer.prototype as { transfer?: Transfer }).transfer;
   if (typeof own === 'function') return own;
-  if (!process.versions.v8.startsWith('11.')) return null;
+  if (!process.versions.v8.startsWith(TRANSFER_FLAG_V8_MAJOR)) return null;
   try {
-    setFlagsFromString('--harmony-rab-gsab-transfer');
+    setFlagsFromString(TRANSFER_FLAG);
     const borrowed: unknown = runInNewContext('ArrayBuffer.prototype.transfer');
     return typeof borrowed === 'function' ? (borrowed as Transfer) : null;
   } catch {

@@ -5,6 +5,13 @@
  * 1 MiB, which is what keeps a streaming proxy under 100 MB (bench/proxy "Streaming"). undici has
  * no `exports` map, so these paths are reachable; the http connector's tests fail at once if a
  * release moves them.
+ *
+ * An internal (issue 34): undici's file layout is not its API. Relied upon: each path of
+ * UNDICI_CORE_MODULES resolves; `Pool` and `Agent` are the index's own classes; `api-request.js`
+ * exports the function the index installs as `Dispatcher.prototype.request`. The public index costs
+ * 111 modules against 26, 80 to 150 ms and 8 to 9 MiB more to load (bench/users README "Internals
+ * kept"). Verified: undici 7.30.2 on Node.js 20.20, 22.23, 24.22, 26.12. Guarded by
+ * test/portability/internals.test.ts.
  */
 import { createRequire } from 'node:module';
 import type { Agent, Dispatcher, Pool } from 'undici';
@@ -14,19 +21,27 @@ export interface UndiciCore {
   readonly Agent: typeof Agent;
 }
 
+/** The files of undici svc loads, by what each holds. */
+export const UNDICI_CORE_MODULES = {
+  Dispatcher: 'undici/lib/dispatcher/dispatcher.js',
+  request: 'undici/lib/api/api-request.js',
+  Pool: 'undici/lib/dispatcher/pool.js',
+  Agent: 'undici/lib/dispatcher/agent.js',
+} as const;
+
 export function loadUndiciCore(): UndiciCore {
   const require = createRequire(import.meta.url);
-  const dispatcher = require('undici/lib/dispatcher/dispatcher.js') as typeof Dispatcher;
+  const dispatcher = require(UNDICI_CORE_MODULES.Dispatcher) as typeof Dispatcher;
   // What undici's index does for every request API; `request` is the one svc calls.
   if (!Object.hasOwn(dispatcher.prototype, 'request')) {
     Object.defineProperty(dispatcher.prototype, 'request', {
-      value: require('undici/lib/api/api-request.js'),
+      value: require(UNDICI_CORE_MODULES.request),
       writable: true,
       configurable: true,
     });
   }
   return {
-    Pool: require('undici/lib/dispatcher/pool.js') as typeof Pool,
-    Agent: require('undici/lib/dispatcher/agent.js') as typeof Agent,
+    Pool: require(UNDICI_CORE_MODULES.Pool) as typeof Pool,
+    Agent: require(UNDICI_CORE_MODULES.Agent) as typeof Agent,
   };
 }
