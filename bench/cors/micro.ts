@@ -13,12 +13,12 @@
  * figure is the median over rounds of process CPU time (user + system) per iteration; the cost of
  * CORS is a variant's median minus the baseline's. Prints one JSON line at the end.
  */
-import { get, IncomingMessage, ServerResponse } from 'node:http';
+import { get, IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { parseArgs } from 'node:util';
 import { fastify, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createLogger } from '../../src/http/index.js';
-import { applyCors, compileCors, directHeadWithCors } from '../../src/http/cors.js';
+import { applyCors, type CorsPolicy, compileCors } from '../../src/http/cors.js';
 import type { CorsModel } from '../../src/model/index.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '9' }, iterations: { type: 'string', default: '200000' } } });
@@ -93,6 +93,47 @@ function answer(req: IncomingMessage, request: FastifyRequest, reply: FastifyRep
     res.writeHead(200, { 'x-request-id': request.id, 'content-type': JSON_TYPE, 'content-length': body.length });
   }
   return res;
+}
+
+/**
+ * The head of a plain JSON answer written on Node's response (reply.ts until 2026-11-29, when svc
+ * went back to Fastify's `send`: bench/health README "Public APIs first") on a route with CORS: the
+ * request id, the CORS headers applyCors set on the reply (decided again here from the policy: a
+ * literal of fixed shape is cheaper than reading them back, since Fastify looks a missing header up
+ * on Node's response too), the body's type and length. Measured in bench/cors.
+ */
+function directHeadWithCors(policy: CorsPolicy, request: FastifyRequest, contentType: string, length: number): OutgoingHttpHeaders {
+  const id = request.id;
+  if (policy.wildcard) {
+    return {
+      'x-request-id': id,
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': policy.exposed,
+      'content-type': contentType,
+      'content-length': length,
+    };
+  }
+  const origin = request.headers.origin;
+  if (origin === undefined || !policy.allows(origin)) return { 'x-request-id': id, vary: 'Origin', 'content-type': contentType, 'content-length': length };
+  if (!policy.credentials) {
+    return {
+      'x-request-id': id,
+      vary: 'Origin',
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': policy.exposed,
+      'content-type': contentType,
+      'content-length': length,
+    };
+  }
+  return {
+    'x-request-id': id,
+    vary: 'Origin',
+    'access-control-allow-origin': origin,
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': policy.exposed,
+    'content-type': contentType,
+    'content-length': length,
+  };
 }
 
 /** The first design's per-request work: the same headers as applyCors, set on Node's response. */

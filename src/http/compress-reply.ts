@@ -4,7 +4,7 @@
  * when the client accepts a coding and it is long enough, `Vary: Accept-Encoding` whenever it could
  * have been.
  *
- * Written on Node's response, as reply.ts's direct path does, with the headers Fastify holds
+ * Written on Node's response, with the headers Fastify holds
  * (request id, a step's, a rate limit's) and the ones CORS set on the response itself: nothing else
  * (no onSend hook) runs for these routes.
  */

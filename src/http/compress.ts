@@ -4,9 +4,8 @@
  * synchronous call (compress-reply.ts); a stream through a zlib stream flushed after each of its own
  * writes (compress-stream.ts).
  *
- * Why not @fastify/compress: it is an `onSend` hook, and svc writes most answers without Fastify's
- * `send` (the direct path of reply.ts, every stream through its own pump), so it would see neither;
- * and it compresses a string body through a stream, which costs more CPU than one call for bodies
+ * Why not @fastify/compress: it is an `onSend` hook, and svc writes streams (through their own pump)
+ * without Fastify's `send`, so it would not see them; and it compresses a string body through a stream, which costs more CPU than one call for bodies
  * of the size an API answers (bench/compress).
  */
 import * as zlib from 'node:zlib';

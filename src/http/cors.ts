@@ -3,16 +3,14 @@
  * endpoint whose policy allows the page's origin.
  *
  * The headers are set on Fastify's reply (`reply.header`: a property store), which every way svc
- * writes an answer reads: Fastify's `send` (problems, text, 204, the documentation files), a
- * stream's head after `hijack` (stream-reply.ts), and the plain JSON answer written on Node's
- * response directly, which takes them into its head (reply.ts). Set on Node's response instead
+ * writes an answer reads: Fastify's `send` (every answer, JSON included: reply.ts), and a
+ * stream's head after `hijack` (stream-reply.ts). Set on Node's response instead
  * (`res.setHeader`), they cost 1.4 to 2.6 us per answer (bench/cors): Node validates each, and its
  * `writeHead` then merges every header of the head one by one. They are set once, as early as the
  * route allows, and nothing later can leave them out:
  *
  * - a route with hooks (a guard, a rate limit) gets this file's hook first, so a 401, 403 or 429 carries them;
- * - a route without hooks sets them as the handler starts (no hook: its plain JSON answers keep the
- *   direct write, and the route pays no hook runner);
+ * - a route without hooks sets them as the handler starts (the route pays no hook runner);
  * - what fails before the handler (a body too large, an unsupported media type) reaches the error
  *   handler, which sets them from the route's config (errors.ts);
  * - 404 and 405 answers, which belong to no endpoint, carry the server's policy (server.ts).
@@ -21,7 +19,6 @@
  * answer) and a debug log line saying why. `Vary: Origin` is on every answer whose headers depend on
  * the origin, with or without one, so that a cache never serves one origin's answer to another.
  */
-import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { CorsModel } from '../model/index.js';
 import { compileOrigins } from './cors-origins.js';
@@ -126,46 +123,6 @@ export function refused(policy: CorsPolicy, request: FastifyRequest, origin: str
     { reqId: request.id, method: request.method, url: request.url, origin: origin.slice(0, LOGGED_ORIGIN_CHARS), cors: why },
     'cross-origin request refused: no CORS headers sent',
   );
-}
-
-/**
- * The head of a plain JSON answer written on Node's response (reply.ts) on a route with CORS: the
- * request id, the CORS headers applyCors set on the reply (decided again here from the policy: a
- * literal of fixed shape is cheaper than reading them back, since Fastify looks a missing header up
- * on Node's response too), the body's type and length. Measured in bench/cors.
- */
-export function directHeadWithCors(policy: CorsPolicy, request: FastifyRequest, contentType: string, length: number): OutgoingHttpHeaders {
-  const id = request.id;
-  if (policy.wildcard) {
-    return {
-      'x-request-id': id,
-      'access-control-allow-origin': '*',
-      'access-control-expose-headers': policy.exposed,
-      'content-type': contentType,
-      'content-length': length,
-    };
-  }
-  const origin = request.headers.origin;
-  if (origin === undefined || !policy.allows(origin)) return { 'x-request-id': id, vary: 'Origin', 'content-type': contentType, 'content-length': length };
-  if (!policy.credentials) {
-    return {
-      'x-request-id': id,
-      vary: 'Origin',
-      'access-control-allow-origin': origin,
-      'access-control-expose-headers': policy.exposed,
-      'content-type': contentType,
-      'content-length': length,
-    };
-  }
-  return {
-    'x-request-id': id,
-    vary: 'Origin',
-    'access-control-allow-origin': origin,
-    'access-control-allow-credentials': 'true',
-    'access-control-expose-headers': policy.exposed,
-    'content-type': contentType,
-    'content-length': length,
-  };
 }
 
 /**

@@ -20,7 +20,7 @@ import { applyCors, type CorsPolicy } from './cors.js';
 import { type Deadline, Deadlines } from './deadlines.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, sendStatusProblem } from './problems.js';
-import { type DirectWrite, writeResult } from './reply.js';
+import { writeResult } from './reply.js';
 import { cutReason } from './shutdown-cut.js';
 import { writeStream } from './stream-reply.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
@@ -38,11 +38,9 @@ export interface HandlerOptions {
   /** The name of a trailing `{name...}` parameter (Fastify calls it `*`). */
   readonly catchAll?: string;
   readonly requestTimeoutMs: number;
-  /** The route has no hooks: a plain JSON answer is written on Node's response (reply.ts). */
-  readonly direct: boolean;
   /** The endpoint's CORS policy when the route has no hook to set its headers (cors.ts). */
   readonly cors?: CorsPolicy;
-  /** Compression, ETag, Cache-Control (compress-reply.ts); the route is then never direct. */
+  /** Compression, ETag, Cache-Control (compress-reply.ts). */
   readonly representation?: Representation;
   /** Tracing is on: the request's server span goes on `ctx` for the step spans (tracing.ts). */
   readonly traced?: boolean;
@@ -59,16 +57,13 @@ type TracedContext = BudgetedContext & { [REQUEST_SPAN]?: TraceSpan | undefined 
 export function makeHandler(options: HandlerOptions): (request: FastifyRequest, reply: FastifyReply) => void {
   const { endpoint, validate, jsonBody, catchAll, requestTimeoutMs, cors, representation } = options;
   const traced = options.traced === true;
-  // With CORS, the direct write puts the policy's headers into its head (reply.ts).
-  const direct: DirectWrite = options.direct && cors !== undefined ? cors : options.direct;
   const deadlines = new Deadlines(requestTimeoutMs);
   /** The path's `{name}` parameters (not a trailing `{name...}`), which a request may not leave empty: found once. */
   const segmentParams = [...endpoint.path.matchAll(/\{([^}.]+)\}/g)].map((m) => m[1]!);
 
   return function handle(request, reply) {
-    // Set first, for every answer Fastify writes (problems, streams, other bodies). A plain JSON
-    // answer written on Node's response (reply.ts) writes it again itself: one header store per
-    // request, kept so that no path can leave the id out.
+    // Set first, for every answer (all written from the reply: reply.ts, streams), so that no path can
+    // leave the id out.
     reply.header(REQUEST_ID_HEADER, request.id);
     if (representation !== undefined) request.svcRepresentation = representation;
     // On the reply, which every way of answering below writes from (cors.ts).
@@ -132,8 +127,8 @@ export function makeHandler(options: HandlerOptions): (request: FastifyRequest, 
       outcome = { kind: 'failure', category: Category.internal, error };
     }
     if (outcome.kind === 'stream') writeStream(request, reply, outcome, requestTimeoutMs);
-    else if (outcome.kind !== 'pending') writeResult(request, reply, outcome, direct);
-    else new PendingReply(request, reply, outcome, requestTimeoutMs, deadlines, direct).start();
+    else if (outcome.kind !== 'pending') writeResult(request, reply, outcome);
+    else new PendingReply(request, reply, outcome, requestTimeoutMs, deadlines).start();
   };
 }
 
@@ -156,19 +151,17 @@ class PendingReply implements ResultReceiver, Deadline {
   declare private readonly pending: PendingResult;
   declare private readonly timeoutMs: number;
   declare private readonly deadlines: Deadlines;
-  declare private readonly direct: DirectWrite;
   declare deadlineAt: number;
   declare newer: Deadline | undefined;
   declare older: Deadline | undefined;
 
-  constructor(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number, deadlines: Deadlines, direct: DirectWrite) {
+  constructor(request: FastifyRequest, reply: FastifyReply, pending: PendingResult, timeoutMs: number, deadlines: Deadlines) {
     this.closed = false;
     this.request = request;
     this.reply = reply;
     this.pending = pending;
     this.timeoutMs = timeoutMs;
     this.deadlines = deadlines;
-    this.direct = direct;
     this.deadlineAt = Number.NaN;
     this.newer = undefined;
     this.older = undefined;
@@ -190,7 +183,7 @@ class PendingReply implements ResultReceiver, Deadline {
       // The stream's first item is still bounded by what is left of the request time-out (read
       // before `finish` took the run out of the queue).
       else writeStream(this.request, this.reply, result, Math.max(1, left));
-    } else if (this.finish()) writeResult(this.request, this.reply, result, this.direct);
+    } else if (this.finish()) writeResult(this.request, this.reply, result);
   }
 
   timeOut(): void {

@@ -4,11 +4,9 @@
  * write. Every body is held to MAX_RESPONSE_CHARS (src/expr/json-size.ts), measured before it is
  * written: over it, the answer is a 500.
  *
- * That common case, on a route without hooks, is written on Node's response itself rather than by
- * Fastify's `send`: nothing but the handler can have set a header then (a guard's or a rate
- * limit's hook sets its own), and `send` would only parse the content type back and look for
- * `onSend` hooks. The bytes on the wire are the same; measured on bench/health, about 0.3 us of the
- * 17 a request costs (bench/health README).
+ * Every answer goes through Fastify's `send` (issue 34): until 2026-11-29 a plain JSON answer on a
+ * route without hooks was written on Node's response beside it, which an `onSend` hook would not
+ * have seen; the two measured alike (bench/health README "Public APIs first").
  */
 import { Category } from '../../graph/index.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,7 +14,7 @@ import { MAX_RESPONSE_CHARS, ResponseTooLarge, responseJson } from '../expr/inde
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';
 import type { FailureResult, ResponseResult } from '../steps/index.js';
 import { writeRepresented } from './compress-reply.js';
-import { type CorsPolicy, directHeadWithCors, joinVary } from './cors.js';
+import { joinVary } from './cors.js';
 import { failureStatus } from './failure.js';
 import { logSent, noteOf } from './note.js';
 import { sendProblem, withInstance } from './problems.js';
@@ -28,19 +26,13 @@ function hasBody(status: number): boolean {
   return status !== 204 && status !== 304;
 }
 
-/**
- * Whether a plain JSON answer may be written on Node's response: not on a route with hooks (false);
- * with svc's own head (true); with the CORS headers of the route's policy too (cors.ts).
- */
-export type DirectWrite = boolean | CorsPolicy;
-
-export function writeResult(request: FastifyRequest, reply: FastifyReply, result: ResponseResult | FailureResult, direct: DirectWrite): void {
+export function writeResult(request: FastifyRequest, reply: FastifyReply, result: ResponseResult | FailureResult): void {
   if (result.kind === 'failure') {
     writeFailure(request, reply, result);
     return;
   }
   try {
-    writeResponse(request, reply, result, direct);
+    writeResponse(request, reply, result);
   } catch (error) {
     // A body JSON cannot encode (a cycle): still a problem answer, never a crash. The
     // asynchronous path calls this from a promise callback, where a throw would be unhandled.
@@ -65,21 +57,9 @@ function writeFailure(request: FastifyRequest, reply: FastifyReply, result: Fail
   sendProblem(request, reply, result.step === undefined ? body : { ...body, step: result.step });
 }
 
-function writeResponse(request: FastifyRequest, reply: FastifyReply, result: ResponseResult, direct: DirectWrite): void {
+function writeResponse(request: FastifyRequest, reply: FastifyReply, result: ResponseResult): void {
   const headers = result.headers;
   const body = result.body;
-  if (direct && headers === undefined && !result.problem && body !== null && body !== undefined && hasBody(result.status)) {
-    // Measured (and refused when too long) before anything is written.
-    const text = result.json ?? responseJson(body);
-    // The header names as Fastify writes them, REQUEST_ID_HEADER spelled out (a computed key would be
-    // converted on every request). HEAD gets the same length and no body (Node leaves it out, as
-    // Fastify's HEAD route does).
-    const length = Buffer.byteLength(text);
-    if (direct === true) reply.raw.writeHead(result.status, { 'x-request-id': request.id, 'content-type': JSON_TYPE, 'content-length': length });
-    else reply.raw.writeHead(result.status, directHeadWithCors(direct, request, JSON_TYPE, length));
-    reply.raw.end(text);
-    return;
-  }
   if (result.status !== 200) reply.code(result.status);
   let contentType: string | undefined;
   if (headers !== undefined) {

@@ -149,8 +149,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
           validate: compileValidator(endpoint.request),
           jsonBody: declaresJsonBody(endpoint.request),
           requestTimeoutMs: options.requestTimeoutMs,
-          // An endpoint with a representation writes its answers in compress-reply.ts.
-          direct: routeCors.options.onRequest === undefined && representation === undefined,
           ...(representation ? { representation } : {}),
           ...(routeCors.inHandler ? { cors: routeCors.inHandler } : {}),
           ...(catchAll !== undefined ? { catchAll } : {}),
