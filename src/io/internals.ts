@@ -11,12 +11,12 @@
  * - Node's HTTP layer and the Redis driver write through the socket's Writable (`socket.write`,
  *   `cork`/`uncork`), never to the handle directly.
  *
- * The public way was weighed (socket.cork() at the first write of a turn, uncork at its end): it needs
- * the same hook on every write to know that one happened, so it would replace `socket.write` instead of
- * `_write`; not measured in this session (docs/performance.md "Internals svc relies on").
+ * The public way (`socket.cork()` at the first write of a turn, `uncork()` at its end) still needs a
+ * hook on every write to know that one happened (it wraps `socket.write`), and costs 11 to 14 % more
+ * CPU per request: bench/health README "Public APIs first".
  *
- * Verified: Node.js 20.20, 22.23, 24.22, 26.12. Justified by: bench/health README "Writes held to the
- * end of the turn" and src/io/README.md "Measured". Guarded by test/portability/internals.test.ts.
+ * Verified: Node.js 20.20, 22.23, 24.22, 26.12. What holding gives: bench/health README "Writes held
+ * to the end of the turn". Guarded by test/portability/internals.test.ts.
  */
 import { Socket } from 'node:net';
 
