@@ -55,6 +55,8 @@ export interface ConvertLimits {
    * StarlarkError of kind 'size'. Default: unbounded (maxNodes still applies).
    */
   maxBytes?: number;
+  /** fromJS: the dicts made read their string keys as fields too (Dict.keysAsFields) */
+  keysAsFields?: boolean;
 }
 export const DEFAULT_CONVERT_LIMITS: ConvertLimits = { maxDepth: 1000, maxNodes: 16_000_000 };
 
@@ -71,6 +73,13 @@ class Converter {
   readonly maxBytes: number;
   constructor(readonly limits: ConvertLimits) {
     this.maxBytes = limits.maxBytes ?? Infinity;
+  }
+
+  /** A new dict, marked as the conversion asks. */
+  dict(): Dict {
+    const d = new Dict();
+    if (this.limits.keysAsFields === true) d.keysAsFields = true;
+    return d;
   }
 
   /** Count n more bytes of the result's text (toJS). */
@@ -135,7 +144,7 @@ class Converter {
       return encodeUTF8(v.toISOString());
     } else if (v instanceof Map) {
       this.enter(v.size + 1);
-      const d = new Dict();
+      const d = this.dict();
       // outside a run: the conversion limits bound the size, not a thread's
       for (const [k, x] of v) dictSet(d, this.fromJS(k), this.fromJS(x), null);
       out = d;
@@ -151,7 +160,7 @@ class Converter {
 
   objectToDict(o: Record<string, unknown>): Dict {
     // string keys map to themselves in the hash table (see HashTable)
-    const d = new Dict();
+    const d = this.dict();
     const vals = d.ht.vals;
     for (const k in o)
       if (Object.hasOwn(o, k)) {

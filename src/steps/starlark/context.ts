@@ -14,7 +14,7 @@
  * dicts, the headers a case-insensitive dict. The request's and steps' dicts read `d.key` as
  * `d["key"]` too where no dict method has that name (hclapi's Starlark does).
  */
-import { Dict, fromJS, headersFromJS, lazyStruct, List, type Reads, type Value } from '../../starlark/index.js';
+import { type ConvertLimits, DEFAULT_CONVERT_LIMITS, fromJS, headersFromJS, lazyStruct, type Reads, type Value } from '../../starlark/index.js';
 import type { EndpointScope } from '../contract.js';
 import type { CallContext } from './protocol.js';
 
@@ -79,23 +79,17 @@ function onlySteps(steps: Record<string, unknown>, read: ReadonlySet<string>): R
 export function contextValue(data: CallContext): Value {
   return lazyStruct(data as unknown as Record<string, unknown>, (value, name) => {
     if (name === 'request' && isRecord(value))
-      return lazyStruct(value, (v, n) => (n === 'headers' && isRecord(v) ? headersFromJS(v as Record<string, string>) : keysAsFields(fromJS(v))));
-    if (name === 'steps' && isRecord(value)) return lazyStruct(value, (v) => keysAsFields(fromJS(v)));
+      return lazyStruct(value, (v, n) => (n === 'headers' && isRecord(v) ? headersFromJS(v as Record<string, string>) : fromJS(v, FIELDS)));
+    if (name === 'steps' && isRecord(value)) return lazyStruct(value, (v) => fromJS(v, FIELDS));
     return fromJS(value);
   });
 }
 
 /**
  * The request's and the steps' dicts, nested ones too, read `d.name` as `d["name"]` as well
- * (`ctx.request.body.email`, as manifests written for hclapi do).
+ * (`ctx.request.body.email`, as manifests written for hclapi do): marked as they are converted.
  */
-function keysAsFields(v: Value): Value {
-  if (v instanceof Dict) {
-    v.keysAsFields = true;
-    for (const x of v.ht.vals.values()) keysAsFields(x);
-  } else if (v instanceof List) for (const x of v.elems) keysAsFields(x);
-  return v;
-}
+const FIELDS: ConvertLimits = { ...DEFAULT_CONVERT_LIMITS, keysAsFields: true };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
