@@ -1,31 +1,15 @@
 /**
- * CSV (SPEC.md §4.3, DECISIONS.md §6): RFC 4180 text through `csv-stringify`. A header row from
- * `columns` or else the first item's keys, then one CRLF-terminated record per item. A field holding
- * a comma, a quote, CR or LF is quoted, its quotes doubled.
+ * CSV (SPEC.md §4.3, DECISIONS.md §6): RFC 4180 text through `csv-stringify`, a header row (from
+ * `columns`, else the first item's keys) then one CRLF-terminated record per item.
  *
- * Cost: csv-stringify's public entry points are its sync `stringify(records)`, which normalises the
- * options and builds a stringifier on every call, and its Transform stream, whose write/read
- * machinery costs more still. A record at a time, both are slower than the record formatter the
- * Stringifier holds (`api.stringify`, the function its stream and sync entry points call), so one
- * Stringifier is built per encoding at boot and its formatter used for every record. On the
- * development machine (`node --import tsx test/stream/bench.ts`, 100,000 rows of 6 columns): this
- * encoder ~0.85 M rows/s, the same encoder through sync `stringify` per row ~0.53 M, a hand-written
- * RFC 4180 encoder ~2.3 M (csv-stringify's per-field generality is most of the difference). That
- * formatter is not in the package's typings: `recordFormatter` checks it is there when the encoding
- * is built at boot, so a csv-stringify release that drops it fails at once, not on the first export.
+ * One Stringifier is built per encoding at boot and its record formatter (`api.stringify`) called per
+ * record: the package's sync and stream entry points cost more a record (bench/export README "The csv
+ * record formatter"). That formatter is not in the typings, so `recordFormatter` checks it at boot.
  *
- * Cells are converted here, not by csv-stringify's `cast` (whose defaults write booleans as 1 and
- * empty, dates as epoch ms, and objects through a JSON.stringify that throws on BigInt): null and
- * undefined are empty, strings as they are, numbers, booleans and BigInts as their text (a number
- * JSON cannot write, NaN or Infinity, is empty as JSON's null would be), a Date as its ISO text (its
- * JSON value), other objects and arrays as their JSON text. Cells then reach the formatter as strings.
- *
- * `neutralizeFormulas` (the step's `neutralize_formulas`, off by default: it changes the data) is
- * OWASP's defence against CSV injection: a spreadsheet runs a cell that starts with `=`, `+`, `-` or
- * `@` as a formula (tab and CR too, which some strip first), so such a string cell, and such a
- * header taken from an item's keys, is written with a `'` before it, which spreadsheets show as text.
- * Numbers, booleans and dates are not strings and stay as they are (`-5` is a number, not a formula);
- * configured `columns` are the author's and stay as written.
+ * Cells are converted here (`cell`), not by csv-stringify's `cast`, whose defaults write booleans as 1
+ * and empty, dates as epoch ms, and throw on a BigInt. `neutralizeFormulas` is OWASP's defence against
+ * CSV injection (docs/streams.md "Spreadsheet formulas in `csv`"): string cells and key-derived
+ * headers only; configured `columns` are the author's and stay as written.
  */
 import { createRequire } from 'node:module';
 import type * as CsvStringify from 'csv-stringify';

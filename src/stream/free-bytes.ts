@@ -1,18 +1,12 @@
 /**
  * Frees a buffer's memory at once, once what it held has been written, instead of when the garbage
- * collector next runs.
+ * collector next runs: V8 collects such off-heap memory only after tens of MB have piled up, which a
+ * proxy streaming a large body holds at its peaks (bench/proxy README "Streaming"). Detaching the
+ * ArrayBuffer (`transfer(0)`) hands it back to the allocator for the next read.
  *
- * Why: every read from a socket is a new buffer (64 KiB on a busy connection), and its memory lives
- * outside V8's heap until the collector finds the buffer dead. V8 starts a collection for such
- * memory only after about 64 MB of it has piled up, so a proxy streaming a large upstream body
- * holds that much garbage at its peaks (bench/proxy "Streaming"). Detaching the ArrayBuffer
- * (`transfer(0)`) hands its memory back to the allocator right away, where the next read reuses it.
- *
- * The caller guarantees that nothing else will read the buffer (a source that hands its items over,
- * graph's `handsOverItems`, and every write of its bytes over). A pool of Buffer's (small Buffers
- * are slices of one shared pool, which the join of small pieces may return) is never freed: Node.js
- * marks its pools untransferable (`isMarkedAsUntransferable`, from 22 on), and on 20 a pool is
- * exactly `Buffer.poolSize` bytes.
+ * The caller guarantees nothing else reads the buffer (graph's `handsOverItems`, every write done).
+ * Buffer's shared pool is never freed: marked untransferable from Node.js 22, on 20 recognised by its
+ * `Buffer.poolSize` length.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
