@@ -1,23 +1,13 @@
 /**
  * The connector lifecycle: one handle per declared connection, created without I/O (so `svc check`
- * and `svc graph` can compile steps against handles and never open anything); `svc serve` opens them
- * all before it listens and closes them after its requests have drained.
+ * and `svc graph` compile steps against handles and open nothing); `openAll` opens, pings (bounded
+ * retry) and prepares them all before `svc serve` listens, closing what opened if any fails;
+ * `health` pings; `closeAll` (idempotent, final) runs after the requests have drained.
  *
- *   createConnectors(model)  handles exist, nothing is open; a handle used now throws
- *   openAll()                open + ping (bounded retry) + prepare, every connection at once;
- *                            any failure closes what did open and rejects naming the connection
- *   health()                 one ping per connection: ok, latency, error
- *   closeAll()               drains pools, stops embedded engines; idempotent and final
- *
- * A reload opens the new manifest's set with `openAll({ reuse: previous })`: a connection whose
- * settings are unchanged (reuse.ts) takes over the previous set's open resource instead of opening
- * another (its migrations are applied again, so new files run), and the previous set, closed once its
- * requests are done, leaves that resource open. If the new set fails to open, what it took over goes
- * back to the previous set, which keeps serving.
- *
- * The outbound HTTP client (./http) is one more resource of the set, on the same lifecycle: it
- * exists from creation (http steps bind to it at boot), opens with `openAll` and closes with
- * `closeAll`. It has no ping: an upstream that is down fails its requests (502), not the boot.
+ * A reload's `openAll({ reuse: previous })` takes over each unchanged connection's open resource
+ * (reuse.ts; its migrations run again), which the previous set then leaves open; if the new set fails
+ * to open, what it took over goes back. The outbound HTTP client (./http) is one more resource on
+ * the same lifecycle, without a ping: a down upstream fails its requests (502), not the boot.
  */
 import type { ConnectionModel, ServiceModel } from '../model/index.js';
 import { ConnectorCategory, ConnectorError, ConnectorOpenError, describeCause, type ConnectorCategoryName } from './errors.js';

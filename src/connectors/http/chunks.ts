@@ -1,20 +1,12 @@
 /**
  * A byte stream's chunks one by one, as they were pushed, read only as fast as they are asked for.
  *
- * Not `for await (const chunk of readable)`: its `read()` joins every chunk waiting in the stream's
- * buffer into a new Buffer. For an upstream body sent in chunked coding, undici pushes two pieces of
- * each socket read (the end of one chunk, the start of the next), so each read was copied once more,
- * and the socket's own buffers were left to the garbage collector: the streaming proxy's memory
- * then grew by tens of MB (bench/proxy "Streaming"). Taken one by one, each piece is a view of the
- * socket's read, which the writer frees once written (src/stream/free-bytes.ts).
- *
- * Flowing mode, paused after each chunk: at most one chunk waits here, the rest stays in the stream,
- * whose full buffer pauses the socket.
- *
- * `idle` bounds each wait for a chunk the reader asked for and none had arrived (a read time-out, as
- * nginx's proxy_read_timeout): past `ms`, the stream is destroyed with `error()`, which ends the
- * iteration with it. Only those waits count: while the reader is busy elsewhere (a slow client), the
- * upstream is not waited on and the clock does not run.
+ * Not `for await (const chunk of readable)`: its `read()` joins the waiting chunks into a new Buffer,
+ * a copy per socket read of a chunked upstream body that made the streaming proxy's memory grow
+ * (bench/proxy README "Streaming"); taken one by one, each is a view the writer frees once written
+ * (src/stream/free-bytes.ts). Flowing mode, paused after each chunk: at most one waits here.
+ * `idle` bounds each wait for an asked-for chunk (as nginx's proxy_read_timeout), never the time the
+ * reader is busy elsewhere; past it the stream is destroyed with `error()`.
  */
 import { finished, type Readable } from 'node:stream';
 

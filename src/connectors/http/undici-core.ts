@@ -1,17 +1,12 @@
 /**
  * The part of undici the http connector uses, loaded by its own files instead of through undici's
- * index. The index loads all of undici (fetch, WebSocket, EventSource, caches, mocks, proxies: 110
- * modules, about 7 MiB of resident memory); pools, the agent and `request` are 31 modules and under
- * 1 MiB, which is what keeps a streaming proxy under 100 MB (bench/proxy "Streaming"). undici has
- * no `exports` map, so these paths are reachable; the http connector's tests fail at once if a
- * release moves them.
+ * index, which loads all of undici (fetch, WebSocket, caches, mocks...): 111 modules against 26, and
+ * 8 to 9 MiB more resident (bench/users README "Internals kept"; bench/proxy README "Streaming").
  *
- * An internal (issue 34): undici's file layout is not its API. Relied upon: each path of
- * UNDICI_CORE_MODULES resolves; `Pool` and `Agent` are the index's own classes; `api-request.js`
- * exports the function the index installs as `Dispatcher.prototype.request`. The public index costs
- * 111 modules against 26, 80 to 150 ms and 8 to 9 MiB more to load (bench/users README "Internals
- * kept"). Verified: undici 7.30.2 on Node.js 20.20, 22.23, 24.22, 26.12. Guarded by
- * test/portability/internals.test.ts.
+ * An internal (issue 34): undici's file layout is not its API (it has no `exports` map). Relied upon:
+ * each path of UNDICI_CORE_MODULES resolves, `Pool` and `Agent` are the index's classes, and
+ * `api-request.js` exports what the index installs as `Dispatcher.prototype.request`. Verified: undici
+ * 7.30.2 on Node.js 20.20, 22.23, 24.22, 26.12; guarded by test/portability/internals.test.ts.
  */
 import { createRequire } from 'node:module';
 import type { Agent, Dispatcher, Pool } from 'undici';

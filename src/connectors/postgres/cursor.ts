@@ -2,30 +2,17 @@
  * `PostgresHandle.cursor`: a query's rows through a named portal, fetched a batch at a time and only
  * when the reader asks (SqlCursor in ./types.ts).
  *
- * The driver is pg-query-stream: its QueryStream is the pg Submittable that opens the portal
- * (Parse/Bind/Describe, values prepared as for any query, rows parsed with the pool's JSON_SAFE_TYPES
- * like every result, ./values.ts), and its `destroy()` closes the portal (Close + Sync, then it waits
- * for ReadyForQuery). Rows are read through its `cursor` (pg-cursor's `read(n)`: one Execute of at
- * most n rows) and never through the Readable side: a Readable asks for its next batch as soon as
- * its buffer falls below its high-water mark, i.e. when the reader takes the first row of a batch,
- * which would keep up to two batches in flight. Here the next Execute is sent only when the reader
- * has taken every row of the previous batch, so at most one batch is held and the server never runs
- * ahead of the reader.
+ * pg-query-stream's QueryStream opens the portal and its `destroy()` closes it; rows are read through
+ * its `cursor` (pg-cursor's `read(n)`), never its Readable side, which would ask for the next batch
+ * at the first row taken and keep two in flight. Here one batch is held at most.
  *
- * The client goes back exactly once:
- * - rows exhausted: the last batch arrives after ReadyForQuery (pg-cursor closes the portal at
- *   CommandComplete), so the client is idle and released clean;
- * - the query failed: pg-cursor has sent Sync (pg waits for its ReadyForQuery before the client's
- *   next query): released clean, destroyed when the connection itself failed;
- * - closed while idle at a suspended portal: the portal is closed (one round trip, bounded), then
- *   released clean; destroyed if that does not complete;
- * - closed while a fetch runs: the server is asked to cancel it (./cancel.ts) and the client is
- *   destroyed, as an interrupted query's is (./execute.ts): its connection may still deliver the batch.
+ * The client goes back exactly once: released clean when the rows run out, the query failed (pg-cursor
+ * has sent Sync) or the portal closed while idle; destroyed when the connection failed, the close did
+ * not complete, or a fetch was running at close (the server is asked to cancel it, ./cancel.ts).
  *
- * While open, the portal is one statement in an implicit transaction (no Sync until it ends): it
- * holds its snapshot, and the connection's `statement_timeout` counts from Parse to Sync, so it
- * bounds the whole stream, the reader's pauses included (the next fetch fails as a time-out). On
- * PGlite, whose pool has one client, an open cursor makes every other query wait for it.
+ * An open portal is one statement in an implicit transaction: it holds its snapshot, and
+ * `statement_timeout` bounds the whole stream, the reader's pauses included. On PGlite (one client)
+ * an open cursor makes every other query wait.
  */
 import type pg from 'pg';
 import QueryStream from 'pg-query-stream';
@@ -37,12 +24,8 @@ import { acquire, type Where } from './execute.js';
 import type { CursorOptions, SqlCursor, SqlQuery } from './types.js';
 
 /**
- * Rows per fetch. Each fetch is one round trip during which the reader waits (nothing is read
- * ahead), so a batch must be large enough that round trips stay a small part of the time to read
- * its rows, and small enough that one batch per open cursor costs little memory (500 rows of 1 KiB
- * are half a MiB). Reading 100,000 rows of (int, text) over loopback, 2 CPUs, against one plain
- * query of the whole result (PGlite / PostgreSQL 15): 100 rows a batch took 2.0x / 2.3x as long,
- * 250 1.4x / 1.3x, 500 1.25x / 1.2x, 1000 1.2x / 1.1x, 2000 1.15x / 1.1x: past 500 the gain is small.
+ * Rows per fetch: each is one round trip the reader waits for, and one batch per open cursor is held
+ * in memory. Past 500 the gain is small (bench/export README "Cursor batch size").
  */
 export const CURSOR_BATCH_ROWS = 500;
 

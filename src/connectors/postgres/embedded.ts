@@ -2,20 +2,11 @@
  * The embedded engine: PGlite (PostgreSQL compiled to WASM) served on a loopback port by
  * pglite-socket, so the pool reaches it exactly as it reaches a real server (one code path).
  *
- * What PGlite is, and what follows for the pool (./pool.ts):
- * - one backend session, shared by every socket connection: prepared statements, SET values and an
- *   open transaction are seen by all of them, and survive a reconnect;
- * - one query at a time, run on the JavaScript thread: a long query blocks the event loop, no timer
- *   fires meanwhile, `statement_timeout` has no effect and a cancel request is ignored;
- * - pglite-socket refuses a connection past its `maxConnections` (it writes "Too many connections").
- *
- * What makes it light (issue 33; bench/users/cold-start.ts measures it):
- * - a new database is a copy of an empty one made at build time (template.ts), not initdb: initdb
- *   took 2.5-5 s and left the engine at about 800 MB resident;
- * - PostgreSQL's buffer cache is 16 MB instead of 128 MB: PGlite touches all of it at start, and
- *   every page of a `pglite:<dir>` database is also in the operating system's file cache, so the
- *   larger cache bought little for a development server and cost about 140 MB resident (a reopened
- *   directory alone: 284 against 143 MB).
+ * What follows for the pool (./pool.ts): one backend session shared by every socket connection
+ * (prepared statements, SET values, an open transaction are seen by all); one query at a time on the
+ * JavaScript thread (it blocks the event loop, `statement_timeout` and cancel do nothing); connections
+ * past `maxConnections` are refused. Kept light (issue 33): a new database is a copy of a template
+ * (template.ts), not initdb, and the buffer cache is 16 MB (bench/users README "PGlite's buffer cache").
  */
 import { mkdir } from 'node:fs/promises';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';

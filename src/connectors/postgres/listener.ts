@@ -1,19 +1,12 @@
 /**
  * The one listening connection of a postgres connection (LISTEN/NOTIFY), shared by every channel and
- * every listener in the process: a `pg` Client of its own, outside the pool, because LISTEN belongs
- * to a session and a pooled client goes back to serve others. `LISTEN "<channel>"` is sent when a
- * channel's first listener arrives, `UNLISTEN` when its last one leaves; a notification's payload is
- * handed, as the text it was sent as, to every listener of its channel.
+ * listener in the process: a `pg` Client outside the pool, because LISTEN belongs to a session. Opened
+ * by the first `listen` (application_name `svc-listen`); `LISTEN`/`UNLISTEN` follow a channel's first
+ * and last listener.
  *
- * Opened by the first `listen`, so a service that never listens holds no extra connection
- * (application_name `svc-listen`, to find it in pg_stat_activity).
- *
- * Outages: NOTIFY keeps nothing, so what is sent while the connection is down is lost, and a drop
- * is not kept quiet: every listener is told (`onLost`) once, one warning is logged per channel, and
- * every channel is forgotten (a listener that wants more listens again, on a new connection). The
- * connection is reopened on demand by the next `listen`; one that fails to open holds the next
- * attempt back, 100 ms doubling to 5 s while attempts keep failing, so a database that is down is
- * not hammered by every reconnecting client: `listen` meanwhile fails at once, as unavailable.
+ * NOTIFY keeps nothing, so a drop is not kept quiet: every listener is told (`onLost`), one warning per
+ * channel, every channel forgotten. The next `listen` reopens; a failed open holds the next attempt
+ * back (doubling to a bound) so a down database is not hammered, and `listen` fails at once meanwhile.
  */
 import pg from 'pg';
 import { ConnectorCategory, ConnectorError } from '../errors.js';

@@ -1,17 +1,11 @@
 /**
  * `migrations = "<dir>"` (DECISIONS.md §1): the directory's `*.sql` files, applied once each in name
- * order when the connection opens, each in its own transaction, recorded in `svc_migrations` (name,
- * checksum, applied_at) so a restart applies nothing twice.
+ * order when the connection opens, each in its own transaction, recorded in `svc_migrations`.
  *
- * - A file changed after it was applied is a boot error naming it: the database no longer matches
- *   the files, and re-running it (or silently not) would both be wrong. Every recorded file is
- *   checked before anything new is applied.
- * - Replicas booting together queue on a transaction-level advisory lock, taken by every transaction
- *   of the migrations, and read the record again under it: each file is applied by one of them, the
- *   others find it recorded. Transaction-level, so it works through a pooler in transaction mode
- *   (see `lockedTransaction`).
- * - A file runs as one simple-protocol query, so it may hold several statements; it must not hold its
- *   own BEGIN/COMMIT or a statement a transaction refuses (CREATE INDEX CONCURRENTLY).
+ * A recorded file changed since is a boot error (re-running it or not would both be wrong). Replicas
+ * booting together queue on a transaction-level advisory lock (it works through a pooler in
+ * transaction mode, `lockedTransaction`) and read the record again under it. A file is one
+ * simple-protocol query: several statements, but no BEGIN/COMMIT or CREATE INDEX CONCURRENTLY.
  */
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';

@@ -1,21 +1,12 @@
 /**
- * Column values as JSON can carry them, decided once for every result (docs/postgresql.md "Values from the
- * database"): the pool parses text results with these parsers instead of pg's defaults.
+ * Column values as JSON can carry them, decided once for every result (docs/postgresql.md "Values
+ * from the database"): the pool parses text results with these parsers instead of pg's defaults.
  *
- * - int8: a JS number when it is a safe integer, else a BigInt, which the HTTP layer writes as the
- *   exact JSON number it is (pg's default is a string; a JS number would round past 2^53).
- * - numeric: the decimal text as the server wrote it ("12.50"): exact, where a JS number is not.
- * - bytea: base64 text (pg's default is a Buffer, which JSON writes as a list of bytes).
- * - date: "YYYY-MM-DD" as stored (pg's default is a Date at local midnight: a shift by the process'
- *   time zone).
- * - timestamp without time zone: ISO 8601 text without an offset, as stored (pg's default reads it
- *   in the process' time zone).
- * - timestamptz: RFC 3339 text in UTC with milliseconds ("2024-05-06T07:08:09.123Z"), which is what a
- *   Date would be written as (pg's default is that Date). A session in UTC, the usual case, gets it
- *   by rewriting the server's text; any other text goes through pg's Date as before. Either way the
- *   row holds the text a response writes, not a Date to be parsed now and written later: about
- *   1.5 us less per value (bench/users, bench/export).
- * - arrays of these, element by element; json/jsonb and other arrays as pg parses them.
+ * int8 a number when safe, else a BigInt (written as the exact JSON number); numeric the server's
+ * decimal text; bytea base64; date and timestamp as stored (pg's Date would shift them by the
+ * process' time zone); timestamptz RFC 3339 in UTC with milliseconds, a UTC session's text rewritten
+ * rather than parsed into a Date (bench/users README "After timestamptz without a Date"). Arrays of
+ * these element by element; json/jsonb and other arrays as pg parses them.
  */
 import pg from 'pg';
 

@@ -1,17 +1,10 @@
 /**
- * One ioredis connection and what is known of its health. ioredis reconnects on its own; what it
- * does not do is fail fast: by default a command issued while the server is down waits in an
- * unbounded offline queue. So the connection's state is followed from ioredis' events, and a
- * command is admitted:
- *
- *   up       (ready)                          sent at once
- *   opening  (first connection under way)     queued by ioredis, at most OFFLINE_QUEUE_LIMIT
- *   blip     (lost, first reconnect pending)  queued likewise: a reset is usually healed within ~50 ms
- *   down     (a reconnect attempt failed)     refused at once as dependency-unavailable (a 503)
- *
- * `maxRetriesPerRequest: 0` makes ioredis reject every queued and in-flight command when a
- * connection closes, so a queued command waits at most one reconnect attempt, and a command is
- * never sent twice (an INCR resent after a reset could count twice).
+ * One ioredis connection and what is known of its health. ioredis reconnects on its own but does not
+ * fail fast (a command waits in an unbounded offline queue), so the state is followed from its
+ * events: `up` sends, `opening` and `blip` (lost, first reconnect pending: usually healed in tens of
+ * ms) queue up to OFFLINE_QUEUE_LIMIT, `down` (a reconnect failed) refuses at once (a 503).
+ * `maxRetriesPerRequest: 0` rejects queued and in-flight commands when a connection closes, so none
+ * waits past one reconnect attempt and none is sent twice (a resent INCR could count twice).
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import type { TurnEndWrites } from '../../../io/index.js';

@@ -1,16 +1,11 @@
 /**
- * The one subscriber connection of a Redis connection (a connection in subscribe mode can do
- * nothing else), shared by every listener of every channel: SUBSCRIBE when a channel's first
- * listener arrives, UNSUBSCRIBE when its last one leaves (../channels.ts). Opened on the first
- * subscription, so a service that never subscribes holds one connection, not two.
+ * The one subscriber connection of a Redis connection (subscribe mode can do nothing else), shared by
+ * every listener of every channel and opened by the first subscription; SUBSCRIBE and UNSUBSCRIBE
+ * follow a channel's first and last listener (../channels.ts).
  *
- * Outages: messages published while the subscriber connection is down are lost (pub/sub keeps
- * nothing), so a drop is not kept quiet: every listener that passed an `onLost` is told at once,
- * and one warning is logged per channel (not per listener). ioredis still resubscribes the channels
- * it was subscribed to when it reconnects (`autoResubscribe`), for listeners that did not ask to be
- * told; the fan-out of SUBSCRIBE steps unsubscribes on the loss, and its clients' new requests
- * subscribe afresh. A channel whose UNSUBSCRIBE was lost in an outage is resubscribed by that too;
- * it is unsubscribed again once the connection is back.
+ * Pub/sub keeps nothing, so a drop is not kept quiet: every `onLost` is told, one warning per channel.
+ * ioredis still resubscribes on reconnect (`autoResubscribe`) for listeners that did not ask to be
+ * told; a channel whose UNSUBSCRIBE was lost meanwhile is unsubscribed again once the connection is back.
  */
 import type { ConnectorLogger } from '../../types.js';
 import { ChannelRegistry } from '../channels.js';
