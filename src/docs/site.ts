@@ -13,7 +13,8 @@ import { relativeUrl } from './urls.js';
 import { bundleAssets } from './vendor.js';
 
 export interface DocsFile {
-  readonly content: string | Buffer;
+  /** A page is a function, made on its first request: it may embed the OpenAPI document. */
+  readonly content: string | Buffer | (() => string);
   readonly contentType: string;
   /** True for assets (their path names their content); pages are revalidated. */
   readonly immutable: boolean;
@@ -34,13 +35,14 @@ export interface SiteInput {
 export function docsPageFiles(input: SiteInput): Map<string, DocsFile> {
   const { page, meta } = input;
   if (page.kind === 'template') {
-    const html = renderTemplate(page.template, {
-      title: meta.title,
-      version: meta.version,
-      descriptionHtml: meta.description !== undefined ? markdownToHtml(meta.description) : '',
-      specUrl: page.specUrl ?? '',
-      specYamlUrl: page.specYamlUrl ?? '',
-    });
+    const html = (): string =>
+      renderTemplate(page.template, {
+        title: meta.title,
+        version: meta.version,
+        descriptionHtml: meta.description !== undefined ? markdownToHtml(meta.description) : '',
+        specUrl: page.specUrl ?? '',
+        specYamlUrl: page.specYamlUrl ?? '',
+      });
     return new Map([['', { content: html, contentType: HTML_TYPE, immutable: false }]]);
   }
   const files = new Map<string, DocsFile>();
@@ -51,12 +53,13 @@ export function docsPageFiles(input: SiteInput): Map<string, DocsFile> {
     // planDocsPage refused paths for which this is undefined.
     urls.set(asset.name, relativeUrl(input.path, `${input.path.replace(/\/$/, '')}/${sub}`)!);
   }
-  const html = rendererPage({
-    renderer: page.renderer,
-    title: meta.title,
-    assets: urls,
-    spec: page.specUrl !== undefined ? { url: page.specUrl } : { documentJson: input.documentJson() },
-  });
+  const html = (): string =>
+    rendererPage({
+      renderer: page.renderer,
+      title: meta.title,
+      assets: urls,
+      spec: page.specUrl !== undefined ? { url: page.specUrl } : { documentJson: input.documentJson() },
+    });
   files.set('', { content: html, contentType: HTML_TYPE, immutable: false });
   return files;
 }

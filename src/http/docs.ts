@@ -58,7 +58,7 @@ export function docsSites(endpoints: readonly CompiledDocsEndpoint[], model: Ser
 function filesOf(endpoint: CompiledDocsEndpoint, document: () => OpenApiDocument, model: ServiceModel): Map<string, StaticFile> {
   const { docs, page } = endpoint;
   if (docs.kind === 'spec') {
-    return new Map([['', staticFile(serializeDocument(document(), docs.format), docs.format === 'json' ? JSON_TYPE : YAML_TYPE, REVALIDATE)]]);
+    return new Map([['', staticFile(() => serializeDocument(document(), docs.format), docs.format === 'json' ? JSON_TYPE : YAML_TYPE, REVALIDATE)]]);
   }
   // compileService plans every page (src/docs) and refuses the endpoint when it cannot.
   if (page === undefined) throw new Error(`documentation endpoint ${endpoint.method} ${endpoint.path} was not planned`);

@@ -1,9 +1,13 @@
 /**
- * Files built once at boot and served from memory: the OpenAPI document of a spec endpoint, and a
- * documentation page with its renderer's assets. Each carries a strong ETag (a hash of its bytes), so a client
- * that revalidates (`If-None-Match`) gets a 304 without the body; `Cache-Control` says whether it
- * must revalidate (`no-cache`, the document: it changes when the manifest does) or may keep the file
+ * Files served from memory: the OpenAPI document of a spec endpoint, and a documentation page with
+ * its renderer's assets. Each carries a strong ETag (a hash of its bytes), so a client that
+ * revalidates (`If-None-Match`) gets a 304 without the body; `Cache-Control` says whether it must
+ * revalidate (`no-cache`, the document: it changes when the manifest does) or may keep the file
  * (`public, max-age=31536000, immutable`, for assets whose path carries their version).
+ *
+ * A file may be made on its first request (`content` a function): the OpenAPI document and its YAML
+ * cost a boot about 90 ms that a server whose docs are never asked for need not pay (bench/users
+ * README "A lighter start"); the document's compilation cannot fail for a model that checked clean.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -25,11 +29,27 @@ export interface StaticFile {
 /** The document changes when the manifest does: a client asks again, and gets a 304 while it has not. */
 export const REVALIDATE = 'no-cache';
 
-export function staticFile(content: string | Buffer, contentType: string, cacheControl: string = REVALIDATE): StaticFile {
-  const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
-  return { body, contentType, etag, cacheControl };
+export function staticFile(content: FileContent | (() => FileContent), contentType: string, cacheControl: string = REVALIDATE): StaticFile {
+  let made: { readonly body: Buffer; readonly etag: string } | undefined;
+  const make = (): { readonly body: Buffer; readonly etag: string } => {
+    if (made !== undefined) return made;
+    const value = typeof content === 'function' ? content() : content;
+    const body = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
+    return (made = { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` });
+  };
+  return {
+    get body() {
+      return make().body;
+    },
+    get etag() {
+      return make().etag;
+    },
+    contentType,
+    cacheControl,
+  };
 }
+
+type FileContent = string | Buffer;
 
 /**
  * The route handler of one file (GET; Fastify answers HEAD from it without the body). With the
@@ -37,7 +57,8 @@ export function staticFile(content: string | Buffer, contentType: string, cacheC
  * the client's coding, compressed once per coding on first demand and kept, with its own tag.
  */
 export function serveStaticFile(file: StaticFile, compressor?: Compressor): (request: FastifyRequest, reply: FastifyReply) => void {
-  const compressing = compressor !== undefined && compressible(file.contentType) && file.body.byteLength >= compressor.minSize ? compressor : undefined;
+  // Decided on the first request: the file's body may not be made before (staticFile).
+  let compressing: Compressor | undefined | null = null;
   const coded = new Map<ContentCoding, { readonly body: Buffer; readonly etag: string }>();
   const codedFile = (coding: ContentCoding): { readonly body: Buffer; readonly etag: string } => {
     let made = coded.get(coding);
@@ -45,6 +66,7 @@ export function serveStaticFile(file: StaticFile, compressor?: Compressor): (req
     return made;
   };
   return function serve(request, reply) {
+    if (compressing === null) compressing = compressor !== undefined && compressible(file.contentType) && file.body.byteLength >= compressor.minSize ? compressor : undefined;
     const coding = compressing?.choose(request.headers['accept-encoding']);
     const sent = coding === undefined ? file : codedFile(coding);
     reply.header(REQUEST_ID_HEADER, request.id);
