@@ -59,6 +59,8 @@ type FileContent = string | Buffer;
 export function serveStaticFile(file: StaticFile, compressor?: Compressor): (request: FastifyRequest, reply: FastifyReply) => void {
   // Decided on the first request: the file's body may not be made before (staticFile).
   let compressing: Compressor | undefined | null = null;
+  const compressorFor = (): Compressor | undefined =>
+    compressor !== undefined && compressible(file.contentType) && file.body.byteLength >= compressor.minSize ? compressor : undefined;
   const coded = new Map<ContentCoding, { readonly body: Buffer; readonly etag: string }>();
   const codedFile = (coding: ContentCoding): { readonly body: Buffer; readonly etag: string } => {
     let made = coded.get(coding);
@@ -66,7 +68,7 @@ export function serveStaticFile(file: StaticFile, compressor?: Compressor): (req
     return made;
   };
   return function serve(request, reply) {
-    if (compressing === null) compressing = compressor !== undefined && compressible(file.contentType) && file.body.byteLength >= compressor.minSize ? compressor : undefined;
+    if (compressing === null) compressing = compressorFor();
     const coding = compressing?.choose(request.headers['accept-encoding']);
     const sent = coding === undefined ? file : codedFile(coding);
     reply.header(REQUEST_ID_HEADER, request.id);
