@@ -11,14 +11,18 @@
  *
  * How a diagnostic gets its code: the ~170 places that report problems pass only a summary, so the
  * code is looked up from the summary here (`codeOf`) rather than written at every call site; a
- * producer may still set `Diagnostic.code` explicitly, which wins. A summary built at run time is
+ * producer may still set `Diagnostic.code` explicitly, which wins. A step kind's own codes are not
+ * here but in its folder (the `codes` of its definition, src/steps/<kind>/codes.ts): the scope its
+ * block is lowered in and the compile environment set `code` from them (`codeIn`), and this list
+ * keeps the codes shared by several kinds or about pipelines in general. A summary built at run time is
  * catalogued as a pattern: `{name}` stands for one word (a block type, a step kind), `{name...}` for
  * any text (a message from another component), `{a|b|c}` for one of the listed words. Exact summaries
  * are tried first, then patterns in catalogue order.
  *
  * test/diag/codes.test.ts holds the catalogue to the source: every diagnostic the fixtures produce has
  * a code, every summary literal the reporting calls pass is catalogued, and every entry is still
- * produced somewhere; it also keeps docs/diagnostics.md in step with this file.
+ * produced somewhere, here and in the built-in kinds' lists; it also keeps docs/diagnostics.md in
+ * step with them all.
  */
 import type { Diagnostic } from './diagnostic.js';
 
@@ -440,62 +444,11 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   { code: 'SVC_FLOW_INVALID_PIPELINE', summary: 'Invalid pipeline: {message...}', description: 'The dataflow graph compiled from a pipeline is not valid.' },
 
   // ------------------------------------------------------------------ STEP
-  { code: 'SVC_STEP_MISSING_QUERY', summary: 'Missing query argument', description: 'A sql step without its query.' },
-  { code: 'SVC_STEP_DUPLICATE_QUERY_ARGUMENT', summary: 'Duplicate argument', description: 'A sql step sets the same query parameter twice.' },
-  { code: 'SVC_STEP_UNUSED_QUERY_ARGUMENT', summary: 'Unused argument', description: 'A sql step sets a parameter that its query does not use.' },
-  {
-    code: 'SVC_STEP_PARALLEL_IN_TRANSACTION',
-    summary: 'Parallel in a transaction',
-    description: 'A parallel block inside a transaction, whose one client cannot run two queries at once.',
-  },
-  { code: 'SVC_STEP_EMPTY_TRANSACTION', summary: 'Empty transaction', description: 'A transaction step with no sql step inside.' },
-  {
-    code: 'SVC_STEP_STREAM_IN_TRANSACTION',
-    summary: 'Streaming sql step in a transaction',
-    description: 'A sql step with stream = true inside a transaction, which commits before a stream step could read the rows.',
-  },
-  {
-    code: 'SVC_STEP_STREAM_INVALID_MAX_BACKLOG',
-    summary: 'Invalid max_backlog',
-    description: "A stream step's max_backlog outside 64KiB to 1GiB, the bytes a live source may hold for one client.",
-  },
+  // Codes of one step kind are declared in its folder (src/steps/<kind>/codes.ts): these are shared.
   {
     code: 'SVC_STEP_ON_ERROR_IN_TRANSACTION',
     summary: 'on_error in a transaction',
     description: 'on_error = "continue" on a step inside a transaction, whose failed statement aborts the transaction for the steps after it.',
-  },
-  {
-    code: 'SVC_STEP_STREAM_REPLAY_WITHOUT_ID',
-    summary: 'Replay without id',
-    description: 'A stream step with replay and no id, which orders the missed and the live items and tells which the client has.',
-  },
-  {
-    code: 'SVC_STEP_STREAM_REPLAY_BEFORE_LIVE',
-    summary: 'Replay read before its live source',
-    description:
-      "A stream step whose replay comes from a step that runs before (or with) its live source's step, so items published between the two would be missed.",
-  },
-  {
-    code: 'SVC_STEP_LISTEN_IN_TRANSACTION',
-    summary: 'Listening sql step in a transaction',
-    description: 'A sql step with listen inside a transaction, whose connection is not the one notifications arrive on.',
-  },
-  {
-    code: 'SVC_STEP_LISTEN_UNSUPPORTED',
-    summary: 'LISTEN not supported by the connection',
-    description:
-      'A sql step with listen on a connection that says a pooler in transaction mode is in front (prepared_statements = false), through which LISTEN cannot work.',
-  },
-  {
-    code: 'SVC_STEP_SQL_REFUSED',
-    summary: 'Query refused by the database',
-    description:
-      'A sql step whose statement the database refuses to prepare (svc check --database, check_queries = true): an unknown table or column, a syntax error, a type mismatch.',
-  },
-  {
-    code: 'SVC_STEP_CATCH_ON_STREAM',
-    summary: 'Catch on a streaming sql step',
-    description: 'A catch block on a sql step with stream = true, whose response has started by the time a row fails.',
   },
   {
     code: 'SVC_STEP_INVALID_ERROR_CODE',
@@ -503,47 +456,6 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: 'A catch label that is neither a five-character SQLSTATE, a MySQL error number nor a SQLite result code name.',
   },
   { code: 'SVC_STEP_DUPLICATE_CATCH', summary: 'Duplicate catch', description: 'Two catch blocks of one step catch the same code.' },
-  { code: 'SVC_STEP_EMPTY_PARALLEL', summary: 'Empty parallel', description: 'A parallel block with no step inside.' },
-  { code: 'SVC_STEP_UNKNOWN_STREAM_FORMAT', summary: 'Unknown stream format', description: 'A stream step with a format svc does not encode.' },
-  {
-    code: 'SVC_STEP_INVALID_STREAM',
-    summary: 'Invalid stream step',
-    description: 'A stream step whose constant headers or options cannot be sent (a bad header name or value, an event name with a line break).',
-  },
-  { code: 'SVC_STEP_INVALID_RESPOND', summary: 'Invalid respond step', description: 'A respond step that cannot be compiled.' },
-  { code: 'SVC_STEP_INVALID_RESPOND_STATUS', summary: 'Invalid respond status', description: 'A respond step with an interim (1xx) status.' },
-  {
-    code: 'SVC_STEP_INVALID_RESPOND_SCHEMA',
-    summary: 'Invalid respond schema',
-    description: 'A respond `schema` that is not schema.<name> or list(schema.<name>), or on a respond without a body.',
-  },
-  { code: 'SVC_STEP_MISSING_EXECUTE', summary: 'Missing execute function', description: 'An inline Starlark program without a def execute(ctx).' },
-  {
-    code: 'SVC_STEP_STARLARK_NO_EXECUTE',
-    summary: 'Starlark: the program defines no execute(ctx) function',
-    description: 'A Starlark program that does not define execute(ctx).',
-  },
-  {
-    code: 'SVC_STEP_STARLARK_LOAD_FAILED',
-    summary: 'Starlark: the program failed while loading',
-    description: "A Starlark program's top level fails when it is run at boot.",
-  },
-  {
-    code: 'SVC_STEP_STARLARK_COMPILE_ERROR',
-    summary: 'Starlark: {message...}',
-    description: 'A Starlark program that does not compile (syntax or name resolution).',
-  },
-  {
-    code: 'SVC_STEP_INVALID_HTTP_URL',
-    summary: 'Invalid http step url',
-    description: 'An http step whose url, known at boot, is not an absolute http: or https: URL, or whose url template has a "." or ".." path segment.',
-  },
-  {
-    code: 'SVC_STEP_HTTP_URL_FROM_REQUEST',
-    summary: 'Request data in an http step url',
-    description:
-      "A warning: an http step's url puts request data (ctx.request...) where svc cannot encode it: in the scheme, host or port, or as a whole URL computed by an expression that is not a template.",
-  },
 
   // ------------------------------------------------------------------ AUTH
   { code: 'SVC_AUTH_DUPLICATE_GUARD', summary: 'Duplicate guard', description: 'Two guards share a name.' },
@@ -791,17 +703,45 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   },
 ];
 
-const exact = new Map<string, string>();
-const patterns: { readonly re: RegExp; readonly code: string }[] = [];
-for (const entry of DIAGNOSTIC_CODES) {
-  const re = summaryPattern(entry.summary);
-  if (re) patterns.push({ re, code: entry.code });
-  else exact.set(entry.summary, entry.code);
+/**
+ * Codes looked up by summary: exact summaries first, then patterns in list order. The central
+ * catalogue is one; a step kind's own codes (its definition's `codes`) are another, consulted first
+ * by the scope and compile environment that report for that kind.
+ */
+export class DiagnosticCatalogue {
+  private readonly exact = new Map<string, string>();
+  private readonly patterns: { readonly re: RegExp; readonly code: string }[] = [];
+
+  constructor(readonly entries: readonly DiagnosticCode[]) {
+    for (const entry of entries) {
+      const re = summaryPattern(entry.summary);
+      if (re) this.patterns.push({ re, code: entry.code });
+      else this.exact.set(entry.summary, entry.code);
+    }
+  }
+
+  /** The code of a summary, or undefined when no entry has it. */
+  codeFor(summary: string): string | undefined {
+    return this.exact.get(summary) ?? this.patterns.find((p) => p.re.test(summary))?.code;
+  }
 }
 
-/** The code of a diagnostic: its own `code` if the producer set one, else the catalogue's for its summary. */
+const CENTRAL = new DiagnosticCatalogue(DIAGNOSTIC_CODES);
+
+/**
+ * The code `entries` (a step kind's own) give a summary, matched as the central catalogue matches.
+ * Built at each call: it runs only when a diagnostic is reported, for lists of a few entries.
+ */
+export function codeIn(entries: readonly DiagnosticCode[], summary: string): string | undefined {
+  return entries.length === 0 ? undefined : new DiagnosticCatalogue(entries).codeFor(summary);
+}
+
+/**
+ * The code of a diagnostic: its own `code` if the producer set one (a step kind's codes are set so,
+ * where it reports), else the central catalogue's for its summary.
+ */
 export function codeOf(d: Pick<Diagnostic, 'code' | 'summary'>): string | undefined {
-  return d.code ?? exact.get(d.summary) ?? patterns.find((p) => p.re.test(d.summary))?.code;
+  return d.code ?? CENTRAL.codeFor(d.summary);
 }
 
 /** The regular expression of a pattern summary, or undefined for a plain one (see the placeholders above). */

@@ -4,7 +4,7 @@
  * one run reports every problem.
  */
 import type { Block } from '../hcl/index.js';
-import type { Diagnostic, Diagnostics, Range } from '../diag/index.js';
+import { codeIn, type Diagnostic, type DiagnosticCode, type Diagnostics, type Range } from '../diag/index.js';
 
 type Extra = Partial<Omit<Diagnostic, 'severity' | 'summary' | 'subject'>>;
 
@@ -15,12 +15,22 @@ export class DecodeScope {
     readonly filename: string,
     /** Directory of `filename`, against which relative file references resolve. */
     readonly baseDir: string,
+    /**
+     * The codes of the step kind whose block this is (its definition's `codes`): a diagnostic reported
+     * here takes its code from them when they have its summary, else from the central catalogue.
+     */
+    readonly kindCodes: readonly DiagnosticCode[] = [],
   ) {}
 
   /** A scope one block deeper. */
   enter(block: Block | string): DecodeScope {
     const segment = typeof block === 'string' ? block : blockSegment(block);
-    return new DecodeScope(this.diags, [...this.path, segment], this.filename, this.baseDir);
+    return new DecodeScope(this.diags, [...this.path, segment], this.filename, this.baseDir, this.kindCodes);
+  }
+
+  /** The same place, reporting for a step kind with these codes (a kind's block, nested ones included). */
+  forKind(codes: readonly DiagnosticCode[] = []): DecodeScope {
+    return new DecodeScope(this.diags, this.path, this.filename, this.baseDir, codes);
   }
 
   error(summary: string, subject: Range | undefined, extra: Extra = {}): void {
@@ -37,9 +47,11 @@ export class DecodeScope {
   }
 
   private add(severity: 'error' | 'warning', summary: string, subject: Range | undefined, extra: Extra): void {
+    const code = codeIn(this.kindCodes, summary);
     const d: Diagnostic = {
       severity,
       summary,
+      ...(code !== undefined ? { code } : {}),
       ...(subject ? { subject } : {}),
       ...(this.path.length > 0 ? { path: this.path } : {}),
       ...extra,

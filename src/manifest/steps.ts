@@ -6,7 +6,7 @@
  * did-you-mean of an unknown step all read the injected table.
  */
 import type { Attribute, Block } from '../hcl/index.js';
-import { didYouMean } from '../diag/index.js';
+import { didYouMean, type DiagnosticCode } from '../diag/index.js';
 import { labelsOk, type BlockRule } from './body.js';
 import type { FileAccess } from './files.js';
 import type { ConnectionTable, GuardNames } from './refs.js';
@@ -46,6 +46,12 @@ export interface StepDecoder<S extends StepSpecBase = StepSpecBase> {
    * pipeline goes on. Read here for every such kind, before `lower` sees the block.
    */
   readonly continuable?: boolean;
+  /**
+   * The kind's own diagnostic codes (src/steps/<kind>/codes.ts), for the problems only it reports:
+   * what its block's scope (`cx.scope`, nested scopes included) and its compiler report with one of
+   * these summaries gets that code. Codes shared by kinds stay in the central catalogue (src/diag).
+   */
+  readonly codes?: readonly DiagnosticCode[];
   /** Block -> spec; undefined after reporting why the block cannot be decoded. */
   lower(block: Block, cx: LowerContext): S | undefined;
 }
@@ -131,7 +137,8 @@ export function lowerSteps(
       failures.count++;
       continue;
     }
-    const inner = scope.enter(block);
+    // The kind reports in its block with its own codes; the steps it holds report with theirs.
+    const inner = scope.enter(block).forKind(decoder.codes);
     const cx: LowerContext = {
       scope: inner,
       env,

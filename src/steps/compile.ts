@@ -5,7 +5,7 @@
 import { compileGraph, type CompiledGraph, type ContinueOnError, type StepError } from '../../graph/index.js';
 import { compileEndpointGuard, type EndpointGuard } from '../auth/index.js';
 import { classifyConnectorError, createConnectors, type ConnectorSet, type SqlHandle } from '../connectors/index.js';
-import type { Diagnostic } from '../diag/index.js';
+import { codeIn, type Diagnostic } from '../diag/index.js';
 import { planDocsPage, type DocsPage } from '../docs/index.js';
 import {
   isSqlKind,
@@ -27,13 +27,16 @@ import { AfterResponseRunner, type AfterResponseReports } from './after-response
 import { runGraph, runGraphThen } from './run.js';
 import { traceNode } from './trace.js';
 
-type Compilers = ReadonlyMap<string, NodeCompiler<StepSpec>>;
+type Compilers = ReadonlyMap<string, Pick<AnyStepKindDefinition, 'compile' | 'codes'>>;
 
-/** Each kind's compiler by its `kind`: this release's kinds, or the list an embedding program gave. */
+/**
+ * Each kind's compiler and codes by its `kind`: this release's kinds, or the list an embedding
+ * program gave.
+ */
 const COMPILERS: Compilers = compilersOf(STEP_KINDS);
 
 function compilersOf(kinds: readonly AnyStepKindDefinition[]): Compilers {
-  return new Map(kinds.map((k) => [k.kind, k.compile as NodeCompiler<StepSpec>]));
+  return new Map(kinds.map((k) => [k.kind, k]));
 }
 
 function compileStep(
@@ -44,7 +47,7 @@ function compileStep(
   continuing: ContinueOnError,
   compilers: Compilers,
 ): EndpointNode | undefined {
-  const compiled = compilers.get(spec.kind)!(spec, env);
+  const compiled = (compilers.get(spec.kind)!.compile as NodeCompiler<StepSpec>)(spec, env);
   // `on_error = "continue"` (./continue.ts): the kinds that take it compile to a plain step.
   const node = spec.onError === 'continue' && compiled?.type === 'step' ? { ...compiled, continueOnError: continuing } : compiled;
   const observed = node === undefined || observer === undefined ? node : observeNode(node, observer);
@@ -113,9 +116,12 @@ export function compileEndpoint(
       return nodes.every((n): n is EndpointNode => n !== undefined) ? nodes : undefined;
     },
     error(spec, summary, detail, at) {
+      // A kind's own problem gets its code from the kind's list (the central catalogue has the rest).
+      const code = codeIn(compilers.get(spec.kind)?.codes ?? [], summary);
       diagnostics.push({
         severity: 'error',
         summary,
+        ...(code !== undefined ? { code } : {}),
         subject: at ?? spec.range,
         path: spec.blockPath,
         ...(detail !== undefined ? { detail } : {}),

@@ -1,9 +1,12 @@
 /**
- * The diagnostic code catalogue (src/diag/codes.ts) held to the source and to the fixtures:
- * - the catalogue is well formed (unique codes and summaries, known areas, one-line descriptions);
+ * The diagnostic code catalogue (src/diag/codes.ts, and each built-in step kind's own `codes`,
+ * src/steps/<kind>/codes.ts) held to the source and to the fixtures:
+ * - the catalogue is well formed (unique codes and summaries across the central list and the kinds',
+ *   known areas, one-line descriptions; a kind's codes are SVC_STEP_ ones);
  * - every diagnostic that any fixture under test/ (and any example) produces has a catalogued code;
- * - every summary literal passed by the reporting calls of the folders that report is catalogued, so a
- *   new diagnostic that no fixture exercises yet is caught too;
+ * - every summary literal passed by the reporting calls of the folders that report is catalogued (in a
+ *   kind's folder, centrally or in that kind's list), so a new diagnostic that no fixture exercises
+ *   yet is caught too;
  * - every entry is still produced somewhere in src/ (no entry outlives its diagnostic);
  * - docs/diagnostics.md is the catalogue as generated here. After changing the catalogue, rewrite it
  *   with `SVC_UPDATE_DOCS=1 node --import tsx --test test/diag/codes.test.ts`.
@@ -13,10 +16,21 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { codeOf, DIAGNOSTIC_AREAS, DIAGNOSTIC_CODES, diagnosticToJSON, summaryPattern, type Diagnostic } from '../../src/diag/index.js';
+import {
+  codeIn,
+  codeOf,
+  DIAGNOSTIC_AREAS,
+  DIAGNOSTIC_CODES,
+  DiagnosticCatalogue,
+  diagnosticToJSON,
+  summaryPattern,
+  type Diagnostic,
+  type DiagnosticCode,
+} from '../../src/diag/index.js';
 import { parseFile } from '../../src/hcl/index.js';
-import { buildServiceModel, compileService, loadServiceModel } from '../../src/steps/index.js';
+import { buildServiceModel, compileService, loadServiceModel, STEP_KINDS } from '../../src/steps/index.js';
 import { svc } from '../cli/helpers.js';
+import { codeTableLines } from './code-table.js';
 import { ROOT as root } from '../paths.js';
 
 function walk(dir: string, keep: (path: string) => boolean): string[] {
@@ -30,26 +44,35 @@ function walk(dir: string, keep: (path: string) => boolean): string[] {
   return out;
 }
 
-const catalogued = new Set(DIAGNOSTIC_CODES.map((c) => c.code));
+/** The built-in kinds' own codes, by kind, and every code: the central ones, then the kinds'. */
+const KIND_CODES: ReadonlyMap<string, readonly DiagnosticCode[]> = new Map(STEP_KINDS.filter((k) => k.codes !== undefined).map((k) => [k.kind, k.codes!]));
+const ALL_CODES: readonly DiagnosticCode[] = [...DIAGNOSTIC_CODES, ...[...KIND_CODES.values()].flat()];
+const catalogued = new Set(ALL_CODES.map((c) => c.code));
 
 /** `{name}` placeholders as `{}`, and `${...}` interpolations likewise: the shape a pattern entry and its template share. */
 const shapeOfPattern = (summary: string): string => summary.replace(/\{[^}]*\}/g, '{}');
 const shapeOfTemplate = (template: string): string => template.replace(/\$\{[^`]*?\}/g, '{}');
-const patternShapes = new Set(DIAGNOSTIC_CODES.filter((c) => summaryPattern(c.summary)).map((c) => shapeOfPattern(c.summary)));
+const patternShapesOf = (codes: readonly DiagnosticCode[]): Set<string> =>
+  new Set(codes.filter((c) => summaryPattern(c.summary)).map((c) => shapeOfPattern(c.summary)));
 
 // ---------------------------------------------------------------------------------- the catalogue
 
 test('codes are unique, SVC_<AREA>_<WHAT> with a known area, and each describes itself in one sentence', () => {
   assert.ok(DIAGNOSTIC_CODES.length > 100);
-  assert.equal(catalogued.size, DIAGNOSTIC_CODES.length, 'a code appears twice');
-  const summaries = DIAGNOSTIC_CODES.map((c) => c.summary);
+  assert.equal(catalogued.size, ALL_CODES.length, 'a code appears twice');
+  const summaries = ALL_CODES.map((c) => c.summary);
   assert.equal(new Set(summaries).size, summaries.length, 'a summary appears twice');
-  for (const { code, summary, description } of DIAGNOSTIC_CODES) {
+  for (const { code, summary, description } of ALL_CODES) {
     assert.match(code, /^SVC_[A-Z]+(_[A-Z0-9]+)+$/, code);
     assert.ok(Object.hasOwn(DIAGNOSTIC_AREAS, code.split('_')[1]!), `${code}: unknown area`);
     assert.ok(summary.length > 0 && !summary.endsWith('.'), `${code}: a summary is a title, without a full stop`);
     assert.match(description, /^[^\n]+\.$/, `${code}: one line, ending with a full stop`);
   }
+});
+
+test("a built-in kind's codes are in the STEP area, and each kind that reports problems of its own lists them", () => {
+  for (const [kind, codes] of KIND_CODES) for (const { code } of codes) assert.match(code, /^SVC_STEP_/, `${kind}: ${code}`);
+  assert.deepEqual([...KIND_CODES.keys()].sort(), ['http', 'parallel', 'respond', 'sql', 'starlark', 'stream', 'transaction']);
 });
 
 test('the catalogue is grouped by area in the order of DIAGNOSTIC_AREAS', () => {
@@ -74,8 +97,12 @@ test('codeOf: an exact summary, a pattern, an explicit code, and nothing for an 
   // Exact summaries win over patterns; a closed list of alternatives admits nothing else.
   assert.equal(codeOf({ summary: 'Undeclared request body' }), 'SVC_REF_UNDECLARED_REQUEST_BODY');
   assert.equal(codeOf({ summary: 'Undeclared cookie' }), undefined);
-  assert.equal(codeOf({ summary: 'Starlark: the program failed while loading' }), 'SVC_STEP_STARLARK_LOAD_FAILED');
-  assert.equal(codeOf({ summary: 'Starlark: undefined: x\nmore' }), 'SVC_STEP_STARLARK_COMPILE_ERROR');
+  // A kind's own codes are its list's, matched the same way (codeIn), not the central catalogue's.
+  const starlark = KIND_CODES.get('starlark')!;
+  assert.equal(codeIn(starlark, 'Starlark: the program failed while loading'), 'SVC_STEP_STARLARK_LOAD_FAILED');
+  assert.equal(codeIn(starlark, 'Starlark: undefined: x\nmore'), 'SVC_STEP_STARLARK_COMPILE_ERROR');
+  assert.equal(codeIn(starlark, 'Unsupported argument'), undefined);
+  assert.equal(codeOf({ summary: 'Starlark: undefined: x' }), undefined);
   // A one-word placeholder does not swallow a sentence.
   assert.equal(codeOf({ summary: 'Duplicate two words block' }), undefined);
   assert.equal(codeOf({ summary: 'Unsupported argument', code: 'SVC_X_Y' }), 'SVC_X_Y');
@@ -184,34 +211,45 @@ function sources(dirs: readonly string[], skip: (path: string) => boolean = () =
     .map((path) => ({ path: relative(root, path), text: withoutCommentLines(readFileSync(path, 'utf8')) }));
 }
 
+/** The codes a file may report with: the central ones, and in a kind's folder (src/steps/<kind>/) that kind's. */
+function codesFor(path: string): readonly DiagnosticCode[] {
+  const kind = /^src[\\/]steps[\\/]([^\\/]+)[\\/]/.exec(path)?.[1];
+  return [...DIAGNOSTIC_CODES, ...((kind !== undefined && KIND_CODES.get(kind)) || [])];
+}
+
 test('every summary literal that a reporting call passes is catalogued', () => {
   // The folders that report diagnostics, and the shapes their reporting calls take: Diagnostics.error,
   // DecodeScope.error/warning, the parser's p.error, the step compilers' env.error(spec, ...), local
   // err(...) helpers, evaluation errors, and object literals with a summary (a ternary counts twice).
-  // Summaries passed through other helpers are covered by the fixtures test above.
+  // Summaries passed through other helpers are covered by the fixtures test above. A kind's own
+  // summary counts only in its folder: that is where its scope and compiler give it its code.
   const files = sources(['src/hcl', 'src/expr', 'src/manifest', 'src/model', 'src/steps', 'src/schema'], (p) => p.includes(join('src', 'expr', 'functions')));
   const opener = String.raw`(?:\bsummary:|\.(?:error|warning)\(|\benv\.error\(\s*[\w.]+\s*,|\berr\(|\bnew \w*EvalError\()`;
   const call = new RegExp(String.raw`${opener}\s*(?:[^,;?]{0,80}?\?\s*(${LIT})\s*:\s*)?(${LIT})`, 'g');
   const problems: string[] = [];
   let found = 0;
   for (const { path, text } of files) {
+    const codes = codesFor(path);
+    const catalogue = new DiagnosticCatalogue(codes);
+    const patternShapes = patternShapesOf(codes);
     for (const m of text.matchAll(call)) {
       for (const lit of [m[1], m[2]]) {
         if (lit === undefined) continue;
         found++;
         const ok = lit.startsWith('`')
-          ? patternShapes.has(shapeOfTemplate(lit.slice(1, -1))) || codeOf({ summary: lit.slice(1, -1) }) !== undefined
-          : codeOf({ summary: unquote(lit) }) !== undefined;
+          ? patternShapes.has(shapeOfTemplate(lit.slice(1, -1))) || catalogue.codeFor(lit.slice(1, -1)) !== undefined
+          : catalogue.codeFor(unquote(lit)) !== undefined;
         if (!ok) problems.push(`${path}: ${lit}`);
       }
     }
   }
   assert.ok(found > 150, `only ${found} summaries found: has the shape of the reporting calls changed?`);
-  assert.deepEqual(problems, [], 'add an entry to src/diag/codes.ts for each (a `${...}` summary needs a {placeholder} pattern)');
+  assert.deepEqual(problems, [], "add an entry to src/diag/codes.ts (or the kind's codes.ts) for each (a `${...}` summary needs a {placeholder} pattern)");
 });
 
 test('every catalogue entry is still produced somewhere in src/', () => {
-  const files = sources(['src'], (p) => p.includes(join('src', 'diag') + '/')).map((f) => f.text);
+  // The lists themselves do not count: the central one (src/diag) and the kinds' (src/steps/<kind>/codes.ts).
+  const files = sources(['src'], (p) => p.includes(join('src', 'diag') + '/') || /[\\/]src[\\/]steps[\\/][^\\/]+[\\/]codes\.ts$/.test(p)).map((f) => f.text);
   const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // Plain text searches rather than a tokenizer: a regex literal holding a quote cannot derail them.
   const quotedIn = (summary: string): boolean =>
@@ -229,7 +267,7 @@ test('every catalogue entry is still produced somewhere in src/', () => {
   };
   const literalMatching = (re: RegExp): boolean =>
     files.some((t) => [...t.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"/g)].some((m) => re.test(m[1] ?? m[2]!)));
-  const orphans = DIAGNOSTIC_CODES.filter(({ summary }) => {
+  const orphans = ALL_CODES.filter(({ summary }) => {
     const re = summaryPattern(summary);
     return re ? !templateIn(summary) && !literalMatching(re) : !quotedIn(summary);
   }).map((c) => `${c.code}: ${c.summary}`);
@@ -238,13 +276,22 @@ test('every catalogue entry is still produced somewhere in src/', () => {
 
 // ---------------------------------------------------------------------------------- the doc
 
+/** The manual's page on each built-in kind that has codes, where its own table is too (test/docs/manual-tables.test.ts). */
+const KIND_PAGES: Readonly<Record<string, string>> = {
+  sql: 'postgresql.md',
+  transaction: 'postgresql.md',
+  parallel: 'postgresql.md',
+  http: 'http-step.md',
+  starlark: 'starlark.md',
+  stream: 'streams.md',
+  respond: 'steps.md',
+};
+
 function catalogueMarkdown(): string {
-  const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/</g, '\\<');
-  const summary = (s: string): string => '`' + s.replace(/\{([^}]*?)(?:\.\.\.)?\}/g, '<$1>').replace(/\|/g, '\\|') + '`';
   const out = [
     '# Diagnostic codes',
     '',
-    '<!-- Generated from src/diag/codes.ts by test/diag/codes.test.ts; do not edit by hand. -->',
+    "<!-- Generated from src/diag/codes.ts and the step kinds' codes (src/steps/<kind>/codes.ts) by test/diag/codes.test.ts; do not edit by hand. -->",
     '',
     'Every problem `svc` finds in a manifest is a diagnostic: a severity, a summary, a detail, the place it',
     'points at, and a stable code. `--diagnostics=json` prints the code as `code`; the HCL-style text output',
@@ -256,11 +303,18 @@ function catalogueMarkdown(): string {
     '',
   ];
   for (const [area, meaning] of Object.entries(DIAGNOSTIC_AREAS)) {
-    out.push(`## ${area}`, '', meaning, '', '| code | summary | meaning |', '|---|---|---|');
-    for (const c of DIAGNOSTIC_CODES.filter((x) => x.code.split('_')[1] === area)) {
-      out.push(`| \`${c.code}\` | ${summary(c.summary)} | ${cell(c.description)} |`);
+    out.push(`## ${area}`, '', meaning, '', ...codeTableLines(DIAGNOSTIC_CODES.filter((x) => x.code.split('_')[1] === area)), '');
+    if (area !== 'STEP') continue;
+    // Each kind declares its own codes (its definition's `codes`): one table per kind, in STEP_KINDS order.
+    for (const [kind, codes] of KIND_CODES) {
+      out.push(`### \`${kind}\` steps`, '', `Declared by the \`${kind}\` kind (src/steps/${kind}/codes.ts); see also [its page](${KIND_PAGES[kind]}).`, '');
+      out.push(...codeTableLines(codes), '');
     }
-    out.push('');
+    out.push(
+      'A step kind of an embedding program declares its own codes, `SVC_STEP_<KIND>_<WHAT>` ([Embedding](embedding.md)): they are',
+      "that program's, and not listed here.",
+      '',
+    );
   }
   return out.join('\n');
 }

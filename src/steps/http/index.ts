@@ -1,5 +1,6 @@
 /** `http "<name>"`: an outbound HTTP call. */
 import { defineStepKind, NAMED_STEP } from '../definition.js';
+import { HTTP_CODES } from './codes.js';
 import { lower } from './lower.js';
 import { compileHttp } from './node.js';
 import type { HttpStepSpec } from './spec.js';
@@ -11,6 +12,7 @@ export const httpStep = defineStepKind<HttpStepSpec>({
   continuable: true,
   blocks: { http: NAMED_STEP },
   lower,
+  codes: HTTP_CODES,
   outputs: (spec) => (spec.stream ? ['status', 'headers', 'stream'] : ['status', 'headers', 'body']),
   outputsHint: (spec) => (spec.stream ? 'it streams: stream = true' : undefined),
   // An upstream that refused, reset or sent what cannot be accepted; the client closed; a time-out.

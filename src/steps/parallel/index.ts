@@ -1,5 +1,6 @@
 /** `parallel ["<name>"]`: branches run concurrently; every output is visible afterwards. */
 import { defineStepKind } from '../definition.js';
+import { PARALLEL_CODES } from './codes.js';
 import { lower } from './lower.js';
 import { compileParallel } from './node.js';
 import type { ParallelStepSpec } from './spec.js';
@@ -11,6 +12,7 @@ export const parallelStep = defineStepKind<ParallelStepSpec>({
   blocks: { parallel: { labels: ['name'], labelCounts: [0, 1], multiple: true } },
   holdsSteps: true,
   lower,
+  codes: PARALLEL_CODES,
   children: (spec) => ({ steps: spec.steps, run: 'branches' }),
   compile: compileParallel,
 });

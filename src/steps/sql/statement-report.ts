@@ -3,7 +3,8 @@
  * (`svc check --database`, `check_queries = true`): the server's message, SQLSTATE, detail and hint,
  * located through ./query-position.ts when the server gives a position, else on the query.
  */
-import type { Diagnostic, Pos, Range } from '../../diag/index.js';
+import { codeIn, type Diagnostic, type Pos, type Range } from '../../diag/index.js';
+import { SQL_CODES } from './codes.js';
 import { statementPosition } from './query-position.js';
 import type { SqlStatement } from './statements.js';
 
@@ -24,9 +25,13 @@ export function refusedStatement(statement: SqlStatement, reason: RefusalReason,
   ];
   if (reason.detail) lines.push(reason.detail);
   if (reason.hint) lines.push(`Hint: ${reason.hint}`);
+  const summary = 'Query refused by the database';
+  // Reported after the model is built, outside the sql block's scope: the code is set here.
+  const code = codeIn(SQL_CODES, summary);
   return {
     severity: 'error',
-    summary: 'Query refused by the database',
+    summary,
+    ...(code !== undefined ? { code } : {}),
     detail: lines.join('\n'),
     ...(subject ? { subject } : {}),
     ...(step.queryRange ? { context: step.queryRange } : {}),
