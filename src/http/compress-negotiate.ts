@@ -1,15 +1,9 @@
 /**
- * Which content coding a client accepts (RFC 9110 §12.5.3), among the ones the server offers.
- *
- * - Each listed coding has a weight (`q`, default 1; `q=0` refuses it); a coding not listed takes
- *   the weight of `*`, or is not acceptable. `x-gzip` is `gzip` (§8.4.1.3).
- * - The highest weight wins; ties go to the server's order (`compression.encodings`).
- * - `identity` (no coding) is acceptable unless refused (`identity;q=0`, or `*;q=0` without
- *   `identity`); it wins over a coding with a lower weight.
- * - When nothing offered is acceptable, the answer is sent as it is: §12.1 lets an origin server
- *   disregard the header rather than answer 406, and a client that refuses even identity is better
- *   served with bytes it can report on than with an error. A malformed entry (an invalid `q`) is
- *   ignored, never an error, and so is a header of garbage: identity.
+ * Which content coding a client accepts (RFC 9110 §12.5.3), among the ones the server offers: the
+ * highest `q` wins (an unlisted coding takes `*`'s; `x-gzip` is `gzip`), ties go to the server's
+ * order, and `identity` wins over lower weights unless refused. When nothing offered is acceptable,
+ * or the header is garbage, the answer goes as it is: §12.1 lets an origin disregard the header
+ * rather than answer 406, and bytes serve a client better than an error.
  */
 import type { ContentCoding } from '../model/index.js';
 

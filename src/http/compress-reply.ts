@@ -1,12 +1,8 @@
 /**
  * Writing an answer with a body of an endpoint that has a representation (docs/compression.md,
  * "Conditional requests"): `Cache-Control`, a strong ETag and 304 on GET/HEAD, the body compressed
- * when the client accepts a coding and it is long enough, `Vary: Accept-Encoding` whenever it could
- * have been.
- *
- * Written on Node's response, with the headers Fastify holds
- * (request id, a step's, a rate limit's) and the ones CORS set on the response itself: nothing else
- * (no onSend hook) runs for these routes.
+ * when accepted and long enough, `Vary: Accept-Encoding` whenever it could have been. Written on
+ * Node's response with the headers Fastify and CORS hold: no onSend hook runs for these routes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ContentCoding, RepresentationModel } from '../model/index.js';

@@ -1,13 +1,8 @@
 /**
- * A streamed body written through a compressor, for the pump (src/stream/pump.ts) to write into as
- * it would into the response: the same `write`/`drain`/`end`/`close` contract, so backpressure runs
- * end to end (a slow client pauses the compressor's output, its input fills, `write` returns false,
- * the pump stops pulling).
- *
- * Streamed bodies stay streamed: after each turn of the event loop in which the pump wrote (one
- * `flush_every` batch, one cursor batch, one published item), the compressor is flushed
- * (Z_SYNC_FLUSH, BROTLI_OPERATION_FLUSH, ZSTD_e_flush), so what was written is decodable by the
- * client at once: an ndjson line reaches it when it is written, not when 16 KiB have gathered.
+ * A streamed body written through a compressor, with the response's `write`/`drain`/`end`/`close`
+ * contract so backpressure runs end to end (src/stream/pump.ts). Flushed after each turn in which the
+ * pump wrote (Z_SYNC_FLUSH, BROTLI_OPERATION_FLUSH, ZSTD_e_flush): an ndjson line reaches the client
+ * when it is written, not when 16 KiB have gathered.
  */
 import { Writable } from 'node:stream';
 import type * as zlib from 'node:zlib';

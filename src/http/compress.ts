@@ -1,12 +1,8 @@
 /**
- * Compression of answers (docs/compression.md), compiled at boot from a `compression { ... }`
- * block: which codings, the threshold, and each coding's level. A body is compressed in one
- * synchronous call (compress-reply.ts); a stream through a zlib stream flushed after each of its own
- * writes (compress-stream.ts).
- *
- * Why not @fastify/compress: it is an `onSend` hook, and svc writes streams (through their own pump)
- * without Fastify's `send`, so it would not see them; and it compresses a string body through a stream, which costs more CPU than one call for bodies
- * of the size an API answers (bench/compress).
+ * Compression of answers (docs/compression.md), compiled at boot from a `compression { ... }` block.
+ * A body is compressed in one synchronous call (compress-reply.ts), a stream through a zlib stream
+ * flushed after each write (compress-stream.ts). Not @fastify/compress: an `onSend` hook never sees
+ * svc's streams, and a stream costs more CPU than one call at API body sizes (bench/compress).
  */
 import * as zlib from 'node:zlib';
 import type { CompressionModel, ContentCoding } from '../model/index.js';

@@ -1,16 +1,9 @@
 /**
- * Conditional GET (RFC 9110 §13): strong entity tags and `If-None-Match`.
- *
- * An endpoint's tag is a hash of the exact bytes of its answer as the pipeline made it (SHA-1,
- * base64url: the cheapest of Node's one-call hashes that no body will collide on by chance; a tag is a
- * validator, not a signature). A compressed answer is another representation with another tag: the
- * identity tag with `-gzip`, `-br` or `-zstd` appended, so a cache never takes one for the other
- * (§8.8.3 makes a strong tag specific to the bytes sent).
- *
- * `If-None-Match` matches by weak comparison (§13.1.2: `W/` ignored), against the identity tag or
- * any coding's: a client that revalidates with the gzip tag and now asks for brotli still learns
- * that the content did not change, which is what it asks (and the 304 carries the tag of the
- * representation it would have got).
+ * Conditional GET (RFC 9110 §13): strong entity tags and `If-None-Match`. A tag is a SHA-1 (base64url)
+ * of the answer's exact bytes: the cheapest one-call hash no body collides on by chance (a validator,
+ * not a signature). A compressed answer has the identity tag plus `-gzip`, `-br` or `-zstd` (§8.8.3).
+ * `If-None-Match` compares weakly (§13.1.2) against the identity tag or any coding's, so a client
+ * revalidating with the gzip tag and now asking for brotli still learns nothing changed.
  */
 import { hash } from 'node:crypto';
 import type { ContentCoding } from '../model/index.js';

@@ -1,20 +1,12 @@
 /**
- * Which of a server's connections a graceful shutdown may close, and when (lifecycle.ts).
+ * Which of a server's connections a graceful shutdown may close, and when (lifecycle.ts): idle ones
+ * (a request answered, none under way) at once; silent ones (accepted, no request yet) only after a
+ * grace period, since their request may be on its way (`--workers` hands connections over until the
+ * primary stops listening). Not Node's `closeIdleConnections()`: from Node.js 26 (nodejs/node#63470)
+ * it closes silent connections at once, and `http.Server.close()` calls it.
  *
- * - **Idle**: kept alive between requests (at least one answered, none under way, the last response
- *   written out): closed at once, as Node's `closeIdleConnections()` would.
- * - **Silent**: accepted, but no request has arrived on it yet. It may be a browser's speculative
- *   socket or a client pool's spare that never sends one, or a connection whose request is on its
- *   way: with `svc serve --workers`, the primary hands a worker connections up to the moment it stops
- *   listening. So a silent connection is closed only once it has been silent for a grace period.
- *
- * Node's own `closeIdleConnections()` cannot be used for this: from Node.js 26 (nodejs/node#63470)
- * it closes silent connections too, at once, and `http.Server.close()` calls it, so a request already
- * sent to the server would be reset instead of answered.
- *
- * HTTP/2 sessions (h2-server.ts) are followed apart: many requests share one, so a shutdown sends
- * each a GOAWAY (`closeSessions`: no new stream, the open ones finish, then it closes) and their
- * responses are followed one by one (`streamArrived`) for a reload's retirement.
+ * HTTP/2 sessions (h2-server.ts) get a GOAWAY (`closeSessions`) and their responses are followed one
+ * by one (`streamArrived`) for a reload's retirement.
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { Http2ServerResponse, Http2Session } from 'node:http2';

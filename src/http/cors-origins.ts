@@ -1,12 +1,8 @@
 /**
  * The allowed origins of a CORS policy, compiled at boot into one cheap test per request: a length
- * bound first (an enormous or malformed `Origin` costs one comparison), then a set lookup for exact
- * origins, then a prefix/suffix test per pattern (`https://*.example.com`). Nothing is built per
- * request and no regular expression runs over the client's text, except the host labels a pattern's
- * wildcard covers, and only once they fit the bound.
- *
- * The manifest (src/manifest/cors.ts) has lower-cased and checked every entry; browsers serialize an
- * origin in lower case, so the comparison is exact.
+ * bound, a set lookup for exact origins, a prefix/suffix test per pattern (`https://*.example.com`).
+ * No regular expression runs over the client's text beyond a wildcard's host labels, within the
+ * bound. The manifest lower-cased every entry (src/manifest/cors.ts) as browsers serialize origins.
  */
 
 /** A DNS name is at most 253 characters: what a pattern's `*` may stand for. */

@@ -1,13 +1,9 @@
 /**
  * CORS preflights (docs/cors.md): an `OPTIONS` with `Origin` and `Access-Control-Request-Method` on a
- * declared path, answered before any guard, validation or rate limit runs (the browser sends no
- * credentials with it). It arrives on the path's 405 route, which has no hooks, or, when the manifest
- * declares an OPTIONS endpoint on the path, on that endpoint's first hook; an OPTIONS that is not a
- * preflight goes on as before (405 with `Allow`, or the declared endpoint).
- *
- * The requested method picks the endpoint, and its policy decides: 204 with the allowed origin,
- * methods (the path's declared methods that the policy allows), headers and max age; otherwise a 403
- * problem without CORS headers (the browser blocks the request) and a debug line saying why.
+ * declared path, answered before any guard, validation or rate limit (the browser sends no
+ * credentials with it), on the path's 405 route or a declared OPTIONS endpoint's first hook. The
+ * requested method's endpoint policy decides: 204 with what it allows, else a 403 problem without
+ * CORS headers and a debug line saying why.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { applyCors, type CorsPolicy, refused } from './cors.js';

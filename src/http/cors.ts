@@ -2,22 +2,12 @@
  * CORS (docs/cors.md): the headers of an actual cross-origin request, on every answer of an
  * endpoint whose policy allows the page's origin.
  *
- * The headers are set on Fastify's reply (`reply.header`: a property store), which every way svc
- * writes an answer reads: Fastify's `send` (every answer, JSON included: reply.ts), and a
- * stream's head after `hijack` (stream-reply.ts). Set on Node's response instead
- * (`res.setHeader`), they cost 1.4 to 2.6 us per answer (bench/cors): Node validates each, and its
- * `writeHead` then merges every header of the head one by one. They are set once, as early as the
- * route allows, and nothing later can leave them out:
- *
- * - a route with hooks (a guard, a rate limit) gets this file's hook first, so a 401, 403 or 429 carries them;
- * - a route without hooks sets them as the handler starts (the route pays no hook runner);
- * - what fails before the handler (a body too large, an unsupported media type) reaches the error
- *   handler, which sets them from the route's config (errors.ts);
- * - 404 and 405 answers, which belong to no endpoint, carry the server's policy (server.ts).
- *
- * A disallowed origin gets no CORS header at all (the browser then blocks the page from reading the
- * answer) and a debug log line saying why. `Vary: Origin` is on every answer whose headers depend on
- * the origin, with or without one, so that a cache never serves one origin's answer to another.
+ * Set on Fastify's reply (`reply.header`), which `send` and a hijacked stream's head both read; on
+ * Node's response they cost microseconds per answer (bench/cors README). Set once, as early as the
+ * route allows, so nothing later leaves them out: this file's hook runs first on a route with hooks
+ * (a 401, 403 or 429 carries them), the handler's start otherwise; errors before the handler get them
+ * in errors.ts, 404 and 405 the server's policy (server.ts). A disallowed origin gets no CORS header
+ * and a debug line; `Vary: Origin` is on every answer whose headers depend on the origin.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { CorsModel } from '../model/index.js';

@@ -1,17 +1,11 @@
 /**
  * The listening side of `svc serve`: one Node server, built once, that hands each request to the
- * current Fastify app (`app.routing`, Fastify's own request entry point). A reload builds the next
- * app without listening and swaps it in: the port never closes, a request already handed to the
- * previous app finishes there (on its graphs and connections), and every request that arrives after
- * the swap, on a new connection or a kept-alive one, goes to the new app.
- *
- * The previous app is then retired: its live and SSE streams end as on shutdown (a last comment; an
- * EventSource reconnects, to the new app), finite streams and requests run on, and once nothing of it
- * is left, or `shutdown_timeout` has passed (what remains is then cut short), it is closed.
- *
- * What belongs to the connection rather than to an app stays here: the receive time-outs and the
- * answer to a request without Host (node-server.ts), the 408/400/431 written on a bad socket
- * (errors.ts clientErrorHandler), and which connections a shutdown may close (connection-states.ts).
+ * current Fastify app (`app.routing`). A reload swaps in the next app: the port never closes, a
+ * request already handed to the previous app finishes there, every later one goes to the new app.
+ * The previous app is retired: its live and SSE streams end as on shutdown (an EventSource
+ * reconnects, to the new app), the rest runs on until done or `shutdown_timeout`, then it is closed.
+ * What belongs to the connection rather than an app stays here (node-server.ts, errors.ts
+ * clientErrorHandler, connection-states.ts).
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';

@@ -1,12 +1,8 @@
 /**
- * The guard of a guarded endpoint (src/auth), run as the route's own `onRequest` hook: before the body
- * is read, validated or any step runs, so a refused request costs no body upload and no work. A
- * public endpoint has no hook at all, so its requests pay nothing for guards.
- *
- * A refusal is a 401 `unauthorized` problem with one `WWW-Authenticate` challenge per scheme (none
- * for API keys), a 403 `forbidden` for a verified token lacking a required claim, a 503 when a key
- * set cannot be fetched. Its log line names the guards, the reason and the client address, never the
- * credentials.
+ * The guard of a guarded endpoint (src/auth), the route's own `onRequest` hook: before the body is
+ * read or a step runs, so a refusal costs no upload and no work; a public endpoint has no hook. A
+ * refusal is a 401 with one `WWW-Authenticate` per scheme, a 403 for a missing required claim, a 503
+ * when a key set cannot be fetched; its log line names guards, reason and client, never credentials.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { Refusal, type AuthContext, type EndpointGuard, type GuardInput } from '../auth/index.js';

@@ -1,26 +1,12 @@
 /**
- * The server of `server { tls { ... } }` and `server { h2c = true }` (docs/tls.md), built
- * where node-server.ts builds the HTTP/1.1 one, with the same promises:
+ * The server of `server { tls { ... } }` and `server { h2c = true }` (docs/tls.md), with node-server.ts's
+ * promises: TLS is node:http2's secure server, HTTP/2 by ALPN and HTTP/1.1 beside it with the same
+ * receive time-outs; h2c is cleartext HTTP/2 by prior knowledge only (no `Upgrade: h2c`).
  *
- * - **TLS**: `node:http2`'s secure server, HTTP/2 chosen by ALPN and HTTP/1.1 beside it
- *   (`allowHTTP1`) for clients without it. Its HTTP/1.1 connections are Node's HTTP/1.1 server's,
- *   with the same receive time-outs (set on the server before it listens, where Node reads them).
- * - **h2c**: cleartext HTTP/2 by prior knowledge only (a proxy that speaks it); Node's server has no
- *   `Upgrade: h2c`, and an HTTP/1.1 request on it is refused at the frame layer.
- *
- * HTTP/2 has no receive time-out in Node's server: a stream whose body is still arriving when
- * `request_timeout` has passed since its headers is answered 408 here (if nothing was answered yet)
- * and reset with NO_ERROR, as RFC 9113 §8.1 lets a server end a request it has answered. A request
- * without a body (its headers end the stream) costs no timer.
- *
- * Streams opened and reset as fast as a client can (the "rapid reset" attack, CVE-2023-44487) are
- * bounded by Node's HTTP/2 layer (nghttp2's bound on resets, from Node 20.8.1): the connection is
- * closed, in test/http/tls.test.ts after about 1,500 HEADERS + RST_STREAM pairs; `maxConcurrentStreams`
- * bounds what one session runs at once. A handshake of
- * garbage is dropped by Node's TLS layer (no listener, so nothing is logged: it is not ours).
- *
- * Writes are not held to the end of the turn here (src/io): TLS encrypts below the JavaScript socket
- * and HTTP/2 frames its own writes per session, so holding the raw socket's writes would hold nothing.
+ * Node's HTTP/2 server has no receive time-out: a body still arriving `request_timeout` after its
+ * headers is answered 408 here and reset with NO_ERROR (RFC 9113 §8.1). Rapid reset (CVE-2023-44487)
+ * is bounded by nghttp2 from Node 20.8.1 (test/http/tls.test.ts), and `maxConcurrentStreams` bounds
+ * one session. Writes are not held to the turn's end (src/io): TLS and HTTP/2 frame below the socket.
  */
 import {
   constants,

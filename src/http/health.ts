@@ -1,17 +1,10 @@
 /**
- * Liveness and readiness (`server { health { live = "/livez", ready = "/readyz" } }`, docs/operations.md
- * "Health and readiness"): the two questions an orchestrator or a load balancer asks a process.
- *
- * - Liveness answers 200 whenever the event loop turns: a process that cannot answer it is stuck and
- *   should be restarted. It looks at nothing else, so a database outage never gets every replica
- *   restarted at once.
- * - Readiness answers 200 when the process should get traffic: its connections answer their ping
- *   and it is not shutting down. Otherwise a 503 problem says why, so a balancer stops sending
- *   requests before the port closes, and sends none to a replica whose database is unreachable.
- *
- * Neither is an endpoint of the manifest: no guard, no rate limit, no access-log line (a probe every
- * few seconds would drown the log), `Cache-Control: no-store`. Pings are shared: readiness asked
- * many times within a second pings each connection once (a probe flood is not a database load).
+ * Liveness and readiness (docs/operations.md "Health and readiness"). Liveness is 200 whenever the
+ * event loop turns and looks at nothing else, so a database outage never gets every replica
+ * restarted at once. Readiness is 200 when the connections answer their ping and the process is not
+ * shutting down, else a 503 problem saying why (a balancer stops sending before the port closes).
+ * Not manifest endpoints: no guard, no rate limit, no access-log line, `no-store`; pings are shared
+ * within a second, so a probe flood is not a database load.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PROBLEM_CONTENT_TYPE, problem } from '../problem/index.js';

@@ -1,24 +1,12 @@
 /**
- * One JSON log line per request (DECISIONS.md §7), in pino's format, through pino's API.
+ * One JSON log line per request (DECISIONS.md §7), in pino's format, written when the response is
+ * finished (Fastify's own two lines per request are off); a failed request's line has the full error.
  *
- * Fastify's own request logging (two lines per request, a child logger per request) is off; the adapter
- * writes a single line when the response is finished, carrying the request id, method, url, status and
- * duration, and, for a failed request, the full error (which the client never sees).
- *
- * Cost matters here (measured on the health endpoint): a pino call through sonic-boom costs about 3 us
- * per line, as much as a third of a whole request. So lines go to a `LineSink` that batches them into
- * one write per 16 KiB or per 100 ms, whichever comes first, and the plain success line (no error, no
- * note) is formatted by hand in pino's layout; everything else goes through pino itself.
- *
- * Credentials never reach a line: lines carry no request header (so neither `Authorization` nor an
- * API-key header), and the values of query parameters that carry API keys are replaced by
- * `[REDACTED]` in the url. A refused request's line says which guards refused it, why and from which
- * client address (brute-force hygiene), at `warn` when a wrong credential was sent.
- *
- * Request lines at `info` (the access log) can be dropped while warnings and errors stay
- * (`server { access_log = false }`), and they are when the level is above `info`: either way the
- * plain success line is skipped before anything is built. `--log-format=pretty` (log-pretty.ts)
- * prettifies the very same lines where they are written.
+ * A pino call per line costs a third of a request, so lines go to a batching `LineSink` and the plain
+ * success line is formatted by hand in pino's layout (bench/health README "The request log line").
+ * Credentials never reach a line: no request header, API-key query values `[REDACTED]`. With
+ * `access_log = false` or a level above `info` the plain success line is skipped before it is built.
+ * `--log-format=pretty` (log-pretty.ts) prettifies the very same lines.
  */
 import type { FastifyRequest } from 'fastify';
 import cluster from 'node:cluster';
@@ -40,14 +28,9 @@ export interface LoggerOptions {
 }
 
 /**
- * Batches lines into few writes; bounded in size and in delay.
- *
- * Lines are copied into a byte buffer as they come (UTF-8, as the stream would encode them), not
- * appended to a string. Measured on the search and health benchmarks (perf, compiled code): a string
- * built by `+=` over ~100 requests is a tree of cons strings that survives scavenges and is flattened
- * and encoded in one go at flush time (V8's WriteToFlat alone was ~3% of the server's CPU samples);
- * copying each line into bytes at once lets it die young and cut the log line's share of the server's
- * CPU samples from about 4.7% to 3.0% (~0.3 us per request).
+ * Batches lines into few writes; bounded in size and in delay. Lines are copied into bytes as they
+ * come, not appended to a string, which would live on as cons strings flattened at flush time
+ * (bench/health README "The request log line").
  */
 export class LineSink {
   /** Allocated on first use; replaced after each flush, since the target may keep the chunk it got. */

@@ -1,14 +1,8 @@
 /**
- * Metrics of a service served by several processes (`svc serve --workers N`, Node's cluster): the
- * page must describe the whole service, whichever worker a scrape lands on.
- *
- * Each worker keeps its own registry (metrics.ts) and answers prom-client's AggregatorRegistry
- * requests with it. A worker asked for its metrics page asks the primary over IPC; the primary
- * (`servePrimaryMetrics`) collects every worker's registry with `clusterMetrics()`, which sums
- * counters and histograms (and gauges, except those that say otherwise), and sends the text back.
- *
- *   scrape -> worker k: { svc:metrics?, id } -> primary: clusterMetrics() -> every worker
- *                                   worker k <- { svc:metrics, id, text } <- primary
+ * Metrics of a service served by several processes (`svc serve --workers N`): the page describes the
+ * whole service, whichever worker a scrape lands on. A worker asked for the page asks the primary over
+ * IPC (`{ svc:metrics?, id }`); the primary (`servePrimaryMetrics`) sums every worker's registry with
+ * prom-client's `clusterMetrics()` and sends the text back (`{ svc:metrics, id, text }`).
  */
 import cluster, { type Worker } from 'node:cluster';
 import type * as PromClient from 'prom-client';

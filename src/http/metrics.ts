@@ -1,15 +1,9 @@
 /**
  * Prometheus metrics (`server { metrics = "/metrics" }`), through prom-client: the only importer of it.
- *
- * Off by default, and then nothing of this file runs: prom-client is not even loaded (it takes about
- * 40 ms to load), no wrapper is installed around the request log or the step nodes, no route exists.
- * When on, what is recorded per request is recorded where the request's log line is written (note.ts
- * `logSent`, through the `svcLogLine` decoration this file wraps), and what describes the process now
- * (open streams, connection pools) is read only when the page is scraped (prom-client `collect`).
- *
- * Labels are bounded by the manifest, never by what clients send: a request is labelled with the
- * route it matched as the manifest declares it (`/users/{id}`, never `/users/42`), `unmatched` when
- * none did, its method (Node's parser knows a fixed set) and its status.
+ * Off by default, and then nothing here runs (prom-client not even loaded: about 40 ms). When on,
+ * per-request figures are recorded where the log line is written (note.ts `logSent`), and the
+ * process' state only at scrape time (prom-client `collect`). Labels are bounded by the manifest,
+ * never by clients: the declared route (`/users/{id}`, or `unmatched`), the method, the status.
  */
 import { createRequire } from 'node:module';
 import type { FastifyRequest } from 'fastify';

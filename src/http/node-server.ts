@@ -1,29 +1,16 @@
 /**
- * The Node HTTP server under Fastify (its `serverFactory`), built here for two things Fastify's own
+ * The Node HTTP server under Fastify (its `serverFactory`), built here for what Fastify's own
  * construction gets wrong for us (issue 15):
  *
- * - **The whole request is bounded, body included.** Node bounds receiving a request by
- *   `requestTimeout` (headers by `headersTimeout`), checked every `connectionsCheckingInterval`, but
- *   only for the body when `requestTimeout` is given to the constructor: Fastify sets it on the server
- *   afterwards, and then a body trickled at one byte a second kept its connection for minutes. Here all
- *   three are constructor options: headers and body together within `server.request_timeout` of the
- *   request's first byte, checked ten times per time-out (so it is overrun by at most a tenth), and a
- *   late request is answered 408 by errors.ts's clientErrorHandler.
- * - **A request without `Host` is a problem record.** Node answers an HTTP/1.1 request without `Host`
- *   itself, with a bare 400 and no body. Node's check is turned off and the request answered here,
- *   before Fastify routes it, with a 400 problem (logged like any other answer). HTTP/1.0 has no
- *   `Host` requirement and is served.
+ * - Node bounds a request's body by `requestTimeout` only when the constructor gets it (Fastify sets
+ *   it afterwards: a body trickled a byte a second kept its connection for minutes), so the time-outs
+ *   are constructor options; a late request is answered 408 by errors.ts's clientErrorHandler.
+ * - Node answers an HTTP/1.1 request without `Host` with a bare 400; its check is off and a 400
+ *   problem is written here instead (HTTP/1.0 needs no `Host`).
  *
- * Its connections' writes leave at the end of each turn of the event loop, the answers of all of
- * them back to back (src/io: fewer wake-ups of the clients, measured in bench/).
- *
- * With `server { tls }` or `h2c` the server is node:http2's instead (h2-server.ts), its HTTP/1.1
- * fallback built from the same classes and time-outs.
- *
- * It also tracks its connections' states for a graceful shutdown (connection-states.ts), and its
- * requests and responses are Node's own classes with svc's per-request fields declared
- * (`ArrivingMessage`, `OwnedResponse`), so that setting them adds no property to a Node object on
- * every request.
+ * Writes leave at the end of each turn of the event loop (src/io). With `server { tls }` or `h2c`
+ * the server is node:http2's (h2-server.ts). Per-request fields are declared on Node's own classes
+ * (`ArrivingMessage`, `OwnedResponse`) so setting them adds no property to a Node object.
  */
 import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';

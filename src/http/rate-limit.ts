@@ -2,22 +2,11 @@
  * Rate limits (docs/rate-limits.md), counted by @fastify/rate-limit as a route's `onRequest` hook:
  * before the body is read, so a refused request costs no upload and no step.
  *
- * - **Store.** One per service: @fastify/rate-limit's RedisStore (its Lua script: INCR, and PEXPIRE
- *   when the window starts) over `server.rate_limit.connection`, so every svc process on that Redis
- *   counts against one budget; its in-memory store (an LRU of MAX_CLIENTS keys) otherwise, and for a
- *   `memory:` connection, whose embedded store runs no Lua (and is in-process anyway).
- * - **Budgets.** A limit's counters are keyed `<policy>:<client>`: `server` for the server's limit
- *   (one budget shared by every endpoint on it), the endpoint's id for its own block.
- * - **Client.** The `key` expression's value, else (no key, or one that is null or empty) the client
- *   address, IPv6 by its /64 network (one host commonly holds the whole /64).
- * - **Order.** Before the guard, so wrong credentials are counted too (a password cannot be guessed
- *   faster than the limit), unless the key reads `ctx.auth`: then after it, and a refused request
- *   is not counted.
- * - **Answer.** Every counted response carries `RateLimit-Policy` and `RateLimit` (IETF
- *   draft-ietf-httpapi-ratelimit-headers-09: `"server";q=100;w=60` and `"server";r=42;t=17`); past
- *   the limit a 429 problem with `Retry-After`, logged like any answer.
- * - **Store down.** Fail open: the request is served uncounted (an outage of the limiter's store
- *   must not become an outage of the API). Logged once when counting stops and once when it resumes.
+ * Its RedisStore (a Lua script) over `server.rate_limit.connection` makes every process count against
+ * one budget; the in-memory LRU store otherwise, and for `memory:` (which runs no Lua). Counters are
+ * keyed `<policy>:<client>`. The limit runs before the guard, so wrong credentials count too, unless
+ * the key reads `ctx.auth`. A store that is down fails open: an outage of the limiter must not
+ * become one of the API (logged once when counting stops, once when it resumes).
  */
 import { createHash } from 'node:crypto';
 import type * as RateLimitPlugin from '@fastify/rate-limit';

@@ -1,12 +1,8 @@
 /**
- * Writes what a pipeline decided. The common case (a JSON object, no extra headers) is one
- * `JSON.stringify` (or none, for a body the respond step serialized: at boot when constant) and one
- * write. Every body is held to MAX_RESPONSE_CHARS (src/expr/json-size.ts), measured before it is
- * written: over it, the answer is a 500.
- *
- * Every answer goes through Fastify's `send` (issue 34): until 2026-11-29 a plain JSON answer on a
- * route without hooks was written on Node's response beside it, which an `onSend` hook would not
- * have seen; the two measured alike (bench/health README "Public APIs first").
+ * Writes what a pipeline decided: usually one `JSON.stringify` (none for a body the respond step
+ * serialized) and one write, through Fastify's `send` so that `onSend` hooks see every answer (issue
+ * 34; bench/health README "Public APIs first"). Every body is held to MAX_RESPONSE_CHARS
+ * (src/expr/json-size.ts), measured before it is written: over it, a 500.
  */
 import { Category } from '../../graph/index.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,12 +1,8 @@
 /**
- * Responses the server itself cut: at shutdown, those still unfinished when `shutdown_timeout` ran
- * out and every one a second SIGTERM/SIGINT closes; at a reload, those of the previous app still
- * unfinished after `shutdown_timeout`. Their requests are logged for what happened (the server closed
- * them: 503, or the status already sent, with `cancelled: "shutdown"` or `"reload"`), not as a client
- * that left (499, `client closed`), which is all the `close` event alone would tell.
- *
- * A WeakSet, not a field of the response: it is written only at shutdown and read only when a
- * response closes early, so nothing is added to the response of every request.
+ * Responses the server itself cut (at shutdown past `shutdown_timeout` or on a second signal, at a
+ * reload past it), logged as such (503 or the status sent, `cancelled: "shutdown"` or `"reload"`)
+ * rather than as a client that left (499), which is all `close` would tell. A WeakSet, not a field:
+ * written only at shutdown, so nothing is added to every request's response.
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { ConnectionStates } from './connection-states.js';

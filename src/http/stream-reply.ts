@@ -2,17 +2,11 @@
  * Writes a stream result (SPEC.md §4.3): the response head, then the source pulled through its
  * encoder by a Pump (src/stream), with backpressure, heartbeats and a polite end on shutdown.
  *
- * When the head goes out:
- * - at once for SSE and for live sources (a subscription may be silent for minutes; EventSource
- *   needs the head to open, and heartbeats keep proxies from timing the connection out);
- * - otherwise after the first item is pulled, so a source that fails at once (a query error, an
- *   unreachable upstream) is still an ordinary problem answer with its status, and the request
- *   time-out (504) still applies until then. Once the first byte is out, the stream is exempt from
- *   `request_timeout`: a failure after that ends the stream in its format's way (pump.ts).
- *
- * Whatever happens, the result's `dispose` is called exactly once, which releases the cursor,
- * subscription or upstream body behind the source; one log line is written when the stream ends,
- * with its items, bytes and why it ended.
+ * The head goes at once for SSE and live sources (EventSource needs it to open; heartbeats keep
+ * proxies from timing out), otherwise after the first item, so a source failing at once is still an
+ * ordinary problem with its status and the 504 time-out applies until then; after the first byte a
+ * failure ends the stream in its format's way (pump.ts). The result's `dispose` is called exactly
+ * once (it releases the cursor, subscription or upstream body); one log line per stream.
  */
 import { isHttp2Response } from './h2-server.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,14 +1,9 @@
 /**
- * The HTTP edge of tracing (docs/operations.md "Tracing", src/tracing): a server span per request, started as the
- * request arrives (Fastify's `genReqId`, the first code to see every request) and ended where its log
- * line is written (note.ts `logSent`: every answer, a stream's at its end), with the route template
- * and the status; a stream's span from its head to its end; the log line's `trace_id` and `span_id`.
- *
- * All of it is chosen when the server is built (server.ts): without tracing the server keeps the
- * plain `arrive`, the plain request logger and handlers that never look for a span.
- *
- * Liveness and readiness probes get a span that is never ended (they write no log line), so never
- * exported: a probe every few seconds would otherwise bury the traces of the service.
+ * The HTTP edge of tracing (docs/operations.md "Tracing", src/tracing): a server span per request from
+ * Fastify's `genReqId` (the first code to see every request) to where its log line is written (note.ts
+ * `logSent`), a stream's span from head to end, and the log line's `trace_id` and `span_id`. Chosen when
+ * the server is built (server.ts): without tracing nothing here runs. Probe spans are never ended, so
+ * never exported: probes every few seconds would bury the service's traces.
  */
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
