@@ -1,7 +1,8 @@
 /**
  * The program's own step kinds. `defineStep` checks a definition at once; the attributes' schema
  * gives the manifest's diagnostics (unknown attribute, missing required, wrong type) and types the
- * values `run` receives.
+ * values `run` receives. A kind's own problems have codes of its own (`codes`), which its `check`
+ * reports with at boot.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { defineStep } from 'svc';
@@ -17,6 +18,20 @@ const GAZETTEER: Readonly<Record<string, { lat: number; lon: number }>> = {
 export const geocode = defineStep({
   name: 'geocode',
   attributes: { city: { type: 'string', required: true } },
+  // The kind's own diagnostic, SVC_STEP_<NAME>_<WHAT>: a city written in the manifest that the
+  // gazetteer lacks would never be found. A warning: the manifest still loads.
+  codes: [
+    {
+      code: 'SVC_STEP_GEOCODE_UNKNOWN_CITY',
+      summary: 'City not in the gazetteer',
+      description: 'A warning: a geocode step whose city, known at boot, is not in the gazetteer, so it is never found.',
+    },
+  ],
+  check({ city }, report) {
+    if (city !== undefined && GAZETTEER[city.trim().toLowerCase()] === undefined) {
+      report.warning('City not in the gazetteer', { attribute: 'city', detail: `The gazetteer knows ${Object.keys(GAZETTEER).join(', ')}.` });
+    }
+  },
   // Each output with its schema: the OpenAPI document types the responses that read them.
   outputs: {
     found: { type: 'boolean' },

@@ -127,6 +127,93 @@ test('an attribute reading a step declared later is refused, as for built-in ste
   );
 });
 
+/** A step whose own check reports with its own codes: a city it does not know, a limit below 1. */
+const checked = defineStep({
+  name: 'geocode',
+  attributes: { city: { type: 'string', required: true }, limit: { type: 'int' } },
+  codes: [
+    {
+      code: 'SVC_STEP_GEOCODE_UNKNOWN_CITY',
+      summary: 'Unknown city',
+      description: 'A warning: a geocode step whose city, known at boot, is not in the table.',
+    },
+    { code: 'SVC_STEP_GEOCODE_INVALID_LIMIT', summary: 'Invalid geocode limit', description: 'A geocode step whose limit, known at boot, is below 1.' },
+  ],
+  check({ city, limit }, report) {
+    if (city !== undefined && city !== 'paris') report.warning('Unknown city', { attribute: 'city', detail: `"${city}" is not in the table.` });
+    if (limit !== undefined && limit < 1) report.error('Invalid geocode limit', { detail: `limit is ${limit}; at least 1.` });
+  },
+  run: ({ city }) => ({ lat: city.length, lon: 0 }),
+});
+
+test("a step's own check reports with its own codes, at the attribute or the block, on constants only", async () => {
+  const load = async (step: string) => {
+    const m = tempManifest(endpoint(step));
+    try {
+      return await loadService(m.dir, { steps: [checked] });
+    } finally {
+      m.remove();
+    }
+  };
+  const warned = await load('    geocode "place" {\n      city = "atlantis"\n    }');
+  assert.equal(warned.ok, true);
+  assert.deepEqual(
+    warned.diagnostics.map((d) => [d.severity, d.code, d.summary, d.line, d.column, d.detail]),
+    [['warning', 'SVC_STEP_GEOCODE_UNKNOWN_CITY', 'Unknown city', 4, 14, '"atlantis" is not in the table.']],
+  );
+  const refused = await load('    geocode "place" {\n      city  = "paris"\n      limit = 2 - 2\n    }');
+  assert.equal(refused.ok, false);
+  assert.deepEqual(
+    refused.diagnostics.map((d) => [d.severity, d.code, d.line, d.column]),
+    [['error', 'SVC_STEP_GEOCODE_INVALID_LIMIT', 3, 13]],
+  );
+  // A value known per request only is not the check's: nothing is reported.
+  const computed = await load('    geocode "place" {\n      city  = ctx.request.path.city\n      limit = 0 + length(ctx.request.path.city)\n    }');
+  assert.deepEqual(computed.diagnostics, []);
+});
+
+test("a check reporting a summary none of its codes has is the program's mistake, named", async () => {
+  const sloppy = defineStep({
+    name: 'geocode',
+    attributes: { city: { type: 'string' } },
+    codes: [{ code: 'SVC_STEP_GEOCODE_UNKNOWN_CITY', summary: 'Unknown city', description: 'A city not in the table.' }],
+    check: (_, report) => report.error('Unknown town'),
+    run: () => ({}),
+  });
+  const m = tempManifest(endpoint('    geocode "place" {\n      city = "x"\n    }'));
+  try {
+    await assert.rejects(
+      loadService(m.dir, { steps: [sloppy] }),
+      /step "geocode": check reported "Unknown town", which is not the summary of one of its codes/,
+    );
+  } finally {
+    m.remove();
+  }
+});
+
+test('defineStep refuses a code outside SVC_STEP_<NAME>_, a summary with a full stop, a code given twice, a check without codes', () => {
+  const run = () => ({});
+  const code = (c: string, summary = 'Bad thing') => ({ code: c, summary, description: 'A bad thing.' });
+  assert.throws(() => defineStep({ name: 'geo', codes: [code('SVC_STEP_BAD')], run }), /a code is SVC_STEP_GEO_<WHAT>/);
+  assert.throws(() => defineStep({ name: 'geo', codes: [code('SVC_STEP_GEO_bad')], run }), /a code is SVC_STEP_GEO_<WHAT>/);
+  assert.throws(() => defineStep({ name: 'geo', codes: [code('ACME_GEO_BAD')], run }), /a code is SVC_STEP_GEO_<WHAT>/);
+  assert.throws(() => defineStep({ name: 'geo', codes: [code('SVC_STEP_GEO_BAD', 'A bad thing.')], run }), /without a full stop/);
+  assert.throws(() => defineStep({ name: 'geo', codes: [{ code: 'SVC_STEP_GEO_BAD', summary: 'Bad', description: '' }], run }), /needs a description/);
+  assert.throws(() => defineStep({ name: 'geo', codes: [code('SVC_STEP_GEO_BAD'), code('SVC_STEP_GEO_BAD', 'Other')], run }), /given to two codes/);
+  assert.throws(() => defineStep({ name: 'geo', codes: [code('SVC_STEP_GEO_A'), code('SVC_STEP_GEO_B')], run }), /"Bad thing" is given to two codes/);
+  assert.throws(() => defineStep({ name: 'geo', check: () => {}, run }), /declare them in codes/);
+  assert.equal(defineStep({ name: 'geo_x', codes: [code('SVC_STEP_GEO_X_BAD_2')], run }).codes[0]!.code, 'SVC_STEP_GEO_X_BAD_2');
+});
+
+test("loadService refuses a custom step's code that svc or another kind has", async () => {
+  const run = () => ({});
+  const listen = defineStep({ name: 'listen', codes: [{ code: 'SVC_STEP_LISTEN_UNSUPPORTED', summary: 'Nope', description: 'A clash.' }], run });
+  await assert.rejects(loadService('.', { steps: [listen] }), /step kind "listen": code SVC_STEP_LISTEN_UNSUPPORTED is already the built-in "sql" step's/);
+  const a = defineStep({ name: 'a', codes: [{ code: 'SVC_STEP_A_B_X', summary: 'X', description: 'An x.' }], run });
+  const ab = defineStep({ name: 'a_b', codes: [{ code: 'SVC_STEP_A_B_X', summary: 'X', description: 'An x.' }], run });
+  await assert.rejects(loadService('.', { steps: [a, ab] }), /step kind "a_b": code SVC_STEP_A_B_X is already the custom "a" step's/);
+});
+
 test('defineStep refuses a bad name, a reserved or malformed attribute, a bad type, a missing run', () => {
   const run = () => ({});
   assert.throws(() => defineStep({ name: 'Geo-code', run }), /lowercase letters/);

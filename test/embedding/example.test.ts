@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadService, type CustomStep } from '../../src/index.js';
 import { lintProblems, validationErrors } from '../openapi/checks.js';
 import { ROOT } from '../paths.js';
 
@@ -96,6 +97,27 @@ test('examples/embedded checks its manifest and draws its graphs with its own st
   assert.match(graph.stdout, /digraph/);
   assert.match(graph.stdout, /label="geocode\\nplace\\ncity"/);
   assert.match(graph.stdout, /label="waypoints\\nroute\\nfrom, to, count \(stream\)"/);
+});
+
+test("examples/embedded's geocode reports a city its gazetteer lacks with its own code, a warning", async () => {
+  // The example's definitions, as the program builds them (through the package, so: npm run build).
+  const { geocode } = (await import(join(EXAMPLE, 'steps.ts'))) as { geocode: CustomStep };
+  const dir = mkdtempSync(join(tmpdir(), 'svc-embedded-'));
+  try {
+    const pipeline = (city: string) =>
+      `endpoint "GET /c" {\n  pipeline {\n    geocode "place" {\n      city = ${city}\n    }\n    respond {\n      body = steps.place.found\n    }\n  }\n}\n`;
+    writeFileSync(join(dir, 'main.hcl'), pipeline('"Atlantis"'));
+    const unknown = await loadService(dir, { steps: [geocode] });
+    assert.equal(unknown.ok, true);
+    assert.deepEqual(
+      unknown.diagnostics.map((d) => [d.severity, d.code, d.summary, d.line, d.column]),
+      [['warning', 'SVC_STEP_GEOCODE_UNKNOWN_CITY', 'City not in the gazetteer', 4, 14]],
+    );
+    writeFileSync(join(dir, 'main.hcl'), pipeline('"Paris"'));
+    assert.deepEqual((await loadService(dir, { steps: [geocode] })).diagnostics, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('examples/embedded serves its manifest with its own step kinds, and stops on SIGTERM', async () => {

@@ -1,9 +1,10 @@
 /**
  * A step kind of an embedding program's own (`defineStep`): the small, stable shape the public API
  * (src/api) offers, turned into a full step kind definition by ./index.ts. Checked when defined, so
- * a mistake in the program (a bad name, an attribute named like a reserved one) fails at once, with
- * the definition named, instead of at some manifest's boot.
+ * a mistake in the program (a bad name, an attribute named like a reserved one, a malformed code)
+ * fails at once, with the definition named, instead of at some manifest's boot.
  */
+import type { DiagnosticCode } from '../../diag/index.js';
 
 /** The type an attribute's value must have; `any` takes every value. `int` is a whole number. */
 export type StepAttributeType = 'string' | 'number' | 'int' | 'bool' | 'list' | 'map' | 'any';
@@ -32,6 +33,27 @@ export type StepAttributeValue<T extends StepAttributeType | undefined> = T exte
 export type StepAttributeValues<A extends Readonly<Record<string, StepAttribute>>> = {
   -readonly [K in keyof A]: A[K]['required'] extends true ? StepAttributeValue<A[K]['type']> : StepAttributeValue<A[K]['type']> | undefined;
 };
+
+/**
+ * A problem a step's `check` reports at boot, with its stable code: `SVC_STEP_<NAME>_<WHAT>`, NAME
+ * the step's name in upper case (`geocode` -> `SVC_STEP_GEOCODE_UNKNOWN_CITY`), so that it is in
+ * svc's scheme and no two kinds' codes meet. The summary is what `check` reports with (a title,
+ * without a full stop); the description says in one sentence what the problem is.
+ */
+export type StepCode = DiagnosticCode;
+
+/** How `check` reports: a summary of one of the step's `codes`, said at an attribute or at the block. */
+export interface StepCheckReport {
+  error(summary: string, options?: StepCheckReportOptions): void;
+  warning(summary: string, options?: StepCheckReportOptions): void;
+}
+
+export interface StepCheckReportOptions {
+  /** The sentence that says what is wrong with this block, and how to mend it. */
+  readonly detail?: string;
+  /** The attribute the problem is in; the block's label when not given. */
+  readonly attribute?: string;
+}
 
 export interface StepRunContext {
   /**
@@ -70,6 +92,15 @@ export interface StepOptions<A extends Readonly<Record<string, StepAttribute>>> 
    * dependency and says so declares `[503, 504]`; `[]` says it cannot even time out.
    */
   readonly failures?: readonly StepFailureStatus[];
+  /** The problems `check` reports, each with its code (see `StepCode`). */
+  readonly codes?: readonly StepCode[];
+  /**
+   * Checks a block at boot, once, after its attributes have been read (and not when they are wrong):
+   * `constants` holds the attributes whose value is known at boot (a literal, an expression of
+   * literals), not those computed per request. A problem is reported with `report`, by the summary of
+   * one of `codes`; an error stops the manifest from loading, a warning does not.
+   */
+  check?(constants: Partial<StepAttributeValues<A>>, report: StepCheckReport): void;
   /**
    * The step's work, per request: an object whose members are the step's outputs (or a promise of
    * one); with `stream: true`, an (async) iterable. A throw fails the request with a 500 problem
@@ -101,6 +132,8 @@ export interface CustomStep {
   readonly items: JsonSchema | undefined;
   readonly stream: boolean;
   readonly failures: readonly StepFailureStatus[];
+  readonly codes: readonly StepCode[];
+  readonly check: ((constants: Record<string, unknown>, report: StepCheckReport) => void) | undefined;
   readonly run: (attributes: Record<string, unknown>, context: StepRunContext) => unknown;
 }
 
@@ -147,6 +180,11 @@ export function defineStep<const A extends Readonly<Record<string, StepAttribute
   if (!Array.isArray(failures) || failures.some((s) => !FAILURE_STATUSES.includes(s))) {
     throw new TypeError(`defineStep "${name}": failures lists statuses among ${FAILURE_STATUSES.join(', ')} (500 goes without saying)`);
   }
+  const codes = stepCodes(name, options.codes);
+  if (options.check !== undefined && typeof options.check !== 'function') throw new TypeError(`defineStep "${name}": check must be a function`);
+  if (options.check !== undefined && codes.length === 0) {
+    throw new TypeError(`defineStep "${name}": check reports with the step's codes; declare them in codes`);
+  }
   return Object.freeze({
     name,
     attributes: Object.freeze({ ...attributes }),
@@ -155,6 +193,37 @@ export function defineStep<const A extends Readonly<Record<string, StepAttribute
     items: options.items,
     stream,
     failures: Object.freeze([...new Set(failures)].sort((a, b) => a - b)),
+    codes,
+    check: options.check as CustomStep['check'],
     run: options.run as CustomStep['run'],
   });
+}
+
+const CODE_WHAT = /^[A-Z0-9]+(?:_[A-Z0-9]+)*$/;
+
+/** The step's codes, checked (`SVC_STEP_<NAME>_<WHAT>`, a title, a sentence; none twice) and frozen. */
+function stepCodes(name: string, given: readonly StepCode[] | undefined): readonly StepCode[] {
+  if (given === undefined) return Object.freeze([]);
+  if (!Array.isArray(given)) throw new TypeError(`defineStep "${name}": codes must be a list of { code, summary, description }`);
+  const prefix = `SVC_STEP_${name.toUpperCase()}_`;
+  const seen = new Set<string>();
+  return Object.freeze(
+    given.map((entry: StepCode) => {
+      const { code, summary, description } = entry ?? {};
+      if (typeof code !== 'string' || !code.startsWith(prefix) || !CODE_WHAT.test(code.slice(prefix.length))) {
+        throw new TypeError(`defineStep "${name}": a code is ${prefix}<WHAT>, upper case letters, digits and "_"; got ${JSON.stringify(code)}`);
+      }
+      if (typeof summary !== 'string' || summary.trim() === '' || summary.endsWith('.') || summary.includes('\n')) {
+        throw new TypeError(`defineStep "${name}": the summary of ${code} is a one-line title without a full stop; got ${JSON.stringify(summary)}`);
+      }
+      if (typeof description !== 'string' || description.trim() === '') {
+        throw new TypeError(`defineStep "${name}": ${code} needs a description, a sentence saying what the problem is`);
+      }
+      for (const key of [code, summary]) {
+        if (seen.has(key)) throw new TypeError(`defineStep "${name}": ${JSON.stringify(key)} is given to two codes`);
+        seen.add(key);
+      }
+      return Object.freeze({ code, summary, description });
+    }),
+  );
 }

@@ -2,9 +2,11 @@
  * A custom step's block -> CustomStepSpec, with the diagnostics of a built-in kind: an unknown
  * attribute (with did-you-mean) and a missing required one from the body schema, a constant of the
  * wrong type from `readExpr`. Expressions may read `ctx.*` and `steps.*`, checked like any step's.
+ * Then the definition's own `check` (./check.ts) sees the block's constants.
  */
 import type { Block } from '../../hcl/index.js';
 import { type AttrRule, type BodySchema, type LowerContext, type ValueKind, decodeBody, readDuration, readExpr } from '../../manifest/index.js';
+import { checkCustom } from './check.js';
 import type { CustomStep } from './define.js';
 import type { CustomStepSpec } from './spec.js';
 
@@ -30,6 +32,7 @@ export function lowerCustom(step: CustomStep): (block: Block, cx: LowerContext) 
     }
     const timeoutMs = readDuration(d.attrs.get('timeout'), s);
     if (failed) return undefined;
+    if (step.check !== undefined && !checkCustom(step, block, attributes, s)) return undefined;
     return {
       kind: step.name,
       name: block.labels[0]!,

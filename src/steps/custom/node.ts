@@ -65,7 +65,7 @@ function outputOf(step: CustomStep, spec: CustomStepSpec, result: unknown): unkn
  * A whole number beyond 2^53 (an int8 column, a big JSON number) is a BigInt in svc: a `number` or
  * `int` attribute gets it as a number when that is exact, else it stays a BigInt and is refused.
  */
-function asNumber(value: unknown, type: StepAttributeType): unknown {
+export function asNumber(value: unknown, type: StepAttributeType): unknown {
   if (typeof value !== 'bigint' || (type !== 'number' && type !== 'int')) return value;
   return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value;
 }
