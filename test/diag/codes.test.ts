@@ -30,7 +30,7 @@ import {
 import { parseFile } from '../../src/hcl/index.js';
 import { buildServiceModel, compileService, loadServiceModel, STEP_KINDS } from '../../src/steps/index.js';
 import { svc } from '../cli/helpers.js';
-import { codeTableLines } from './code-table.js';
+import { codeTableLines, KIND_PAGES } from './code-table.js';
 import { ROOT as root } from '../paths.js';
 
 function walk(dir: string, keep: (path: string) => boolean): string[] {
@@ -275,17 +275,6 @@ test('every catalogue entry is still produced somewhere in src/', () => {
 });
 
 // ---------------------------------------------------------------------------------- the doc
-
-/** The manual's page on each built-in kind that has codes, where its own table is too (test/docs/manual-tables.test.ts). */
-const KIND_PAGES: Readonly<Record<string, string>> = {
-  sql: 'postgresql.md',
-  transaction: 'postgresql.md',
-  parallel: 'postgresql.md',
-  http: 'http-step.md',
-  starlark: 'starlark.md',
-  stream: 'streams.md',
-  respond: 'steps.md',
-};
 
 function catalogueMarkdown(): string {
   const out = [
