@@ -1,8 +1,9 @@
 /**
  * The one definition of a step kind (src/steps/<kind>/index.ts), as ajv defines a keyword: one object
  * that says everything about the kind, listed once in ./kinds.ts. The manifest reads its decoding
- * part (`StepDecoder`: block types, places, `lower`), the model its checking part (`StepKindModel`:
- * children, outputs, whether it answers, statuses), and this layer its compiler to graph nodes.
+ * part (`StepDecoder`: block types, places, `lower`, its own diagnostic `codes`), the model its
+ * checking part (`StepKindModel`: children, outputs, whether it answers, statuses), and this layer
+ * its compiler to graph nodes (and, reporting for it, its codes again).
  */
 import type { Range } from '../diag/index.js';
 import type { ConnectorHandle, HandleOfKind, OutboundHttp, SqlHandle } from '../connectors/index.js';
@@ -32,7 +33,10 @@ export interface CompileEnv {
   readsOf(exprs: readonly (Expr | undefined)[]): string[];
   /** Compiles nested steps (parallel branches, transaction bodies). */
   compileSteps(specs: readonly StepSpecBase[]): EndpointNode[] | undefined;
-  /** Reports a boot error on the step block (or on `at`, a more precise place). */
+  /**
+   * Reports a boot error on the step block (or on `at`, a more precise place); a summary of the
+   * kind's `codes` gets that code, any other the central catalogue's.
+   */
   error(spec: StepSpecBase, summary: string, detail?: string, at?: Range): void;
 }
 
