@@ -1,12 +1,8 @@
 /**
- * The outbound HTTP client as a boot-time resource, on the lifecycle of the connections (../set.ts):
- * created with the set (no I/O, so `svc check` and `svc graph` compile http steps too), opened by
- * `openAll` before the server listens, closed by `closeAll` after its requests have drained.
- *
- * An http step whose URL is known at boot registers its origin: that origin gets a keep-alive Pool of
- * its own (made by its first request), bound to the step. URLs computed per request go
- * through one shared Agent, which keeps a pool per origin it meets. Upstreams are not pinged at boot:
- * one that is down is the 502 of the requests that need it, not a reason to refuse to start.
+ * The outbound HTTP client as a boot-time resource on the connections' lifecycle (../set.ts): created
+ * without I/O, opened by `openAll`, closed by `closeAll` after the requests have drained. A URL known
+ * at boot gets a keep-alive Pool of its own for its origin; computed URLs share one Agent. Upstreams
+ * are not pinged: one that is down is its requests' 502, not a reason to refuse to start.
  */
 import type { Agent, Dispatcher, Pool } from 'undici';
 import { ConnectorCategory, ConnectorError } from '../errors.js';

@@ -1,12 +1,8 @@
 /**
  * One outbound HTTP exchange on an undici dispatcher, driver-free at its edges: a plain request in,
- * status, end-to-end headers and a bounded body (or a pullable body) out.
- *
- * - Cancellation: the caller's AbortSignal (client gone, step time-out, sibling failed) and the
- *   exchange's own `timeoutMs` abort the request; undici then destroys the socket, so the upstream
- *   sees the connection close at once.
- * - Hop-by-hop fields are dropped both ways; `host`, `content-length` and `expect` are not passed on.
- * - An upstream's 4xx/5xx is a response like any other; only a failed exchange is an error.
+ * status, end-to-end headers and a bounded (or pullable) body out. The caller's AbortSignal and
+ * `timeoutMs` abort it and undici destroys the socket, so the upstream sees the close at once.
+ * Hop-by-hop fields, `host`, `content-length` and `expect` are not passed on; a 4xx/5xx is a response.
  */
 import type { Dispatcher } from 'undici';
 import { ConnectorCategory, ConnectorError, describeCause } from '../errors.js';

@@ -1,14 +1,8 @@
 /**
- * A statement described by the server without running it: Parse, Describe (statement), Sync on the
- * extended protocol, as pg would send before a Bind it never sends here. The server parses, analyses
- * and plans nothing more: no Bind, no Execute, so nothing of the statement runs (an INSERT inserts
- * nothing, a function in it is not called). The statement is unnamed, so nothing of it stays on the
- * connection past the next Parse.
- *
- * pg has no call for this; its `Submittable` (an object with `submit(connection)` and the handlers
- * the client calls for the messages of the active query) lets us send the three messages ourselves.
- * The ParameterDescription message is not routed to the active query by pg: it is heard on the
- * connection for the time of the exchange.
+ * A statement described by the server without running it: Parse, Describe (statement), Sync, and no
+ * Bind or Execute, so nothing of it runs (an INSERT inserts nothing); unnamed, so nothing stays on
+ * the connection. pg has no call for this: a `Submittable` sends the messages, and the
+ * ParameterDescription, which pg does not route to the active query, is heard on the connection.
  */
 import type pg from 'pg';
 

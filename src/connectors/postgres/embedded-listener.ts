@@ -1,14 +1,9 @@
 /**
- * LISTEN/NOTIFY on PGlite. PGlite is one backend session shared by every socket connection, and
- * pglite-socket hands a notification to the socket whose query made it (the committing one), never
- * to another: a listening connection of its own (./listener.ts) would never hear one. So here the
- * LISTEN runs through the pool (it holds for the whole session), and every pool client, the one
- * whose query sent the NOTIFY among them, hands its notifications over (`adopt`, called for each new
- * client). The pool has one client on PGlite, so every NOTIFY of the process comes through it.
- *
- * A new pool client starts with `DISCARD ALL` (./resource.ts), which ends every LISTEN of the
- * session: that is this listener's loss (`sessionReset`), told to every listener as a dropped
- * listening connection is on a server, so their streams end with `event: gap` and they listen again.
+ * LISTEN/NOTIFY on PGlite: one backend session shared by every socket, and pglite-socket hands a
+ * notification only to the socket whose query made it, so a listening connection of its own
+ * (./listener.ts) would never hear one. The LISTEN runs through the pool (one client on PGlite), and
+ * each pool client hands its notifications over (`adopt`). A new client's `DISCARD ALL` ends every
+ * LISTEN: that is this listener's loss (`sessionReset`), told as a dropped connection is on a server.
  */
 import type pg from 'pg';
 import { ConnectorCategory, ConnectorError } from '../errors.js';

@@ -1,14 +1,9 @@
 /**
- * An empty PGlite data directory made once, so that a new database does not run initdb. initdb is
- * most of the cost of a first start on the embedded engine: 2.5 to 5 s here, and it grows the
- * engine's WebAssembly memory to about 800 MB resident, which is never given back. A copy of an
- * empty directory opens like any existing one (a fifth of the time, a fifth of the memory).
- *
- * The template is the archive PGlite's own `dumpDataDir` writes (gzip'd tar, about 4.5 MB), at
- * `vendor/pglite/empty-<PGlite version>.tar.gz` in the svc package (made by `npm run build` and
- * `prepare`: scripts/pglite-template.ts), or at SVC_PGLITE_TEMPLATE. It is keyed by PGlite's
- * version, whose catalog it holds; without one (sources never built, a new PGlite not yet built
- * for), a database is created by initdb as before.
+ * An empty PGlite data directory made once, so that a new database does not run initdb: initdb is
+ * most of a first start's time and leaves the engine's WebAssembly memory large for good (bench/users
+ * README "examples/shop on PGlite and a server"). The template is `dumpDataDir`'s archive at
+ * `vendor/pglite/empty-<PGlite version>.tar.gz` (scripts/pglite-template.ts) or SVC_PGLITE_TEMPLATE,
+ * keyed by PGlite's version, whose catalog it holds; without one, initdb runs as before.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';

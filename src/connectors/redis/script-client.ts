@@ -1,15 +1,9 @@
 /**
- * An ioredis-shaped client for a library that brings its own Lua scripts: @fastify/rate-limit's
- * RedisStore calls `defineCommand(name, { numberOfKeys, lua })` once, then `client[name](...keys,
- * ...args, callback)`. Handed this object instead of an ioredis instance, the library:
- *
- * - can be set up before the connection opens (the server is built before `openAll`): nothing
- *   here touches the connection until a command runs;
- * - goes through svc's connection, so a Redis that is down fails the command at once
- *   (dependency-unavailable) instead of waiting in ioredis' offline queue;
- * - gets integer replies as numbers (svc's connection reads them as text, `stringNumbers`).
- *
- * No ioredis type leaves src/connectors: the object is typed by what such a library calls.
+ * An ioredis-shaped client for a library that brings its own Lua scripts (@fastify/rate-limit's
+ * RedisStore: `defineCommand`, then `client[name](...keys, ...args, callback)`). It touches nothing
+ * until a command runs (the server is built before `openAll`), goes through svc's connection (a down
+ * Redis fails at once instead of waiting in ioredis' offline queue), and returns integers as numbers.
+ * Typed by what such a library calls: no ioredis type leaves src/connectors.
  */
 import type { RedisHandle, RedisScript } from './types.js';
 

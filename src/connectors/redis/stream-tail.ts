@@ -1,13 +1,8 @@
 /**
- * Following one stream key (RedisHandle.tail), for both stores: a loop of blocking reads (XREAD
- * BLOCK) on a reader of its own, each from the id of the last entry it handed over. That id is the
- * whole state, so a lost connection loses nothing: the read that failed is simply made again, from
- * the same id, once the connection is back (with the connection's back-off: 50 ms doubling to 1 s),
- * and whatever was added meanwhile comes in that read, in order, none twice. Unlike a pub/sub
- * subscription, a reconnection is therefore not a loss and nobody is told of it.
- *
- * What does stop the tail is an error reply (the key now holds a string: WRONGTYPE): reading again
- * would fail again, so the listener is told (onFailure) and the reader closed.
+ * Following one stream key (RedisHandle.tail), for both stores: blocking reads (XREAD BLOCK) on a
+ * reader of its own, each from the last id handed over. That id is the whole state, so a lost
+ * connection loses nothing (the read is made again once it is back, none twice) and nobody is told.
+ * An error reply (WRONGTYPE) would fail again: the listener is told (onFailure), the reader closed.
  */
 import { ConnectorCategory } from '../errors.js';
 import { classifyRedisError, replyCodeOf } from './errors.js';

@@ -1,12 +1,8 @@
 /**
- * One stream key of the memory store: its entries in id order, with Redis' rules for XADD (an
- * explicit id must exceed the stream's last one, even when that entry was trimmed; `*` takes the
- * clock's millisecond, never going back, and counts up the sequence within one millisecond), its
- * trimming, and the range reads of XRANGE, XREVRANGE and XREAD.
- *
- * Trimming is exact here: `MAXLEN ~ n` keeps exactly the newest n entries and `MINID ~ id` drops
- * every entry below it, where Redis, for speed, drops only whole nodes of its radix tree and so may
- * keep a few more. Both honour what `~` promises: at least what was asked for is kept.
+ * One stream key of the memory store: entries in id order, with Redis' XADD rules (an explicit id
+ * must exceed the last one, trimmed or not; `*` never goes back), trimming, and XRANGE, XREVRANGE and
+ * XREAD. `MAXLEN ~` and `MINID ~` trim exactly, where Redis may keep a radix node's worth more: both
+ * keep at least what `~` promises.
  */
 import { StoreReplyError } from '../errors.js';
 import type { StreamEntry, StreamTrim } from '../types.js';
