@@ -1,13 +1,9 @@
 /**
  * Writes a pulled source through an encoder into the response, with backpressure end to end
- * (DECISIONS.md §6): an item is pulled only when the previous write was accepted, and a `write()`
- * that returns false stops the pulling until `drain`, so a slow client slows the cursor, the
- * subscription's buffer fills (and overflows, for a client that cannot keep up) and the upstream
- * socket pauses. Nothing here accumulates output beyond one `flush_every` batch.
- *
- * The pump knows nothing of HTTP status lines or logs: the HTTP edge commits the response head,
- * may pull the first item itself beforehand (so a query that fails at once is still a problem
- * answer), and reads the pump's result for its log line.
+ * (DECISIONS.md §6): an item is pulled only when the previous write was accepted, so a slow client
+ * slows the cursor, fills the subscription's buffer or pauses the upstream socket; nothing beyond one
+ * `flush_every` batch accumulates. HTTP is the edge's: it commits the head, may pull the first item
+ * itself, and logs the pump's result.
  */
 import type { Writable } from 'node:stream';
 import {
