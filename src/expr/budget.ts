@@ -1,26 +1,13 @@
 /**
  * The size budget of expression evaluation: how much text and how many collection elements the
- * expressions of one request may build (issue 15, class 4).
+ * expressions of one request may build (issue 15, class 4), so that a nested `%{for}` or a `format()`
+ * width from the query cannot build hundreds of megabytes from a small request.
  *
- * Without it, a `%{for}` nested in a `%{for}` over request data, or `format()` with a width taken from
- * the query, builds a response of hundreds of megabytes from a small request. The budget is charged
- * only where values are built or collections gone through, never on reads: every run-time template
- * (its text), each step of a `for` expression, `%{for}` directive or splat, and every string or list
- * a function returns (charged before it is built by the functions that could otherwise allocate far
- * more than their arguments: `format` widths, `join`, `json_encode`). Reads, operators and
- * constructors with a fixed number of items are free: they cannot grow faster than the manifest text.
- *
- * Charges are cumulative over one request: the HTTP adapter puts a fresh budget on `ctx` (under
- * `EXPR_BUDGET`, a symbol, so no expression and no serialiser sees it), and every evaluation of that
- * request draws from it. An evaluation without such a `ctx` (a constant at boot, a stream item) gets
- * a fresh budget of its own. The budget is handed down explicitly, as the Starlark interpreter hands
- * down its `Thread`: every evaluator takes it as its third argument (`Evaluator`, scope.ts), every
- * function implementation as its second (`FunctionImpl`), so no state outlives an evaluation or is
- * shared between two.
- *
- * Exceeding it throws `ExprEvalError` "Expression result too large" at the sub-expression that
- * crossed the line: at boot a located diagnostic (a constant template that would expand to
- * gigabytes), at run time a 500 naming the step.
+ * Charged only where values are built or collections gone through (templates, `for` steps, splats,
+ * function results, before allocation where a function could outgrow its arguments); reads and
+ * fixed-size constructors are free. One budget per request, on `ctx` under the `EXPR_BUDGET` symbol
+ * (no expression or serialiser sees it), handed down explicitly as the evaluators' third argument so
+ * no state outlives an evaluation. Exceeding it throws `ExprEvalError` "Expression result too large".
  */
 import type { Range } from '../diag/index.js';
 import { ExprEvalError } from './errors.js';

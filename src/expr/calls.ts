@@ -1,14 +1,9 @@
 /**
- * Function calls at run time: arguments evaluated, a final `...` argument expanded (its count checked
- * then, since it is only known then), and errors thrown by implementations turned into positioned
- * EvalErrors: FunctionArgError -> "Invalid function argument" on that argument, FunctionError and
- * anything else -> "Error in function call" on the call, BudgetExceeded -> "Expression result too
- * large" on the call.
- *
- * A call is charged to the size budget (budget.ts): the text of its string arguments and what it
- * returns (the characters of a string, the elements of a list). One check per call covers every
- * function, present and future; the few that could allocate far more than their arguments also
- * charge before building (format, join, json_encode), and those that scan lists charge the items.
+ * Function calls at run time: arguments evaluated, a final `...` expanded (its count checked then),
+ * and implementations' errors turned into positioned EvalErrors (FunctionArgError on the argument,
+ * anything else on the call). Every call is charged to the size budget (budget.ts) for its string
+ * arguments and its result, one check covering every function; those that could allocate far more
+ * than their arguments also charge before building (format, join, json_encode).
  */
 import type * as ast from '../hcl/index.js';
 import { BudgetExceeded, chargeChars, chargeItems, type ExprBudget } from './budget.js';

@@ -1,12 +1,8 @@
 /**
  * `for` expressions: `[for k, v in coll : expr if cond]` and `{for k, v in coll : kexpr => vexpr... if cond}`.
- *
- * Decisions:
- * - Lists iterate in index order (key = index); objects in lexicographic key order (key = name), as HCL.
- * - A null collection iterates as empty (HCL errors): with null-safe lookups, `ctx.request.body.tags`
- *   is null when not sent, and `[for t in ... : upper(t)]` should then be `[]`, like a splat.
- * - Iterating a string, number or bool is an error; so is a non-bool `if`, a null key, and a
- *   duplicate key in the object form without `...` (grouping), all as HCL.
+ * As HCL: lists in index order, objects in key order, errors for a string, number or bool collection,
+ * a non-bool `if`, a null key or a duplicate key without `...`. Unlike HCL, a null collection iterates
+ * as empty: `ctx.request.body.tags` is null when not sent, and the `for` over it should be `[]`.
  */
 import type { Range } from '../diag/index.js';
 import { chargeItems, type ExprBudget } from './budget.js';

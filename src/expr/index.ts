@@ -1,13 +1,11 @@
 /**
- * Expressions compiled once into closures (ARCHITECTURE.md: boot compiles, requests only run).
+ * Expressions compiled once into closures (boot compiles, requests only run):
  *
- *     const { compiled, diagnostics } = compileExpression(attr.expr);
- *     // at boot: report diagnostics, inspect compiled.references (steps that must exist, params...)
+ *     const { compiled, diagnostics } = compileExpression(attr.expr);   // at boot
  *     compiled.evaluate({ ctx, steps });   // per request; throws ExprEvalError
  *
- * Semantics are HCL's (hclsyntax spec) on plain JSON-like values, with the product's decisions
- * documented where they live: null-safe lookups (traversal.ts), for over null (for.ts), operators
- * (operators.ts), functions (functions/*.ts). See README.md next to this file.
+ * HCL's semantics (hclsyntax spec) on JSON-like values; the product's decisions live beside the code
+ * they shape (traversal.ts, for.ts, operators.ts, functions/) and in README.md next to this file.
  */
 import type { Diagnostic, Range } from '../diag/index.js';
 import type { Expression } from '../hcl/index.js';

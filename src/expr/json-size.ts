@@ -1,16 +1,9 @@
 /**
- * How long a value is as JSON text, measured without writing it.
- *
- * A value can be small in memory and huge as text: a list built by a `for` over request data holds
- * the same large object (a reference) once per element, and each reference is written out in full.
- * `JSON.stringify` would build the whole text (hundreds of megabytes, or a "RangeError: Invalid string
- * length" after a long stall) before anyone could look at its length, so the text is measured first,
- * stopping as soon as the limit is passed: the walk costs at most as much as the limit allows.
- *
- * The measure is a lower bound of `JSON.stringify`'s length (numbers count one character, escapes
- * none): a value over it is certainly too long; one under it may still be somewhat longer (at most a
- * few times, for text made only of escaped characters or long numbers), which is why callers still
- * check the length of what they then write.
+ * How long a value is as JSON text, measured without writing it: a list built by a `for` can hold
+ * one large object per element, and `JSON.stringify` would build hundreds of megabytes (or stall into
+ * a RangeError) before its length could be checked. The walk stops once the limit is passed.
+ * A lower bound of `JSON.stringify`'s length (numbers count one character, escapes none), so callers
+ * still check the length of what they then write.
  */
 import { sourceTextOf, stringifyExact } from '../json/index.js';
 import { BudgetExceeded, type ExprBudget } from './budget.js';

@@ -1,13 +1,8 @@
 /**
- * Attribute access and indexing on dynamic data.
- *
- * Decisions (DECISIONS.md §2: missing keys inside dynamic data evaluate to null):
- * - `x.name` on an object without `name` is null; on null it is null too (null-safe), because request
- *   bodies and step outputs are dynamic: `ctx.request.body.address.city` is null when no address was sent.
- * - `list[i]` outside the list (i >= length, or negative) is null, for the same reason:
- *   `steps.find.rows[0].name` is null when the query returned no row. A non-integer index is an error.
- * - Attribute access on a string, number, bool or list, and indexing a primitive, are errors
- *   (they are mistakes in the manifest, not missing data).
+ * Attribute access and indexing on dynamic data (DECISIONS.md §2: missing keys evaluate to null).
+ * `x.name` without `name`, or on null, is null (`ctx.request.body.address.city` with no address), and
+ * so is `list[i]` out of range (`steps.find.rows[0]` with no row); a non-integer index, attribute
+ * access on a primitive or list, and indexing a primitive are errors: mistakes, not missing data.
  */
 import type { Range } from '../diag/index.js';
 import { ExprEvalError } from './errors.js';

@@ -1,24 +1,13 @@
 /**
  * URL templates (issue 35): `"http://upstream/items/${ctx.request.path.id}?q=${ctx.request.query.q}"`.
  *
- * A value interpolated into a URL must stay the one path segment or query value the template puts
- * it in: `../admin` in a path, `x&admin=1` or `#` in a query would otherwise address another
- * resource. The compiler (compile.ts, `compileUrl`) follows the template's literal text at boot with
- * a UrlPosition, so it knows which part of the URL each interpolation lands in, and wraps each one
- * that is computed per request in the encoding of its part; nothing is parsed per request. The
- * template's literal text (and constants folded into it, such as `env("BASE_URL")`) is the
- * author's and is kept as written.
- *
- * - path, query, fragment: `encodeURIComponent` (RFC 3986 unreserved characters and `!'()*` stay;
- *   `/ ? # & = + % \` and spaces are escaped), so a value is one segment or one query value, and
- *   decodes back to itself. A lone UTF-16 surrogate, which no URL can carry, becomes U+FFFD first,
- *   as it would in any UTF-8 text. A path segment that is `.` or `..` cannot be encoded at all
- *   (`%2E%2E` is a double-dot segment too, to the URL Standard and to servers that decode before
- *   they route): the http step refuses such a URL per request (src/steps/http).
- * - the scheme, host and port (before the path): not encoded (no encoding makes request data a safe
- *   host); the http step warns at boot where request data lands there.
- * - `unencoded(x)` inserts x as written, the author's explicit opt-out; `url_encode(x)` is taken
- *   as its own encoding (query escaping), not encoded twice.
+ * An interpolated value must stay the one path segment or query value it is put in (`../admin`,
+ * `x&admin=1` would address another resource). The compiler (compile.ts, `compileUrl`) follows the
+ * literal text at boot with a UrlPosition and wraps each per-request value in its part's encoding:
+ * `encodeURIComponent` for path, query and fragment; nothing before the path (no encoding makes request
+ * data a safe host: the http step warns). `.`/`..` segments cannot be encoded and are refused per
+ * request by the http step; `unencoded(x)` and `url_encode(x)` are not encoded again (docs/http-step.md
+ * "URLs built from data").
  */
 import type { Range } from '../diag/index.js';
 import type { Reference } from './references.js';
@@ -159,7 +148,7 @@ const UNESCAPED = /^[\w.!~*'()-]*$/;
 
 /** `encodeURIComponent` that never throws: a lone surrogate (possible in JSON text) becomes U+FFFD. */
 export function encodeUrlComponent(s: string): string {
-  // The same result, several times cheaper than encodeURIComponent on a short id (measured: 100 ns).
+  // The same result, several times cheaper than encodeURIComponent on a short id (about 100 ns).
   if (UNESCAPED.test(s)) return s;
   try {
     return encodeURIComponent(s);

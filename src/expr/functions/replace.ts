@@ -1,13 +1,8 @@
 /**
- * `replace(str, substr, replacement)`: every occurrence of substr. As in Terraform, a substr written
- * `/pattern/` is a regular expression (JavaScript syntax, as a field's `pattern`) and the replacement
- * may use `$1` groups.
- *
- * The regular-expression form applies only to a pattern written as a constant in the manifest: it is
- * compiled once, at boot, by src/regex, and matched in time linear in the string (RE2), so neither a
- * long request value nor a constant folded at boot can make it backtrack. An invalid pattern, or one
- * RE2 cannot run (lookaround, back-references), is a boot error. A substr computed from request data
- * is always a plain substring: a client never supplies a pattern.
+ * `replace(str, substr, replacement)`: every occurrence of substr; as in Terraform, `/pattern/` is a
+ * regular expression (JavaScript syntax) and the replacement may use `$1`. Only a constant pattern:
+ * compiled once at boot by src/regex and matched in linear time (RE2), so nothing can make it
+ * backtrack, and one RE2 cannot run is a boot error. A substr from request data is always plain text.
  */
 import { compileRegex, type LinearRegex, RegexError } from '../../regex/index.js';
 import { FunctionArgError } from '../errors.js';
