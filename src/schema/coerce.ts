@@ -1,23 +1,13 @@
 /**
  * Text -> typed values for path, query and header fields (SPEC.md §2.4 rule 3).
  *
- * A text is converted only when it is an exact literal of the declared type; any other text is left
- * as it is, so the validator that runs next reports the documented `must be of type <t>` for it, and
- * `min`/`max`/`enum` are checked on the numeric value, never on the text. The typed value therefore
- * reaches the pipeline only after validation has passed. Literal grammars (strict on purpose: one
- * spelling per value, as in JSON, so caches and logs never see `1`, `01` and `+1` as the same thing):
- * - integer: `-?(0|[1-9][0-9]*)`, no sign `+`, no leading zeros, no exponent. A literal outside
- *   ±(2^53−1) becomes a number beyond the safe bound, which the validator reports as
- *   `must be a safe integer` (DECISIONS.md §3).
- * - number: the JSON number grammar; `NaN`, `Infinity` and literals that overflow to it are refused.
- * - boolean: exactly `true` or `false`. `1`/`0`, `yes`/`no` and other casings are refused: they are
- *   what OpenAPI documents and what every client library sends, and accepting more makes `?flag=0`
- *   mean different things in different deployments.
- * - string and any: the text itself.
- * Lists: a query key repeated (`?tag=a&tag=b`) gives the elements, a single key one element; a list
- * header is split on commas (RFC 9110 §5.3 list syntax). A scalar field that receives several values
- * stays an array and fails with `must be of type <t>` rather than silently picking one of them
- * (parameter pollution).
+ * Only an exact literal of the declared type is converted; other text stays text, so the validator
+ * reports `must be of type <t>` and checks `min`/`max`/`enum` on numbers only. One spelling per value,
+ * as in JSON (caches and logs never see `1`, `01`, `+1` as one): integers without `+`, leading zeros
+ * or exponent (beyond ±(2^53−1) the validator says `must be a safe integer`, DECISIONS.md §3); the
+ * JSON number grammar, finite only; booleans exactly `true`/`false`, as OpenAPI documents them.
+ * A repeated query key or a comma-split header gives a list; a scalar field given several values
+ * stays an array and fails rather than picking one (parameter pollution).
  */
 import type { FieldSpec, ScalarKind, TypeSpec } from './field.js';
 

@@ -1,16 +1,9 @@
 /**
- * The built-in `format` values of SPEC.md §2.3, as ajv format definitions.
- *
- * ajv-formats' "full" definitions are used where they already say what the spec says (uri, ipv4,
- * ipv6); ours are written where they do not:
- * - uuid: ajv-formats accepts any version (and a `urn:uuid:` prefix); the spec admits v4 and v7 only.
- * - date-time: ajv-formats accepts a space separator, `+0100` and `+01` offsets; RFC 3339 §5.6 wants
- *   `T` and `+01:00`.
- * - hostname: ajv-formats is ASCII only and does not check the 253-character total; ours accepts
- *   internationalised names by converting them with UTS #46 first (`tr46`, pinned: see isHostname).
- * - email: ajv-formats' regex does not bound the local part (64), the address (254) or labels (63).
- * - date: ajv-formats' would do; ours shares its calendar check (leap years) with date-time, so the two
- *   formats cannot disagree about which days exist.
+ * The built-in `format` values of SPEC.md §2.3, as ajv format definitions: ajv-formats' "full" ones
+ * where they say what the spec says (uri, ipv4, ipv6), ours where they do not: uuid v4 and v7 only;
+ * date-time with `T` and `+01:00` only (RFC 3339 §5.6); hostname with internationalised names and the
+ * 253-character total; email with its length bounds (64, 254, 63); date sharing date-time's
+ * calendar check so the two never disagree about which days exist.
  */
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { Format } from 'ajv';
@@ -73,18 +66,11 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const A_LABEL = /(?:^|\.)xn--/i;
 
 /**
- * UTS #46 ToASCII (nontransitional) with the options of the WHATWG URL standard's "domain to ASCII"
- * (CheckBidi, CheckJoiners; no CheckHyphens, no STD3 rules, no DNS length: the RFC 1123 checks on the
- * result do those), except that an `xn--` label which is not valid Punycode is an error. `null` when
- * UTS #46 refuses the name.
- *
- * Why not `node:url`'s `domainToASCII`: its answer is the runtime's. Node.js 24 (Ada 3) follows the
- * 2025 URL standard, which sets IgnoreInvalidPunycode, so `xn--zz.example` became valid there while 20
- * and 22 refuse it; and Ada's bidi check is laxer than RFC 5893 (`a.bא` passes). `tr46` is pure
- * JavaScript with its own IDNA mapping table (Unicode 17.0, the version pinned in package.json), so
- * every Node.js line answers alike. What it still takes from the runtime is NFC normalisation
- * (`String.prototype.normalize`, ICU): the same on every runtime whose Unicode version is at least the
- * table's, which test/portability/runtime.test.ts checks.
+ * UTS #46 ToASCII (nontransitional) with the WHATWG URL standard's "domain to ASCII" options, except
+ * that an `xn--` label which is not valid Punycode is an error; `null` when UTS #46 refuses the name.
+ * `tr46` (pure JavaScript, its Unicode table pinned in package.json), not `node:url`'s
+ * `domainToASCII`, whose answer changes with the runtime (Node.js 24 accepts `xn--zz.example`, 20 and
+ * 22 refuse it). Only NFC comes from ICU: test/portability/runtime.test.ts checks its version.
  */
 export function idnaToASCII(name: string): string | null {
   // Loaded by the first name that needs it (synchronously: tr46 is CommonJS): its mapping table is

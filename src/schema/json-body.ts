@@ -1,15 +1,11 @@
 /**
  * Safe JSON request bodies: parsing with a nesting bound and prototype-pollution protection, and the
- * Content-Type test. The HTTP adapter turns a failure into the 400 of SPEC.md §7
- * (`invalid JSON payload: <message>`, see `invalidJsonProblem`).
+ * Content-Type test; a failure is the 400 of SPEC.md §7 (`invalidJsonProblem`).
  *
- * Prototype pollution: `JSON.parse` itself makes `"__proto__"` an ordinary own property, but code that
- * later copies the body with `Object.assign`, a merge or a `for...in` loop writes it through to the
- * prototype. So, as fastify does by default (secure-json-parse, `onProtoPoisoning: 'error'`), a body
- * with a `__proto__` key, or a `constructor` key whose value has a `prototype` key, is REJECTED with
- * 400 rather than silently cleaned: no legitimate client sends them, a rejected request shows up in
- * the logs, and a request that is silently changed could mean something other than what was sent.
- * A `constructor` key with any other value (`{"constructor": "Ford"}`) is ordinary data.
+ * A `__proto__` key, or a `constructor` whose value has a `prototype` key, is REJECTED (as fastify's
+ * secure-json-parse `onProtoPoisoning: 'error'`), not cleaned: a later `Object.assign` or merge
+ * would write it through to the prototype, no legitimate client sends one, and a silently changed
+ * request could mean something other than what was sent. `{"constructor": "Ford"}` is ordinary data.
  */
 
 import { jsonNestsDeeper } from '../json/index.js';

@@ -1,21 +1,13 @@
 /**
- * Field specs -> JSON Schema 2020-12. The one translation used by the request validators (ajv) and by
- * the OpenAPI 3.1 compiler, so the document and the server can never disagree about a constraint.
+ * Field specs -> JSON Schema 2020-12: the one translation used by the request validators (ajv) and
+ * the OpenAPI 3.1 compiler, so the document and the server never disagree about a constraint.
  *
- * Decisions written here because SPEC.md §2.2 is silent on them:
- * - Objects allow undeclared extra properties (the JSON Schema default: no `additionalProperties`).
- *   A production API is expected to tolerate clients that send a field more (forward compatibility),
- *   and the validated body passes them through. They cannot shadow a declared field: a declared name is
- *   always validated as declared, `__proto__`/`constructor.prototype` keys are refused by the JSON
- *   parser (json-body.ts), and names of `Object.prototype` members are refused as field names at boot
- *   (check.ts), so `body.toString`-style lookups never reach the prototype.
- * - Scalar constraints written on a `list(T)` or `map(T)` field (`enum`, `format`, `pattern`,
- *   `min_length`, `max_length`, `min`, `max`) apply to its innermost scalar elements: the table of
- *   §2.2 says they apply to strings and numbers, and a list of strings is where users write them
- *   (`tags`: list(string) with `max_length = 20`). Item-count constraints stay on the outer list.
- * - A field that declares `default = null` admits null (`type: [T, "null"]`): the default is injected
- *   and then validated like any value, so it must be valid.
- * - `any` is `{}`; `map(T)` is an object whose every value is T.
+ * Where SPEC.md §2.2 is silent:
+ * - Objects allow undeclared extra properties (forward compatibility); they cannot shadow a declared
+ *   field (`__proto__` refused by json-body.ts, `Object.prototype` names by check.ts).
+ * - Scalar constraints on a `list(T)` or `map(T)` apply to its innermost scalars (`tags` with
+ *   `max_length = 20`); item counts stay on the outer list.
+ * - `default = null` admits null (`type: [T, "null"]`): the injected default is validated too.
  */
 import type { FieldSpec, ObjectTypeSpec, TypeSpec } from './field.js';
 import { UNIQUE_ITEMS_KEYWORD } from './unique.js';
@@ -183,14 +175,10 @@ function clampSafe(schema: JsonSchema): void {
 }
 
 /**
- * The JSON Schema of an object type for a validator. A named object used at one place only is inlined
- * there (ajv's defaults only work outside composite keywords, and inlined code is the fastest). An
- * object used at several places (a `schema.address` in two fields, in two schemas...) or met again
- * inside itself (a tree of `node`s) goes to `$defs` once and is referenced: inlining it at every path
- * would grow exponentially with shared nesting (24 levels of a schema with two fields of the next one
- * would be 2^24 copies). A nullable use (`default = null`) refers to a nullable twin definition
- * (`<name>_or_null`, `type: ["object", "null"]`), so no `anyOf` is needed. ajv itself inlines a
- * definition that holds no `$ref` and calls the others as functions.
+ * The JSON Schema of an object type for a validator. An object used at one place is inlined (ajv's
+ * defaults only work outside composite keywords); one used at several places or inside itself goes
+ * to `$defs` once, since inlining grows exponentially with shared nesting (2^24 copies at 24 levels).
+ * A nullable use refers to a `<name>_or_null` twin, so no `anyOf` is needed.
  */
 export function toValidatorSchema(type: ObjectTypeSpec): JsonSchema {
   const sites = useSites(type);

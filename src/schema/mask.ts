@@ -1,15 +1,9 @@
 /**
- * Output masks: a stream step's `schema` (SPEC.md §4.3, "schema model used to mask fields on
- * output") keeps only the fields the type declares, through nested objects, lists and maps.
- * Compiled once at boot into one closure per type, so an item costs a walk of its declared fields.
- *
- * A `respond` step's `schema` uses the same masks with `requireFields`: there a declared required
- * field the value lacks throws MissingRequiredField (the response would contradict its documented
- * contract); a stream's items, part of an answer already under way, keep the field absent instead.
- *
- * Masking is not validation: a value whose shape differs from the declared one (null where an
- * object is declared, a string where a list is) passes through unchanged, and declared fields are
- * not checked against their types. A declared field the value lacks stays absent.
+ * Output masks: a stream step's `schema` (SPEC.md §4.3) keeps only the fields the type declares,
+ * through nested objects, lists and maps, compiled at boot into one closure per type. A `respond`
+ * step's `schema` adds `requireFields`: a missing required field throws MissingRequiredField (the
+ * answer would contradict its contract), where a stream item already under way keeps it absent.
+ * Masking is not validation: a value of another shape passes through unchanged.
  */
 import type { ObjectTypeSpec, TypeSpec } from './field.js';
 

@@ -1,25 +1,13 @@
 /**
- * Request validators: one per endpoint, compiled at boot, run on every request (SPEC.md §2.4).
+ * Request validators: one per endpoint, compiled at boot, run on every request (SPEC.md §2.4). Per
+ * coordinate: text -> typed for path, query and headers (coerce.ts; anything inexact stays text so
+ * ajv reports it), one precompiled ajv function (allErrors, defaults), and on failure errors.ts's
+ * `invalid_params`. All four coordinates are always validated: one 422 lists every failure.
  *
- * Per coordinate, a request goes through three phases:
- * 1. text -> typed (coerce.ts), for path, query and header fields only: exact literals are converted,
- *    anything else stays text so the next phase reports it with the documented reason;
- * 2. one precompiled ajv function, which checks every constraint (allErrors) and injects defaults;
- * 3. on failure only: errors.ts maps ajv errors to `invalid_params` entries.
- * All four coordinates are always validated, so one 422 lists every failed constraint of the request.
- *
- * What the pipeline receives (`value`):
- * - path, query, headers: the incoming entries, with declared fields typed and defaulted. Undeclared
- *   entries pass through as text (path parameters the spec does not declare are strings; an
- *   undeclared query parameter or header is still readable). A `__proto__` key is never copied.
- *   When no declared field needs converting or defaulting, the incoming object itself is returned
- *   (no copy: the search endpoint's headers), so treat `value` as read-only.
- * - body: the parsed JSON value, completed IN PLACE with defaults (nested objects too). An absent
- *   body (`undefined`) is validated as `{}`, so an endpoint whose body fields are all optional works
- *   without a body and still sees its defaults, and one with required fields lists each as missing.
- *   Undeclared body properties pass through (json-schema.ts).
- * Header lookups use the declared names lower-cased; the HTTP layer hands over Node's headers object,
- * whose names are already lower-case (RFC 9110: names are case-insensitive).
+ * `value` is read-only: path, query and headers may be the incoming object itself when nothing needed
+ * converting (undeclared entries pass as text; `__proto__` is never copied). The body is completed IN
+ * PLACE with defaults; an absent body is validated as `{}` so optional fields get their defaults.
+ * Header names are looked up lower-cased, as Node hands them over.
  */
 import type { ValidateFunction } from 'ajv';
 import type { InvalidParam } from '../problem/index.js';
@@ -56,10 +44,8 @@ export interface RequestValidator {
 }
 
 /**
- * At most this many `invalid_params` entries are returned (the first ones, in the documented order).
- * Every failed constraint is listed for any request a client makes by mistake; the bound is for the
- * request made on purpose: a 1 MiB body of 250,000 wrong list elements would otherwise produce a
- * 15 MB problem body (amplification) and spend most of its time building it.
+ * At most this many `invalid_params` entries (the first, in the documented order): against the
+ * request made on purpose, where a 1 MiB body of 250,000 wrong elements would make a 15 MB problem.
  */
 export const DEFAULT_MAX_INVALID_PARAMS = 100;
 
