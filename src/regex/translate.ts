@@ -1,24 +1,11 @@
 /**
  * JavaScript regular expression syntax (`u` mode, no flags) rewritten as RE2 syntax with the
- * JavaScript meaning.
- *
- * Manifest authors write patterns as JSON Schema and OpenAPI define them (ECMA-262), and clients read
- * them that way in the OpenAPI document; svc runs them on RE2, whose matching time is linear in the
- * input. The two syntaxes mostly agree; where they do not, the JavaScript meaning wins:
- * - `.` is "any character but a line terminator" (`\n`, `\r`, U+2028, U+2029), not "any but `\n`";
- * - `\s` and `\S` are JavaScript's white space (Unicode spaces, BOM, line terminators), not ASCII's;
- * - `[]` matches nothing and `[^]` any character (RE2 would read `]` as a literal);
- * - `[` inside a class is a literal (RE2 would start `[:alpha:]`), `\b` inside a class is a backspace;
- * - `\cX`, `\0`, `\uHHHH` (surrogate pairs joined), `\u{H}` become `\x{H}`; named groups `(?<n>` become
- *   `(?P<n>`; `\p{Script=Greek}`, `\p{sc=Greek}`, `\p{gc=L}`, `\p{General_Category=L}` lose their key,
- *   and long category names (`\p{Letter}`, `\p{Decimal_Number}`) become the short ones RE2 knows.
- * What RE2 cannot express by design is refused here with the reason: lookahead and lookbehind
- * assertions, back-references (`\1`, `\k<n>`), and script extensions (`\p{scx=…}`). Everything else
- * RE2 refuses on its own (a repeat count over 1000, a property name it does not know) is reported by
- * the compiler (compile.ts).
- *
- * The input must already be a valid `u`-mode pattern (compile.ts checks with `new RegExp`, which
- * parses without matching): this reader follows the grammar, it does not diagnose it.
+ * JavaScript meaning: authors and OpenAPI clients read patterns as ECMA-262, svc runs them on RE2
+ * (linear time). Where the two differ, JavaScript wins: `.` excludes all line terminators, `\s` is
+ * JavaScript's white space, `[]` / `[^]`, `[` and `\b` in a class, `\u`/`\c`/`\0` escapes, named
+ * groups, and `\p{...}` keys and long names (docs/fields-and-validation.md "Regular expressions").
+ * Lookaround, back-references and script extensions are refused here with the reason; whatever else
+ * RE2 refuses, compile.ts reports. The input is already a valid `u` pattern (compile.ts checks).
  */
 
 /** A construct RE2 cannot run; `what` names it for the diagnostic. */
