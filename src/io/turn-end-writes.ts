@@ -1,23 +1,12 @@
 /**
  * What is written to a held socket during one turn of the event loop leaves at the end of that turn,
- * back to back with what the other sockets of the same queue were given (README: why, and what was
- * measured).
+ * back to back with the other sockets of the same queue: one turn answers many requests, and writing
+ * each at once woke a client per answer (src/io/README.md: why, and what was measured).
  *
- * Under load one turn answers many requests; written at once, each answer woke a client that had gone
- * back to sleep after the previous one, and on loopback and on a VM the wake-up is most of a write's
- * cost. Held, the first write wakes the client and the others find it awake; the commands of one
- * turn to one Redis connection leave in one write.
- *
- * The writes are held at the socket, below Node's HTTP layer and the drivers: only the bytes wait,
- * never past the turn they were written in. A held write is a write in progress for Node's stream
- * (its callback comes after the bytes went out), so later writes queue behind it, backpressure and
- * `finish` work as they do for a write the kernel did not take at once, and a socket destroyed
- * meanwhile fails the write as Node fails any write to a closed socket. Writes made while the held
- * ones leave (a stream's next chunk, queued behind a held one) go out at once.
- *
- * The queue is an object its owner creates and hands to its sockets (an HTTP server to the
- * connections it accepts, a Redis store to its connections), not state of this module: two servers
- * in one process, or a server and a test, never share a queue unless they are given the same one.
+ * Held at the socket, below Node's HTTP layer and the drivers, never past the turn. A held write is a
+ * write in progress for Node's stream, so later writes queue behind it, backpressure and `finish`
+ * work as usual, and a socket destroyed meanwhile fails it as Node would. The queue belongs to whoever
+ * creates it (a server, a Redis store), never to this module: two servers share one only if given it.
  */
 import type { Socket } from 'node:net';
 // Node.js internals (a socket's `_write`/`_writev`): what is relied on and where it was verified.
