@@ -1,19 +1,12 @@
 /**
- * JSON text kept with the value parsed from it, so that writing that same value back costs nothing:
- * a cache hit's body (`respond { body = steps.cached.value }`), an upstream's JSON answered as it came
- * (`body = steps.upstream.body`) or a published message sent to SSE clients is the text read, not a
- * JSON.parse followed by a JSON.stringify of it (about 1 us per request on bench/cache, a fifth of
- * the CPU on bench/proxy's 64 KiB document, and exact where JSON.parse rounds a number past 2^53).
+ * JSON text kept with the value parsed from it, so that writing that same value back costs nothing
+ * (a cache hit, an upstream's JSON answered as it came, a message sent to SSE clients): no JSON.parse
+ * then JSON.stringify, and exact where JSON.parse rounds a number past 2^53 (bench/cache README
+ * "Stored text answered as it is", bench/proxy README). Safe because values are never changed in place.
  *
- * Safe because values are never changed in place once made: expressions build new values, and
- * Starlark works on its own copies.
- *
- * The text rides on the value itself, as a private field stamped on it (`SourceText`), not in a
- * WeakMap: a private field is no property (JSON.stringify, Object.keys, spread, for...in and
- * deepStrictEqual never see it, and a copy made by spreading does not carry it, so a changed copy is
- * never mistaken for the original), it lives exactly as long as the value, and it costs a property
- * store: a WeakMap entry cost about 0.2 us per value kept (measured in a loop with parses in between),
- * and its entries for young values made every scavenge walk an ephemeron table.
+ * The text is a private field stamped on the value (`SourceText`), not a WeakMap entry: no property
+ * any serialiser, spread or deepStrictEqual sees (a spread copy does not carry it), it lives as long
+ * as the value, and a WeakMap cost about 0.2 us per value plus an ephemeron table every scavenge walks.
  */
 
 /** A base "class" whose constructor returns the object it is given (see SourceText). */
