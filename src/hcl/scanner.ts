@@ -1,17 +1,10 @@
 /**
  * The scanner: source text -> flat token list, a hand-written port of hclsyntax's scan_tokens.rl.
- *
- * It is modal, like the Ragel machine: `main` (expressions and structure), `string` (inside
- * "..."), `heredoc` (inside <<EOT ... EOT) and `bare` (a standalone template). `${` and `%{`
- * enter `main` and the matching `}` returns, tracked with a brace counter exactly as hclsyntax does,
- * so `"${ {a = 1} }"` scans correctly.
- *
- * Positions: line and column are 1-based, columns count Unicode code points; byte offsets are
- * UTF-8 offsets. They are computed incrementally by a cursor that only moves forward, so every
- * character is measured once.
- *
- * Comments produce no tokens, except that a line comment ending in a newline becomes a Newline
- * token spanning the comment (what hclsyntax's peeker does when it filters comments out).
+ * Modal like the Ragel machine (`main`, `string`, `heredoc`, `bare`); `${` and `%{` enter `main` and
+ * the matching `}` returns, by a brace counter as in hclsyntax, so `"${ {a = 1} }"` scans.
+ * Positions are 1-based lines and code-point columns, byte offsets UTF-8, computed by a forward-only
+ * cursor. Comments make no tokens, but a line comment's newline is a Newline token spanning it (as
+ * hclsyntax's peeker does).
  */
 import type { Pos } from '../diag/index.js';
 import { T, Token, type TokenType } from './tokens.js';

@@ -1,14 +1,8 @@
 /**
- * The canonical layout of an HCL file (`svc fmt`): hclwrite's formatter (what `terraform fmt` runs),
- * ported over our scanner's tokens, with stricter blank lines (blank-lines.ts).
- *
- * Only whitespace between tokens changes: indentation (two spaces per open bracket), the spaces
- * inside a line, `=` and trailing comments aligned over consecutive lines, blank lines. Token texts
- * are printed as they are, so comments, strings, heredocs and template text keep every character,
- * and the line endings stay as written (`\n` or `\r\n`).
- *
- * A file that does not parse is not formatted: its diagnostics come back instead. The result is
- * checked against the input before it is returned (verify.ts).
+ * The canonical layout of an HCL file (`svc fmt`): hclwrite's formatter (what `terraform fmt` runs)
+ * ported over our scanner's tokens, with stricter blank lines (blank-lines.ts). Only whitespace
+ * between tokens changes; token texts and line endings stay as written. A file that does not parse
+ * gets its diagnostics back; the result is checked against the input before it is returned (verify.ts).
  */
 import type { Diagnostic } from '../../diag/index.js';
 import type { File } from '../ast.js';

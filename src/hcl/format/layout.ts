@@ -1,12 +1,8 @@
 /**
- * The three passes of hclwrite's `format`, which set `spacesBefore` and nothing else:
- *
- * 1. indentation: two spaces per bracket level still open at the start of a line, counted from the
- *    brackets each line opens and closes (`indent`);
- * 2. spaces between the tokens of each cell (`space`, after spacing.ts);
- * 3. alignment: the `=` of consecutive attribute lines line up one space after the longest name,
- *    and the trailing comments of consecutive lines line up one space after the longest code
- *    (`align`). A line without an `=` (or without a comment) ends the run.
+ * The three passes of hclwrite's `format`, which set `spacesBefore` and nothing else: `indent` (two
+ * spaces per bracket still open at a line's start), `space` (between a cell's tokens, spacing.ts) and
+ * `align` (the `=` and trailing comments of consecutive lines one space after the longest; a line
+ * without one ends the run).
  */
 import { T } from '../tokens.js';
 import { bracketChange, type FormatLine } from './lines.js';

@@ -1,14 +1,8 @@
 /**
- * The formatter's lines (hclwrite's `linesForFormat`): the token stream cut after each newline, and
- * each line split into up to three cells whose first tokens are aligned with the neighbouring lines:
- *
- * - `lead`: everything up to one of the others (always present);
- * - `assign`: from the `=` of an attribute whose value ends on this line (a value that opens a
- *   bracket it does not close spans lines and is not aligned);
- * - `comment`: a line comment ending a line that holds something else.
- *
- * A heredoc is one token per line of its text, none of them a newline token, so a heredoc and the
- * attribute it belongs to make a single formatter line: its text is never re-indented.
+ * The formatter's lines (hclwrite's `linesForFormat`): the tokens cut after each newline, each line in
+ * up to three cells aligned with its neighbours: `lead`, `assign` (from the `=` of an attribute whose
+ * value ends on the line) and a trailing `comment`. A heredoc's lines hold no newline token, so it
+ * and its attribute are one formatter line: its text is never re-indented.
  */
 import { T } from '../tokens.js';
 import { COMMENT, endsLine, type FmtToken } from './tokens.js';

@@ -1,13 +1,8 @@
 /**
- * The formatter's token stream (hclwrite's `Tokens`): every piece of the file that is not layout
- * whitespace, comments included, each with the number of spaces to print before it.
- *
- * It is built from the scanner's tokens, which keep their source offsets but drop comments: a line
- * comment is the text of the Newline token it ends with, and a `/* *\/` comment (or a line comment
- * at the very end of the file, which has no newline) lies in the gap between two tokens. Outside
- * templates the gaps hold nothing else but spaces and tabs, and inside quoted strings and heredocs
- * the scanner leaves no gaps at all: so the text of the tokens is all the file says, and the
- * formatter only ever chooses the spaces between them.
+ * The formatter's token stream (hclwrite's `Tokens`): every non-layout piece of the file, comments
+ * included, each with the spaces to print before it. Comments come back from the scanner's tokens
+ * (a line comment is its Newline token's text, a `/* *\/` one lies in a gap between tokens); gaps
+ * hold only spaces and tabs outside templates and none inside, so the formatter only chooses spaces.
  */
 import { T, type Token, type TokenType } from '../tokens.js';
 
