@@ -1,17 +1,10 @@
 /**
- * A remote JSON Web Key Set (`jwt { jwks_url }`), fetched and cached, with rotation and a rate limit.
- *
- * - The set is fetched on first use, then again when it is older than `maxAgeMs` (in the background:
- *   requests go on with the keys they have) or when a token names a key id the set lacks (a key
- *   rotation: that request waits for the new set).
- * - Fetches are rate limited: at most one per `cooldownMs`, successful or not, and concurrent needs
- *   share the fetch in flight. So a flood of tokens with made-up key ids, or a key host that is down,
- *   costs the host one request per cooldown, never one per request.
- * - Without any set (the host never answered) a token cannot be checked: `KeySetUnavailable`, which
- *   the guard answers with 503, not 401; the request's credentials may well be good.
- *
- * jose's own `createRemoteJWKSet` rate-limits refetches on an unknown key id, but retries on every
- * request while the host is failing; hence this small cache around jose's local key set.
+ * A remote JSON Web Key Set (`jwt { jwks_url }`), fetched and cached, with rotation and a rate limit:
+ * fetched on first use, again in the background past `maxAgeMs`, and at once for an unknown key id
+ * (a rotation). At most one fetch per `cooldownMs`, shared by concurrent needs, so made-up key ids or a
+ * down host cost it one request per cooldown. With no set at all, `KeySetUnavailable` (a 503, not a
+ * 401: the credentials may be good). Not jose's `createRemoteJWKSet`: it retries on every request
+ * while the host is failing.
  */
 import type { JWTVerifyGetKey } from 'jose';
 import { jose } from './jose.js';

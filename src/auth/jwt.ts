@@ -1,16 +1,10 @@
 /**
- * JWT verification for `bearer` guards with a `jwt { }` block, with jose: the signature (a shared
- * secret, HS256/384/512, or a remote key set, ./jwks.ts), `exp` and `nbf` with a small clock
- * tolerance, an `iat` no later than now with the same tolerance, `iss` and `aud` when declared, then
- * the `required_claims` (a verified token without them is a 403: the caller is known but not allowed).
- *
- * jose checks `iat` only against a `maxTokenAge`, so a token "issued" an hour from now would pass. No
- * honest issuer writes one (it stamps the time it signs): it comes from an issuer whose clock is
- * wrong, or from someone stretching a token's apparent freshness, and it is refused like an early
- * `nbf`.
- *
- * Only the declared (or default) algorithms are accepted, and the lists for a secret and for a key
- * set never overlap: `alg: none` is refused, and so is a token signed with HMAC over a public key.
+ * JWT verification for `bearer` guards with a `jwt { }` block, with jose: the signature (HS256/384/512
+ * secret or a remote key set, ./jwks.ts), `exp`/`nbf` with a small clock tolerance, `iss` and `aud`
+ * when declared, then `required_claims` (missing: a 403, the caller is known but not allowed).
+ * An `iat` in the future is refused like an early `nbf`: jose checks `iat` only against a
+ * `maxTokenAge`, and no honest issuer stamps a time it has not reached. The algorithm lists for a
+ * secret and a key set never overlap: `alg: none`, and HMAC over a public key, are refused.
  */
 import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { jose } from './jose.js';

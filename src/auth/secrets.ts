@@ -1,13 +1,8 @@
 /**
- * Constant-time comparison of credentials (SPEC.md §5, DECISIONS.md §4).
- *
- * Both sides are reduced to an HMAC-SHA256 under a key drawn once per process, and the two 32-byte
- * digests are compared with `crypto.timingSafeEqual`. So the comparison always covers 32 bytes
- * whatever the lengths (a plain comparison would fail fast on a length mismatch and tell an attacker
- * the secret's length), it cannot stop at the first differing byte, and the digest of a secret an
- * attacker does not know is unpredictable to them, so timing the HMAC itself reveals nothing about
- * the stored secret. A set of secrets is always compared in full, so which one matched (or that none
- * did) does not show either.
+ * Constant-time comparison of credentials (SPEC.md §5, DECISIONS.md §4): both sides HMAC-SHA256'd
+ * under a per-process key and compared with `crypto.timingSafeEqual`, so the time shows neither the
+ * secret's length nor the first differing byte, and timing the HMAC reveals nothing of an unknown
+ * secret. A set of secrets is compared in full: which one matched does not show either.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
