@@ -1,14 +1,8 @@
-// Compiled calls of the few methods that request-shaping scripts call in their loops: s.strip(),
-// s.lower(), s.upper(), l.append(x), d.get(k) and d.get(k, default).
-//
-// A compiled call site of any other method calls it through its method table, from a closure made
-// by one function of compile.ts for every site. V8 keeps one set of call feedback for the closures
-// of one function in the source, so that call sees every method and is megamorphic: never inlined.
-// Each closure below comes from its own function and calls one known implementation, which V8 can
-// inline (the transform script with its conversions: 4.7 to 3.5 us per call). It takes only the
-// common case, which can neither fail nor need charging (a short string, a mutable list, a string
-// key); anything else goes to `general`, the site's ordinary path, with the receiver already
-// evaluated, so nothing is evaluated twice and every error reads as before.
+// Compiled calls of the methods request-shaping scripts call in loops: s.strip(), s.lower(),
+// s.upper(), l.append(x), d.get(k[, default]). A site calling through the method table shares one
+// closure's call feedback with every method (megamorphic, never inlined); each closure here calls
+// one implementation V8 can inline (bench/transform README "Where the quiet gap is, by `perf`"). Only the
+// common case that cannot fail or charge; anything else goes to `general`, receiver already evaluated.
 
 import { stripSpace, lowerText, upperText } from './methods/str.js';
 import { Dict, type Frame, List, type Value } from './values/types.js';

@@ -1,14 +1,7 @@
-// The thread a Starlark computation runs on, as in starlark-go: the step
-// budget and the clock, cancellation, call depth, the size limits and what has
-// been allocated in bulk, and the host's print and load hooks. Each entry point
-// (Program.init, callFunction) runs on a fresh thread; compiled code reaches it
-// through its frame, built-ins and methods receive it as a parameter, and value
-// operations that charge work take it as an argument. So a compiled program is
-// never written to, nothing of a run lives in module variables, and a built-in
-// that calls back into Starlark (sorted with key=, ...) charges the same budget.
-//
-// This module is a leaf (it imports only the root value types and the limit
-// defaults) so that value operations can charge work without an import cycle.
+// The thread a Starlark computation runs on, as in starlark-go: budget, clock, cancellation, depth,
+// size limits and hooks. Each entry point runs on a fresh one, handed down explicitly, so a compiled
+// program is never written to and a built-in calling back into Starlark charges the same budget.
+// A leaf module, so value operations can charge work without an import cycle.
 
 import { EvalErr, type Value } from './values/value.js';
 import { DEFAULT_SIZE_LIMITS, type SizeLimits } from './values/limits.js';

@@ -25,17 +25,11 @@ preclevels.forEach((toks, level) => {
 });
 
 /**
- * How deep a program may nest. The parser, the resolver, the compiler and the
- * evaluator all recurse over the tree, so a program nested deeper than the JS
- * stack allows would end in a RangeError in one of them: instead the parser
- * refuses it with a located error, like CPython's "too many nested
- * parentheses". Two measures, because they cost the stack differently:
- * - NESTING: brackets, parentheses, braces, lambdas, conditional and unary
- *   operators, and statement blocks (if/elif, for, while, def) inside each
- *   other; each level is some twenty parser frames;
- * - CHAIN: the depth of the expression tree, which also grows along chains
- *   that the parser builds in a loop (`a + b + c`, `x[0][0]`, `f()()`, `a.b.c`)
- *   and which every later phase walks recursively, a frame or two per link.
+ * How deep a program may nest: every phase recurses over the tree, so past the JS stack it would end
+ * in a RangeError; the parser refuses it with a located error instead (as CPython's "too many nested
+ * parentheses"). NESTING counts brackets, lambdas, conditionals, unary operators and statement
+ * blocks (some twenty parser frames a level); CHAIN the tree's depth along chains the parser builds
+ * in a loop (`a + b + c`, `x[0][0]`, `a.b.c`), a frame or two per link in later phases.
  */
 export const MAX_NESTING = 100;
 export const MAX_CHAIN = 1000;

@@ -1,14 +1,6 @@
-// Representation of Starlark values in JS, chosen for speed on the hot paths:
-//
-//   None        -> null
-//   bool        -> true / false
-//   int         -> JS number when |n| <= 2^53-1 (always integral, never -0),
-//                  BigInt beyond that (never a BigInt inside the safe range)
-//   string      -> JS binary string (one char per UTF-8 byte; see utf8.ts)
-//   float       -> Float (boxed, so that 1 and 1.0 stay distinct)
-//   bytes, list, tuple, dict, set, function, builtin, module, ... -> classes below
-//
-// Every non-primitive value extends SValue, which carries its Starlark type name.
+// Starlark values in JS, chosen for the hot paths: None null, bool boolean, int a JS number within
+// ±(2^53-1) (never -0) else a BigInt (never inside that range), string a binary string of UTF-8 bytes
+// (utf8.ts), float a boxed Float (1 and 1.0 stay distinct); every other value extends SValue.
 
 export { EvalErr, SValue, type RuntimePos, type Value } from './value.js';
 import { EvalErr, SValue, type RuntimePos, type Value } from './value.js';
