@@ -2,16 +2,10 @@
  * Whether tracing is on, and with what, from the `server { tracing { ... } }` block and the standard
  * `OTEL_*` environment variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/).
  *
- * On when the block is there, or when the environment asks for OTLP traces without it
- * (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, or `OTEL_TRACES_EXPORTER=otlp`);
- * off otherwise, and always off with `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none`, which
- * let an operator silence a manifest that traces.
- *
- * Precedence, attribute by attribute: the block's attribute, else its environment variable, else the
- * default. A manifest that wants the environment to decide writes `env("...")` in the attribute or
- * leaves it out. What the block does not name (`OTEL_BSP_*`, `OTEL_EXPORTER_OTLP_TIMEOUT`,
- * `OTEL_EXPORTER_OTLP_COMPRESSION`, `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_TRACES_SAMPLER`...) the SDK reads
- * from the environment itself.
+ * On with the block, or when the environment asks for OTLP traces; always off with
+ * `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none`, so an operator can silence a manifest that
+ * traces. Per attribute: the block's, else its environment variable, else the default; what the block
+ * does not name (`OTEL_BSP_*`, `OTEL_TRACES_SAMPLER`...) the SDK reads from the environment itself.
  */
 
 /** The block as the manifest decoded it (src/manifest tracing.ts); every attribute optional. */
