@@ -1,15 +1,9 @@
 /**
  * `cors { allowed_origins, allowed_methods, allowed_headers, exposed_headers, allow_credentials,
- * max_age }` (docs/cors.md), the names of the Go project svc is measured against, so its manifests
- * work as written:
- *
- * - in the server block: the policy of every endpoint that says nothing of its own;
- * - in an endpoint or route block: that endpoint's policy, each attribute it leaves out taken from
- *   the server's block (as `rate_limit` does); `cors = false` (or `null`) turns it off there.
- *
- * Everything is checked here, at boot: an origin that can never match a browser's `Origin` (a path, a
- * trailing slash, a wildcard anywhere but the first label), a method svc does not route, a header name
- * that is not a token. src/http/cors.ts compiles the result into the per-request matcher.
+ * max_age }` (docs/cors.md; the Go project's names, so its manifests work as written). In the server
+ * block the default policy; in an endpoint or route block its own, missing attributes from the
+ * server's (`cors = false` turns it off). Checked here at boot: origins that can never match a
+ * browser's `Origin`, methods svc does not route, header names that are not tokens.
  */
 import type { Attribute, Block } from '../hcl/index.js';
 import type { Range } from '../diag/index.js';

@@ -1,12 +1,8 @@
 /**
- * Files a manifest points at (template_file, starlark `file`): resolved against a base directory,
- * never allowed to escape the manifest directory, and read at boot when the build reads files.
- *
- * Containment is checked twice: on the path as written (`../x`, an absolute path), which needs no
- * disk and so holds for in-memory builds too, then, when files are read, on the real path, with
- * every symlink resolved: a link inside the directory may point anywhere. A name that merely
- * starts with `..` (`..notes.star`) is inside. The check and the read are separate system calls; the
- * directory is the operator's, so a link swapped between the two is not a threat this guards against.
+ * Files a manifest points at (template_file, starlark `file`): resolved against a base directory and
+ * never outside the manifest directory, checked on the path as written (holds for in-memory builds)
+ * and, when files are read, on the real path (a link inside may point anywhere). `..notes.star` is
+ * inside. A link swapped between check and read is not guarded against: the directory is the operator's.
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';

@@ -1,16 +1,10 @@
 /**
- * `rate_limit { max, window, key, connection }` (docs/rate-limits.md):
- *
- * - in the server block: with `max` and `window`, the limit of every endpoint that says nothing of
- *   its own (one budget per client, shared by those endpoints); `key` and `connection` are the
- *   defaults of endpoints' own blocks too. `connection` names the redis connection the counters are
- *   kept in, shared by every svc process using it; without it they are kept in the process.
- * - in an endpoint or route block: that endpoint's own limit and budget; what it leaves out comes
- *   from the server block. `rate_limit = false` (or `null`) exempts the endpoint (health checks).
- *
- * `key` is compiled once here. It runs before the body is read, so it may read only what is known
- * then: `ctx.request.method`, `.path`, `.query`, `.headers` (as sent: not validated yet),
- * `ctx.auth` (the limit is then counted after the guard admitted the request) and `ctx.client_ip`.
+ * `rate_limit { max, window, key, connection }` (docs/rate-limits.md): in the server block, the limit
+ * of every endpoint that has none (one budget per client, shared) and the defaults of endpoints'
+ * blocks; in an endpoint or route block, its own limit and budget (`rate_limit = false` exempts it).
+ * `key` is compiled once here and runs before the body is read: it may read `ctx.request.method`,
+ * `.path`, `.query`, `.headers` (not validated yet), `ctx.auth` (counted after the guard) and
+ * `ctx.client_ip`.
  */
 import type { Attribute, Block } from '../hcl/index.js';
 import { didYouMean } from '../diag/index.js';

@@ -1,12 +1,8 @@
 /**
- * Reading the files a manifest is made of (its `*.hcl`, templates, Starlark programs, migrations):
- * regular files only, and never more than a bound.
- *
- * A path may be a symlink to a device (`/dev/zero`, `/dev/urandom`), a FIFO or a file that keeps
- * growing; read whole, any of these takes all the memory there is, or blocks boot forever. So a file
- * is opened without blocking (a FIFO would otherwise wait for a writer), checked on the open
- * descriptor (what was opened is what is read, whatever the path points at by then), and read up to
- * the bound plus one byte, whatever size it claims (`/proc` files claim 0; a log grows).
+ * Reading the files a manifest is made of: regular files only, never more than a bound. A path may
+ * lead to `/dev/zero`, a FIFO or a growing file, which would take all memory or block boot, so a file
+ * is opened without blocking, checked on the open descriptor (what was opened is what is read), and
+ * read up to the bound plus one byte whatever size it claims (`/proc` files claim 0).
  */
 import { constants, openSync, closeSync, fstatSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';

@@ -1,12 +1,8 @@
 /**
  * How answers are represented on the wire (docs/compression.md, docs/conditional-requests.md):
- *
- * - `server { compression { enabled, encodings, min_size, gzip_level, brotli_quality, zstd_level } }`
- *   turns compression on for every endpoint; an endpoint's `compression = false` turns it off there;
- * - `server { etag = true }` or an endpoint's `etag = true | false`: a strong ETag on GET/HEAD answers;
- * - an endpoint's `cache_control = "public, max-age=60"`, checked against RFC 9111's grammar here.
- *
- * src/http/compress.ts and src/http/conditional.ts apply what this decides, per request.
+ * `server { compression { ... } }` and an endpoint's `compression = false`, `etag`, and
+ * `cache_control` (checked against RFC 9111's grammar here). src/http/compress.ts and
+ * src/http/conditional.ts apply what this decides, per request.
  */
 import * as zlib from 'node:zlib';
 import type { Attribute, Block } from '../hcl/index.js';

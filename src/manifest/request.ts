@@ -1,13 +1,8 @@
 /**
- * `request { ... }` in both dialects, into one RequestSpec (src/schema/field.ts):
- *
- *   endpoint dialect: path { field "id" {...} }  query { field ... }  headers { field ... }
- *                     body = schema.x | body { field "n" {...} }
- *   route dialect:    path "id" {...}  query "q" {...}  header "x-api-key" {...}
- *                     body = SchemaName | body { name = { type = string, min_length = 2 } }
- *
- * Forms may be mixed. Header names are stored lower-case (RFC 9110: case-insensitive), and a field
- * declared twice in one coordinate is an error.
+ * `request { ... }` in both dialects, into one RequestSpec (src/schema/field.ts): the endpoint
+ * dialect's `path { field "id" {...} }` / `body = schema.x` and the route dialect's `path "id" {...}`
+ * / `header "x-api-key" {...}` / `body = SchemaName`, mixed freely. Header names are stored
+ * lower-case (RFC 9110); a field declared twice in one coordinate is an error.
  */
 import type { Block } from '../hcl/index.js';
 import { type FieldSpec, type ObjectTypeSpec, type RequestSpec, typeName } from '../schema/index.js';
