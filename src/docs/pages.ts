@@ -1,14 +1,9 @@
 /**
- * The page of each built-in renderer (SPEC.md §4.2, DECISIONS.md §5): its assets by URLs relative to
- * the page, the document by URL or embedded, and every feature that would reach another host turned
- * off:
- * - scalar: hosted fonts (`withDefaultFonts`), the AI agent and MCP panels (on by default when the
- *   page is served from localhost), telemetry, the developer toolbar; no request proxy is set;
- * - elements: mermaid, which it would load from a CDN the first time a description holds a diagram:
- *   its loader adds its script only when no `#mermaid-loader` element exists, so the page has one;
- * - swagger: the validator badge (`validatorUrl: null`), and the standalone preset's top bar;
- * - redoc: the Redocly logo drawn from Redocly's CDN (the bundle is patched, bundles.ts).
- * The favicon is an empty inline one, so browsers do not ask the server for `/favicon.ico`.
+ * The page of each built-in renderer (SPEC.md §4.2, DECISIONS.md §5): assets by relative URLs, and
+ * every feature that would reach another host off: scalar's hosted fonts, agent and MCP panels and
+ * telemetry; elements' mermaid CDN loader (a `#mermaid-loader` element stops it); swagger's validator
+ * badge and top bar; redoc's CDN logo (patched, bundles.ts). An empty inline favicon spares a
+ * `/favicon.ico` request.
  */
 import type { UiRenderer } from '../model/index.js';
 import { escapeHtml, jsonForScript, scriptSafeJson } from './html.js';
