@@ -16,6 +16,8 @@ export function openSession(resource: MysqlResource, connection: MysqlConnection
   let released = false;
   /** Why the session ended early, for statements attempted after it. */
   let endedBy: ConnectorError | undefined;
+  /** Statements sent and not yet answered. */
+  let running = 0;
 
   // The connection failing between two statements ends the session (its transaction died with it).
   const onError = (error: Error): void => {
@@ -32,13 +34,22 @@ export function openSession(resource: MysqlResource, connection: MysqlConnection
     if (released) return;
     released = true;
     connection.off('error', onError);
-    if (destroy) discard(connection);
+    // Destroyed with a statement still running (a transaction torn down by a request time-out or a
+    // client gone, before its statement's own interrupt fires): the server is told to stop it too,
+    // or it runs on until it notices the closed socket (SLEEP: up to 5 s) or never does (a lock wait).
+    if (destroy && running > 0) interruptOn(resource, connection);
+    else if (destroy) discard(connection);
     else connection.release();
   }
 
   function run<Row>(query: SqlQuery | string): Promise<SqlResult<Row>> {
+    running++;
     return new Promise((resolve, reject) => {
-      send(connection, query, (failure, rows, fields) => (failure === null ? resolve(toResult<Row>(query, rows, fields)) : reject(failure)));
+      send(connection, query, (failure, rows, fields) => {
+        running--;
+        if (failure === null) resolve(toResult<Row>(query, rows, fields));
+        else reject(failure);
+      });
     });
   }
 
