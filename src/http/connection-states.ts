@@ -48,13 +48,10 @@ export type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
 const PRUNE_MIN = 64;
 
 /**
- * No listener is added to a connection. Closed connections (`socket.closed`, set as `close` is
- * emitted) are skipped by every query and dropped in passing: when a query runs, and when accepting
- * one finds the set grown to twice what the last pruning kept, so at most about as many closed
- * sockets as open ones are held and accepting stays amortized O(1). A `close` listener per socket
- * would sit in the list that every request on it adds to and removes from (Node's response watches
- * its socket's `close`): about 0.5 % of bench/health's throughput (seven fresh pairs, shared-CPU
- * A/B, 0.990 to 1.019).
+ * No listener is added to a connection (Node's response already adds and removes one on its socket's
+ * `close` per request; one more cost about 0.5 %, bench/health README "Where the quiet gap is, by
+ * `perf`"). Closed sockets are skipped by every query and pruned in passing, when a query runs or the
+ * set has doubled since the last pruning: at most about as many closed as open, accepting amortized O(1).
  */
 export function trackConnections(server: Server, accepted: 'connection' | 'secureConnection' = 'connection'): ConnectionStates {
   const open = new Set<Socket>();

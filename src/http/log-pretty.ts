@@ -1,11 +1,8 @@
 /**
- * `--log-format=pretty`: the same lines, human-readable, for a terminal. pino-pretty formats them,
- * loaded only when this format is chosen (it takes about 30 ms to load; the JSON default never does).
- *
- * The lines are made exactly as for JSON (the request line's hand-made fast path included) and batched
- * the same way; this target turns each JSON line into its pretty form as a batch is written, so the
- * two formats cannot say different things. A request line reads `GET /users/7 200 0.41 ms (id)`;
- * other fields follow on the same line, an error's stack below it.
+ * `--log-format=pretty`: the same lines, human-readable (pino-pretty, loaded only for this format:
+ * about 30 ms). Lines are made and batched exactly as for JSON and turned pretty as a batch is
+ * written, so the two formats cannot say different things: `GET /users/7 200 0.41 ms (id)`, other
+ * fields on the same line, an error's stack below it.
  */
 import { createRequire } from 'node:module';
 

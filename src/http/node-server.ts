@@ -1,16 +1,12 @@
 /**
- * The Node HTTP server under Fastify (its `serverFactory`), built here for what Fastify's own
- * construction gets wrong for us (issue 15):
+ * The Node HTTP server under Fastify (its `serverFactory`), built here because (issue 15): Node bounds
+ * a request's body by `requestTimeout` only when the constructor gets it (Fastify sets it later, and a
+ * body trickled a byte a second held its connection for minutes), and Node answers an HTTP/1.1
+ * request without `Host` with a bare 400, which is a 400 problem here instead.
  *
- * - Node bounds a request's body by `requestTimeout` only when the constructor gets it (Fastify sets
- *   it afterwards: a body trickled a byte a second kept its connection for minutes), so the time-outs
- *   are constructor options; a late request is answered 408 by errors.ts's clientErrorHandler.
- * - Node answers an HTTP/1.1 request without `Host` with a bare 400; its check is off and a 400
- *   problem is written here instead (HTTP/1.0 needs no `Host`).
- *
- * Writes leave at the end of each turn of the event loop (src/io). With `server { tls }` or `h2c`
- * the server is node:http2's (h2-server.ts). Per-request fields are declared on Node's own classes
- * (`ArrivingMessage`, `OwnedResponse`) so setting them adds no property to a Node object.
+ * Writes leave at the end of each turn (src/io); `tls`/`h2c` use node:http2 (h2-server.ts). Per-request
+ * fields are declared on Node's classes (`ArrivingMessage`, `OwnedResponse`) so setting them adds no
+ * property to a Node object.
  */
 import { createServer, IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';

@@ -1,11 +1,8 @@
 /**
- * Per-request notes for the log line (which step failed, the full error, why a run was cancelled), and
- * the one call that writes the line once the response is sent.
- *
- * Notes live on a request decoration declared once (`null` until needed), so the common path allocates
- * nothing. The line is written by the code that sends the response (every response goes through
- * `writeResult` or `sendProblem`) rather than by an onResponse hook, which would cost a hook run per
- * request for nothing more.
+ * Per-request notes for the log line (which step failed, the full error, why a run was cancelled), on
+ * a request decoration that stays `null` until needed, and the one call that writes the line. The
+ * code sending the response writes it (`writeResult`, `sendProblem`): an onResponse hook would cost a
+ * hook run per request for nothing more.
  */
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -19,11 +16,9 @@ interface StampedMessage extends IncomingMessage {
 }
 
 /**
- * Fastify's `genReqId`: the first code that runs for every request. svc's own server stamps its
- * requests with their arrival time as it builds them (node-server.ts); a request that comes another
- * way (`inject` in tests) is stamped here. The log line's `ms` is measured from it (Fastify records
- * no start time when its own logger is off, and an onRequest hook for it would cost a hook run per
- * request).
+ * Fastify's `genReqId`, the first code to run for every request: stamps the arrival time that the log
+ * line's `ms` counts from, for requests svc's server did not stamp (`inject` in tests). Fastify keeps
+ * no start time with its logger off, and an onRequest hook for it would cost a hook run per request.
  */
 export function arrive(req: IncomingMessage): string {
   const stamped = req as StampedMessage;

@@ -16,9 +16,8 @@ export function isSaneRequestId(value: unknown): value is string {
 }
 
 /**
- * Generated ids are `<process prefix>-<counter>`: the prefix (random, fixed at start) keeps ids of
- * different instances and restarts apart, the counter keeps generation at a few nanoseconds (measured:
- * crypto.randomUUID costs about 0.25 us per request once its entropy pool refills are counted).
+ * Generated ids are `<process prefix>-<counter>`: the random prefix keeps instances and restarts
+ * apart, the counter costs nanoseconds (crypto.randomUUID about 0.25 us, its entropy refills counted).
  */
 const PREFIX = randomBytes(6).toString('hex');
 let counter = 0;
