@@ -1,18 +1,12 @@
 /**
- * `PostgresHandle.cursor`: a query's rows through a named portal, fetched a batch at a time and only
- * when the reader asks (SqlCursor in ./types.ts).
+ * `PostgresHandle.cursor`: a query's rows through a named portal, a batch at a time and only when the
+ * reader asks (SqlCursor in ./types.ts). Rows are read through pg-query-stream's `cursor`
+ * (pg-cursor's `read(n)`), never its Readable side, which would keep two batches in flight.
  *
- * pg-query-stream's QueryStream opens the portal and its `destroy()` closes it; rows are read through
- * its `cursor` (pg-cursor's `read(n)`), never its Readable side, which would ask for the next batch
- * at the first row taken and keep two in flight. Here one batch is held at most.
- *
- * The client goes back exactly once: released clean when the rows run out, the query failed (pg-cursor
- * has sent Sync) or the portal closed while idle; destroyed when the connection failed, the close did
- * not complete, or a fetch was running at close (the server is asked to cancel it, ./cancel.ts).
- *
- * An open portal is one statement in an implicit transaction: it holds its snapshot, and
- * `statement_timeout` bounds the whole stream, the reader's pauses included. On PGlite (one client)
- * an open cursor makes every other query wait.
+ * The client goes back exactly once: clean when the rows run out, the query failed or an idle portal
+ * closed; destroyed when the connection failed, the close did not complete, or a fetch was running
+ * (the server is asked to cancel it, ./cancel.ts). An open portal holds its snapshot, and
+ * `statement_timeout` bounds the whole stream, pauses included; on PGlite it makes every query wait.
  */
 import type pg from 'pg';
 import QueryStream from 'pg-query-stream';

@@ -113,13 +113,9 @@ export async function applyMigrations(pool: pg.Pool, dir: string, key: string, l
 }
 
 /**
- * One transaction holding the migrations' lock. The lock is transaction-level
- * (`pg_advisory_xact_lock`) and the time-out lifted with `SET LOCAL`, so both end with the
- * transaction: through a pooler in transaction mode (PgBouncer), consecutive transactions of one
- * client may run on different server connections, and a session-level lock or `SET` would stay on
- * a connection that then serves someone else (the lock never released, the time-out lifted for
- * them), while an unlock would run where no lock is held. Replicas booting together queue on the
- * lock, each transaction in turn.
+ * One transaction holding the migrations' lock. Lock (`pg_advisory_xact_lock`) and time-out
+ * (`SET LOCAL`) end with the transaction: through a pooler in transaction mode a session-level lock or
+ * `SET` would stay on a server connection that then serves someone else. Replicas queue on it.
  */
 async function lockedTransaction<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
   await client.query('BEGIN');
