@@ -2,14 +2,10 @@
  * CSV (SPEC.md §4.3, DECISIONS.md §6): RFC 4180 text through `csv-stringify`, a header row (from
  * `columns`, else the first item's keys) then one CRLF-terminated record per item.
  *
- * One Stringifier is built per encoding at boot and its record formatter (`api.stringify`) called per
- * record: the package's sync and stream entry points cost more a record (bench/export README "The csv
- * record formatter"). That formatter is not in the typings, so `recordFormatter` checks it at boot.
- *
- * Cells are converted here (`cell`), not by csv-stringify's `cast`, whose defaults write booleans as 1
- * and empty, dates as epoch ms, and throw on a BigInt. `neutralizeFormulas` is OWASP's defence against
- * CSV injection (docs/streams.md "Spreadsheet formulas in `csv`"): string cells and key-derived
- * headers only; configured `columns` are the author's and stay as written.
+ * One Stringifier per encoding, built at boot, and its record formatter (`api.stringify`, untyped:
+ * checked at boot) called per record, cheaper than the package's entry points (bench/export README
+ * "The csv record formatter"). Cells are converted here (`cell`), not by its `cast` (booleans as 1,
+ * dates as epoch ms, a throw on BigInt). `neutralizeFormulas`: docs/streams.md "Spreadsheet formulas in `csv`".
  */
 import { createRequire } from 'node:module';
 import type * as CsvStringify from 'csv-stringify';

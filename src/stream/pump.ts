@@ -407,13 +407,9 @@ export class Pump {
   }
 
   /**
-   * What to free once `bytes` is written (./free-bytes.ts): the buffer of the chunks before it, when
-   * `bytes` starts another. A source that hands its chunks over gives them in buffer order (an
-   * upstream body: each socket read is one buffer, cut into several pieces when the body is sent in
-   * chunked coding), so once a chunk of another buffer comes, no piece of the previous one is still
-   * to come; and writes finish in order, so when this one's has, so have all of the previous
-   * buffer's. The first buffer is never freed: it may hold the response's head too. The last is left
-   * to the collector.
+   * What to free once `bytes` is written (./free-bytes.ts): the previous buffer's chunks, once a chunk
+   * of another buffer comes. Handed-over chunks arrive in buffer order and writes finish in order, so
+   * none of it is still to come or unwritten. The first buffer (it may hold the head) is never freed.
    */
   private freeAfter(bytes: Uint8Array): (() => void) | undefined {
     const buffer = bytes.buffer;
