@@ -1,11 +1,8 @@
 /**
- * The statuses a respond can answer with, read from the manifest's text at boot: what `svc graph`
- * labels it with, what the endpoint declares as its statuses known at boot (src/steps/respond), and
- * the responses the OpenAPI document lists (src/openapi). Here, beside `problem()` itself, so that
- * the two agree. They follow what the step does at run time (src/steps/respond/node.ts,
- * src/steps/response.ts): a written `status` wins; without one, a body built by `problem(...)`
- * answers with the problem's status (when it is 200-599) and any other body with 200. `'computed'` when a status depends on request data (`status = steps.q.code`,
- * `problem(ctx.request.query.code, ...)`): no list would be honest.
+ * The statuses a respond can answer with, read from the manifest's text at boot for `svc graph`, the
+ * endpoint's known statuses (src/steps/respond) and the OpenAPI responses: beside `problem()` so the
+ * two agree. As at run time (src/steps/respond/node.ts): a written `status` wins, else a `problem(...)`
+ * body's status (200-599), else 200; `'computed'` when it depends on request data.
  */
 import type { Expression, FunctionCall } from '../hcl/index.js';
 

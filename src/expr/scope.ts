@@ -1,11 +1,7 @@
 /**
- * Scopes, resolved at compile time so that evaluation never looks a name up in a Map.
- *
- * Root variables (`ctx`, `steps`, ...) come from the `vars` record given to `evaluate`.
- * Local variables (for-expression key/value, template `%{for}`, the splat item) live in a per-evaluation
- * array, the frame: each local gets a fixed slot at compile time, so reading one is `frame[i]`.
- * HCL has no recursion, so a slot is never live twice at the same moment; one frame per evaluation
- * (allocated only when the expression has locals) is enough.
+ * Scopes, resolved at compile time so that evaluation never looks a name up in a Map: root variables
+ * (`ctx`, `steps`) from `evaluate`'s `vars`, locals (for key/value, `%{for}`, the splat item) in fixed
+ * slots of a per-evaluation frame. HCL has no recursion, so one frame per evaluation is enough.
  */
 import type { ExprBudget } from './budget.js';
 

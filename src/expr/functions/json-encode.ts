@@ -1,11 +1,7 @@
 /**
- * `json_encode(value)`: the value as JSON text. Measured against the size budget before it is
- * written (json-size.ts): a value holding the same large object many times is small in memory and
- * huge as text.
- *
- * As Terraform's jsonencode (Go's encoder), `<`, `>`, `&`, U+2028 and U+2029 in strings are written
- * as `\u003c`, `\u003e`, `\u0026`, `\u2028` and `\u2029`, so the text is safe inside HTML and
- * JavaScript source. Each such character adds 5 characters, charged to the budget.
+ * `json_encode(value)`: the value as JSON text, measured against the size budget before it is written
+ * (json-size.ts). As Terraform's jsonencode, `<`, `>`, `&`, U+2028 and U+2029 are `\u`-escaped, so the
+ * text is safe inside HTML and JavaScript; each adds 5 characters, charged to the budget.
  */
 import { type ExprBudget, reserveChars } from '../budget.js';
 import { jsonText } from '../json-size.js';
