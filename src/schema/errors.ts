@@ -98,13 +98,10 @@ export interface PendingParam {
 }
 
 /**
- * Maps the errors of one coordinate, sorted by declaration order (stable for ties).
- *
- * `limit` bounds the work for hostile requests: only the first `limit` ajv errors are mapped. ajv finds
- * errors in nearly the documented order already (properties in declaration order, elements by index;
- * only `is required` entries come early), so for any request with fewer failures the result is exact,
- * and beyond it the entries kept are still real failures in order. A 1 MiB body of 250,000 wrong list
- * elements costs ajv ~0.1 s to report; mapping and sorting all of them would cost several times that.
+ * Maps the errors of one coordinate, sorted by declaration order (stable for ties). `limit` bounds
+ * the work for hostile requests: ajv finds errors nearly in the documented order, so the first `limit`
+ * are exact for any honest request and still real failures in order beyond it (250,000 wrong
+ * elements take ajv ~0.1 s to report; mapping and sorting them all several times that).
  */
 export function mapErrors(errors: readonly ErrorObject[], where: Coordinate, root: ObjectTypeSpec, limit = Infinity): InvalidParam[] {
   if (errors.length > limit) errors = errors.slice(0, limit);
