@@ -1,11 +1,9 @@
 /**
  * Every regular expression a manifest holds (a field's `pattern`, a `replace()` with `/re/`) is
- * compiled here, once, at boot, and runs on RE2 (the `re2js` port: pure JavaScript, no install
- * script), whose matching time is linear in the input. JavaScript's own engine backtracks: `^(a+)+$`
- * against thirty `a` and a `!` takes seconds, and during them no other request is served and SIGTERM
- * waits. A pattern is written in JavaScript syntax (as JSON Schema and the OpenAPI document define
- * it), and keeps its JavaScript meaning (translate.ts); a pattern RE2 cannot express (lookaround,
- * back-references) is refused with the reason, which the caller reports as a boot diagnostic.
+ * compiled here, once, at boot, for RE2 (`re2js`, pure JavaScript), whose matching is linear in time:
+ * JavaScript's engine backtracks (`^(a+)+$` on thirty `a` and a `!` takes seconds, serving nothing
+ * meanwhile). Written and meant as JavaScript (translate.ts); what RE2 cannot express is refused
+ * with the reason, for a boot diagnostic.
  */
 import { RE2JS, RE2JSException } from 're2js';
 import { translateToRe2, UnsupportedConstruct } from './translate.js';
