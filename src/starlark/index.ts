@@ -280,13 +280,10 @@ export function fromJS(v: unknown, limits: ConvertLimits = DEFAULT_CONVERT_LIMIT
 }
 
 /**
- * Convert a Starlark value to JS. None -> null, ints -> number (BigInt beyond
- * 2^53), floats -> number, str -> string, bytes -> Uint8Array, list/tuple/set
- * -> array, dict and struct -> plain object (string keys; other keys are
- * rendered with str()). Keys become own data properties, `__proto__` included
- * (never a prototype). Functions and other values without a data meaning, two
- * keys with the same JS spelling (1 and "1"), cyclic, too deep or too large
- * values (see ConvertLimits) raise a StarlarkError of kind 'convert'.
+ * Convert a Starlark value to JS: None null, numbers (BigInt past 2^53), str string, bytes
+ * Uint8Array, list/tuple/set array, dict and struct a plain object with own data properties
+ * (`__proto__` included, never a prototype). Functions, keys clashing as JS text (1 and "1"), cyclic,
+ * too deep or too large values (ConvertLimits) raise a StarlarkError of kind 'convert'.
  */
 export function toJS(v: Value, limits: ConvertLimits = DEFAULT_CONVERT_LIMITS): unknown {
   try {
