@@ -6,7 +6,8 @@
  * Node's HTTP/2 server has no receive time-out: a body still arriving `request_timeout` after its
  * headers is answered 408 here and reset with NO_ERROR (RFC 9113 §8.1). Rapid reset (CVE-2023-44487)
  * is bounded by nghttp2 from Node 20.8.1 (test/http/tls.test.ts), and `maxConcurrentStreams` bounds
- * one session. Writes are not held to the turn's end (src/io): TLS and HTTP/2 frame below the socket.
+ * one session. Writes are not held to the turn's end (src/io): TLS encrypts below the JavaScript
+ * socket and HTTP/2 frames per session, so holding the raw socket's writes would hold nothing.
  */
 import {
   constants,

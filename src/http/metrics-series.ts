@@ -1,7 +1,7 @@
 /**
  * Histograms recorded per request at the cost of a few additions, read by prom-client at scrape time.
  * prom-client's Histogram validates labels, builds a key and looks up the bucket by name on every
- * observation, costing about a microsecond a request (bench/health README "Metrics on and off").
+ * observation, several times what this costs (bench/health README "Metrics on and off").
  * Here a series is found once (a step kind's at boot) or by one Map lookup, and `get()` gives
  * prom-client's own shape, so the text format and the cluster aggregation stay prom-client's.
  */
