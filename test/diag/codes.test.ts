@@ -135,6 +135,50 @@ test('--diagnostics=json carries the code (check on stdout, serve on stderr); th
   assert.doesNotMatch(text.stderr, /SVC_/);
 });
 
+test("a kind's code is set where it reports: in its block, in a block it holds, and when it is compiled", () => {
+  const at = (ds: readonly Diagnostic[]) => ds.map((d) => [d.code, d.subject?.start.line]);
+  const decoded = buildServiceModel([
+    {
+      filename: 'a.hcl',
+      source: `connection "postgres" "db" {
+  url = "pglite:"
+}
+endpoint "GET /a" {
+  pipeline {
+    transaction "t" {
+      connection = connection.postgres.db
+      sql "s" {
+        query  = "SELECT 1"
+        stream = true
+      }
+      sql "q" {
+        query = "SELECT @x"
+      }
+      parallel {
+        sql "p" {
+          query = "SELECT 2"
+        }
+      }
+    }
+    respond {
+      body = 1
+    }
+  }
+}
+`,
+    },
+  ]);
+  // The transaction reports the parallel it holds; the sql steps it holds report with their own codes.
+  assert.deepEqual(at(decoded.diagnostics), [
+    ['SVC_STEP_STREAM_IN_TRANSACTION', 10],
+    ['SVC_STEP_MISSING_QUERY', 13],
+    ['SVC_STEP_PARALLEL_IN_TRANSACTION', 15],
+  ]);
+  const built = buildServiceModel([{ filename: 'b.hcl', source: 'endpoint "GET /b" {\n  pipeline {\n    respond {\n      status = 101\n    }\n  }\n}\n' }]);
+  assert.deepEqual(built.diagnostics, []);
+  assert.deepEqual(at(compileService(built.model!).diagnostics), [['SVC_STEP_INVALID_RESPOND_STATUS', 3]]);
+});
+
 // ---------------------------------------------------------------------------------- the fixtures
 
 /** Every diagnostic that parsing, checking and compiling `files` produces. */
