@@ -86,8 +86,11 @@ export interface Engine {
   readonly sleeps: EngineSleeps;
   /** Words of the engine's own that no answer may show (its error codes, its name). */
   readonly leaks: RegExp;
-  /** The SQLSTATE a missing table's failure names in the log (`(SQLSTATE <it>` in its message). */
-  readonly missingTable: string;
+  /**
+   * The SQLSTATE of a missing table's failure, whose log line then names the step and its line;
+   * undefined where the engine has none (SQLite: SQLITE_ERROR), so the line is the engine's message.
+   */
+  readonly missingTable: string | undefined;
   /** Transactions left open on the served database by anyone but the probe; undefined where none can be seen. */
   openTransactions?(s: ServedSql): Promise<unknown[]>;
   /** A cursor that stops when the client stops reading, shown by a per-row sequence; undefined where none can be watched. */
