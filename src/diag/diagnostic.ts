@@ -11,9 +11,10 @@ export interface Diagnostic {
   readonly severity: Severity;
   readonly summary: string;
   /**
-   * The stable code (`SVC_...`, catalogued in ./codes.ts). Producers normally leave it out and the
-   * catalogue supplies it from the summary, so read it with `codeOf(d)`, not `d.code`; set it only to
-   * override that lookup.
+   * The stable code (`SVC_...`, catalogued in ./codes.ts, or in the reporting step kind's `codes`).
+   * Producers normally leave it out and the catalogue supplies it from the summary, so read it with
+   * `codeOf(d)`, not `d.code`; it is set where a step kind reports (its scope, the compile
+   * environment: from the kind's own list) or to override that lookup.
    */
   readonly code?: string;
   readonly detail?: string;
