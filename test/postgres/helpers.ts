@@ -1,9 +1,10 @@
 /**
  * A whole service from manifest text, served in-process on real connections: the manifest is built
  * and compiled as `svc serve` does, its connections opened, and requests sent through Fastify's
- * `inject`. Used by the sql, transaction, parallel and fault tests, which run on every postgres
- * target (embedded PGlite and the real server the test command starts). Also: probes of the served
- * pool (rows, its stats made whole, statements still running) and a server of a test's own to stop.
+ * `inject`. Used by the parallel and fault tests, which run on every postgres target (embedded
+ * PGlite and the real server the test command starts); the suites shared with the other engines
+ * are in test/sql-suite, run here through ./engine.ts. Also: probes of the served pool (rows, its
+ * stats made whole, statements still running) and a server of a test's own to stop.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
