@@ -7,8 +7,11 @@
  *
  * Made from the compiled JavaScript (dist/src, after tsc), so the bundle runs the code the tests ran;
  * esbuild follows each file's source map, so the bundle's map names the TypeScript sources.
- * - **Packages stay external**: node_modules are loaded by Node as before, lazily where svc loads
- *   them lazily (pg, PGlite, ioredis, undici, prom-client, yaml, csv-stringify...).
+ * - **Packages in plain JavaScript are bundled too** (Fastify and its dependencies, Ajv, RxJS,
+ *   semver, marked, re2js...): Node's module loader found, read and compiled their ~300 files at
+ *   every start (bench/users README "A lighter start"). A bundled CommonJS package runs in the
+ *   bundle's ES modules with a `require` of their own (the banner), for the Node built-ins it asks
+ *   for. EXTERNAL below stays in node_modules, loaded by Node as before.
  * - **Code splitting**: each of svc's own `import()`s (a command's module, a connector's driver
  *   side) stays a chunk of its own, loaded when it is today.
  * - **The Starlark worker** (src/steps/starlark/worker.ts) is an entry of its own, dist/bundle/worker.js:
@@ -40,6 +43,31 @@ const outdir = join(root, 'dist/bundle');
 const listFile = join(outdir, 'outputs.json');
 /** The entries: the command (what bin/svc.js imports) and the Starlark pool's worker thread. */
 const ENTRIES = { svc: 'dist/src/cli/main.js', worker: 'dist/src/steps/starlark/worker.js' } as const;
+/**
+ * Packages left in node_modules: those that find files beside their own (PGlite's WebAssembly and
+ * data, pino's transport worker in thread-stream, esbuild's binary), undici (src/connectors/http loads its internals
+ * by path: one copy), and those svc loads only for a connection or a feature it may never use, lazily
+ * already (the drivers, prom-client, OpenTelemetry, jose, pino-pretty, yaml, csv-stringify, tr46: these
+ * through `createRequire`, which a bundler does not follow anyway).
+ */
+const EXTERNAL = [
+  '@electric-sql/*',
+  'pg',
+  'pg-*',
+  'ioredis',
+  'mysql2',
+  'undici',
+  'pino-pretty',
+  'thread-stream',
+  'prom-client',
+  '@opentelemetry/*',
+  'jose',
+  'yaml',
+  'csv-stringify',
+  'tr46',
+  'esbuild',
+  'puppeteer-core',
+];
 
 for (const source of Object.values(ENTRIES)) if (!existsSync(join(root, source))) throw new Error(`bundle: ${source} is missing; run tsc first`);
 
@@ -50,7 +78,9 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external: EXTERNAL,
+  // esbuild's CommonJS wrappers call `require` for Node's built-ins; an ES module has none of its own.
+  banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
   splitting: true,
   outdir,
   chunkNames: '[name]-[hash]',
