@@ -1,11 +1,12 @@
 /**
- * `check_queries = true` on a postgres connection: at every boot and reload of `svc serve`, once the
+ * `check_queries = true` on a SQL connection (PostgreSQL, SQLite, MySQL): at every boot and reload of `svc serve`, once the
  * connection is open and its migrations applied, every sql step's statement on it is described by
  * the database (nothing runs; ./query-check.ts). A refused one stops the start (or the reload: the
  * previous manifest keeps being served), with its diagnostic; otherwise the described columns type
  * the OpenAPI document the server serves.
  */
 import { renderDiagnostics } from '../diag/index.js';
+import { isSqlKind, type SqlKind } from '../model/index.js';
 import type { SqlColumns } from '../openapi/index.js';
 import type { Booted } from './boot.js';
 import { checkQueries, notChecked } from './query-check.js';
@@ -17,22 +18,22 @@ export class QueriesRefused extends Error {
 
 /** Whether any connection of the manifest asks for the boot check. */
 export function checksQueries(booted: Booted): boolean {
-  return [...booted.model.connections.values()].some((c) => c.kind === 'postgres' && c.checkQueries === true);
+  return [...booted.model.connections.values()].some((c) => isSqlKind(c.kind) && c.checkQueries === true);
 }
 
 /** The described columns, or rejects with QueriesRefused; the connections must be open. */
 export async function bootQueryCheck(booted: Booted): Promise<SqlColumns> {
   const { model, connectors } = booted;
-  const names = [...model.connections.values()].filter((c) => c.kind === 'postgres' && c.checkQueries === true).map((c) => c.name);
-  const label = (name: string): string => `connection "${name}"`;
+  const checking = [...model.connections.values()].filter((c) => isSqlKind(c.kind) && c.checkQueries === true);
+  const label = (key: string): string => `connection "${model.connections.get(key)?.name ?? key}"`;
   const checked = await checkQueries(
     model,
-    names,
+    checking.map((c) => `${c.kind}.${c.name}`),
     async (connection, statements) => {
       try {
-        return await connectors.handle('postgres', connection.name).describe(statements);
+        return await connectors.handle(connection.kind as SqlKind, connection.name).describe(statements);
       } catch (error) {
-        return notChecked(connection, label(connection.name), error);
+        return notChecked(connection, `connection "${connection.name}"`, error);
       }
     },
     label,

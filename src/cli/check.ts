@@ -74,7 +74,7 @@ export async function checkCommand(args: string[], io: CliIO): Promise<number> {
       }
       const checked = await checkQueriesOnDatabases(model, targets);
       diagnostics = [...diagnostics, ...checked.diagnostics];
-      checkedQueries = sqlStatements(model).filter((s) => targets.has(s.connection)).length;
+      checkedQueries = sqlStatements(model).filter((s) => targets.has(`${s.kind}.${s.connection}`)).length;
       if (checked.diagnostics.some((d) => d.severity === 'error')) model = undefined;
     }
     const errors = diagnostics.filter((d) => d.severity === 'error').length;

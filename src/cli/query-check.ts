@@ -1,11 +1,13 @@
 /**
- * Queries checked against a database (docs/postgresql.md "Checking queries against the database"): every sql
- * step's statement described by PostgreSQL without running it, a refused one reported as a
+ * Queries checked against a database (docs/postgresql.md "Checking queries against the database",
+ * docs/sqlite.md and docs/mysql.md "Checking queries"): every sql step's statement described by its
+ * engine (PostgreSQL, SQLite, MySQL/MariaDB) without running it, a refused one reported as a
  * diagnostic inside the query, the columns of the others kept for the OpenAPI document.
  *
  * - `svc check --database URL` / `svc openapi --database URL`: on a database named on the command
- *   line (`name=URL` per connection, a bare URL for the one postgres connection of a manifest), the
- *   connection's pending migrations applied first in a transaction rolled back after;
+ *   line (`name=URL` per connection, a bare URL for the one connection of its engine in a manifest),
+ *   the connection's pending migrations applied first and undone after (src/connectors
+ *   `describeOnDatabase` says how on each engine);
  * - `check_queries = true` on a connection: `svc serve` does the same on the connection itself, after
  *   its migrations, and refuses to start on a refused query.
  *
@@ -13,9 +15,9 @@
  * (./contract-check.ts).
  */
 import { messageOf } from '../../graph/index.js';
-import { checkableDatabaseUrl, describeOnDatabase, redactUrl, type ColumnDescription, type StatementReport } from '../connectors/index.js';
+import { describeOnDatabase, redactUrl, sqlKindOfUrl, uncheckableReason, type ColumnDescription, type StatementReport } from '../connectors/index.js';
 import type { Diagnostic } from '../diag/index.js';
-import type { ConnectionModel, ServiceModel, StepSpecBase } from '../model/index.js';
+import { isSqlKind, type ConnectionModel, type ServiceModel, type SqlKind, type StepSpecBase } from '../model/index.js';
 import { refusedStatement, sqlStatements, type SqlStatement } from '../steps/index.js';
 import { UsageError } from './args.js';
 import { contractDiagnostics } from './contract-check.js';
@@ -27,45 +29,57 @@ export interface QueryCheck {
 }
 
 /**
- * The `--database` values as connection name -> URL, for `model`'s postgres connections. Throws a
- * UsageError for a value that names no postgres connection, a bare URL where the manifest has not
- * exactly one, a connection given twice, or a URL that cannot be opened for a check.
+ * The `--database` values as connection key (`<kind>.<name>`) -> URL, for `model`'s SQL
+ * connections. Throws a UsageError for a value that names no SQL connection, a bare URL where the
+ * manifest has not exactly one connection of the URL's engine, a connection given twice, or a URL
+ * that cannot be opened for a check (with why).
  */
 export function databaseTargets(values: readonly string[], model: ServiceModel): Map<string, string> {
-  const postgres = [...model.connections.values()].filter((c) => c.kind === 'postgres').map((c) => c.name);
+  const sql = [...model.connections.values()].filter((c) => isSqlKind(c.kind));
+  const names = sql.map((c) => c.name);
   const targets = new Map<string, string>();
   for (const value of values) {
     const named = /^([A-Za-z_][A-Za-z0-9_-]*)=(.*)$/s.exec(value);
-    let name: string;
-    let url: string;
+    const url = named ? named[2]! : value;
+    const engine = sqlKindOfUrl(url);
+    let connection: ConnectionModel;
     if (named) {
-      name = named[1]!;
-      url = named[2]!;
-      if (!postgres.includes(name)) throw new UsageError(`--database ${name}=...: the manifest declares no postgres connection "${name}"${declared(postgres)}`);
+      const candidates = sql.filter((c) => c.name === named[1]);
+      if (candidates.length === 0) throw new UsageError(`--database ${named[1]}=...: the manifest declares no SQL connection "${named[1]}"${declared(names)}`);
+      // Two engines may each have a connection of that name: the URL's engine tells which.
+      connection = candidates.find((c) => c.kind === engine) ?? candidates[0]!;
     } else {
-      if (postgres.length === 0) throw new UsageError(`--database: the manifest declares no postgres connection`);
-      if (postgres.length > 1) {
+      const label = redactUrl(value);
+      if (engine === undefined)
+        throw new UsageError(`--database ${label}: not a postgres://, pglite:, sqlite: or mysql:// URL; give <connection>=<url>${declared(names)}`);
+      const ofEngine = sql.filter((c) => c.kind === engine);
+      if (ofEngine.length === 0) throw new UsageError(`--database ${label}: the manifest declares no ${engine} connection${declared(names)}`);
+      if (ofEngine.length > 1) {
         throw new UsageError(
-          `--database ${redactUrl(value)}: the manifest has ${postgres.length} postgres connections; give each as --database <name>=<url>${declared(postgres)}`,
+          `--database ${label}: the manifest has ${ofEngine.length} ${engine} connections; give each as --database <name>=<url>${declared(ofEngine.map((c) => c.name))}`,
         );
       }
-      name = postgres[0]!;
-      url = value;
+      connection = ofEngine[0]!;
     }
-    if (targets.has(name)) throw new UsageError(`--database: connection "${name}" is given twice`);
-    if (!checkableDatabaseUrl(url)) {
-      throw new UsageError(
-        `--database ${name}=${redactUrl(url)}: give a postgres:// URL, or pglite: for an in-memory database (a pglite directory is not opened: a running server may hold it)`,
-      );
-    }
-    targets.set(name, url);
+    const key = connectionKey(connection);
+    if (targets.has(key)) throw new UsageError(`--database: connection "${connection.name}" is given twice`);
+    const why = uncheckableReason(connection.kind as SqlKind, url);
+    if (why !== undefined) throw new UsageError(`--database ${connection.name}=${redactUrl(url)}: ${why}`);
+    targets.set(key, url);
   }
   return targets;
 }
 
+/** A connection's key in the model and in the targets: `<kind>.<name>`. */
+function connectionKey(connection: Pick<ConnectionModel, 'kind' | 'name'>): string {
+  return `${connection.kind}.${connection.name}`;
+}
+
 /** The database of a `--database` value, as messages name it (no password). */
 function databaseLabel(url: string): string {
-  return url.startsWith('pglite:') ? 'pglite: (in memory)' : redactUrl(url);
+  if (url.startsWith('pglite:')) return 'pglite: (in memory)';
+  if (url === 'sqlite::memory:') return 'sqlite::memory: (in memory)';
+  return redactUrl(url);
 }
 
 function declared(names: readonly string[]): string {
@@ -78,7 +92,7 @@ export async function checkQueriesOnDatabases(model: ServiceModel, targets: Read
     model,
     [...targets.keys()],
     async (connection, statements) => {
-      const url = targets.get(connection.name)!;
+      const url = targets.get(connectionKey(connection))!;
       try {
         return await describeOnDatabase(url, connection.migrations, statements);
       } catch (error) {
@@ -92,7 +106,7 @@ export async function checkQueriesOnDatabases(model: ServiceModel, targets: Read
 /** A way to describe a connection's statements, or the diagnostic saying why they could not be. */
 export type Describer = (connection: ConnectionModel, statements: readonly string[]) => Promise<readonly StatementReport[] | Diagnostic>;
 
-/** Describes the statements of the `connections` (names) with `describe`, and reports. */
+/** Describes the statements of the `connections` (keys: `<kind>.<name>`) with `describe`, and reports. */
 export async function checkQueries(
   model: ServiceModel,
   connections: readonly string[],
@@ -101,15 +115,16 @@ export async function checkQueries(
 ): Promise<QueryCheck> {
   const byConnection = new Map<string, SqlStatement[]>();
   for (const statement of sqlStatements(model)) {
-    if (!connections.includes(statement.connection)) continue;
-    if (!byConnection.has(statement.connection)) byConnection.set(statement.connection, []);
-    byConnection.get(statement.connection)!.push(statement);
+    const key = connectionKey({ kind: statement.kind, name: statement.connection });
+    if (!connections.includes(key)) continue;
+    if (!byConnection.has(key)) byConnection.set(key, []);
+    byConnection.get(key)!.push(statement);
   }
   const diagnostics: Diagnostic[] = [];
   const columns = new Map<StepSpecBase, readonly ColumnDescription[]>();
   for (const name of connections) {
     const statements = byConnection.get(name) ?? [];
-    const connection = model.connections.get(`postgres.${name}`);
+    const connection = model.connections.get(name);
     if (connection === undefined || statements.length === 0) continue;
     const reports = await describe(
       connection,

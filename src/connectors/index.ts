@@ -12,9 +12,10 @@ export { ConnectorCategory, ConnectorError, ConnectorOpenError } from './errors.
 export { DEFAULT_RETRY } from './retry.js';
 export { redactUrl } from './redact.js';
 export type { ConnectorLogger, RetryPolicy } from './types.js';
-export { checkableDatabaseUrl, describeOnDatabase, type ColumnDescription, type StatementError, type StatementReport } from './postgres/index.js';
+export { describeOnDatabase, sqlKindOfUrl, uncheckableReason } from './describe-database.js';
 export { MIGRATIONS_TABLE, type PostgresHandle, type PostgresListening, type PostgresSession } from './postgres/index.js';
-export type { PlaceholderStyle, SqlCursor, SqlHandle, SqlResult, SqlSession } from './sql-types.js';
+export { PLACEHOLDERS, type PlaceholderStyle, type SqlCursor, type SqlHandle, type SqlResult, type SqlSession } from './sql-types.js';
+export type { ColumnDescription, StatementError, StatementReport } from './sql-types.js';
 // The embedded engine's template, made at build time (scripts/pglite-template.ts).
 export { pgliteTemplateFile, writeTemplate } from './postgres/index.js';
 export { DEFAULT_MAX_BODY_BYTES, type HeaderValue, type OutboundClient, type OutboundHttp, type OutboundResponse } from './http/index.js';

@@ -119,6 +119,51 @@ export interface SqlSession {
   readonly released: boolean;
 }
 
+/**
+ * One column of a statement's rows, as the engine described it without running the statement
+ * (`svc check --database`, `check_queries = true`): what the OpenAPI document types the rows with.
+ */
+export interface ColumnDescription {
+  readonly name: string;
+  /** PostgreSQL: the pg_type oid (RowDescription's; a domain's base type). */
+  readonly typeOid?: number;
+  /** PostgreSQL: the labels of an enum type, in their order. */
+  readonly enumLabels?: readonly string[];
+  /**
+   * SQLite, MySQL: the JSON Schema of the values the connector hands over for the column, null
+   * aside (docs/sqlite.md and docs/mysql.md "Checking queries"); `{}` when they may be anything.
+   */
+  readonly schema?: Readonly<Record<string, unknown>>;
+  /** The engine's name of the column's type (`INTEGER`, `decimal(10,2)`), where it says one. */
+  readonly type?: string;
+  /** True only where the engine says the column cannot be null; false when it cannot tell. */
+  readonly notNull: boolean;
+}
+
+/** The engine's refusal of a statement. */
+export interface StatementError {
+  readonly message: string;
+  /** PostgreSQL's and MySQL's SQLSTATE; SQLite's result code name. */
+  readonly code?: string;
+  /** 1-based character offset into the statement's text (as described, placeholders included). */
+  readonly position?: number;
+  readonly detail?: string;
+  readonly hint?: string;
+}
+
+export type StatementReport =
+  | {
+      readonly ok: true;
+      /** PostgreSQL: pg_type oids of $1, $2, ... as the server inferred them. */
+      readonly parameterTypes?: readonly number[];
+      /** Undefined when the statement returns no rows, or the engine cannot tell its columns. */
+      readonly columns: readonly ColumnDescription[] | undefined;
+    }
+  | { readonly ok: false; readonly error: StatementError };
+
+/** How each SQL engine writes a parameter (the handles' `placeholders`, known without one). */
+export const PLACEHOLDERS: Readonly<Record<SqlKind, PlaceholderStyle>> = { postgres: 'dollar', sqlite: 'numbered', mysql: 'question' };
+
 /** A SQL connection: what the sql and transaction steps bind to, whatever the engine. */
 export interface SqlHandle extends HandleBase {
   readonly kind: SqlKind;
@@ -138,5 +183,11 @@ export interface SqlHandle extends HandleBase {
    * `COMMIT` and `ROLLBACK` the caller sends as those words; an engine may translate them).
    */
   checkout(options?: QueryOptions): Promise<SqlSession>;
+  /**
+   * Describes each statement (in the handle's `placeholders` style) without running it: its
+   * columns, or the engine's refusal (`check_queries = true`). Rejects only when the connection
+   * fails, never for a refused statement.
+   */
+  describe(statements: readonly string[]): Promise<StatementReport[]>;
   stats(): PoolStats;
 }

@@ -24,8 +24,8 @@ const SCHEMES: Record<ConnectionKind, readonly string[]> = {
 
 const CONNECTION_BODY: Record<ConnectionKind, BodySchema> = {
   postgres: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {}, prepared_statements: {}, check_queries: {} }, blocks: { pool: {} } },
-  sqlite: { attributes: { url: {}, source: {}, migrations: {}, busy_timeout: {} } },
-  mysql: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {} }, blocks: { pool: {}, tls: {} } },
+  sqlite: { attributes: { url: {}, source: {}, migrations: {}, busy_timeout: {}, check_queries: {} } },
+  mysql: { attributes: { url: {}, source: {}, statement_timeout: {}, migrations: {}, check_queries: {} }, blocks: { pool: {}, tls: {} } },
   redis: { attributes: { url: {}, source: {}, shared: {} }, blocks: { pool: {} } },
 };
 const POOL_BODY: BodySchema = { attributes: { max: {}, idle_timeout: {} } };

@@ -255,7 +255,7 @@ export interface ConnectionModel {
    */
   readonly preparedStatements?: boolean;
   /**
-   * postgres only: `check_queries = true` makes `svc serve` describe every sql step's statement on
+   * postgres, sqlite, mysql: `check_queries = true` makes `svc serve` describe every sql step's statement on
    * the connection at boot, after its migrations, and refuse to start when the database refuses one.
    */
   readonly checkQueries?: boolean;

@@ -7,6 +7,9 @@
  * as parsed. A type pg does not parse (an enum, a range, a composite, an array of these) arrives as
  * the server's text: a string.
  *
+ * SQLite and MySQL columns come with their schema (src/connectors/sqlite/column-types.ts,
+ * src/connectors/mysql/column-types.ts), which is used as it is.
+ *
  * Nullability: a column the database says cannot be null (a NOT NULL table column outside an outer
  * join) has its type; any other may be null. Array elements are typed without null.
  */
@@ -15,8 +18,11 @@ import type { JsonSchema } from '../schema/index.js';
 /** What the database told of one column (src/connectors `ColumnDescription`, read structurally). */
 export interface SqlColumn {
   readonly name: string;
-  readonly typeOid: number;
+  /** PostgreSQL's: the type oid, mapped below. */
+  readonly typeOid?: number;
   readonly enumLabels?: readonly string[];
+  /** Other engines': the values' schema as their connector knows it (null aside), used as it is. */
+  readonly schema?: Readonly<JsonSchema>;
   readonly notNull: boolean;
 }
 
@@ -84,9 +90,11 @@ const ARRAYS: ReadonlyMap<number, JsonSchema> = new Map<number, JsonSchema>([
 
 /** The schema of one column's values. */
 export function columnSchema(column: SqlColumn): JsonSchema {
-  const array = ARRAYS.get(column.typeOid);
+  const array = column.typeOid === undefined ? undefined : ARRAYS.get(column.typeOid);
   let schema: JsonSchema;
-  if (array !== undefined) schema = { type: 'array', items: array };
+  if (column.schema !== undefined) schema = { ...column.schema };
+  else if (column.typeOid === undefined) schema = {};
+  else if (array !== undefined) schema = { type: 'array', items: array };
   else if (column.enumLabels !== undefined) schema = { type: 'string', enum: [...column.enumLabels] };
   else schema = SCALARS.get(column.typeOid) ?? STRING;
   return column.notNull ? schema : nullable(schema);

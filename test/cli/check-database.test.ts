@@ -228,7 +228,7 @@ describe('svc check --database on the real server leaves the database as it was'
     assert.equal((await svc(['check', '-c', dir, '--database', `db=${url}`])).code, 0);
     const unknown = await svc(['check', '-c', dir, '--database', `other=${url}`]);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /no postgres connection "other" \(declared: db\)/);
+    assert.match(unknown.stderr, /no SQL connection "other" \(declared: db\)/);
     const directory = await svc(['check', '-c', dir, '--database', 'pglite:./data']);
     assert.equal(directory.code, 2);
     assert.match(directory.stderr, /pglite directory is not opened/);

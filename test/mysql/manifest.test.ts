@@ -1,7 +1,7 @@
 /**
  * What the manifest says of mysql connections (no server needed, never skips): the URL forms and
  * their refusals at the URL, the `tls` block, and what only PostgreSQL has (`listen`,
- * `check_queries`, `prepared_statements`) refused by name.
+ * `prepared_statements`) refused by name.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -53,7 +53,7 @@ test('tls { ca_file, cert_file, key_file, reject_unauthorized }: files resolved 
 });
 
 test("PostgreSQL's own settings are refused by name on a mysql connection, and so is listen", () => {
-  for (const attribute of ['check_queries = true', 'prepared_statements = false', 'busy_timeout = "1s"']) {
+  for (const attribute of ['prepared_statements = false', 'busy_timeout = "1s"']) {
     const found = diagnostics(connection(`  url = "mysql://db/shop"\n  ${attribute}`));
     assert.equal(found.length, 1, `${attribute}: ${found.join('\n')}`);
     assert.match(found[0]!, /^3:3 SVC_MANIFEST_UNSUPPORTED_ARGUMENT/);

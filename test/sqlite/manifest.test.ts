@@ -61,7 +61,7 @@ test('sqlite URLs and attributes', { skip: NO_SQLITE }, () => {
     ['2:9 SVC_CONNECTION_INVALID_URL'],
   );
   // PostgreSQL's own settings are refused by name.
-  for (const attribute of ['statement_timeout = "1s"', 'check_queries = true', 'prepared_statements = false']) {
+  for (const attribute of ['statement_timeout = "1s"', 'prepared_statements = false']) {
     const found = diagnostics(connection(`  url = "sqlite:app.db"\n  ${attribute}`));
     assert.equal(found.length, 1, `${attribute}: ${found.join('\n')}`);
     assert.match(found[0]!, /^3:3 SVC_MANIFEST_UNSUPPORTED_ARGUMENT/);

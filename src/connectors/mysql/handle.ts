@@ -5,7 +5,8 @@
  */
 import { ConnectorError } from '../errors.js';
 import { watchInterrupt } from '../interrupt.js';
-import type { CursorOptions, PoolStats, QueryOptions, SqlCursor, SqlQuery, SqlResult, SqlSession } from '../sql-types.js';
+import type { CursorOptions, PoolStats, QueryOptions, SqlCursor, SqlQuery, SqlResult, SqlSession, StatementReport } from '../sql-types.js';
+import { toConnectorError } from './errors.js';
 import type { HandleIdentity, ResourceAccess } from '../types.js';
 import { acquire } from './execute.js';
 import { queryPool } from './query.js';
@@ -54,6 +55,26 @@ export function mysqlHandle(access: ResourceAccess<MysqlResource>, identity: Han
         return openSession(resource, connection);
       } finally {
         interrupt?.dispose();
+      }
+    },
+    async describe(statements: readonly string[]): Promise<StatementReport[]> {
+      const resource = access.get();
+      const { where } = resource;
+      const connection = await new Promise<MysqlConnection>((resolve, reject) => {
+        acquire(resource, (error, got) => (error === undefined ? resolve(got!) : reject(error)));
+      });
+      const { describeMysqlStatements } = await import('./describe.js');
+      let whole = false;
+      try {
+        const reports = await describeMysqlStatements(connection, statements);
+        whole = true;
+        return reports;
+      } catch (error) {
+        throw toConnectorError(error, where.key, where.label);
+      } finally {
+        // A connection that failed under the check is not given to a request.
+        if (whole) connection.release();
+        else connection.destroy();
       }
     },
     stats(): PoolStats {

@@ -18,7 +18,11 @@ export interface MysqlTarget {
 const DEFAULT_PORT = 3306;
 
 export function mysqlTargetOf(connection: ConnectionModel): MysqlTarget {
-  const url = new URL(connection.url);
+  return mysqlTargetOfUrl(connection.url);
+}
+
+export function mysqlTargetOfUrl(text: string): MysqlTarget {
+  const url = new URL(text);
   const decoded = (text: string): string | undefined => (text === '' ? undefined : decodeURIComponent(text));
   return {
     // `[::1]` is how a URL writes an IPv6 address; the socket wants it bare.

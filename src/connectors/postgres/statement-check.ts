@@ -11,35 +11,12 @@
  */
 import type pg from 'pg';
 import { describeCause } from '../errors.js';
-import { describeStatement, type DescribedField, type StatementError } from './describe.js';
+import type { ColumnDescription, StatementReport } from '../sql-types.js';
+import { describeStatement, type DescribedField } from './describe.js';
 import { MIGRATIONS_TABLE, MigrationError, readMigrations } from './migrations.js';
 import { transactionControl } from './transaction-control.js';
 
-export type { StatementError } from './describe.js';
-
-/** One column of a statement's rows: what the server knows of its type and nullability. */
-export interface ColumnDescription {
-  readonly name: string;
-  /** pg_type oid, as RowDescription gives it (a domain's base type). */
-  readonly typeOid: number;
-  /** The labels of an enum type, in their order. */
-  readonly enumLabels?: readonly string[];
-  /**
-   * True only when the column is a table column declared NOT NULL and the statement has no outer
-   * join (the catalogs cannot tell which side of one a column comes from; a LEFT JOIN makes its
-   * right side's NOT NULL columns null). An expression's nullability is unknown: false.
-   */
-  readonly notNull: boolean;
-}
-
-export type StatementReport =
-  | {
-      readonly ok: true;
-      readonly parameterTypes: readonly number[];
-      /** Undefined when the statement returns no rows. */
-      readonly columns: readonly ColumnDescription[] | undefined;
-    }
-  | { readonly ok: false; readonly error: StatementError };
+export type { ColumnDescription, StatementError, StatementReport } from '../sql-types.js';
 
 const SAVEPOINT = 'svc_check';
 const OUTER_JOIN = /\b(?:left|right|full)\s+(?:outer\s+)?join\b/i;

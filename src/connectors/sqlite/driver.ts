@@ -16,6 +16,8 @@ export interface SqliteColumn {
   readonly type: string | null;
   readonly column: string | null;
   readonly table: string | null;
+  /** The schema of that table (`main`, an attached one's name), null for an expression. */
+  readonly database: string | null;
 }
 
 export interface SqliteRunResult {

@@ -6,7 +6,7 @@
  * goes there from then on.
  */
 import type { ConnectorError } from '../errors.js';
-import type { CursorOptions, PoolStats, QueryOptions, SqlCursor, SqlQuery, SqlResult, SqlSession } from '../sql-types.js';
+import type { CursorOptions, PoolStats, QueryOptions, SqlCursor, SqlQuery, SqlResult, SqlSession, StatementReport } from '../sql-types.js';
 import type { HandleIdentity, ResourceAccess } from '../types.js';
 import { readOnlyRefusal } from './errors.js';
 import { onConnection } from './execute.js';
@@ -45,6 +45,13 @@ export function sqliteHandle(access: ResourceAccess<SqliteResource>, identity: H
     async checkout(options: QueryOptions = {}): Promise<SqlSession> {
       const resource = access.get();
       return openSession(resource, await takeLease(resource, resource.write, options));
+    },
+    async describe(statements: readonly string[]): Promise<StatementReport[]> {
+      const resource = access.get();
+      const { describeSqliteStatements } = await import('./describe.js');
+      // On the write connection, in its turn: it sees the schema the migrations made, and no
+      // transaction is open on it meanwhile.
+      return onConnection(resource, resource.write, () => describeSqliteStatements(resource.write.db, statements), {});
     },
     stats(): PoolStats {
       if (access.state !== 'open') return { total: 0, idle: 0, waiting: 0, max: 0 };

@@ -86,10 +86,11 @@ export function toPlaceholders(
 }
 
 /**
- * `toPositional`'s text, with the index in `sql` each of its UTF-16 units comes from (a `$n` from its
- * `@name`'s `@`): how a place the server names in the statement is found in the manifest's query.
+ * `toPlaceholders`' text (`toPositional`'s by default), with the index in `sql` each of its UTF-16
+ * units comes from (a `$n`, `?n` or `?` from its `@name`'s `@`): how a place the engine names in the
+ * statement is found in the manifest's query.
  */
-export function positionalOrigins(sql: string, parameters: readonly string[]): { text: string; origins: number[] } {
+export function positionalOrigins(sql: string, parameters: readonly string[], style: PlaceholderStyle = 'dollar'): { text: string; origins: number[] } {
   let text = '';
   const origins: number[] = [];
   let last = 0;
@@ -101,7 +102,7 @@ export function positionalOrigins(sql: string, parameters: readonly string[]): {
     const n = parameters.indexOf(name);
     if (n < 0) return;
     copy(start);
-    const placeholder = '$' + (n + 1);
+    const placeholder = style === 'question' ? '?' : (style === 'numbered' ? '?' : '$') + (n + 1);
     for (let k = 0; k < placeholder.length; k++) origins.push(start);
     text += placeholder;
     last = end;

@@ -9,6 +9,7 @@
  * template that is not a plain string), the answer is the string's own start.
  */
 import type { Pos, Range } from '../../diag/index.js';
+import type { PlaceholderStyle } from '../../connectors/index.js';
 import { positionalOrigins } from './parameters.js';
 
 /** Where the query is written: the range of its string, and the text of the file. */
@@ -19,10 +20,17 @@ export interface QuerySource {
 
 /**
  * The manifest position of PostgreSQL's `position` (1-based, in characters) in the positional text
- * of `query`, or undefined when it falls outside the query.
+ * of `query` (or in the text of another placeholder `style`, where SQLite's and MySQL's refusals
+ * are located), or undefined when it falls outside the query.
  */
-export function statementPosition(query: string, parameters: readonly string[], position: number, source: QuerySource): Pos | undefined {
-  const { text, origins } = positionalOrigins(query, parameters);
+export function statementPosition(
+  query: string,
+  parameters: readonly string[],
+  position: number,
+  source: QuerySource,
+  style: PlaceholderStyle = 'dollar',
+): Pos | undefined {
+  const { text, origins } = positionalOrigins(query, parameters, style);
   const index = codePointIndex(text, position - 1);
   if (index === undefined) return undefined;
   const offset = index < origins.length ? origins[index]! : query.length;

@@ -21,7 +21,7 @@ export function refusedStatement(statement: SqlStatement, reason: RefusalReason,
   const { step } = statement;
   const subject = errorRange(statement, reason, sources) ?? step.queryRange ?? step.range;
   const lines = [
-    `The database refused the query of sql "${step.name}": ${reason.message}${reason.code ? ` (SQLSTATE ${reason.code})` : ''}. Checked on ${database}.`,
+    `The database refused the query of sql "${step.name}": ${reason.message}${reason.code ? ` (${/^SQLITE_/.test(reason.code) ? '' : 'SQLSTATE '}${reason.code})` : ''}. Checked on ${database}.`,
   ];
   if (reason.detail) lines.push(reason.detail);
   if (reason.hint) lines.push(`Hint: ${reason.hint}`);
@@ -48,10 +48,14 @@ function errorRange(statement: SqlStatement, reason: RefusalReason, sources: Rea
 }
 
 /** Where the server's `position` is in the manifest, when it gives one and the source is known. */
-export function errorPosition(statement: Pick<SqlStatement, 'step'>, position: number | undefined, sources: ReadonlyMap<string, string>): Pos | undefined {
+export function errorPosition(
+  statement: Pick<SqlStatement, 'step'> & Partial<Pick<SqlStatement, 'placeholders'>>,
+  position: number | undefined,
+  sources: ReadonlyMap<string, string>,
+): Pos | undefined {
   const { step } = statement;
   if (position === undefined || step.queryRange === undefined) return undefined;
   const text = sources.get(step.queryRange.filename);
   if (text === undefined) return undefined;
-  return statementPosition(step.query, step.parameters, position, { range: step.queryRange, text });
+  return statementPosition(step.query, step.parameters, position, { range: step.queryRange, text }, statement.placeholders);
 }

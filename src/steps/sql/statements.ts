@@ -3,15 +3,20 @@
  * --database` and `check_queries = true` describe on the database. A step inside a `transaction`
  * runs on the transaction's connection; `listen` steps send no statement of the manifest's.
  */
-import type { ServiceModel, StepSpecBase } from '../../model/index.js';
-import { toPositional } from './parameters.js';
+import { PLACEHOLDERS, type PlaceholderStyle } from '../../connectors/index.js';
+import { isSqlKind, type ServiceModel, type SqlKind, type StepSpecBase } from '../../model/index.js';
+import { toPlaceholders } from './parameters.js';
 import type { SqlStepSpec } from './spec.js';
 
 export interface SqlStatement {
   readonly step: SqlStepSpec;
-  /** The name of the postgres connection it runs on. */
+  /** The name of the connection it runs on. */
   readonly connection: string;
-  /** The text the server parses: `@name` as `$n`, as at run time (./node.ts). */
+  /** That connection's engine. */
+  readonly kind: SqlKind;
+  /** How the engine writes a parameter in `text`. */
+  readonly placeholders: PlaceholderStyle;
+  /** The text the engine parses: `@name` as `$n`, `?n` or `?`, as at run time (./node.ts). */
   readonly text: string;
 }
 
@@ -21,9 +26,10 @@ export function sqlStatements(model: ServiceModel): SqlStatement[] {
     for (const step of steps) {
       if (step.kind === 'sql') {
         const sql = step as SqlStepSpec;
-        // Only PostgreSQL describes a statement without running it.
         const on = sql.connection ?? sql.transactionConnection;
-        if (sql.listen === undefined && on?.kind === 'postgres') out.push({ step: sql, connection: on.name, text: toPositional(sql.query, sql.parameters) });
+        if (sql.listen !== undefined || on === undefined || !isSqlKind(on.kind)) continue;
+        const placeholders = PLACEHOLDERS[on.kind];
+        out.push({ step: sql, connection: on.name, kind: on.kind, placeholders, text: toPlaceholders(sql.query, sql.parameters, placeholders).text });
         continue;
       }
       // A transaction's steps carry its connection; a parallel's have their own.
