@@ -204,6 +204,12 @@ export function sqlSuite(engine: Engine, extras: SuiteExtras = {}): void {
     });
     after(() => s?.close());
 
+    /** Nothing of where the database is (its name, its file's path) in an answer. */
+    function assertNoPlace(body: string): void {
+      const place = new URL(database).pathname;
+      assert.ok(!body.includes(place), `the answer shows ${place}: ${body}`);
+    }
+
     test('insert with RETURNING, select by parameter (a name used twice binds once), 404 on a miss, 409 from catch "23505"', async () => {
       const created = await s.app.inject({ method: 'POST', url: '/users', payload: { email: 'ada@example.com', name: 'Ada' } });
       assert.equal(created.statusCode, 201, created.body);
@@ -265,6 +271,7 @@ export function sqlSuite(engine: Engine, extras: SuiteExtras = {}): void {
       assertProblem(broken);
       assert.doesNotMatch(broken.body, /no_such_table|SELECT|relation/);
       assert.doesNotMatch(broken.body, engine.leaks);
+      assertNoPlace(broken.body);
       assert.equal(broken.json().step, 'bad');
       const line = s.log.requests().find((l) => l.step === 'bad');
       assert.match(JSON.stringify(line?.err), /no_such_table/);
@@ -277,6 +284,7 @@ export function sqlSuite(engine: Engine, extras: SuiteExtras = {}): void {
       assertProblem(refused);
       assert.doesNotMatch(refused.body, /INSERT INTO|refused_values/);
       assert.doesNotMatch(refused.body, engine.leaks);
+      assertNoPlace(refused.body);
       assert.equal((await s.app.inject({ method: 'POST', url: '/refused', payload: { v: engine.sql.refused.accepted } })).statusCode, 204);
       await poolWhole(s);
     });
