@@ -10,7 +10,7 @@
  */
 import type { Diagnostic, Range } from '../diag/index.js';
 import type { FieldSpec, ObjectTypeSpec, PipelineEndpointModel, ServiceModel, StepSpecBase, TypeSpec } from '../model/index.js';
-import { columnSchema, type SqlColumn, type SqlColumns } from '../openapi/index.js';
+import { allSteps, columnSchema, type SqlColumn, type SqlColumns } from '../openapi/index.js';
 
 /** `steps.<name>.<row|rows|stream>`, as the body or source is written. */
 const ROWS_READ = /^steps\.([A-Za-z_][A-Za-z0-9_-]*)\.(row|rows|stream)$/;
@@ -91,17 +91,13 @@ function kindOf(type: TypeSpec): string {
   return type.kind;
 }
 
+/** The endpoint's steps by name, nested ones (parallel branches, transaction bodies) included. */
 function stepsByName(endpoint: PipelineEndpointModel): Map<string, StepSpecBase> {
   const out = new Map<string, StepSpecBase>();
-  const visit = (steps: readonly StepSpecBase[]): void => {
-    for (const step of steps) {
-      const name = (step as { name?: unknown }).name;
-      if (typeof name === 'string') out.set(name, step);
-      const nested = (step as { steps?: unknown }).steps;
-      if (Array.isArray(nested)) visit(nested as StepSpecBase[]);
-    }
-  };
-  visit(endpoint.steps);
+  for (const step of allSteps(endpoint.steps)) {
+    const name = (step as { name?: unknown }).name;
+    if (typeof name === 'string') out.set(name, step);
+  }
   return out;
 }
 

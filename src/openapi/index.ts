@@ -5,4 +5,6 @@
 export { compileOpenApi, type CompileOpenApiOptions } from './compile.js';
 export { columnSchema, type SqlColumn, type SqlColumns } from './sql-types.js';
 export { serializeDocument, type DocumentFormat } from './serialize.js';
+// Every step of a pipeline, nested ones included (cli/contract-check finds a step by name with it).
+export { allSteps } from './step-views.js';
 export type { OpenApiDocument } from './document-types.js';

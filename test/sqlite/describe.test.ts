@@ -173,21 +173,22 @@ describe('sqlite: queries described without running them', SQLITE_ONLY, () => {
   });
 
   test('a refused query is a diagnostic at the word SQLite names, through the @name translation', async () => {
-    const source = manifest('SELECT id, titel, priority')
+    const source = manifest('SELECT id, title, priority')
       .replace('WHERE priority >= @min', 'WHERE priority >= @min AND nope = 1')
       .replace('FROM issues"', 'FROM issuez"');
     const { model } = await booted(await manifestDir(source));
     const checked = await checkQueriesOnDatabases(model, databaseTargets(['db=sqlite::memory:'], model));
     const refused = checked.diagnostics.filter((d) => codeOf(d) === 'SVC_STEP_SQL_REFUSED');
-    // `        SELECT id, titel, priority`: "titel" in column 20 of line 11; "issuez" in column 64 of line 18.
+    // `         WHERE priority >= @min AND nope = 1`: "nope" in column 37 of line 13 (`?1` is shorter
+    // than `@min`: the place is counted back through it); "issuez" in column 64 of line 18.
     assert.deepEqual(
       refused.map((d) => [d.subject?.start.line, d.subject?.start.column]),
       [
-        [11, 20],
+        [13, 37],
         [18, 64],
       ],
     );
-    assert.match(refused[0]!.detail!, /no such column: titel \(SQLITE_ERROR\)\. Checked on sqlite::memory: \(in memory\)/);
+    assert.match(refused[0]!.detail!, /no such column: nope \(SQLITE_ERROR\)\. Checked on sqlite::memory: \(in memory\)/);
     assert.match(refused[1]!.detail!, /no such table: issuez/);
     // A syntax error points at the token SQLite names.
     const syntax = await booted(await manifestDir(manifest('SELECT id title, FROM')));
