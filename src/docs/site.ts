@@ -3,7 +3,6 @@
  * itself): a template's page, or a renderer's page and its assets under `assets/`, each named by a
  * hash of its bytes so it can be cached as immutable and a new bundle gets a new URL.
  */
-import { createHash } from 'node:crypto';
 import type { OpenApiMeta } from '../model/index.js';
 import { markdownToHtml } from './markdown.js';
 import { rendererPage } from './pages.js';
@@ -13,8 +12,11 @@ import { relativeUrl } from './urls.js';
 import { bundleAssets } from './vendor.js';
 
 export interface DocsFile {
-  /** A page is a function, made on its first request: it may embed the OpenAPI document. */
-  readonly content: string | Buffer | (() => string);
+  /**
+   * A function for what is made or read on the first request: a page (it may embed the OpenAPI
+   * document), a renderer's asset (megabytes, vendor.ts).
+   */
+  readonly content: string | Buffer | (() => string | Buffer);
   readonly contentType: string;
   /** True for assets (their path names their content); pages are revalidated. */
   readonly immutable: boolean;
@@ -48,7 +50,7 @@ export function docsPageFiles(input: SiteInput): Map<string, DocsFile> {
   const files = new Map<string, DocsFile>();
   const urls = new Map<string, string>();
   for (const asset of bundleAssets(page.renderer, input.vendorRoot)) {
-    const sub = `assets/${hashedName(asset.name, asset.body)}`;
+    const sub = `assets/${hashedName(asset.name, asset.sha256)}`;
     files.set(sub, { content: asset.body, contentType: asset.contentType, immutable: true });
     // planDocsPage refused paths for which this is undefined.
     urls.set(asset.name, relativeUrl(input.path, `${input.path.replace(/\/$/, '')}/${sub}`)!);
@@ -65,8 +67,8 @@ export function docsPageFiles(input: SiteInput): Map<string, DocsFile> {
 }
 
 /** `swagger-ui.css` -> `swagger-ui.<10 hex digits of its sha-256>.css`. */
-function hashedName(name: string, body: Buffer): string {
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
+function hashedName(name: string, sha256: string): string {
+  const hash = sha256.slice(0, 10);
   const dot = name.lastIndexOf('.');
   return dot === -1 ? `${name}.${hash}` : `${name.slice(0, dot)}.${hash}${name.slice(dot)}`;
 }

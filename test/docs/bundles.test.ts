@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -40,11 +41,28 @@ test('each patch matches the pinned file as often as declared, and what is serve
       const original = readFileSync(join(bundleDir(bundle), patch.path), 'utf8');
       assert.equal(original.split(patch.from).length - 1, patch.count, `${renderer}: ${patch.from}`);
       const served = bundleAssets(renderer as keyof typeof BUNDLES).find((a) => patch.path.endsWith(a.name))!;
-      assert.equal(served.body.toString('utf8').split(patch.from).length - 1, 0, `${renderer}: ${patch.from} is served`);
-      assert.equal(served.body.toString('utf8').split(patch.to).length - 1 >= patch.count, true);
+      assert.equal(served.body().toString('utf8').split(patch.from).length - 1, 0, `${renderer}: ${patch.from} is served`);
+      assert.equal(served.body().toString('utf8').split(patch.to).length - 1 >= patch.count, true);
     }
   }
   assert.equal(patches, 1, "Redoc's CDN logo");
+});
+
+test('assets are hashed at once and read when served; a file changed on disk since is refused, not served under the old name', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-vendor-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const bundle = BUNDLES.swagger;
+  const copy = join(dir, `${bundle.package}@${bundle.version}`);
+  for (const file of bundle.files) {
+    mkdirSync(dirname(join(copy, file.path)), { recursive: true });
+    writeFileSync(join(copy, file.path), readFileSync(join(bundleDir(bundle), file.path)));
+  }
+  const css = bundleAssets('swagger', dir).find((a) => a.name === 'swagger-ui.css')!;
+  const bytes = readFileSync(join(copy, 'swagger-ui.css'));
+  assert.equal(css.sha256, createHash('sha256').update(bytes).digest('hex'));
+  assert.ok(css.body().equals(bytes));
+  writeFileSync(join(copy, 'swagger-ui.css'), Buffer.concat([bytes, Buffer.from('\n/* changed */\n')]));
+  assert.throws(() => css.body(), /swagger-ui\.css changed on disk since svc started; reload svc/);
 });
 
 test('a fresh fetch into an empty directory gives the installed bytes; a second run fetches nothing', { timeout: 120_000 }, (t) => {
