@@ -82,6 +82,7 @@ export const MARIADB: Engine = {
     // 200,000 rows of ~1 KB is ~200 MB.
     stallsBelow: 60_000,
   },
+  closedEarly: 'destroyed',
   poolOfFour: 'pool {\n    max = 4\n  }',
   hangUps: 12,
   migrations: { open, twoAtOnce: (url, dir) => openedAtOnce(open, url, dir) },

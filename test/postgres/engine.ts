@@ -80,6 +80,7 @@ function engineOf(target: Target): Engine {
           },
         }
       : {}),
+    closedEarly: 'reused',
     poolOfFour: 'pool {\n    max = 4\n  }',
     hangUps: server ? 20 : 'PGlite has one client: 20 streams at once would queue behind the first',
     migrations: {

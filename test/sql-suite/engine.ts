@@ -95,6 +95,11 @@ export interface Engine {
   openTransactions?(s: ServedSql): Promise<unknown[]>;
   /** A cursor that stops when the client stops reading, shown by a per-row sequence; undefined where none can be watched. */
   readonly backpressure?: Backpressure;
+  /**
+   * What becomes of a connection whose cursor is closed before its last row: `reused` (PostgreSQL
+   * closes the portal), or `destroyed` (MySQL kills the statement and closes the socket).
+   */
+  readonly closedEarly: 'reused' | 'destroyed';
   /** The connection block's lines for a pool of four, empty where the engine has no pool to size. */
   readonly poolOfFour: string;
   /** Streams of one service at once that hang up mid-download; a skip reason where one holds the only connection. */

@@ -78,6 +78,7 @@ export const SQLITE: Engine = {
   leaks: /SQLITE|malformed|constraint|no such|SELECT|INSERT/,
   // SQLITE_ERROR has no SQLSTATE: its log line has the engine's message, not the step's place.
   missingTable: undefined,
+  closedEarly: 'reused',
   poolOfFour: '',
   hangUps: 4,
   migrations: {
