@@ -11,17 +11,13 @@ import { Value, isThenable } from './result.js';
 
 /*
  * How a node waits for an asynchronous result (a step's run, a container's enter or leave).
- *
  * Hand-written rather than `from(p).pipe(timeout, take(1), map)`: it is on every I/O step, and each
- * operator layer is a subscriber and a closure per request. Per-run objects are small classes with
- * method shorthand and `declare`d fields (see once.ts), and the time-out callback is a module-level function given its object as the
- * scheduler's state: named arrow constants created per call get a `__name()` wrapper
- * (Object.defineProperty) under tsx/esbuild `keepNames`, which made a one-Promise run 7x slower in
- * the benchmarks that run through tsx.
+ * operator is a subscriber and a closure per request. The time-out callback is a module-level function
+ * given its object as state: arrows made per call are wrapped by tsx `keepNames`, several times slower
+ * (graph/README.md "Benchmarks run through tsx are distorted").
  *
- * Both classes settle once (once.ts): the first of value, failure, time-out and teardown wins. On a
- * failure or a time-out the node's context is closed (signal aborted, releases run) *before* the
- * error is sent on, so whatever reacts to the error (a container rolling back) finds the step over.
+ * Both classes settle once (once.ts). On a failure or a time-out the node's context is closed (signal
+ * aborted, releases run) *before* the error is sent on, so a container rolling back finds the step over.
  */
 
 /** Maps an awaited value to the node's result; identity for callers that map themselves. */

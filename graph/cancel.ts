@@ -5,13 +5,10 @@ import type { Release, RunContext } from './types.js';
 
 /*
  * Cancellation, per node. A run is a tree of lifetimes: the run's own (ended with the outcome, or
- * when a stream outcome's subscription ends) and one per container body (ended before the
- * container's `leave`). Each node invocation gets a StepContext in the lifetime it runs in.
- *
- * Cheap by construction, because the synchronous fast path is the common one: a StepContext is one
- * small object; its AbortController exists only once a step reads `signal`, and it joins its
- * lifetime (one array push) only once it holds a signal or a release. Ending a context nobody read
- * is a flag write; ending a lifetime nobody joined is a flag write too.
+ * with a stream outcome's subscription) and one per container body (ended before `leave`); each node
+ * invocation gets a StepContext in its lifetime. Cheap on the synchronous fast path: the
+ * AbortController is made only when a step reads `signal`, the lifetime joined only for a signal or
+ * a release, so ending what nobody read is a flag write.
  */
 
 /** Passed as the reason of a teardown (unsubscribe): mapped to a RunAbortedError only when needed. */

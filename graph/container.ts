@@ -22,16 +22,12 @@ interface ContainerPlan<S extends GraphScope> {
 }
 
 /**
- * A container (e.g. `transaction`): `wrap.enter` → body → `wrap.leave(ending)`.
- *
- * Guarantee: once `enter` has produced a scope, `leave` is called exactly once, whatever happens:
- * 'done', 'exit', 'error' (awaited before the container's own result); 'stream' when the body
- * ended with a stream, deferred to the stream's dispose because the stream may
- * still need what the container holds (a cursor on the transaction's client); or 'cancel' when
- * the run is torn down while the body is still running (unsubscribe, a failing parallel sibling,
- * time-out, client gone) or while a Promise-based `enter` is still pending (the resource arrives
- * after nobody wants it and is given straight back). Before `leave` runs, the body's lifetime is
- * ended: every inner step's signal is aborted and its releases have run.
+ * A container (e.g. `transaction`): `wrap.enter` → body → `wrap.leave(ending)`. Once `enter` has
+ * produced a scope, `leave` is called exactly once: 'done', 'exit', 'error' (awaited before the
+ * container's result); 'stream', deferred to the stream's dispose (it may still read what the
+ * container holds, a cursor on the transaction's client); 'cancel' on teardown, including while a
+ * Promise-based `enter` is pending (its resource is given straight back). The body's lifetime ends
+ * first: every inner step's signal aborted, its releases run.
  */
 export function compileContainer<S extends GraphScope>(def: ContainerNodeDef<S>, site: Site, body: Exec<S>): Exec<S> {
   const plan: ContainerPlan<S> = { site, name: def.name, wrap: def.wrap, body };

@@ -3,18 +3,12 @@ import type { Subscriber } from 'rxjs/internal/Subscriber';
 import type { Unsubscribable } from 'rxjs/internal/types';
 
 /*
- * The engine's own one-value Observables (a step's awaited result, a sequence's continuation, a
- * parallel group, a run's outcome) are connected to the engine's own receivers directly.
- *
- * RxJS's `subscribe` wraps every observer that is not already a Subscriber in a SafeSubscriber and a
- * ConsumerObserver, and runs the connection inside an error-context closure; an asynchronous request
- * went through three such subscriptions, about 1.2 KB of its 15 KB of garbage on bench/cache (the
- * sampling heap profiler, collected objects included). The engine's producers already settle once
- * (once.ts) and its receivers never throw, so inside the engine that machinery guards nothing.
- *
- * Outside the engine (a test, any RxJS operator, `run()`'s callers) these are ordinary Observables:
- * `subscribe` reaches `deliverTo` through RxJS's `_subscribe` hook (defined once, in DirectObservable,
- * as RxJS's own Subject defines it), with RxJS's guarantees around it.
+ * The engine's own one-value Observables are connected to its own receivers directly: RxJS's
+ * `subscribe` wraps each observer in a SafeSubscriber, a ConsumerObserver and an error-context
+ * closure, garbage on every asynchronous request (bench/cache README "The engine's asynchronous path
+ * without RxJS's subscriber wrappers"), and guards nothing here: the producers settle once (once.ts)
+ * and the receivers never throw. Outside the engine they are ordinary Observables: `subscribe`
+ * reaches `deliverTo` through RxJS's `_subscribe` hook, with RxJS's guarantees.
  */
 
 /** What receives a one-value Observable's outcome: one `next` then `complete`, or one `error`. */

@@ -8,18 +8,12 @@ import type { StreamEnd } from './stream.js';
 import type { ExitOutcome, GraphScope, StreamOutcome } from './types.js';
 
 /**
- * The internal protocol every compiled node follows.
- *
- * A node's exec returns a Signal either directly (it ran synchronously) or as an Observable that
- * emits exactly one Signal and completes (it went asynchronous). `undefined` means "carry on with
- * the next node"; an exit or stream outcome means "the run ends here". Failures are thrown
- * (synchronously) or sent on the error channel (asynchronously), always as StepError, so that
- * RxJS itself cancels siblings (forkJoin) and unwinds chains.
- *
- * Keeping the synchronous case free of Observables is the performance rule of ARCHITECTURE.md:
- * a pipeline of expressions and `respond` never allocates an Observable nor enters the event loop.
- * Internal Observables are always `rxjs.Observable` instances, so `instanceof` tells the cases apart
- * (an outcome is a plain object).
+ * The internal protocol every compiled node follows: its exec returns a Signal directly (it ran
+ * synchronously) or as an Observable emitting exactly one Signal (it went asynchronous). `undefined`
+ * carries on with the next node; an exit or stream outcome ends the run. Failures are thrown or sent
+ * on the error channel, always as StepError. The synchronous case allocates no Observable (the
+ * performance rule: expressions and `respond` never enter the event loop), so `instanceof
+ * Observable` tells the cases apart.
  */
 export type Signal = ExitOutcome | StreamOutcome | undefined;
 

@@ -8,19 +8,12 @@ import type { GraphScope } from './types.js';
 
 /**
  * `parallel`: every branch is started in declaration order; the synchronous ones finish on the
- * spot, the asynchronous ones are joined. All outputs are in `scope.steps` after it.
+ * spot, the asynchronous ones are joined (`Join`, written out: the operator form built several
+ * subscribers per branch and per request). All outputs are in `scope.steps` after it.
  *
- * The join is written out (`Join`) rather than built from `forkJoin` and operators: it is on every
- * request of an endpoint with a parallel group, and the operator form built a `map` and a
- * `throwIfEmpty` per branch and a `forkJoin`, `map` and `catchError` per request.
- *
- * - A branch that completes without a value breaks the protocol (steps turn an empty result into a
- *   StepError): it fails the group rather than making it vanish silently.
- * - The first error, or the first branch that ends the run (a step returning `exitWith`), wins:
- *   the other branches are unsubscribed, which tears down their steps, and that failure or signal
- *   is the group's. A synchronous failure of a later branch leaves earlier asynchronous branches
- *   unsubscribed; the run ends with that failure, and the end of the lifetime they ran in reaches
- *   whatever they had started (cancel.ts).
+ * - A branch that completes without a value fails the group rather than making it vanish.
+ * - The first error or exit wins: the other branches are unsubscribed (their steps torn down), and
+ *   the lifetime they ran in reaches whatever they had started (cancel.ts).
  */
 export function compileParallel<S extends GraphScope>(branches: readonly Exec<S>[], info: StepInfo): Exec<S> {
   return (scope, life) => {

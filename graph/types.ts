@@ -13,25 +13,19 @@ export interface GraphScope {
 
 /**
  * Passed to every `run` (and to a container's `enter`/`leave`): this node's own view of the run's
- * cancellation. Each node invocation gets its own context, so a step's signal and releases end with
- * that step, not only with the whole run.
- *
- * A node's life ends, exactly once, at the first of:
- * - its own failure or time-out, *before* the StepTimeoutError/StepError travels on (so an
- *   enclosing transaction never rolls back while the step's query is still live);
- * - its teardown while pending (unsubscribe, a failing parallel sibling, client gone);
- * - the end of the region it ran in, after a success: the enclosing container's body, ended before
- *   the container's `leave` runs, or else the run itself (after the outcome, or when a stream
- *   outcome's subscription ends, since a stream may still read what earlier steps opened).
- *
- * A container's own context (its `enter` and `leave`) ends after its `leave` has settled.
+ * cancellation, so a step's signal and releases end with that step (graph/README.md "The node's
+ * context"). A node's life ends exactly once, at the first of: its own failure or time-out, *before*
+ * the error travels on (a transaction never rolls back under a live query); its teardown while
+ * pending; the end of the region it ran in (the container's body, before `leave`; else the run,
+ * or a stream outcome's subscription, since a stream may read what earlier steps opened).
+ * A container's own context ends after its `leave` has settled.
  */
 export interface RunContext {
   /**
    * Aborted when this node's life ends (see above), with the failure, the external abort reason or
-   * a RunAbortedError as `reason`. Created on first read: an AbortController costs about 2 us to
-   * create and 4-8 us to abort on Node 20, ten times a whole synchronous run, so only steps doing
-   * real I/O should read it. Read after the node's life ended, it is already aborted.
+   * a RunAbortedError as `reason`. Created on first read: an AbortController costs ten times a whole
+   * synchronous run (graph/README.md "Measurements"), so only steps doing real I/O should read it.
+   * Read after the node's life ended, it is already aborted.
    */
   readonly signal: AbortSignal;
   /**
@@ -166,15 +160,12 @@ export type Ending =
 
 /**
  * The hook a container wraps its body with (a transaction: acquire a client, commit, roll back).
- *
- * - `enter(scope)` runs before the body and returns the scope the body runs with: the same object,
- *   or a derived one carrying e.g. a client. A derived scope must share `steps` with the outer one,
- *   because inner outputs stay addressable as `steps.<inner>` after the container.
- * - `leave(inner, ending)` runs exactly once after `enter` succeeded: on 'done', 'exit', 'error'
- *   (awaited; may return `exitWith(payload)` to turn the ending into an exit, e.g. a caught
- *   constraint error; its output on 'done' is stored under the container's name; if it fails, the
- *   container fails with that error), and on 'stream' (when the stream is disposed) and
- *   'cancel' (teardown), which nobody awaits: their failures go to `CompileOptions.onTeardownError`.
+ * - `enter(scope)` returns the scope the body runs with: the same object or a derived one sharing
+ *   `steps` (inner outputs stay addressable as `steps.<inner>` after the container).
+ * - `leave(inner, ending)` runs exactly once after `enter` succeeded. On 'done', 'exit', 'error' it
+ *   is awaited: it may return `exitWith(payload)` (a caught constraint error), its output on 'done' is
+ *   the container's, its failure the container's. On 'stream' (at dispose) and 'cancel' nobody
+ *   awaits it: failures go to `CompileOptions.onTeardownError`.
  */
 export interface ScopeWrapper<S extends GraphScope = GraphScope> {
   enter?(scope: S, ctx: RunContext): StepResult<S>;
