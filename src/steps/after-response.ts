@@ -1,20 +1,10 @@
 /**
- * `after_response { <steps> }`: work that runs once the request has been answered, such as a webhook
- * after a change that committed. The pipeline's answer is written first; then, when it is a response
- * below 400 (not a failure, not a stream, not a 4xx/5xx the pipeline chose), the after steps run
- * with the request's `ctx` and the pipeline's step outputs, in a graph of their own
- * (src/steps/compile.ts). Nothing of it can change the answer, which is gone.
- *
- * Bounded, so that a slow receiver cannot take the process with it:
- * - at most MAX_RUNNING run at once in the process; the next ones wait in a queue of at most
- *   MAX_WAITING, and one past that is dropped (logged, never silently);
- * - each step keeps its own time-outs (an `http` step's `timeout` and `retry`, `statement_timeout`);
- * - at shutdown (`drain`), the running ones get until the deadline (the server's
- *   `shutdown_timeout`), then are cancelled: their steps' I/O is aborted as a departed client's
- *   would be. Those still waiting are dropped. Both are logged with their count.
- *
- * A failure ends that request's after work (its later steps do not run), as it would end a
- * pipeline; `on_error = "continue"` on a step lets the others go on. Each failure is logged.
+ * `after_response { <steps> }` (docs/steps.md "Work after the response"): run once the answer is
+ * written, and only for one below 400, in a graph of its own with the request's `ctx` and the
+ * pipeline's outputs; nothing of it can change the answer. Bounded so a slow receiver cannot take
+ * the process with it: MAX_RUNNING at once, MAX_WAITING queued, one past that dropped (logged, never
+ * silently); at `drain` the running get until the shutdown deadline, then are cancelled like a
+ * departed client's. A failure ends that request's after work unless `on_error = "continue"`.
  */
 import type { CompiledGraph, StepError } from '../../graph/index.js';
 import type { EndpointScope, RequestContext } from './contract.js';

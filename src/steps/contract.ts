@@ -1,11 +1,7 @@
 /**
- * The contract between a compiled endpoint and the HTTP adapter, in one file: what a request hands
- * the pipeline (`RequestContext`, the `ctx` of expressions), the scope every endpoint graph runs
- * with (`EndpointScope`), and what a run answers (`EndpointResult`, or a cancellable `PendingResult`).
- *
- * src/http may not be imported from src/steps (layering), so the shapes the adapter consumes live on
- * this side: a `CompiledEndpoint` runs a request context and answers synchronously when every step is
- * synchronous (the fast path: no promise, no timer, no abort controller per request) or as a
+ * The contract between a compiled endpoint and the HTTP adapter, on this side because src/steps may
+ * not import src/http: `RequestContext` (the `ctx` of expressions), `EndpointScope`, and the answer,
+ * synchronous when every step is (no promise, timer or abort controller per request) or a
  * `PendingResult` the adapter can cancel on time-out or client disconnect.
  */
 import type { NodeDef, PulledSource, StreamEnd } from '../../graph/index.js';

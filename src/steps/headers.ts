@@ -1,14 +1,10 @@
 /**
- * Response headers computed by a manifest expression (`respond`'s and `stream`'s `headers`): header
- * values are strings; numbers and bools are converted, null drops the header. Names and values are
- * checked here (RFC 9110 token, no CR/LF), so a bad header fails its step instead of breaking the
- * response half-way.
- *
- * Headers that frame the message or manage the connection (RFC 9110 §7.6.1 hop-by-hop headers,
- * Content-Length, Transfer-Encoding) are refused too: the server writes them itself, and a name
- * computed from request data must never put `Transfer-Encoding: chunked` beside the server's
- * `Content-Length` (a response a proxy would split in two). A constant one is a boot error, a
- * computed one fails its step.
+ * Response headers computed by a manifest expression (`respond`'s and `stream`'s `headers`): values
+ * are strings (numbers and bools converted, null drops the header), names and values checked here (RFC
+ * 9110 token, no CR/LF) so a bad header fails its step, not the response half-way. Framing and
+ * hop-by-hop headers (RFC 9110 §7.6.1, Content-Length, Transfer-Encoding) are refused: computed from
+ * request data, they could put `chunked` beside the server's Content-Length, a response a proxy
+ * splits in two. A constant one is a boot error.
  */
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 

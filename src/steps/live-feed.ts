@@ -1,14 +1,9 @@
 /**
- * One upstream per feed per connection, shared by every consumer in the process (every SSE client
- * of every endpoint): a Redis SUBSCRIBE channel, an XREAD stream key, a PostgreSQL LISTEN channel.
- * The upstream decodes each message once and hands the same value to each consumer's buffer
- * (./live-source.ts, bounded in messages and bytes), so a message costs one decode, not one per
- * client. It is started when the feed's first consumer joins and stopped when its last one leaves.
- *
- * An upstream that cannot start is not kept: the next consumer tries again. One that reports itself
- * lost (its connection dropped: what was published meanwhile is missed) ends every consumer
- * (LiveChannelSource.lose: an SSE client gets `event: gap`), and the feed is forgotten, so that a
- * consumer joining afterwards (the client reconnecting) starts a new upstream.
+ * One upstream per feed per connection (a SUBSCRIBE channel, an XREAD key, a LISTEN channel), shared
+ * by every consumer in the process: each message is decoded once and handed to each consumer's
+ * buffer (./live-source.ts). Started with the first consumer, stopped with the last. One that cannot
+ * start is not kept (the next consumer retries); one lost (what was published meanwhile is missed)
+ * ends every consumer and is forgotten, so a reconnecting client starts a new one.
  */
 import { LiveChannelSource } from './live-source.js';
 

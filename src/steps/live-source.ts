@@ -1,30 +1,16 @@
 /**
- * One consumer's view of a live feed: a Redis SUBSCRIBE channel (SPEC.md §6.2), an XREAD stream key,
- * a PostgreSQL LISTEN channel. It is the `stream` output of those steps, a *live* pulled
- * source (graph/stream.ts): the HTTP edge pulls a message whenever the client's socket can take
- * one, and starts the response at once (`live`) rather than after the first message, which may
- * never come. Messages are decoded once for every consumer of the channel (src/steps/live-feed.ts) and handed
- * to each consumer's own buffer.
+ * One consumer's view of a live feed (a Redis SUBSCRIBE channel, SPEC.md §6.2; an XREAD stream key; a
+ * PostgreSQL LISTEN channel): the `stream` output of those steps, a *live* pulled source
+ * (graph/stream.ts) whose response starts at once, since the first message may never come. Messages
+ * are decoded once per feed (./live-feed.ts) and handed to each consumer's own buffer.
  *
- * The backlog is bounded twice: in messages (`LIVE_BUFFER_LIMIT`) and in bytes (`limitBacklog`, set by
- * the stream that writes it: its `max_backlog`). The bytes are the messages kept here (their
- * published text's UTF-8 length) plus what the consumer still holds of those it took (the
- * response's unsent bytes, socket included), so a client that reads slower than the channel is
- * published to, or not at all, holds at most about the bound whatever the message sizes. Past either
- * bound the consumer is cut off: its buffered messages are dropped at once and its next pull fails
- * with SourceOverflowError, so the HTTP edge disconnects it with a logged reason. Other consumers of
- * the channel are not affected.
- *
- * A subscription that is lost (the subscriber connection to Redis dropped, src/steps/live-feed.ts) ends every
- * consumer: the messages received before the loss are still handed out, then the next pull fails
- * with SourceLostError, so the stream ends in a way that makes its client reconnect.
- *
- * The channel is left exactly once, at the first of: the iterator's `return()` (the consumer
- * stopped), the overflow, the loss, the step's release (the run ended: `ctx.onRelease`).
- *
- * A consumer that can write a message at once asks for them pushed (`push`): each message is then
- * handed to it as it is delivered, with no promise per message, until it says its socket is full;
- * from then on messages are kept for its pulls again (bench/sse: 22.3 to 19.6 us per delivery).
+ * The backlog is bounded in messages (`LIVE_BUFFER_LIMIT`) and in bytes (`limitBacklog`: the kept
+ * messages plus the response's unsent bytes), so a slow client holds about the bound whatever the
+ * message sizes. Past either, that consumer alone is cut off (SourceOverflowError); a lost
+ * subscription ends every consumer after the messages already received (SourceLostError, so clients
+ * reconnect). The channel is left exactly once: at `return()`, overflow, loss or `ctx.onRelease`.
+ * A consumer that can write at once has messages pushed (`push`) until its socket is full (bench/sse
+ * "Live messages pushed, not pulled").
  */
 import { SourceLostError, SourceOverflowError, type PushConsumer, type SourceTraits } from '../../graph/index.js';
 

@@ -1,15 +1,9 @@
 /**
- * Step observation for metrics (`server { metrics = "/metrics" }`): each step node's `run` wrapped,
- * at compile time, to time it and report how it ended. Applied only when an observer is given
- * (compile.ts), so a service without metrics runs the very nodes its kinds compiled: no wrapper, no
- * branch, nothing per request.
- *
- * What is timed is a step's own work: from its `run` being called to the value, promise or
- * observable it returned settling (a stream step: until its source is ready, not the whole stream).
- * Parallel groups and containers (a transaction) have no `run` of their own; the steps inside them
- * are wrapped and timed one by one, since `env.compileSteps` compiles nested steps here too.
- *
- * The observer is a plain interface: this layer knows nothing of Prometheus (src/http implements it).
+ * Step observation for metrics (`server { metrics }`): each step node's `run` wrapped at compile time,
+ * only when an observer is given (compile.ts), so a service without metrics pays nothing per request.
+ * Timed is a step's own work, until what `run` returned settles (a stream step: until its source is
+ * ready); steps inside parallel groups and containers are wrapped one by one. The observer is a plain
+ * interface: this layer knows nothing of Prometheus (src/http implements it).
  */
 import { tap } from 'rxjs/internal/operators/tap';
 import { isObservable } from 'rxjs/internal/util/isObservable';

@@ -1,13 +1,9 @@
 /**
- * Step spans for tracing (docs/operations.md "Tracing"): each step node's `run` wrapped, at compile time, in a
- * span named by its kind and name, child of the request's server span, ended when the step's result
- * settles (as ./observe.ts times it) and marked failed with the error that failed it. The step's
- * `run` executes with its span as the tracer's current one, so the client spans of the queries,
- * commands and outbound requests it sends (src/connectors) are its children.
- *
- * Applied only when tracing is configured (compile.ts `traceSteps`): a service without it runs the
- * very nodes its kinds compiled. The tracer is read per run (src/tracing `activeTracer`), since the
- * SDK is started after the manifest is compiled, and stopped at shutdown.
+ * Step spans for tracing (docs/operations.md "Tracing"): each step node's `run` wrapped at compile
+ * time, only when tracing is configured (compile.ts `traceSteps`), in a span child of the request's,
+ * ended when the result settles (as ./observe.ts times it). `run` executes with its span current, so
+ * the connectors' client spans are its children. The tracer is read per run (src/tracing
+ * `activeTracer`): the SDK starts after the manifest is compiled.
  */
 import { tap } from 'rxjs/internal/operators/tap';
 import { isObservable } from 'rxjs/internal/util/isObservable';

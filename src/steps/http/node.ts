@@ -1,16 +1,9 @@
 /**
- * `http` as a graph step (DECISIONS.md §1): the request is built from the step's expressions per
- * request and sent on the outbound client the connector set opens at boot. A URL known at boot is
- * checked then (a bad one is a boot error) and its origin gets a keep-alive pool of its own; a URL
- * computed per request goes through the shared agent.
- *
- * The step's signal (aborted on its time-out, on teardown and when the client goes away) aborts the
- * outbound call, and undici destroys its connection: the upstream sees the socket close at once.
- * Failures of the exchange are 502 (refused, reset, unresolvable, a body over the size limit) or 504
- * (time-out); the upstream's own 4xx/5xx is the step's output, for `respond` to use.
- *
- * Outputs: `status`, `headers`, `body` (./response.ts); with `stream = true`, `stream` instead of
- * `body` (./stream.ts).
+ * `http` as a graph step (DECISIONS.md §1), sent on the outbound client opened at boot. A URL known at
+ * boot is checked then and gets a keep-alive pool of its own; one computed per request uses the
+ * shared agent. The step's signal (time-out, teardown, client gone) aborts the call and undici
+ * destroys the connection. Exchange failures are 502 (504 on a time-out); the upstream's own
+ * 4xx/5xx is the step's output. Outputs: ./response.ts, or with `stream = true` ./stream.ts.
  */
 import { Category, type StepNodeDef } from '../../../graph/index.js';
 import { ConnectorCategory, DEFAULT_MAX_BODY_BYTES, type OutboundClient } from '../../connectors/index.js';

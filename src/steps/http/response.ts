@@ -1,17 +1,10 @@
 /**
- * An upstream response as the step's outputs (DECISIONS.md §1): `status`, `headers` (lower-cased
- * names; a repeated field joined with ", " as RFC 9110 §5.3 allows, except `set-cookie`, which
- * cannot be joined and stays a list) and `body`: parsed when the response says it is JSON, else
- * UTF-8 text; null when empty.
- *
- * JSON is refused, as request bodies are, when it holds a `__proto__` key or a `constructor` key with
- * a `prototype` (src/schema parseJsonBody). Unlike request bodies, its nesting is not pre-scanned:
- * that scan costs as much as a third of the parse on a 64 KiB document (bench/proxy), the upstream is
- * the service the manifest chose, and V8's parser is not recursive; a document too deep to serialise
- * again fails its own request, never the process.
- *
- * A parsed body keeps its text (src/json/source-text.ts): answered as it is, it is the upstream's
- * JSON as sent, spacing included, not the document written out again.
+ * An upstream response as the step's outputs (DECISIONS.md §1): `status`, `headers` (lower-cased; a
+ * repeated field joined with ", " per RFC 9110 §5.3, except `set-cookie`, kept a list) and `body`:
+ * parsed when it says JSON, else UTF-8 text; null when empty. JSON with a `__proto__` key or a
+ * `constructor` with a `prototype` is refused as in request bodies, but its nesting is not pre-scanned
+ * (bench/proxy README "Upstream JSON checks"): V8's parser is not recursive, and a document too deep
+ * to serialise fails its own request only. A parsed body keeps its text (src/json/source-text.ts).
  */
 import type { HeaderValue, OutboundResponse } from '../../connectors/index.js';
 import { keepSourceText, parseKeepingText } from '../../json/index.js';
@@ -56,9 +49,8 @@ function bodyOf(bytes: Buffer, headers: Readonly<Record<string, string | readonl
 }
 
 /**
- * Text that could spell a forbidden key: plainly, or with escapes (which need a backslash). Two cheap
- * scans (a backslash search and this expression: about 10 us on 64 KiB, where the two stricter
- * expressions of parseJsonBody take 30), so the precise check runs only on such text.
+ * Text that could spell a forbidden key, plainly or with escapes (which need a backslash): two cheap
+ * scans first, so the stricter check runs only on such text (bench/proxy README "Upstream JSON checks").
  */
 const MAYBE_FORBIDDEN = /__proto__|constructor/;
 

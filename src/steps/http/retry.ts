@@ -1,13 +1,9 @@
 /**
- * `retry { attempts, backoff }` of an `http` step: an exchange that fails (refused, reset, no answer
- * within `timeout`) or is answered 429, 502, 503 or 504 is sent again, up to `attempts` times in all,
- * waiting `backoff` before the second, twice that before the third, and so on (at most 30 s), each
- * wait a random part of that (full jitter: clients that failed together do not come back together).
- * `timeout` bounds each attempt. The last attempt's answer or failure is the step's. A run that is
- * cancelled (a client that left, a shutdown) stops at once, waiting or sending.
- *
- * Meant for work whose answer nobody waits for (`after_response`), and for idempotent calls: a POST
- * whose first attempt reached the receiver before the connection dropped is sent twice.
+ * `retry { attempts, backoff }` of an `http` step: a failed exchange (refused, reset, timed out) or a
+ * 429/502/503/504 is sent again, up to `attempts` in all, after a full-jitter exponential backoff
+ * (at most 30 s; clients that failed together do not come back together); `timeout` bounds each
+ * attempt, a cancelled run stops at once. Meant for `after_response` and idempotent calls: a POST
+ * that reached the receiver before the connection dropped is sent twice.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 

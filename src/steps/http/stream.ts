@@ -1,20 +1,10 @@
 /**
- * `http` with `stream = true` (SPEC.md §4.3): the upstream body is not read into memory but handed
- * on as the output `stream`, a pulled byte source (src/connectors/http UpstreamBody) that a
- * `stream "raw"` step pipes to the client: a chunk is read from the upstream socket only when the
- * consumer pulls one (undici pauses the socket meanwhile), so a body of any size passes through in
- * bounded memory, at the client's pace.
- *
- * The step's time-out and signal bound the wait for the response head, as for a buffered body; past
- * it the signal still watches the body (client gone, run torn down), and the body is disposed (the
- * upstream connection destroyed unless it was read to its end) when the reader stops or ends, and
- * at the latest when the run ends (the step's release), whichever comes first.
- *
- * Once the body is read, each wait for its next piece is bounded by the step's `read_timeout` (the
- * connector's `readTimeoutMs`): an upstream that goes silent fails the stream as a time-out, and its
- * connection is destroyed.
- *
- * Outputs: `status`, `headers` (as ./response.ts gives them) and `stream`.
+ * `http` with `stream = true` (SPEC.md §4.3): the upstream body is handed on as the output `stream`, a
+ * pulled byte source (src/connectors/http UpstreamBody) read from the socket only when the consumer
+ * pulls, so any size passes in bounded memory at the client's pace. The step's time-out bounds the
+ * wait for the head; `read_timeout` then bounds each wait for the next piece. The body is disposed
+ * (the upstream connection destroyed unless read to its end) when the reader stops or ends, at the
+ * latest at the step's release. Outputs: `status`, `headers` (as ./response.ts) and `stream`.
  */
 import type { RunContext } from '../../../graph/index.js';
 import type { HeaderValue, OutboundClient, UpstreamBody } from '../../connectors/index.js';

@@ -1,13 +1,9 @@
 /**
- * An http step's `url`, compiled as a URL (src/expr url.ts, issue 35): each value of a template
- * computed per request is encoded for the part of the URL it lands in (one path segment, one query
- * value), decided here at boot. What cannot be encoded is reported:
- *
- * - a warning where request data (`ctx.request...`) lands before the path (scheme, host, port), or
- *   makes a whole URL through an expression that is not a template (`url = ctx.request.query.to`):
- *   a client could then choose the host, or the whole address;
- * - an error for a literal `.` or `..` path segment in a template (sent as written, an upstream
- *   would resolve it; the run-time check of request.ts would refuse every request).
+ * An http step's `url`, compiled as a URL (src/expr url.ts, issue 35): each computed value of a
+ * template is encoded at boot for the part it lands in (a path segment, a query value). Reported: a
+ * warning where request data lands before the path, or makes the whole URL (a client could choose
+ * the host); an error for a literal `.` or `..` path segment (an upstream would resolve it, and
+ * request.ts's run-time check would refuse every request).
  */
 import type { Attribute } from '../../hcl/index.js';
 import { compileUrlExpression, DEFAULT_ROOTS, type Reference, type UrlShape } from '../../expr/index.js';

@@ -1,26 +1,12 @@
 /**
- * `redis` / `kv` as a graph step: the `key`, `value` and `channel` expressions are evaluated per
- * request, the command runs on the connection's handle (a Redis server or the memory store, alike),
- * and its reply becomes the output `value` (SPEC.md §2.5, docs/redis.md):
+ * `redis` / `kv` as a graph step: `key`, `value` and `channel` evaluated per request, the command run
+ * on the connection's handle (Redis or the memory store, alike), its reply the output `value`
+ * (SPEC.md §2.5; each command's reply in docs/redis.md "The `redis` step").
  *
- *   GET      the value (JSON decoded, ../text-values.ts), null on a miss
- *   SET      "OK"                        DEL      keys removed (0 or 1)
- *   EXISTS   true / false                INCR     the new count
- *   EXPIRE   true when the key exists    PUBLISH  subscriber connections reached
- *   SUBSCRIBE  output `stream` instead: the channel's messages, a live pulled source (../live-source.ts)
- *   XADD     the new entry's id           XRANGE / XREVRANGE  a list of entries `{ id, fields }`
- *   XREAD    output `stream`: the entries added to the key, followed live (./stream-fanout.ts)
- *
- * Time-outs and cancellation: the step's `timeout` is the node's, so the graph stops waiting when it
- * passes (a 504), as it does when the request times out or the client goes away; the command is
- * then abandoned, its reply ignored. That is all a signal could do here, since Redis cannot take a
- * command back once it is sent, so the step does not read `ctx.signal`: creating and aborting that
- * AbortController per request halved the throughput of a cache hit (bench/cache/README.md).
- *
- * SUBSCRIBE subscribes when the step runs, and the step waits for it: Redis down fails the step
- * (dependency-unavailable, a 503 before any byte is sent), and every message published once it has
- * answered reaches the stream. The subscription is left when the stream's reader stops, or when the
- * run ends (the step's release), whichever comes first.
+ * The step does not read `ctx.signal`: Redis cannot take a sent command back, so on a timeout or a
+ * cancel the graph just stops waiting, and an AbortController per request halved a cache hit's
+ * throughput (bench/cache README "What it took"). SUBSCRIBE and XREAD output `stream` (a live source,
+ * ../live-source.ts); SUBSCRIBE waits for its subscription, so Redis down is a 503 before any byte.
  */
 import type { RunContext, StepNodeDef } from '../../../graph/index.js';
 import type { RedisHandle } from '../../connectors/index.js';

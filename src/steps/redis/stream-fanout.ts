@@ -1,14 +1,9 @@
 /**
- * XREAD's shared feed (src/steps/live-feed.ts): one tail per stream key per connection
- * (src/connectors/redis: XREAD BLOCK on a reader connection of its own), whatever the number of
- * consumers; each entry is read and decoded once (./entries.ts: `{ id, fields }`).
- *
- * The tail starts after the key's newest entry (XREVRANGE COUNT 1): every entry added once its step
- * has answered reaches it. A consumer joining a running tail gets the entries the tail reads from
- * then on: the tail reads from the last id it handed over, so an entry added after the join is never
- * behind it. A reconnection loses nothing (the tail reads again from its last id) and is not a loss:
- * consumers just wait. A key that stops being a stream (WRONGTYPE) ends every consumer as a lost
- * source (sse: `event: gap`, then the end).
+ * XREAD's shared feed (../live-feed.ts): one tail per stream key per connection (XREAD BLOCK on a
+ * reader connection of its own), each entry read and decoded once (./entries.ts). The tail starts
+ * after the key's newest entry and always reads from the last id it handed over, so a consumer
+ * joining misses nothing added after it joined, and a reconnection loses nothing (consumers just
+ * wait). A key that stops being a stream (WRONGTYPE) ends every consumer as a lost source.
  */
 import type { RedisHandle } from '../../connectors/index.js';
 import { FeedRegistry, type JoinedFeed } from '../live-feed.js';

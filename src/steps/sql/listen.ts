@@ -1,15 +1,9 @@
 /**
- * `sql "<name>" { listen = <channel> }`: the channel's notifications (LISTEN/NOTIFY) as the step's
- * output `stream`, a live pulled source like SUBSCRIBE's (src/steps/live-source.ts): a `stream`
- * step starts its response at once and writes each notification as it comes. Publishing is any sql
- * step's `SELECT pg_notify(@channel, @payload)` (or `NOTIFY`), delivered when its transaction
- * commits, never when it rolls back (PostgreSQL's rule).
- *
- * The step listens when it runs and waits for the LISTEN: the database unreachable fails the step
- * (dependency-unavailable, a 503 before any byte is sent), and every notification committed once it
- * has answered reaches the stream. The channel is left when the stream's reader stops, or when the
- * run ends (the step's release), whichever comes first. A lost listening connection ends the stream
- * (sse: `event: gap`, then the end), since NOTIFY keeps nothing for the time it was down.
+ * `sql "<name>" { listen = <channel> }`: the channel's notifications as the output `stream`, a live
+ * source like SUBSCRIBE's (../live-source.ts). Publishing is any sql step's `pg_notify` (or `NOTIFY`),
+ * delivered on commit only. The step waits for its LISTEN, so the database unreachable is a 503 before
+ * any byte; the channel is left when the reader stops or the run ends. A lost listening connection
+ * ends the stream (sse: `event: gap`): NOTIFY keeps nothing for the time it was down.
  */
 import type { RunContext } from '../../../graph/index.js';
 import type { PostgresHandle } from '../../connectors/index.js';

@@ -1,13 +1,9 @@
 /**
- * `sql` as a graph step: the query's `@name` parameters are bound as `$n` (never interpolated), the
- * `args` expressions are evaluated per request, and the statement runs on a pooled client (or on
- * its transaction's client) as a prepared statement, parsed once per connection. The request's
- * signal reaches the connector, which cancels the query on the server when the client goes away,
- * the request or the step times out, or a parallel sibling fails.
- *
- * Outputs (SPEC.md §2.5): `row` (the first row, or null), `rows`, `rows_affected`; with
- * `stream = true`, `stream` instead: a cursor (./stream.ts); with `listen`, no query but the
- * channel's notifications as `stream` (./listen-node.ts).
+ * `sql` as a graph step: `@name` parameters bound as `$n` (never interpolated), run on a pooled client
+ * (or its transaction's) as a statement prepared once per connection. The step's signal reaches the
+ * connector, which cancels the query on the server. Outputs (SPEC.md §2.5): `row`, `rows`,
+ * `rows_affected`; with `stream = true` a cursor (./stream.ts); with `listen`, notifications
+ * (./listen-node.ts).
  */
 import { createHash } from 'node:crypto';
 import type { RunContext, StepNodeDef } from '../../../graph/index.js';

@@ -1,12 +1,8 @@
 /**
- * Where a place of a query's text is in the manifest: PostgreSQL's error `position` (a 1-based
- * character offset into the statement the server parsed, `$n` for `@name`) back to a line and column
- * of the file the query is written in, through the `@name` translation and the string's syntax.
- *
- * The query's value and its source differ where the syntax took characters out: a flush heredoc's
- * (`<<-`) indentation, a quoted string's backslash escapes, `$${` and `%%{`. The two are walked side
- * by side, the source skipping what the value does not hold; where they cannot be matched (a
- * template that is not a plain string), the answer is the string's own start.
+ * Where a place of a query's text is in the manifest: PostgreSQL's error `position` (1-based, into the
+ * statement as parsed, `$n` for `@name`) back to a line and column of the file. Value and source are
+ * walked side by side, the source skipping what its syntax took out (a `<<-` heredoc's indentation,
+ * backslash escapes, `$${`, `%%{`); a template that is not a plain string answers its own start.
  */
 import type { Pos, Range } from '../../diag/index.js';
 import type { PlaceholderStyle } from '../../connectors/index.js';

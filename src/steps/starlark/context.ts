@@ -1,18 +1,11 @@
 /**
- * A script's `ctx`, on both sides of the pool.
- *
- * On the event loop (`contextPlan`): the data sent to the worker, limited to what the script can
- * read. At boot the program's static reads of `ctx` (`ctx.steps.find_user`, `ctx.request.body`...,
- * src/starlark reads.ts) name the members it can reach; the others are sent as `undefined` (their
- * names stay, for dir() and did-you-mean), so a script that reads the body alone does not copy the
- * headers and every earlier step's rows across threads on each call. A script that passes `ctx` (or
- * `ctx.steps`) as a whole to a function, or reads it by a computed name, gets all of it.
- *
- * In the worker (`contextValue`): `ctx`, `ctx.request` and `ctx.steps` are struct-like values
- * (`ctx.request.body`, `ctx["request"]["body"]`, dir(), hasattr/getattr, str()) whose members are
- * converted on first read; the request's path, query and body, each step's outputs and `auth` are
- * dicts, the headers a case-insensitive dict. The request's and steps' dicts read `d.key` as
- * `d["key"]` too where no dict method has that name (hclapi's Starlark does).
+ * A script's `ctx`, on both sides of the pool. On the event loop (`contextPlan`): only the members
+ * the program's static reads of `ctx` can reach (src/starlark reads.ts) are sent, the others as
+ * `undefined` (names kept for dir() and did-you-mean), so a script reading the body does not copy
+ * every step's rows across threads; one that passes `ctx` whole or reads it by a computed name gets
+ * all of it. In the worker (`contextValue`): struct-like values converted on first read; the
+ * request's and steps' dicts read `d.key` as `d["key"]` where no dict method has that name (as
+ * hclapi's Starlark does).
  */
 import { type ConvertLimits, DEFAULT_CONVERT_LIMITS, fromJS, headersFromJS, lazyStruct, type Reads, type Value } from '../../starlark/index.js';
 import type { EndpointScope } from '../contract.js';

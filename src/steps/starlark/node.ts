@@ -1,17 +1,10 @@
 /**
- * `starlark "<name>"`: the program is compiled and its top level run once, at boot (on the event loop,
- * which reports a failing top level as a boot diagnostic); each request calls `execute(ctx)`, first
- * under a small slice of its budget on the event loop (slice.ts), then, if it needs more, from the
- * start on a worker thread of the Starlark pool (pool.ts); the returned value becomes
- * `steps.<name>.result`.
- *
- * `ctx` holds what expressions see as `ctx` (request, timestamp_epoch, request_id, auth) plus `steps`, the
- * outputs of earlier steps, as struct-like values read the way the manifest reads them
- * (`ctx.request.body["tags"]`, `ctx.steps.find_user["row"]`; `ctx["request"]` works too), converted
- * as the script reads them; `ctx.request.headers` is case-insensitive (context.ts). A compile or top-level
- * error is a boot diagnostic at the manifest line of the program; a run-time error is a failure of
- * this step (500 naming it; the Starlark backtrace goes to the log), and running past the step's time
- * budget is a time-out (504). An inline program's positions are the manifest's (placement.ts).
+ * `starlark "<name>"`: the program is compiled and its top level run once, at boot (a failure is a
+ * boot diagnostic at the program's manifest line; inline positions: placement.ts). Each request
+ * calls `execute(ctx)` under a slice of its budget on the event loop (slice.ts), then if needed from
+ * the start on the pool (pool.ts); the value becomes `steps.<name>.result`. `ctx` is read as the
+ * manifest reads it (context.ts). A run-time error is a 500 naming the step (backtrace in the log);
+ * past the budget, a 504.
  */
 import { messageOf } from '../../../graph/index.js';
 import type { Range } from '../../diag/index.js';

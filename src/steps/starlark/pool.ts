@@ -1,36 +1,20 @@
 /**
- * The worker threads Starlark steps run on once a call has outgrown its slice on the event loop
- * (slice.ts), so that no script holds the event loop longer than that: a
- * script at its limits takes a worker for its whole time budget, while the event loop goes on
- * serving every other request (issue 15, class 1). One pool per process, one worker per CPU but
- * one, started on first use; each worker compiles and initialises every program it runs once.
+ * The worker threads Starlark calls run on once they outgrow their slice on the event loop
+ * (slice.ts; issue 15, class 1). One pool per process, one worker per CPU but one, started on first
+ * use; each worker compiles every program it runs once.
  *
- * A call's time limit runs from the step's request, time queued behind busy workers included (not
- * the start-up of the pool's first workers), and is enforced three times: a call still queued when
- * it runs out fails; the interpreter inside the worker stops the script (its clock is checked
- * within built-ins' loops too, so a script stops close to its budget with a clean `timeout` error);
- * and a worker that has not answered KILL_SLACK after the budget is terminated (`worker.terminate()`
- * interrupts any JavaScript, a built-in's included) and the call fails with the same `timeout`
- * error. So a caller never waits longer than the budget plus that slack. A killed worker is replaced
- * on demand, and a call waiting for the replacement waits on its own budget. Cancelling a call (the
- * request timed out or its client left) sets the worker's interrupt flag, which the interpreter
- * reads at every clock check; a worker that does not stop within CANCEL_GRACE_MS is killed too.
+ * A call's budget runs from the step's request, queueing included (not the first workers' start-up),
+ * and is enforced three times: queued, it fails; running, the interpreter stops it (its clock is
+ * checked inside built-ins too); a worker silent KILL_SLACK past the budget is terminated and the call
+ * fails with the same `timeout`. A cancel sets the worker's interrupt flag (killed after CANCEL_GRACE_MS).
  *
- * Calls are pipelined: when every worker is busy, a worker is sent up to PIPELINE calls, which it
- * runs one after the other; the calls dispatched in one turn of the event loop go in one message,
- * and the answers of a batch's quick calls come back together (worker.ts). On a machine with few
- * cores each message between threads can wake the other thread, and that round trip per call, not
- * the script, bounded the throughput of short scripts (bench/transform). A call's hard kill checks
- * which call the worker is running (the flag's second cell): a call that finished, its answer
- * waiting behind a quick one, is not the one to kill; should the worker be killed for another call,
- * it runs again elsewhere (a script has no side effects), on what is left of its budget. Each call keeps its own budget and hard kill: a
- * worker killed for one call hands the others it held back to the queue, and cancelling a call
- * stores its id in the worker's interrupt flag, which stops that call only (run or still queued).
+ * Calls are pipelined (PIPELINE a worker, one message a turn, worker.ts): the thread round trip per
+ * call bounded short scripts on few cores (bench/transform). So the flag's second cell names the call
+ * running, and a kill or cancel hits that call only; the others a killed worker held run again
+ * elsewhere on what is left of their budgets (scripts have no side effects).
  *
- * Why not piscina: its version 5 depends on a native addon (`@napi-rs/nice`, a package per
- * platform), and what this pool needs beyond a queue is specific: a budget that counts the queue,
- * programs compiled once per worker, an interrupt flag per worker, and a kill that answers the call
- * at once rather than when the thread is gone. That is the two hundred lines below.
+ * Not piscina: v5 needs a native addon, and this pool needs a budget that counts the queue, programs
+ * compiled once per worker, an interrupt flag, and a kill that answers the call at once.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';

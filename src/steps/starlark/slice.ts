@@ -1,28 +1,20 @@
 /**
- * The first slice of a call, on the event loop: most scripts are small (reshape a body, compute a
- * few fields) and finish in microseconds, for which a round trip to a worker thread costs many times
- * the script itself and makes the request asynchronous (a timer, a close watch). So a call first runs
- * here, under a slice of the step's budget: at most SLICE_STEPS steps and SLICE_MS of wall time, both
- * enforced by the interpreter (its built-ins are charged by the work they do and consult the clock,
- * so no single step holds the loop much past the slice). A script that finishes within it answers at
- * once, synchronously; one that runs out of the slice (and not of its own, smaller budget) is handed
- * to the pool, where it runs again from the start under its whole budget. Running it again is sound
- * because a script has no side effects: no I/O, `load` refused, `ctx` converted afresh for each run.
- *
- * What the event loop can lose to scripts is thus bounded per request by the slice, not by the
- * step's `timeout`: the design measured in bench/starlark-loop (docs/starlark.md).
+ * The first slice of a call, on the event loop: most scripts finish in microseconds, where a worker
+ * round trip costs many times the script and makes the request asynchronous. So a call first runs
+ * here under SLICE_STEPS and SLICE_MS (the interpreter charges built-ins by their work and checks the
+ * clock inside them); one that outgrows the slice, not its own budget, runs again from the start on
+ * the pool, which is sound because scripts have no side effects (no I/O, `load` refused, `ctx`
+ * converted afresh). The loop thus loses at most a slice per request (bench/starlark-loop README).
  */
 import { callFunction, DEFAULT_SIZE_LIMITS, StarlarkError, toJS, type StarlarkModule } from '../../starlark/index.js';
 import { contextValue } from './context.js';
 import { resultLimits, type CallContext } from './protocol.js';
 
 /**
- * Steps of the slice. Small on purpose: the interpreter charges bulk work before doing it (one step
- * per KiB a string method scans, per 64 elements sorted or copied), so one admitted operation can
- * cost up to the steps left, and a step of bulk work is far dearer than a loop iteration (10,000
- * steps let one `count` scan 10 MB: 25 to 50 ms on this machine class, measured in
- * bench/starlark-loop). 500 steps are a few hundred loop iterations, or about 500 KB scanned, about
- * a millisecond: enough for the scripts that reshape a request, short enough for the loop.
+ * Steps of the slice. Small on purpose: bulk work is charged before it is done (a step per KiB
+ * scanned, per 64 elements sorted), so one admitted step can be dear; 10,000 let one `count` hold the
+ * loop 25 to 50 ms (bench/starlark-loop README "With the slice on the event loop"). 500 is about a
+ * millisecond: enough to reshape a request.
  */
 export const SLICE_STEPS = 500;
 /** Wall time of the slice, in ms. */

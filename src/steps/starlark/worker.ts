@@ -1,13 +1,9 @@
 /**
- * A thread of the Starlark pool (pool.ts): compiles and initialises each program it is given once,
- * then runs `execute(ctx)` calls one at a time, each on its own Starlark thread with the step's
- * limits and the pool's interrupt flag (set by the event loop to cancel a call). The result is
- * converted here, under the result limits, so a value too large to send never leaves the worker.
- *
- * The shared flag's second cell holds the id of the call running (0 between calls), which the pool
- * reads before killing a worker for a call that has not answered: the answers of a batch's quick
- * calls are sent together (one message, one wake-up of the event loop), so a call may have finished
- * while its answer waits behind the next quick call.
+ * A thread of the Starlark pool (pool.ts): initialises each program once, then runs `execute(ctx)`
+ * calls one at a time under the step's limits and the interrupt flag; results are converted here,
+ * under the result limits, so a value too large to send never leaves the worker. The flag's second
+ * cell holds the running call's id (0 between calls): a batch's answers go back together, so a call
+ * may have finished while its answer waits, and the pool must not kill the worker for it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { callFunction, compileError, compileModule, DEFAULT_SIZE_LIMITS, StarlarkError, toJS, type StarlarkModule } from '../../starlark/index.js';

@@ -1,12 +1,8 @@
 /**
- * The order of SSE event ids, for a stream that resumes (./resume.ts): which of two items came
- * first, and whether one id follows another with nothing between.
- *
- * Ids are compared as what they are written as, whatever type the `id` expression gives:
- * - integers (`42`, `"42"`): by value, at any size (a bigint sequence sent as text);
- * - Redis stream entry ids (`"1700000000000-3"`): by time, then by sequence number;
- * - anything else (a ULID, a zero-padded timestamp): as text, code unit by code unit.
- * Two ids of different shapes compare as text, so a stray id never throws.
+ * The order of SSE event ids, for a stream that resumes (./resume.ts), whatever type the `id`
+ * expression gives: integers (`42`, `"42"`) by value at any size; Redis entry ids (`"1700000000000-3"`)
+ * by time then sequence; anything else (a ULID) as text. Ids of different shapes compare as text,
+ * so a stray id never throws.
  */
 
 /** An id read once, compared many times. */

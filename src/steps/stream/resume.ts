@@ -1,24 +1,14 @@
 /**
  * A live stream that resumes where its client left off (`stream "sse" { source, replay }`): what the
- * client missed, then the live items, in one stream, in order, none twice, and an explicit gap where
- * the log no longer keeps what it missed.
+ * client missed, then the live items, in order, none twice, with an explicit gap where the log no
+ * longer keeps what it missed.
  *
- * The live source was joined before the replay was read (the replay's step is declared after the
- * live one, and the shared feed keeps every item published from the moment a consumer joined:
- * src/steps/live-feed.ts), so each item published while the client was away is in the replay, in
- * the live source's backlog, or in both. The replay is sent first; then the live items, leaving out
- * those whose id is not past the last one sent (they were in the replay too). From the first live
- * item past it on, live items pass untouched, pushed as they come like any live stream's.
- *
- * The replay starts at the client's last id itself, that one included (`seq >= @last`, `XRANGE key
- * <last> +`), which is how the log says it still keeps it. Items up to that id are left out (the
- * client has them). When the first item past it is not that id, nor (for integer ids) the next
- * one, the log was trimmed past what the client has: a StreamGap goes out before that item (an
- * empty replay: at its end) naming the last id the client has, the first it will never see when
- * ids leave no room between (integers, Redis entry ids), and where the stream resumes. A log that
- * holds nothing from the client's id on may have started again (an in-memory log after a restart,
- * its ids counting from 1 again): after that gap, live items are compared with what the replay held
- * only, so the new log's items are not taken for ones the client has.
+ * Ordering: the live source is joined before the replay is read (its step comes first), so every item
+ * published meanwhile is in the replay, the live backlog or both; live items not past the last id
+ * sent are dropped. The replay starts at the client's own last id (`seq >= @last`, `XRANGE key <last>
+ * +`): when its first item past that is neither it nor (integer ids) the next one, the log was
+ * trimmed and a StreamGap goes first. A log holding nothing from that id on may have restarted (ids
+ * from 1 again): after the gap, live items are compared with the replay's items only.
  */
 import type { PulledSource, PushConsumer, SourceTraits } from '../../../graph/index.js';
 import { StreamGap } from '../../stream/index.js';

@@ -1,12 +1,9 @@
 /**
- * `transaction` as a graph container: `enter` checks one client out of the pool and sends BEGIN;
- * the inner sql steps run in order on that client (they find it on the derived scope); `leave`
- * commits after a body that finished, and rolls back after anything else, always before the
- * response is sent, and always gives the client back exactly once.
- *
- * On cancellation (client gone, request time-out, failing sibling) the client is destroyed, not
- * rolled back and reused: a ROLLBACK would queue behind the query still running on it, and the
- * server rolls an abandoned transaction back when its connection closes.
+ * `transaction` as a graph container: `enter` checks a client out and sends BEGIN; the inner sql
+ * steps run on it (the derived scope); `leave` commits after a body that finished and rolls back
+ * otherwise, before the response, and gives the client back exactly once. On cancellation the client
+ * is destroyed, not rolled back: a ROLLBACK would queue behind the running query, and the server
+ * rolls an abandoned transaction back when the connection closes.
  */
 import type { ContainerNodeDef } from '../../../graph/index.js';
 import type { SqlSession } from '../../connectors/index.js';
