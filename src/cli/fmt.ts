@@ -1,20 +1,10 @@
 /**
- * `svc fmt [-c DIR] [--check] [--diff] [--fix] [--diagnostics=json] [FILE...]`: rewrites manifest
- * files in the canonical layout (src/hcl/format); `--fix` first rewrites a manifest written for
- * hclapi in svc's own spellings (fmt-fix.ts).
- *
- * - `-c DIR` formats the files `svc serve -c DIR` would read (every *.hcl below it); a FILE argument
- *   formats that file (a directory given as FILE is walked the same way); `-` reads standard input
- *   and writes the formatted text to standard output.
- * - A file is rewritten only when its layout changes, atomically (a temporary file in the same
- *   directory, flushed, then renamed over it; a symbolic link is followed and stays a link), and its
- *   name is printed. `--check` rewrites nothing and prints the files that are not canonical;
- *   `--diff` prints what changes (or would) as a unified diff.
- * - A file that does not parse is left as it is and its diagnostics are printed; so is a file that
- *   cannot be read (not a regular file, over 16 MiB, not UTF-8).
- *
- * Exit codes: 0 when every file is (now) canonical, 1 when one could not be read or parsed or, with
- * `--check`, is not canonical; 2 for a usage error.
+ * `svc fmt [-c DIR] [--check] [--diff] [--fix] [--diagnostics=json] [FILE...]` (docs/cli.md
+ * "Formatting manifests"): rewrites manifests in the canonical layout (src/hcl/format); `--fix` first
+ * turns hclapi spellings into svc's (fmt-fix.ts). A file is rewritten only when its layout changes,
+ * atomically (see `writeAtomically`); one that cannot be read or parsed is left as it is, with its
+ * diagnostics. Exit 0 when all are (now) canonical, 1 when one is unreadable, unparsable or (with
+ * `--check`) not canonical, 2 for a usage error.
  */
 import { randomBytes } from 'node:crypto';
 import { open, realpath, rename, rm, stat } from 'node:fs/promises';

@@ -1,15 +1,9 @@
 /**
- * `svc serve`'s logging and metrics settings, in one place: `--log-level`, `--log-format`, the
- * `LOG_LEVEL` environment variable and the server block's `log_level`, `access_log` and `metrics`.
- *
- * The level: the flag, else `LOG_LEVEL`, else `server { log_level }`, else `info`. The logger is made
- * before the manifest is read (with the flag's or the variable's level, else `info`) and takes the
- * server block's level once the manifest is loaded (`settle`), before any server is built: nothing
- * is logged between the two. The format is the flag's alone (`json` by default).
- *
- * Metrics are one registry for the life of the process (a reload keeps counting), made when a
- * manifest first turns them on: the step compiler asks for its observer (`observeSteps`) and each
- * server built gets the page and the connections to read (`serverOptions`).
+ * `svc serve`'s logging and metrics settings in one place. Level: `--log-level`, else `LOG_LEVEL`,
+ * else `server { log_level }`, else `info`; the logger exists before the manifest is read and takes
+ * the block's level (`settle`) before any server is built, so nothing is logged between. Metrics are
+ * one registry for the life of the process (a reload keeps counting), made when a manifest first
+ * turns them on.
  */
 import { createLogger, createMetrics, LOG_FORMATS, type LogFormat, type Logger, type ServerOptions, type ServiceMetrics } from '../http/index.js';
 import type { ConnectorSet } from '../connectors/index.js';

@@ -1,13 +1,9 @@
 /**
- * Reloading the manifest of a running `svc serve` process (SIGHUP, `--watch`): load and check it
- * again; if it has an error, print the diagnostics and keep serving the previous one; otherwise start
- * a new generation (connections with unchanged settings kept, the others opened, new migrations
- * applied) and swap it in atomically (src/http/front.ts): requests in flight finish on the previous
- * graphs, new ones get the new. The previous generation's remaining connections are closed once its
- * requests are done.
- *
- * Reloads never overlap: a reload asked for while one runs is done once more after it (however many
- * were asked for), so the last change on disk is always the one served.
+ * Reloading a running `svc serve` (SIGHUP, `--watch`): a manifest with an error is reported and the
+ * previous one kept; otherwise a new generation (unchanged connections kept) is swapped in atomically
+ * (src/http/front.ts): requests in flight finish on the old graphs, whose remaining connections close
+ * once they are done. Reloads never overlap: one asked for meanwhile runs once more after, so the
+ * last change on disk is always the one served.
  */
 import type { Front, Logger } from '../http/index.js';
 import type { ServerModel } from '../model/index.js';

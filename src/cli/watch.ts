@@ -1,13 +1,9 @@
 /**
- * `svc serve --watch`: a change to the manifest's files asks for a reload, once per burst of changes
- * (an editor's save is often several events: write a temporary file, rename it over, touch it).
- *
- * What counts: under the manifest directory (and its subdirectories), a `*.hcl`, `*.star` or `*.sql` file
- * changed, added or removed, or a file the served manifest reads (a template, a Starlark `file`);
- * and anything in a migrations directory, wherever it lies. Everything else is ignored, on purpose:
- * hidden files and directories (`.git`, an editor's swap file, a `pglite:.data` directory), anything
- * under a `pglite:<dir>` (the database writes there constantly) and a log file written next to the
- * manifest would otherwise reload the service forever.
+ * `svc serve --watch`: a change to the manifest's files asks for a reload, once per burst (an editor's
+ * save is often several events). What counts: a `*.hcl`, `*.star` or `*.sql` under the manifest
+ * directory, a file the manifest reads, anything in a migrations directory. Hidden files, anything
+ * under a `pglite:<dir>` and other files (a log beside the manifest) are ignored on purpose: they
+ * would reload the service forever.
  */
 import { type Dirent, type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
 import { basename, extname, isAbsolute, join, relative, resolve } from 'node:path';

@@ -1,17 +1,10 @@
 /**
  * A stopping worker of `svc serve --workers N` and its primary: when may the worker close its channel?
- *
- * The primary accepts connections and sends each to a worker over the channel. A worker that stops
- * listening tells the primary so, but a connection the primary sent before it read that is still on
- * its way: received while the channel is open, Node's cluster hands it back and another worker takes
- * it; lost with the channel, its client would wait forever. The worker used to keep the channel open
- * for a fixed 500 ms after its shutdown, which every stop paid, idle or not.
- *
- * Instead the worker asks the primary once it has stopped, and closes the channel on the answer: the
- * channel keeps order both ways, and a connection sent over it holds back the messages after it until
- * the worker has taken it, so the answer arrives after every connection sent before the primary read
- * the worker's "stopped listening". One round trip, a millisecond or two; the fixed wait remains only
- * as the bound of a primary that does not answer.
+ * A connection the primary sent before reading the worker's "stopped listening" is still on its way:
+ * received while the channel is open, Node's cluster hands it to another worker; lost with the
+ * channel, its client waits forever. So the worker asks the primary once stopped and closes on the
+ * answer: the channel keeps order and a connection sent over it holds back later messages until
+ * taken, so the answer comes after every such connection. A fixed wait bounds a primary that never answers.
  */
 import cluster from 'node:cluster';
 

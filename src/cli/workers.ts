@@ -1,24 +1,10 @@
 /**
- * `svc serve --workers N` (or `server { workers = N | "auto" }`): Node's cluster. The primary process
- * checks the manifest, forks N workers and serves no HTTP itself; every worker runs the one-process
- * path (serve-process.ts) with its own connections and pools, and all of them share one listening
- * port (the primary accepts connections and hands them round-robin to the workers).
- *
- * - **A worker that dies** (a crash, a kill) is logged and replaced; while the replacement boots, the
- *   other workers take every connection. A replacement that cannot boot is retried, 1 s apart,
- *   doubling up to 30 s.
- * - **SIGTERM/SIGINT** is sent on to every worker as one SIGTERM: each drains its requests within
- *   `shutdown_timeout` and closes its connections; the primary exits once they all have (0 when every
- *   worker stopped cleanly). A second signal makes every worker close its connections at once.
- * - **SIGHUP** (and `--watch`): the primary loads and checks the manifest first; with an error it
- *   prints the diagnostics and the workers keep serving. Otherwise the workers are replaced one at a
- *   time: start a new one, wait until it listens, then stop one old one gracefully; the port never
- *   stops answering. A new worker that cannot boot stops the rollout: the workers not yet replaced go
- *   on with the previous manifest.
- *
- * Connection pools are per worker: `pool.max` bounds each process's clients, so N workers may hold up
- * to N × max. In-process stores (`memory:`, `pglite:`) are refused with more than one worker
- * (src/model/checks/process-local.ts).
+ * `svc serve --workers N` (or `server { workers = N | "auto" }`): Node's cluster. The primary checks
+ * the manifest, forks N workers that each run the one-process path (serve-process.ts) with their own
+ * connections and pools on one shared port, and serves no HTTP itself. Dead workers are replaced
+ * (retried 1 s apart, doubling to 30 s); signals are passed on; a reload replaces workers one at a
+ * time, a new one listening before an old one stops, and a new one that cannot boot stops the
+ * rollout. What users see: docs/operations.md "Reloading and workers".
  */
 import cluster, { type Worker } from 'node:cluster';
 import { flushLogger, processSignals, servePrimaryMetrics, type Logger } from '../http/index.js';
