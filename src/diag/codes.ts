@@ -1,7 +1,7 @@
 /**
  * The catalogue of diagnostic codes: one stable code per kind of manifest problem, as fastify has
- * `FST_ERR_*`. A code is what tools and users key on (`--diagnostics=json`, fixture annotations,
- * docs/diagnostics.md); the summary is what people read, and may be reworded without breaking them.
+ * `FST_ERR_*`. Tools and users key on the code (`--diagnostics=json`, fixture annotations,
+ * docs/diagnostics.md); the summary is what people read, and may be reworded.
  *
  * Scheme: `SVC_<AREA>_<WHAT>`, upper snake case. AREA says which kind of mistake it is, not which
  * source file reports it (reporting code moves; the code must not): see AREAS below. Rules:
@@ -9,20 +9,13 @@
  * - a code that is no longer produced is removed from the catalogue, never reused for another problem;
  * - rewording a summary means editing its entry's `summary` here; the code stays.
  *
- * How a diagnostic gets its code: the ~170 places that report problems pass only a summary, so the
- * code is looked up from the summary here (`codeOf`) rather than written at every call site; a
- * producer may still set `Diagnostic.code` explicitly, which wins. A step kind's own codes are not
- * here but in its folder (the `codes` of its definition, src/steps/<kind>/codes.ts): the scope its
- * block is lowered in and the compile environment set `code` from them (`codeIn`), and this list
- * keeps the codes shared by several kinds or about pipelines in general. A summary built at run time is
- * catalogued as a pattern: `{name}` stands for one word (a block type, a step kind), `{name...}` for
- * any text (a message from another component), `{a|b|c}` for one of the listed words. Exact summaries
- * are tried first, then patterns in catalogue order.
- *
- * test/diag/codes.test.ts holds the catalogue to the source: every diagnostic the fixtures produce has
- * a code, every summary literal the reporting calls pass is catalogued, and every entry is still
- * produced somewhere, here and in the built-in kinds' lists; it also keeps docs/diagnostics.md in
- * step with them all.
+ * Reporters pass only a summary; `codeOf` looks its code up here (an explicit `Diagnostic.code` wins).
+ * A step kind's own codes are in its folder (src/steps/<kind>/codes.ts, set through `codeIn`); this
+ * list keeps the shared ones. A summary built at run time is a pattern: `{name}` one word, `{name...}`
+ * any text, `{a|b|c}` one of the words; exact summaries are tried first, then patterns in catalogue
+ * order. test/diag/codes.test.ts holds the catalogue to the source (every reported summary catalogued,
+ * every entry still produced) and regenerates docs/diagnostics.md (`SVC_UPDATE_DOCS=1 node --import
+ * tsx --test test/diag/codes.test.ts`).
  */
 import type { Diagnostic } from './diagnostic.js';
 
