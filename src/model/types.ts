@@ -1,15 +1,8 @@
 /**
- * The checked, immutable service definition: what `svc` serves after a successful boot.
- *
- * Built by src/model/build.ts from the decoded manifest; consumed by src/steps (graph nodes), src/http
- * (routing, guards), src/openapi (document) and src/cli. Everything here is resolved: references
- * point at declared things, defaults are applied, durations are milliseconds, sizes are bytes, and
- * every runtime expression is compiled once (`Expr`) with its references. A model only exists when
- * the manifest produced no error, so consumers never re-check it.
- *
- * The parts the manifest decoders produce are defined in src/manifest/types.ts and re-exported here.
- * The model is generic in its step type `S`: src/steps, which owns the step kinds, builds it with
- * its own union (`ServiceModel<StepSpec>`); below that layer a step is a `StepSpecBase`.
+ * The checked, immutable service definition `svc` serves after a successful boot, built by
+ * src/model/build.ts. Everything is resolved (src/manifest/types.ts, re-exported here), and a model
+ * exists only when the manifest produced no error, so consumers never re-check it. Generic in its step
+ * type: src/steps builds `ServiceModel<StepSpec>`; below that layer a step is a `StepSpecBase`.
  */
 import type { AuthModel, ConnectionModel, EndpointModel, OpenApiMeta, ServerModel, StepSpecBase } from '../manifest/index.js';
 import type { ObjectTypeSpec } from '../schema/index.js';

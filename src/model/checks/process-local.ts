@@ -1,22 +1,11 @@
 /**
- * Stores that live inside one process cannot back a service served by several (`svc serve --workers
- * N`, `server { workers }`): each worker would hold its own copy, a silent split brain (a counter
- * counting per worker, a cache filled twice, a message published in one worker never reaching an SSE
- * client of another). So with more than one worker:
- *
- * - a `memory:` redis connection is an error, unless it says `shared = false` (the author accepts one
- *   store per worker: a cache whose misses are only slower, say);
- * - a `pglite:` connection is an error: `pglite:` in memory would be one database per worker, and
- *   `pglite:<dir>` opened by two processes at once is corrupted (docs/postgresql.md, "PGlite's limits");
- * - `sqlite::memory:` is an error (one database per worker); a `sqlite:<file>` is not: SQLite's file
- *   locks keep one file whole across the processes of a machine (docs/sqlite.md "Several workers").
- *
- *
- * Rate limits counted in each process's memory (no Redis `connection`, or a `memory:` one) are a
- * warning, not an error: the limit still holds, only N times looser (docs/rate-limits.md).
- *
- * `workers = "auto"` counts as more than one: the count depends on the machine it runs on, and the
- * manifest must not be valid on one machine and broken on the next.
+ * Stores inside one process cannot back a service served by several (`--workers N`, `server {
+ * workers }`): each worker would hold its own copy, a silent split brain. So with more than one
+ * worker, a `memory:` redis connection is an error unless it says `shared = false`; `pglite:` is one
+ * (a database per worker, or a directory two processes corrupt: docs/postgresql.md "PGlite's
+ * limits"), and so is `sqlite::memory:`, not `sqlite:<file>` (its file locks hold across processes).
+ * Rate limits kept in process memory are a warning: N times looser (docs/rate-limits.md).
+ * `workers = "auto"` counts as several: a manifest must not be valid on one machine only.
  */
 import type { Diagnostic } from '../../diag/index.js';
 import type { ConnectionModel, EndpointModel, ServerModel } from '../../manifest/index.js';

@@ -1,13 +1,8 @@
 /**
- * What every expression of a pipeline reads, checked at boot (DECISIONS.md §2):
- *
- * - `steps.<name>`: the step exists, has run before this point (declared order; a transaction's
- *   inner steps in order; after a `parallel`, all its branches), is not in a sibling branch of the
- *   same `parallel`, and `<output>` is one the step kind offers.
- * - `ctx.<member>`: one of request, timestamp_epoch, request_id, auth; `ctx.request.<part>` one of
- *   method, path, query, headers, body; `path.X` / `query.X` / `headers.X` declared (path
- *   parameters of the pattern count as declared); `body` read only when a body is declared, and
- *   its fields (nested through schema objects and lists) declared in it.
+ * What every expression of a pipeline reads, checked at boot (DECISIONS.md §2): `steps.<name>` exists,
+ * ran before this point (declared order; after a `parallel`, all its branches; not a sibling branch)
+ * and offers `<output>`; `ctx.<member>` and `ctx.request.<part>` exist, and `path.X`, `query.X`,
+ * `headers.X` and body fields (through nested schemas) are declared.
  */
 import { type Range, didYouMean } from '../../diag/index.js';
 import type { Reference } from '../../expr/index.js';
