@@ -1,17 +1,9 @@
 /**
- * The JSON Schema of a column whose type the database described (`svc openapi --database`,
- * `check_queries = true`): what svc writes for a value of that PostgreSQL type, by the type's oid
- * from the statement's RowDescription. The values are the ones the connector hands over
- * (src/connectors/postgres/values.ts, then pg's own parsers for the rest): int8 as an exact JSON
- * integer, numeric as its decimal text, timestamptz as RFC 3339 text in UTC, bytea as base64, json
- * as parsed. A type pg does not parse (an enum, a range, a composite, an array of these) arrives as
- * the server's text: a string.
- *
- * SQLite and MySQL columns come with their schema (src/connectors/sqlite/column-types.ts,
- * src/connectors/mysql/column-types.ts), which is used as it is.
- *
- * Nullability: a column the database says cannot be null (a NOT NULL table column outside an outer
- * join) has its type; any other may be null. Array elements are typed without null.
+ * The JSON Schema of a column the database described (`svc openapi --database`, `check_queries =
+ * true`): for PostgreSQL, by the type's oid, what svc writes for such a value as the connector hands
+ * it over (src/connectors/postgres/values.ts, then pg's parsers; a type pg does not parse arrives as
+ * text); SQLite and MySQL columns come with their schema, used as it is. A column the database says
+ * cannot be null (NOT NULL, outside an outer join) has its type; any other may be null.
  */
 import type { JsonSchema } from '../schema/index.js';
 
