@@ -1,13 +1,9 @@
 /**
- * Files served from memory: the OpenAPI document of a spec endpoint, and a documentation page with
- * its renderer's assets. Each carries a strong ETag (a hash of its bytes), so a client that
- * revalidates (`If-None-Match`) gets a 304 without the body; `Cache-Control` says whether it must
- * revalidate (`no-cache`, the document: it changes when the manifest does) or may keep the file
- * (`public, max-age=31536000, immutable`, for assets whose path carries their version).
- *
- * A file may be made on its first request (`content` a function): the OpenAPI document and its YAML
- * cost a boot about 90 ms that a server whose docs are never asked for need not pay (bench/users
- * README "A lighter start"); the document's compilation cannot fail for a model that checked clean.
+ * Files served from memory (the OpenAPI document, a documentation page and its assets), each with a
+ * strong ETag so a revalidating client gets a 304; `Cache-Control` is `no-cache` for the document (it
+ * changes with the manifest) or `immutable` for assets whose path carries their version. A file may
+ * be made on its first request (`content` a function; the document cannot fail for a model that
+ * checked clean): a boot need not pay for docs nobody asks for (bench/users README "A lighter start").
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,12 +1,8 @@
 /**
- * The shapes the manifest decoders produce: server, metadata, guards, connections and endpoints, all
- * resolved (references point at declared things, defaults applied, durations in milliseconds, sizes
- * in bytes, runtime expressions compiled once). src/model checks them further and assembles the
- * immutable `ServiceModel`; it re-exports every type here, so consumers read them from the model.
- *
- * Endpoints are generic in their step type: the manifest knows only what every step shares
- * (`StepSpecBase`); the concrete union of step kinds belongs to src/steps, which injects its
- * decoders (see ./steps.ts) and reads `PipelineEndpointModel<StepSpec>` back.
+ * The shapes the manifest decoders produce, all resolved (references checked, defaults applied,
+ * durations in ms, sizes in bytes, runtime expressions compiled once). src/model checks them further
+ * and re-exports them in the immutable `ServiceModel`. Endpoints are generic in their step type: the
+ * union of step kinds belongs to src/steps, which injects its decoders (./steps.ts).
  */
 import type { Range } from '../diag/index.js';
 import type { RequestSpec } from '../schema/index.js';
