@@ -14,7 +14,7 @@ import { Value, isThenable } from './result.js';
  * Hand-written rather than `from(p).pipe(timeout, take(1), map)`: it is on every I/O step, and each
  * operator is a subscriber and a closure per request. The time-out callback is a module-level function
  * given its object as state: arrows made per call are wrapped by tsx `keepNames`, several times slower
- * (graph/README.md "Benchmarks run through tsx are distorted").
+ * (graph/README.md "Measurements").
  *
  * Both classes settle once (once.ts). On a failure or a time-out the node's context is closed (signal
  * aborted, releases run) *before* the error is sent on, so a container rolling back finds the step over.
