@@ -1,11 +1,9 @@
 /**
  * A failed run's category (graph/errors.ts `Category`, or a connector classifier's) -> the status of
- * its problem answer, in one place (DECISIONS.md §3): a time-out is a 504 (problem type
- * `urn:svc:error:timeout`), an unreachable or exhausted dependency a 503 (`dependency-unavailable`),
- * an upstream HTTP server that refused, reset or sent what cannot be accepted a 502 (`bad-gateway`,
- * the project's own addition), a value of the request the database refused a 400 (`bad-request`),
- * everything else a 500 (`internal`). src/problem names the types. Here, below the HTTP edge, since
- * a step with `on_error = "continue"` says the same of its own failure in its outputs (./continue.ts).
+ * its problem answer, in one place (DECISIONS.md §3): timeout 504, dependency-unavailable 503,
+ * bad-gateway 502 (an upstream HTTP server refused, reset or sent the unacceptable), bad-request 400
+ * (a request value the database refused), else 500; src/problem names the types. Below the HTTP edge
+ * because `on_error = "continue"` reports the same in a step's outputs (./continue.ts).
  */
 import { Category } from '../../graph/index.js';
 import type { FailureStatus } from '../model/index.js';
