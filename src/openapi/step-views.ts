@@ -1,11 +1,9 @@
 /**
- * What the document reads of the steps themselves, beyond what their kinds tell the model (what they
- * answer with and how they fail: `PipelineEndpointModel.responses` and `failureStatuses`): the
- * outputs another step's expression reads (`steps.<name>.<output>`, step-outputs.ts), the `catch`
- * blocks, and the nested steps. src/openapi and src/steps are peers (layer 6) and do not import each
- * other, so the few kinds whose outputs the document types are seen through these structural views,
- * selected by `kind`. test/openapi/step-views.test.ts holds each view to the spec type src/steps
- * decodes, so a change there fails the type check here rather than silently dropping a schema.
+ * What the document reads of the steps beyond what their kinds tell the model: outputs read by other
+ * steps' expressions (step-outputs.ts), `catch` blocks, nested steps. src/openapi and src/steps are
+ * peers that do not import each other, so these are structural views selected by `kind`;
+ * test/openapi/step-views.test.ts holds each to the spec type src/steps decodes, so a change there
+ * fails the type check rather than silently dropping a schema.
  */
 import type { CatchSpec, StepSpecBase } from '../model/index.js';
 import type { JsonSchema } from '../schema/index.js';
