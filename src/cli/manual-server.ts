@@ -1,11 +1,8 @@
 /**
- * The HTTP server of `svc docs`: the Markdown files of svc's package (the manual under docs/, the
- * README, the bench and example READMEs it links to) rendered as HTML on each request, so an edit
- * shows on the next reload. URLs mirror the package's layout (`/docs/operations.md`), which keeps
- * every relative link of the manual working as written; `/` is the table of contents.
- *
- * A local reading aid, not the API server: plain node:http, GET and HEAD only, nothing but `.md`
- * files inside the package root (their real path, symbolic links resolved), no dot segments.
+ * The HTTP server of `svc docs`: the package's Markdown (the manual, README, bench and example
+ * READMEs) rendered on each request, so an edit shows on reload. URLs mirror the package's layout so
+ * the manual's relative links work as written. A local reading aid: plain node:http, GET and HEAD,
+ * only `.md` files inside the package root (real path, links resolved), no dot segments.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile, realpath, stat } from 'node:fs/promises';
