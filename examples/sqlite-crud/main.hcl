@@ -1,5 +1,5 @@
 # The lightest way to serve a CRUD API: one SQLite file, no database server, nothing to install.
-# Serve it with `npx svc serve -c examples/sqlite-crud` (Node.js 22.13 or later: SQLite is built in)
+# Serve it with `npx svc serve -c examples/sqlite-crud` (Node.js 22.16 or later: SQLite is built in)
 # and try the requests in README.md.
 #
 # The database is `.data/tasks.db` next to this file, created and migrated on the first start.

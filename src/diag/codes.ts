@@ -557,7 +557,7 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
   {
     code: 'SVC_CONNECTION_SQLITE_UNAVAILABLE',
     summary: 'SQLite not available in this Node.js',
-    description: 'A sqlite connection on a Node.js without node:sqlite (before 22.13, or 22.5 to 22.12 without --experimental-sqlite).',
+    description: 'A sqlite connection on a Node.js whose node:sqlite svc cannot run on (before 22.16 and 23.11), or where it is turned off.',
   },
   {
     code: 'SVC_CONNECTION_PROCESS_LOCAL_STORE',

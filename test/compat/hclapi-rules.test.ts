@@ -415,7 +415,7 @@ endpoint "GET /x" {
   );
   assert.match(text, /source = "postgres:\/\/svc@db\.internal:5433\/app\?sslmode=disable"/);
   assert.match(text, /source = "mysql:\/\/app:secret@127\.0\.0\.1:3306\/shop"/);
-  // SQLite runs on node:sqlite (Node.js 22.13+): the spelling is fixed whatever this Node.js can run.
+  // SQLite runs on node:sqlite (Node.js 22.16+): the spelling is fixed whatever this Node.js can run.
   const sqlite = fixed({
     'api.hcl': `connection "sqlite" "file" {\n  source = "file:./data/app.db?mode=rwc"\n}\nconnection "sqlite" "mem" {\n  source = ":memory:"\n}\n`,
   })['api.hcl']!;

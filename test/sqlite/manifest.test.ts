@@ -23,14 +23,13 @@ function diagnostics(source: string): string[] {
 const connection = (body: string): string => `connection "sqlite" "db" {\n${body}\n}\n`;
 
 test('node:sqlite: the versions that have it, and what to do on those that do not', () => {
-  assert.equal(sqliteUnavailableReason('22.13.0', true), undefined);
-  assert.match(
-    sqliteUnavailableReason('20.19.0', false)!,
-    /Node\.js 22\.13 or later \(22\.5 to 22\.12 with --experimental-sqlite\); this is Node\.js 20\.19\.0\./,
-  );
-  assert.match(sqliteUnavailableReason('22.5.1', false)!, /behind a flag on Node\.js 22\.5\.1: start svc with node --experimental-sqlite/);
-  assert.match(sqliteUnavailableReason('22.12.0', false)!, /behind a flag/);
-  assert.match(sqliteUnavailableReason('23.3.0', false)!, /behind a flag/);
+  assert.equal(sqliteUnavailableReason('22.16.0', true), undefined);
+  assert.equal(sqliteUnavailableReason('23.11.0', true), undefined);
+  assert.equal(sqliteUnavailableReason('26.0.0', true), undefined);
+  assert.match(sqliteUnavailableReason('20.19.0', false)!, /Node\.js 22\.16 or later \(23\.11 or later on the 23 line\); this is Node\.js 20\.19\.0\./);
+  // 22.13 to 22.15 have node:sqlite unflagged, but not StatementSync.columns().
+  assert.match(sqliteUnavailableReason('22.13.0', true)!, /this is Node\.js 22\.13\.0/);
+  assert.match(sqliteUnavailableReason('23.10.0', true)!, /this is Node\.js 23\.10\.0/);
   assert.match(sqliteUnavailableReason('24.1.0', false)!, /--no-experimental-sqlite/);
   // This process: the module loads exactly when the check says it can.
   assert.equal(
@@ -44,7 +43,7 @@ test('a sqlite connection on a Node.js without node:sqlite is an error at its ur
 }, () => {
   const found = diagnostics(connection('  url = "sqlite:app.db"'));
   assert.equal(found.length, 1, found.join('\n'));
-  assert.match(found[0]!, /^2:9 SVC_CONNECTION_SQLITE_UNAVAILABLE SQLite connections run on node:sqlite, built into Node\.js 22\.13 or later/);
+  assert.match(found[0]!, /^2:9 SVC_CONNECTION_SQLITE_UNAVAILABLE SQLite connections run on node:sqlite, built into Node\.js 22\.16 or later/);
 });
 
 test('sqlite URLs and attributes', { skip: NO_SQLITE }, () => {

@@ -1,6 +1,6 @@
 /**
- * `node:sqlite`, the engine built into Node.js (22.13 and later; 22.5 to 22.12 behind
- * `--experimental-sqlite`), loaded by the first sqlite connection, never by a process without one.
+ * `node:sqlite`, the engine built into Node.js (svc needs 22.16 or later: src/manifest/
+ * sqlite-support.ts), loaded by the first sqlite connection, never by a process without one.
  *
  * Node prints an ExperimentalWarning ("SQLite is an experimental feature...") when the module is
  * first loaded: svc asked for that engine knowingly, so exactly that warning is dropped while the
