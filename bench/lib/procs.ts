@@ -80,8 +80,9 @@ function launchSettings(): typeof SVC_LAUNCH {
  * `svc serve -c <manifest> --port <port>` from dist/, as node's argv: SVC_LAUNCH's options, then
  * `nodeOptions` (which win over them), then the script. Give the child SVC_LAUNCH.env too.
  */
-export function svcServe(manifest: string, port: number, nodeOptions: readonly string[] = []): string[] {
-  return [...SVC_LAUNCH.nodeArgs, ...nodeOptions, join(root, 'bin/svc.js'), 'serve', '-c', manifest, '--port', String(port)];
+/** `bin` runs another checkout's command (cold-start.ts `--against`). */
+export function svcServe(manifest: string, port: number, nodeOptions: readonly string[] = [], bin = join(root, 'bin/svc.js')): string[] {
+  return [...SVC_LAUNCH.nodeArgs, ...nodeOptions, bin, 'serve', '-c', manifest, '--port', String(port)];
 }
 
 export function freePort(): Promise<number> {

@@ -15,8 +15,11 @@
  * - `--cases examples`: every other example, with its defaults, to its first answer of any kind (a 404).
  * - `--cases unbundled`: the quickstart again from dist/src (SVC_BUNDLE=0), right after its start from
  *   the bundle (dist/bundle, scripts/bundle.ts) in every run: the bundle's A/B.
+ * - `--against DIR`: the quickstart again from another built checkout (its bin/svc.js; e.g. a
+ *   `git worktree` of an older commit, built there), right after this one's in every run: a
+ *   change's A/B.
  *
- *     node --import tsx bench/users/cold-start.ts [--runs 5] [--postgres URL] [--cases shop,quickstart,floor] [--idle-seconds 8]
+ *     node --import tsx bench/users/cold-start.ts [--runs 5] [--postgres URL] [--cases shop,quickstart,floor] [--idle-seconds 8] [--against DIR]
  *
  * `--cases` picks the groups (default: shop, quickstart and floor; `shop` includes `--postgres`). Runs the compiled
  * code (bin/svc.js -> dist/bundle or dist/src, dist/bench/users/floor.js): `npm run build` first.
@@ -30,6 +33,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cpuMs, svcServe, SVC_LAUNCH } from '../lib/procs.js';
+import { sqliteUnavailableReason } from '../../src/manifest/sqlite-support.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -39,6 +43,7 @@ const { values } = parseArgs({
     postgres: { type: 'string', default: process.env.SVC_TEST_POSTGRES_URL ?? '' },
     cases: { type: 'string', default: 'shop,quickstart,floor' },
     'idle-seconds': { type: 'string', default: '8' },
+    against: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
@@ -87,8 +92,8 @@ interface Start {
 }
 
 /** One start of the server in `dir`, to the first answer of `path` with `status`; the server is stopped after. */
-function coldStart(dir: string, env: Record<string, string>, path = '/api/v1/users/1', status = 200): Promise<Start> {
-  return startToFirstAnswer((port) => svcServe(dir, port), env, path, status);
+function coldStart(dir: string, env: Record<string, string>, path = '/api/v1/users/1', status = 200, bin?: string): Promise<Start> {
+  return startToFirstAnswer((port) => svcServe(dir, port, [], bin), env, path, status);
 }
 
 /** One start of a floor process (floor.ts: `node` or `fastify`), under svc's launch settings. */
@@ -162,8 +167,10 @@ const results: Record<string, Start[]> = {
   [FLOOR_NODE]: [],
   [FLOOR_FASTIFY]: [],
 };
+/** Not served by `svc serve` on its own: examples/embedded is a program (docs/embedding.md). */
+const NOT_SERVED = new Set(['shop', 'quickstart', 'embedded', ...(sqliteUnavailableReason() === undefined ? [] : ['sqlite-crud'])]);
 const OTHER_EXAMPLES = readdirSync(join(root, 'examples'), { withFileTypes: true })
-  .filter((e) => e.isDirectory() && e.name !== 'shop' && e.name !== 'quickstart')
+  .filter((e) => e.isDirectory() && !NOT_SERVED.has(e.name))
   .map((e) => e.name)
   .sort();
 const dirs: string[] = [];
@@ -178,8 +185,12 @@ try {
       results['pglite: in memory']!.push(await coldStart(dir, { DATABASE_URL: 'pglite:' }));
     }
     if (cases.has('unbundled')) assertBundleCurrent();
-    if (cases.has('quickstart') || cases.has('unbundled')) results[QUICKSTART]!.push(await coldStart(join(root, 'examples/quickstart'), {}, '/api/v1/health'));
+    if (cases.has('quickstart') || cases.has('unbundled') || values.against !== undefined) results[QUICKSTART]!.push(await coldStart(join(root, 'examples/quickstart'), {}, '/api/v1/health'));
     if (cases.has('unbundled')) results[UNBUNDLED]!.push(await coldStart(join(root, 'examples/quickstart'), { SVC_BUNDLE: '0' }, '/api/v1/health'));
+    if (values.against !== undefined) {
+      const bin = join(resolve(values.against), 'bin/svc.js');
+      (results[`examples/quickstart from ${values.against}`] ??= []).push(await coldStart(join(root, 'examples/quickstart'), {}, '/api/v1/health', 200, bin));
+    }
     if (cases.has('floor')) {
       results[FLOOR_NODE]!.push(await floorStart('node'));
       results[FLOOR_FASTIFY]!.push(await floorStart('fastify'));
