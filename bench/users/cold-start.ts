@@ -185,7 +185,8 @@ try {
       results['pglite: in memory']!.push(await coldStart(dir, { DATABASE_URL: 'pglite:' }));
     }
     if (cases.has('unbundled')) assertBundleCurrent();
-    if (cases.has('quickstart') || cases.has('unbundled') || values.against !== undefined) results[QUICKSTART]!.push(await coldStart(join(root, 'examples/quickstart'), {}, '/api/v1/health'));
+    if (cases.has('quickstart') || cases.has('unbundled') || values.against !== undefined)
+      results[QUICKSTART]!.push(await coldStart(join(root, 'examples/quickstart'), {}, '/api/v1/health'));
     if (cases.has('unbundled')) results[UNBUNDLED]!.push(await coldStart(join(root, 'examples/quickstart'), { SVC_BUNDLE: '0' }, '/api/v1/health'));
     if (values.against !== undefined) {
       const bin = join(resolve(values.against), 'bin/svc.js');
