@@ -101,7 +101,9 @@ test('examples/embedded checks its manifest and draws its graphs with its own st
 
 test("examples/embedded's geocode reports a city its gazetteer lacks with its own code, a warning", async () => {
   // The example's definitions, as the program builds them (through the package, so: npm run build).
-  const { geocode } = (await import(join(EXAMPLE, 'steps.ts'))) as { geocode: CustomStep };
+  // TypeScript, loaded through tsx: the test itself runs compiled (scripts/test.sh), without a loader.
+  const { tsImport } = await import('tsx/esm/api');
+  const { geocode } = (await tsImport(join(EXAMPLE, 'steps.ts'), import.meta.url)) as { geocode: CustomStep };
   const dir = mkdtempSync(join(tmpdir(), 'svc-embedded-'));
   try {
     const pipeline = (city: string) =>
