@@ -8,10 +8,10 @@
  * Made from the compiled JavaScript (dist/src, after tsc), so the bundle runs the code the tests ran;
  * esbuild follows each file's source map, so the bundle's map names the TypeScript sources.
  * - **Packages in plain JavaScript are bundled too** (Fastify and its dependencies, Ajv, RxJS,
- *   semver, marked, re2js...): Node's module loader found, read and compiled their ~300 files at
- *   every start (bench/users README "A lighter start"). A bundled CommonJS package runs in the
- *   bundle's ES modules with a `require` of their own (the banner), for the Node built-ins it asks
- *   for. EXTERNAL below stays in node_modules, loaded by Node as before.
+ *   semver, pino, marked, re2js...): Node's module loader found, read and compiled their ~330 files
+ *   at every start (bench/users README "A lighter start"). Bundled CommonJS asks for Node's
+ *   built-ins through the `require` the banner gives each output file. EXTERNAL stays in
+ *   node_modules, loaded by Node as before.
  * - **Code splitting**: each of svc's own `import()`s (a command's module, a connector's driver
  *   side) stays a chunk of its own, loaded when it is today.
  * - **The Starlark worker** (src/steps/starlark/worker.ts) is an entry of its own, dist/bundle/worker.js:
@@ -45,10 +45,10 @@ const listFile = join(outdir, 'outputs.json');
 const ENTRIES = { svc: 'dist/src/cli/main.js', worker: 'dist/src/steps/starlark/worker.js' } as const;
 /**
  * Packages left in node_modules: those that find files beside their own (PGlite's WebAssembly and
- * data, pino's transport worker in thread-stream, esbuild's binary), undici (src/connectors/http loads its internals
- * by path: one copy), and those svc loads only for a connection or a feature it may never use, lazily
- * already (the drivers, prom-client, OpenTelemetry, jose, pino-pretty, yaml, csv-stringify, tr46: these
- * through `createRequire`, which a bundler does not follow anyway).
+ * data, pino's transport worker in thread-stream, esbuild's binary); undici (src/connectors/http
+ * loads its internals by path: one copy); and those svc loads only for a connection or a feature,
+ * lazily already (the drivers, prom-client, OpenTelemetry, jose, pino-pretty, and yaml,
+ * csv-stringify and tr46 through `createRequire`, which a bundler does not follow anyway).
  */
 const EXTERNAL = [
   '@electric-sql/*',
