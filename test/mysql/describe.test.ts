@@ -17,6 +17,7 @@ import { codeOf } from '../../src/diag/index.js';
 import { compileOpenApi } from '../../src/openapi/index.js';
 import { describedRowSchema } from '../../src/openapi/sql-types.js';
 import { tempDir } from '../connectors/helpers.js';
+import { describedManifest } from '../sql-suite/describe-manifest.js';
 import { adminQuery, dropDatabases, freshDatabase, NO_MYSQL } from './helpers.js';
 
 after(dropDatabases);
@@ -37,52 +38,7 @@ const MIGRATION = `CREATE TABLE issues (
 
 /** Line 11 holds the heredoc's SELECT (the assertions name lines and columns). */
 function manifest(url: string, select: string, extra = '', where = 'priority >= @min'): string {
-  return [
-    'connection "mysql" "db" {', // 1
-    `  url        = "${url}"`, // 2
-    '  migrations = "migrations"', // 3
-    extra, // 4
-    '}', // 5
-    '', // 6
-    'endpoint "GET /issues" {', // 7
-    '  pipeline {', // 8
-    '    sql "list" {', // 9
-    '      query = <<-SQL', // 10
-    `        ${select}`, // 11
-    '          FROM issues', // 12
-    `         WHERE ${where}`, // 13
-    '      SQL', // 14
-    '      args  = { min = 0 }', // 15
-    '    }', // 16
-    '    sql "count" {', // 17
-    '      query = "SELECT count(*) AS n, max(priority) AS top FROM issues"', // 18
-    '    }', // 19
-    '    respond {', // 20
-    '      body = { items = steps.list.rows, total = steps.count.row.n }', // 21
-    '    }', // 22
-    '  }', // 23
-    '}', // 24
-    '', // 25
-    'schema "Issue" {', // 26
-    '  field "id"    { type = integer }', // 27
-    '  field "title" { type = integer }', // 28
-    '  field "owner" { type = string }', // 29
-    '}', // 30
-    '', // 31
-    'endpoint "GET /issues/{id}" {', // 32
-    '  pipeline {', // 33
-    '    sql "get" {', // 34
-    '      query = "SELECT i.id, i.title, o.title AS other FROM issues i LEFT JOIN issues o ON o.id = i.id + 1 WHERE i.id = @id"', // 35
-    '      args  = { id = ctx.request.path.id }', // 36
-    '    }', // 37
-    '    respond {', // 38
-    '      schema = schema.Issue', // 39
-    '      body   = steps.get.row', // 40
-    '    }', // 41
-    '  }', // 42
-    '}', // 43
-    '',
-  ].join('\n');
+  return describedManifest('mysql', url, select, extra, where);
 }
 
 const GOOD_SELECT = 'SELECT id, title, priority, amount, done, due, created_at, updated, meta, photo, priority > 1 AS high';
