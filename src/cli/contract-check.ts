@@ -9,11 +9,8 @@
  * are are checked: a body built from them (`{ user = steps.q.row }`) is not a row.
  */
 import type { Diagnostic, Range } from '../diag/index.js';
-import type { FieldSpec, ObjectTypeSpec, PipelineEndpointModel, ServiceModel, StepSpecBase, TypeSpec } from '../model/index.js';
+import type { Expr, FieldSpec, ObjectTypeSpec, PipelineEndpointModel, ServiceModel, StepSpecBase, TypeSpec } from '../model/index.js';
 import { allSteps, columnSchema, type SqlColumn, type SqlColumns } from '../openapi/index.js';
-
-/** `steps.<name>.<row|rows|stream>`, as the body or source is written. */
-const ROWS_READ = /^steps\.([A-Za-z_][A-Za-z0-9_-]*)\.(row|rows|stream)$/;
 
 export function contractDiagnostics(model: ServiceModel, columns: SqlColumns): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -23,13 +20,13 @@ export function contractDiagnostics(model: ServiceModel, columns: SqlColumns): D
     for (const response of endpoint.responses ?? []) {
       const expr = response.kind === 'body' ? response.body : response.source;
       if (response.schema === undefined || expr === undefined) continue;
-      const read = ROWS_READ.exec(textAt(model.sources, expr.range)?.trim() ?? '');
-      const step = read && steps.get(read[1]!);
+      const read = rowsRead(expr);
+      const step = read && steps.get(read.step);
       const described = step && columns.get(step);
       if (!read || !described) continue;
-      const row = read[2] === 'rows' ? (response.schema.kind === 'list' ? response.schema.items : undefined) : response.schema;
+      const row = read.output === 'rows' ? (response.schema.kind === 'list' ? response.schema.items : undefined) : response.schema;
       if (row?.kind !== 'object') continue;
-      out.push(...fieldDiagnostics(row, described, read[1]!, expr.range));
+      out.push(...fieldDiagnostics(row, described, read.step, expr.range));
     }
   }
   return out;
@@ -101,9 +98,15 @@ function stepsByName(endpoint: PipelineEndpointModel): Map<string, StepSpecBase>
   return out;
 }
 
-/** The manifest text a range covers. */
-function textAt(sources: ReadonlyMap<string, string>, range: Range): string | undefined {
-  const text = sources.get(range.filename);
-  if (text === undefined) return undefined;
-  return Buffer.from(text, 'utf8').subarray(range.start.byte, range.end.byte).toString('utf8');
+/**
+ * `steps.<name>.<row|rows|stream>` when that traversal is the whole expression (its one reference
+ * spans it), as the body or source is written.
+ */
+function rowsRead(expr: Expr): { readonly step: string; readonly output: string } | undefined {
+  const [ref, ...others] = expr.references;
+  if (ref === undefined || others.length > 0 || ref.root !== 'steps' || ref.path.length !== 2) return undefined;
+  if (ref.range.start.byte !== expr.range.start.byte || ref.range.end.byte !== expr.range.end.byte) return undefined;
+  const [step, output] = ref.path;
+  if (typeof step !== 'string' || (output !== 'row' && output !== 'rows' && output !== 'stream')) return undefined;
+  return { step, output };
 }
