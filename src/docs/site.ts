@@ -20,6 +20,8 @@ export interface DocsFile {
   readonly contentType: string;
   /** True for assets (their path names their content); pages are revalidated. */
   readonly immutable: boolean;
+  /** The content's SHA-256 in hex, when taken already (an asset: its name carries it). */
+  readonly sha256?: string;
 }
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
@@ -51,7 +53,7 @@ export function docsPageFiles(input: SiteInput): Map<string, DocsFile> {
   const urls = new Map<string, string>();
   for (const asset of bundleAssets(page.renderer, input.vendorRoot)) {
     const sub = `assets/${hashedName(asset.name, asset.sha256)}`;
-    files.set(sub, { content: asset.body, contentType: asset.contentType, immutable: true });
+    files.set(sub, { content: asset.body, contentType: asset.contentType, immutable: true, sha256: asset.sha256 });
     // planDocsPage refused paths for which this is undefined.
     urls.set(asset.name, relativeUrl(input.path, `${input.path.replace(/\/$/, '')}/${sub}`)!);
   }

@@ -63,5 +63,5 @@ function filesOf(endpoint: CompiledDocsEndpoint, document: () => OpenApiDocument
   // compileService plans every page (src/docs) and refuses the endpoint when it cannot.
   if (page === undefined) throw new Error(`documentation endpoint ${endpoint.method} ${endpoint.path} was not planned`);
   const files = docsPageFiles({ page, path: endpoint.path, meta: model.openapi, documentJson: () => serializeDocument(document(), 'json') });
-  return new Map([...files].map(([sub, file]) => [sub, staticFile(file.content, file.contentType, file.immutable ? IMMUTABLE : REVALIDATE)]));
+  return new Map([...files].map(([sub, file]) => [sub, staticFile(file.content, file.contentType, file.immutable ? IMMUTABLE : REVALIDATE, file.sha256)]));
 }

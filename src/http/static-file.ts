@@ -25,20 +25,22 @@ export interface StaticFile {
 /** The document changes when the manifest does: a client asks again, and gets a 304 while it has not. */
 export const REVALIDATE = 'no-cache';
 
-export function staticFile(content: FileContent | (() => FileContent), contentType: string, cacheControl: string = REVALIDATE): StaticFile {
+/** `sha256`: the content's SHA-256 in hex, when the caller already took it (a renderer's asset). */
+export function staticFile(content: FileContent | (() => FileContent), contentType: string, cacheControl: string = REVALIDATE, sha256?: string): StaticFile {
+  const known = sha256 === undefined ? undefined : `"${Buffer.from(sha256, 'hex').toString('base64url')}"`;
   let made: { readonly body: Buffer; readonly etag: string } | undefined;
   const make = (): { readonly body: Buffer; readonly etag: string } => {
     if (made !== undefined) return made;
     const value = typeof content === 'function' ? content() : content;
     const body = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
-    return (made = { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` });
+    return (made = { body, etag: known ?? `"${createHash('sha256').update(body).digest('base64url')}"` });
   };
   return {
     get body() {
       return make().body;
     },
     get etag() {
-      return make().etag;
+      return known ?? make().etag;
     },
     contentType,
     cacheControl,

@@ -7,6 +7,7 @@
  * template gets its values escaped, the description as Markdown, the spec paths. The manifests are
  * real directories where a template file is involved (loadServiceModel reads it).
  */
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -115,6 +116,8 @@ test('each renderer: the page, its assets below it (immutable, hashed names), th
         assert.equal(asset.headers['content-type'], type, url);
         assert.equal(asset.headers['cache-control'], 'public, max-age=31536000, immutable', url);
         assert.ok(asset.rawPayload.length > 100_000, `${url} is the bundle (${asset.rawPayload.length} bytes)`);
+        // Its tag, taken at boot with its name, is the hash of the bytes served.
+        assert.equal(asset.headers.etag, `"${createHash('sha256').update(asset.rawPayload).digest('base64url')}"`, url);
         const again = await app.inject({ url: resolveFrom(path, url!), headers: { 'if-none-match': String(asset.headers.etag) } });
         assert.equal(again.statusCode, 304);
       }
