@@ -16,11 +16,10 @@
  *   and sets no `max_statement_time`.
  */
 import { describeCause } from '../errors.js';
-import { MigrationError, readMigrations, type MigrationFile } from '../postgres/migrations.js';
+import { MIGRATIONS_TABLE, MigrationError, pendingMigrations, readMigrations } from '../postgres/migrations.js';
 import type { ConnectorLogger } from '../types.js';
 import type { MysqlResource } from './resource.js';
 
-const TABLE = 'svc_migrations';
 const LOCK = 'svc_migrations';
 /** How long a replica waits for another's migrations (seconds, GET_LOCK's unit). */
 const LOCK_WAIT_SECONDS = 600;
@@ -36,22 +35,17 @@ export async function applyMysqlMigrations(resource: MysqlResource, dir: string,
     const [{ locked }] = await run<{ locked: number | null }[]>('SELECT GET_LOCK(?, ?) AS locked', [LOCK, LOCK_WAIT_SECONDS]);
     if (locked !== 1) throw new MigrationError(`migrations: another process held the lock ${LOCK} for ${LOCK_WAIT_SECONDS} s`, undefined);
     await run(
-      `CREATE TABLE IF NOT EXISTS ${TABLE} (name VARCHAR(255) PRIMARY KEY, checksum CHAR(64) NOT NULL, applied_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3))`,
+      `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (name VARCHAR(255) PRIMARY KEY, checksum CHAR(64) NOT NULL, applied_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3))`,
     );
-    const rows = await run<{ name: string; checksum: string }[]>(`SELECT name, checksum FROM ${TABLE}`);
+    const rows = await run<{ name: string; checksum: string }[]>(`SELECT name, checksum FROM ${MIGRATIONS_TABLE}`);
     const recorded = new Map(rows.map((row) => [row.name, row.checksum]));
-    for (const file of files) {
-      const checksum = recorded.get(file.name);
-      if (checksum !== undefined) checkUnchanged(file, checksum);
-    }
     const applied: string[] = [];
-    for (const file of files) {
-      if (recorded.has(file.name)) continue;
+    for (const file of pendingMigrations(files, recorded)) {
       const started = performance.now();
       try {
         await run('START TRANSACTION');
         await run(file.sql);
-        await run(`INSERT INTO ${TABLE} (name, checksum) VALUES (?, ?)`, [file.name, file.checksum]);
+        await run(`INSERT INTO ${MIGRATIONS_TABLE} (name, checksum) VALUES (?, ?)`, [file.name, file.checksum]);
         await run('COMMIT');
       } catch (error) {
         await run('ROLLBACK').catch(() => {});
@@ -69,12 +63,4 @@ export async function applyMysqlMigrations(resource: MysqlResource, dir: string,
     // Ending the connection also lifts the lock if an error left it held.
     connection.destroy();
   }
-}
-
-function checkUnchanged(file: MigrationFile, checksum: string): void {
-  if (checksum === file.checksum) return;
-  throw new MigrationError(
-    `migration ${file.path} was changed after it was applied (recorded checksum ${checksum.slice(0, 12)}…, now ${file.checksum.slice(0, 12)}…); add a new file instead`,
-    file.path,
-  );
 }

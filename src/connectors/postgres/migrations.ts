@@ -45,6 +45,27 @@ export class MigrationError extends Error {
   }
 }
 
+/**
+ * The files not recorded yet, in their order, once every recorded one is checked unchanged: the
+ * first read of each engine's migrations (PostgreSQL, SQLite, MySQL), before any file is applied.
+ */
+export function pendingMigrations(files: readonly MigrationFile[], recorded: ReadonlyMap<string, string>): MigrationFile[] {
+  for (const file of files) {
+    const checksum = recorded.get(file.name);
+    if (checksum !== undefined) checkUnchanged(file, checksum);
+  }
+  return files.filter((file) => !recorded.has(file.name));
+}
+
+/** A recorded file read again (under each engine's lock) must still be the file that was applied. */
+export function checkUnchanged(file: MigrationFile, checksum: string): void {
+  if (checksum === file.checksum) return;
+  throw new MigrationError(
+    `migration ${file.path} was changed after it was applied (recorded checksum ${checksum.slice(0, 12)}…, now ${file.checksum.slice(0, 12)}…); add a new file instead`,
+    file.path,
+  );
+}
+
 /** The directory's `*.sql` files in name order (code points, so `010_` sorts after `009_`). */
 export async function readMigrations(dir: string): Promise<MigrationFile[]> {
   let entries: Dirent[];
@@ -91,13 +112,8 @@ export async function applyMigrations(pool: pg.Pool, dir: string, key: string, l
       const rows = (await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM ${MIGRATIONS_TABLE}`)).rows;
       return new Map(rows.map((row) => [row.name, row.checksum]));
     });
-    for (const file of files) {
-      const checksum = recorded.get(file.name);
-      if (checksum !== undefined) checkUnchanged(file, checksum);
-    }
     const applied: string[] = [];
-    for (const file of files) {
-      if (recorded.has(file.name)) continue;
+    for (const file of pendingMigrations(files, recorded)) {
       const started = performance.now();
       if (!(await applyOne(client, file))) continue;
       applied.push(file.name);
@@ -129,14 +145,6 @@ async function lockedTransaction<T>(client: pg.PoolClient, work: () => Promise<T
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   }
-}
-
-function checkUnchanged(file: MigrationFile, checksum: string): void {
-  if (checksum === file.checksum) return;
-  throw new MigrationError(
-    `migration ${file.path} was changed after it was applied (recorded checksum ${checksum.slice(0, 12)}…, now ${file.checksum.slice(0, 12)}…); add a new file instead`,
-    file.path,
-  );
 }
 
 /**

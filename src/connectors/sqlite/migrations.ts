@@ -11,7 +11,7 @@
  * BEGIN/COMMIT.
  */
 import { describeCause } from '../errors.js';
-import { MIGRATIONS_TABLE, MigrationError, readMigrations, type MigrationFile } from '../postgres/migrations.js';
+import { checkUnchanged, MIGRATIONS_TABLE, MigrationError, pendingMigrations, readMigrations } from '../postgres/migrations.js';
 import type { ConnectorLogger } from '../types.js';
 import { retryWhileBusy } from './busy.js';
 import type { SqliteDatabase } from './driver.js';
@@ -32,13 +32,8 @@ export async function applySqliteMigrations(resource: SqliteResource, dir: strin
     const rows = db.prepare(`SELECT name, checksum FROM ${MIGRATIONS_TABLE}`).all() as { name: string; checksum: string }[];
     return new Map(rows.map((row) => [row.name, row.checksum]));
   });
-  for (const file of files) {
-    const checksum = recorded.get(file.name);
-    if (checksum !== undefined) checkUnchanged(file, checksum);
-  }
   const applied: string[] = [];
-  for (const file of files) {
-    if (recorded.has(file.name)) continue;
+  for (const file of pendingMigrations(files, recorded)) {
     const started = performance.now();
     let done: boolean;
     try {
@@ -78,12 +73,4 @@ async function lockedTransaction<T>(db: SqliteDatabase, work: () => T, waitMs: n
     }
     throw error;
   }
-}
-
-function checkUnchanged(file: MigrationFile, checksum: string): void {
-  if (checksum === file.checksum) return;
-  throw new MigrationError(
-    `migration ${file.path} was changed after it was applied (recorded checksum ${checksum.slice(0, 12)}…, now ${file.checksum.slice(0, 12)}…); add a new file instead`,
-    file.path,
-  );
 }
