@@ -6,9 +6,10 @@
  *     npm run bench:export [-- --rounds 3 --slow-seconds 10 --slow-rate 1000000 --rows 1000000]
  *       [--svc-node-options='--max-semi-space-size=2']
  *
- * Per download (one client process, bench/export/client.ts, reading the whole body and discarding
- * it): wall time and MB/s (10^6 bytes), the server process' CPU time, and its peak RSS (VmHWM, reset
- * before each download through /proc/<pid>/clear_refs, and the highest of RSS samples every 50 ms).
+ * Per download (one client process, bench/lib/download-client.ts, reading the whole body and
+ * discarding it; bench/lib/download.ts measures): wall time and MB/s (10^6 bytes), the server
+ * process' CPU time, and its peak RSS (VmHWM, reset before each download through
+ * /proc/<pid>/clear_refs, and the highest of RSS samples every 50 ms).
  * The first download of each format on each server is the check (and warm-up): both bodies must
  * have the same line count, byte length and SHA-256. Then a slow client (about 1 MB/s for 10 s, then
  * it leaves) on each server, with the RSS sampled every 250 ms, and a check that the server's query
@@ -22,27 +23,13 @@
  * under 100 MB).
  */
 import type { ChildProcess } from 'node:child_process';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { type Download, DOWNLOAD_CLIENT, loadAverage, machine, mbps, measuredDownload } from '../lib/download.js';
 import { postgresServer } from '../lib/engines.js';
-import {
-  buildOnce,
-  compiled,
-  cpuMs,
-  freePort,
-  median,
-  memoryMiB,
-  onJsonLines,
-  resetPeak,
-  RssSampler,
-  spawnNode,
-  stopChild,
-  svcServe,
-  SVC_LAUNCH,
-  waitForPort,
-} from '../lib/procs.js';
+import { buildOnce, compiled, freePort, median, memoryMiB, spawnNode, stopChild, svcServe, SVC_LAUNCH, waitForPort } from '../lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -68,27 +55,6 @@ interface Server {
   readonly name: 'svc' | 'baseline';
   readonly child: ChildProcess;
   readonly port: number;
-}
-
-interface ClientResult {
-  status: number;
-  bytes: number;
-  lines: number;
-  headMs: number;
-  totalMs: number;
-  sha256?: string;
-  left?: boolean;
-  error?: string;
-}
-
-interface Download extends ClientResult {
-  /** Server CPU time during the download. */
-  cpuMs: number;
-  /** Highest RSS sample (MiB). */
-  rssMax: number;
-  /** VmHWM after the download, reset before it (MiB); NaN when the reset was not permitted. */
-  peak: number;
-  samples: { atMs: number; rss: number }[];
 }
 
 const FORMATS = [
@@ -169,27 +135,10 @@ async function startBaseline(env: Record<string, string>): Promise<Server> {
   return { name: 'baseline', child, port };
 }
 
-function runClient(url: string, args: readonly string[]): Promise<ClientResult> {
-  return new Promise((resolveResult, reject) => {
-    const child = spawnNode(compiled('bench/export/client', [url, ...args]), { stdout: 'pipe' });
-    let result: ClientResult | undefined;
-    onJsonLines(child, (message) => (result = message as unknown as ClientResult));
-    child.once('exit', (code) => (result ? resolveResult(result) : reject(new Error(`the client exited with code ${code} without a result`))));
-  });
+function download(server: Server, path: string, args: readonly string[] = [], everyMs = 50): Promise<Download> {
+  return measuredDownload(server.child.pid!, `http://127.0.0.1:${server.port}${path}`, args, everyMs);
 }
 
-async function download(server: Server, path: string, args: readonly string[] = [], everyMs = 50): Promise<Download> {
-  const pid = server.child.pid!;
-  const peakReset = resetPeak(pid);
-  const sampler = new RssSampler(pid, everyMs);
-  const before = cpuMs(pid);
-  const result = await runClient(`http://127.0.0.1:${server.port}${path}`, args);
-  const cpu = cpuMs(pid) - before;
-  const { max } = sampler.stop();
-  return { ...result, cpuMs: cpu, rssMax: max, peak: peakReset ? memoryMiB(pid).peak : NaN, samples: sampler.samples };
-}
-
-const mbps = (d: Download): number => d.bytes / 1e6 / (d.totalMs / 1000);
 const f = (n: number, digits = 0, width = 8): string => n.toFixed(digits).padStart(width);
 
 /** The check download of one format on both servers: status, line count, byte length, SHA-256. */
@@ -291,17 +240,11 @@ let baseline: Server | undefined;
 try {
   if (engine.started) console.log(`started a PostgreSQL server for this run: ${engine.url}`);
   const { databaseUrl, version, size } = await prepare(engine.url);
-  buildOnce(['bench/export/baseline', 'bench/export/client']);
+  buildOnce(['bench/export/baseline', DOWNLOAD_CLIENT]);
   const env = { DATABASE_URL: databaseUrl };
   svc = await startSvc(env);
   baseline = await startBaseline(env);
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  console.log(
-    `\n${new Date().toISOString()}: ${cpus().length} x ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ` +
-      `PostgreSQL ${version} on loopback, export_rows ${rowCount} rows (${size}); load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-  );
+  console.log(`\n${machine()}, PostgreSQL ${version} on loopback, export_rows ${rowCount} rows (${size}); load average ${loadAverage()}`);
   console.log(`svc's log: ${svcLog}`);
   if (values['svc-node-options'] !== '') console.log(`svc runs under node ${values['svc-node-options']}`);
   console.log(`svc idle RSS ${memoryMiB(svc.child.pid!).rss.toFixed(1)} MiB, baseline idle RSS ${memoryMiB(baseline.child.pid!).rss.toFixed(1)} MiB\n`);

@@ -1,9 +1,10 @@
 /**
  * A 1,000,000-row ndjson export on MySQL/MariaDB: svc serving bench/mysql/manifest (`sql "rows" {
- * stream = true }` into `stream "ndjson"`, export.hcl), downloaded whole by bench/export/client.ts
- * (its own process, reading as fast as it can), and a slow client (about 1 MB/s for a few seconds,
- * then it leaves). Per download: wall time, MB/s, svc's CPU time and its peak RSS (VmHWM, reset
- * before each download through /proc/<pid>/clear_refs, and the highest RSS sample every 50 ms).
+ * stream = true }` into `stream "ndjson"`, export.hcl), downloaded whole by
+ * bench/lib/download-client.ts (its own process, reading as fast as it can), and a slow client (about
+ * 1 MB/s for a few seconds, then it leaves). Per download (bench/lib/download.ts): wall time, MB/s,
+ * svc's CPU time and its peak RSS (VmHWM, reset before each download through
+ * /proc/<pid>/clear_refs, and the highest RSS sample every 50 ms).
  * Goal (issue 32): peak RSS under 100 MB.
  *
  *     npm run bench:mysql-export [-- --rounds 3 --rows 1000000 --slow-seconds 5 --slow-rate 1000000]
@@ -12,26 +13,11 @@
  * scripts/mariadb-test-server.sh and stopped at the end. A database of its own is created (svc's
  * migrations create the table, filled here) and dropped at the end.
  */
-import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import mysql from 'mysql2/promise';
+import { type Download, DOWNLOAD_CLIENT, loadAverage, machine, mbps, measuredDownload } from '../lib/download.js';
 import { mysqlServer } from '../lib/engines.js';
-import {
-  buildOnce,
-  compiled,
-  cpuMs,
-  freePort,
-  median,
-  memoryMiB,
-  onJsonLines,
-  resetPeak,
-  RssSampler,
-  spawnNode,
-  stopChild,
-  svcServe,
-  SVC_LAUNCH,
-  waitForPort,
-} from '../lib/procs.js';
+import { buildOnce, freePort, median, memoryMiB, spawnNode, stopChild, svcServe, SVC_LAUNCH, waitForPort } from '../lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,41 +32,9 @@ const rowCount = Number(values.rows);
 const slowSeconds = Number(values['slow-seconds']);
 const slowRate = Number(values['slow-rate']);
 
-interface ClientResult {
-  status: number;
-  bytes: number;
-  lines: number;
-  headMs: number;
-  totalMs: number;
-  error?: string;
+function download(pid: number, port: number, args: readonly string[] = [], everyMs = 50): Promise<Download> {
+  return measuredDownload(pid, `http://127.0.0.1:${port}/export.ndjson`, args, everyMs);
 }
-
-interface Download extends ClientResult {
-  cpuMs: number;
-  rssMax: number;
-  peak: number;
-}
-
-function runClient(url: string, args: readonly string[]): Promise<ClientResult> {
-  return new Promise((resolveResult, reject) => {
-    const child = spawnNode(compiled('bench/export/client', [url, ...args]), { stdout: 'pipe' });
-    let result: ClientResult | undefined;
-    onJsonLines(child, (message) => (result = message as unknown as ClientResult));
-    child.once('exit', (code) => (result ? resolveResult(result) : reject(new Error(`the client exited with code ${code} without a result`))));
-  });
-}
-
-async function download(pid: number, port: number, args: readonly string[] = [], everyMs = 50): Promise<Download> {
-  const peakReset = resetPeak(pid);
-  const sampler = new RssSampler(pid, everyMs);
-  const before = cpuMs(pid);
-  const result = await runClient(`http://127.0.0.1:${port}/export.ndjson`, args);
-  const cpu = cpuMs(pid) - before;
-  const { max } = sampler.stop();
-  return { ...result, cpuMs: cpu, rssMax: max, peak: peakReset ? memoryMiB(pid).peak : NaN };
-}
-
-const mbps = (d: Download): number => d.bytes / 1e6 / (d.totalMs / 1000);
 
 const engine = mysqlServer();
 const admin = await mysql.createConnection({ uri: engine.url });
@@ -91,7 +45,7 @@ try {
   await admin.query(`CREATE DATABASE ${database}`);
   const url = new URL(engine.url);
   url.pathname = `/${database}`;
-  buildOnce(['bench/export/client']);
+  buildOnce([DOWNLOAD_CLIENT]);
   const port = await freePort();
   svc = spawnNode(svcServe('bench/mysql/manifest', port), { env: { ...SVC_LAUNCH.env, DATABASE_URL: url.toString() } });
   await waitForPort(port, svc, 'svc');
@@ -101,11 +55,8 @@ try {
   );
   const [[{ version }]] = (await admin.query('SELECT VERSION() AS version')) as unknown as [[{ version: string }]];
   console.log(
-    `\n${new Date().toISOString()}: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ` +
-      `${version} on loopback, export_rows ${rowCount} rows (filled in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s); ` +
-      `load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
+    `\n${machine()}, ${version} on loopback, export_rows ${rowCount} rows ` +
+      `(filled in ${((performance.now() - fillStarted) / 1000).toFixed(1)} s); load average ${loadAverage()}`,
   );
   const pid = svc.pid!;
   console.log(`svc idle RSS ${memoryMiB(pid).rss.toFixed(1)} MiB\n`);

@@ -1,12 +1,13 @@
 /**
- * The download client of bench/export, its own process so that reading the body does not share an
- * event loop with the server measured. Reads one response body and discards it, counting bytes and
- * line ends (and, with --hash, its SHA-256, to compare two servers' bodies).
+ * The download client of the export benchmarks (bench/export, bench/mysql; ./download.ts starts it),
+ * its own process so that reading the body does not share an event loop with the server measured.
+ * Reads one response body and discards it, counting bytes and line ends (and, with --hash, its
+ * SHA-256, to compare two servers' bodies).
  *
- *   node dist/bench/export/client.js <url> [--hash]
+ *   node dist/bench/lib/download-client.js <url> [--hash]
  *       the whole body as fast as it comes; prints one JSON line:
  *       { status, bytes, lines, headMs, totalMs, sha256? }
- *   node dist/bench/export/client.js <url> --rate <bytes/s> --seconds <s>
+ *   node dist/bench/lib/download-client.js <url> --rate <bytes/s> --seconds <s>
  *       a slow client: reads at about <rate> for <s> seconds, then leaves (closes the connection);
  *       prints { status, bytes, lines, headMs, totalMs, left: true }
  *
@@ -23,7 +24,7 @@ const { values, positionals } = parseArgs({
 });
 const url = positionals[0];
 if (!url) {
-  process.stderr.write('usage: client.js <url> [--hash] [--rate <bytes/s> --seconds <s>]\n');
+  process.stderr.write('usage: download-client.js <url> [--hash] [--rate <bytes/s> --seconds <s>]\n');
   process.exit(2);
 }
 const rate = values.rate === undefined ? undefined : Number(values.rate);
