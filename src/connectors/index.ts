@@ -13,6 +13,7 @@ export { DEFAULT_RETRY } from './retry.js';
 export { redactUrl } from './redact.js';
 export type { ConnectorLogger, RetryPolicy } from './types.js';
 export { describeOnDatabase, sqlKindOfUrl, uncheckableReason } from './describe-database.js';
+export { checkSqliteDirectories } from './sqlite/directory-check.js';
 export { MIGRATIONS_TABLE, type PostgresHandle, type PostgresListening, type PostgresSession } from './postgres/index.js';
 export { PLACEHOLDERS, type PlaceholderStyle, type SqlCursor, type SqlHandle, type SqlResult, type SqlSession } from './sql-types.js';
 export type { ColumnDescription, StatementError, StatementReport } from './sql-types.js';

@@ -560,6 +560,12 @@ export const DIAGNOSTIC_CODES: readonly DiagnosticCode[] = [
     description: 'A sqlite connection on a Node.js whose node:sqlite svc cannot run on (before 22.16 and 23.11), or where it is turned off.',
   },
   {
+    code: 'SVC_CONNECTION_SQLITE_DIRECTORY',
+    summary: 'SQLite database directory unusable',
+    description:
+      "`svc serve`: the directory of a sqlite connection's database file cannot be made (under /proc, through a regular file) or, for a file still to be made, written to.",
+  },
+  {
     code: 'SVC_CONNECTION_PROCESS_LOCAL_STORE',
     summary: 'In-process store with several workers',
     description: 'A `memory:` redis connection served by more than one worker process, without `shared = false`: each worker would keep its own store.',

@@ -2,15 +2,20 @@
  * What the manifest says of sqlite connections, on every Node.js line (this file never skips): the
  * Node.js versions with node:sqlite, the diagnostic at the URL where the running one has none, the
  * URL forms, `busy_timeout`, and the attributes only PostgreSQL has; `sqlite::memory:` refused with
- * several workers, a file allowed.
+ * several workers, a file allowed; a database directory that cannot be made, a diagnostic of `svc
+ * serve` at the URL.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkSqliteDirectories } from '../../src/connectors/index.js';
 import { codeOf } from '../../src/diag/index.js';
 import { checkProcessLocalConnections } from '../../src/model/index.js';
 import { sqliteUnavailableReason } from '../../src/manifest/sqlite-support.js';
 import { buildServiceModel } from '../../src/steps/index.js';
-import { NO_SQLITE } from './helpers.js';
+import { svc } from '../cli/helpers.js';
+import { NO_SQLITE, scratchDir, sqliteConnection } from './helpers.js';
 
 function build(source: string) {
   return buildServiceModel([{ filename: 'f.hcl', source }]);
@@ -79,4 +84,49 @@ test('with several workers: sqlite::memory: is refused (one database per worker)
   const file = build(connection('  url = "sqlite:app.db"')).model!;
   assert.deepEqual(checkProcessLocalConnections(file.connections.values(), 'auto', 'the command line'), []);
   assert.deepEqual(checkProcessLocalConnections(memory.connections.values(), 1, 'the command line'), []);
+});
+
+test('a database directory that cannot be made is a diagnostic at the url (no driver needed)', async () => {
+  const scratch = await scratchDir();
+  try {
+    writeFileSync(join(scratch.dir, 'plain'), 'a regular file, not a directory');
+    // Built by hand: on a Node.js without node:sqlite the manifest does not build, but the check runs.
+    const urlRange = { filename: 'main.hcl', start: { line: 2, column: 9, byte: 34 }, end: { line: 2, column: 30, byte: 55 } };
+    const at = (url: string) => [{ ...sqliteConnection(url, { name: 'db' }), urlRange }];
+    const through = await checkSqliteDirectories(at(`sqlite:${scratch.dir}/plain/data/app.db`));
+    assert.deepEqual(
+      through.map((d) => `${d.subject?.start.line}:${d.subject?.start.column} ${codeOf(d)}`),
+      ['2:9 SVC_CONNECTION_SQLITE_DIRECTORY'],
+    );
+    assert.match(through[0]!.detail!, /^The database file is .*\/plain\/data\/app\.db, but .*\/plain is not a directory\./);
+    if (process.platform === 'linux') {
+      const proc = await checkSqliteDirectories(at('sqlite:/proc/self/svc-test/app.db'));
+      assert.deepEqual(proc.map(codeOf), ['SVC_CONNECTION_SQLITE_DIRECTORY']);
+      assert.match(proc[0]!.detail!, /the directory \/proc\/self\/svc-test cannot be made: ENOENT/);
+    }
+    // A directory that can be made is made (as opening would), and is no diagnostic; nor is memory.
+    assert.deepEqual(await checkSqliteDirectories(at(`sqlite:${scratch.dir}/a/b/app.db`)), []);
+    assert.ok(statSync(join(scratch.dir, 'a', 'b')).isDirectory());
+    assert.deepEqual(await checkSqliteDirectories(at('sqlite::memory:')), []);
+  } finally {
+    await scratch.remove();
+  }
+});
+
+test('svc serve prints it with the file, line and column, and serves nothing', { skip: NO_SQLITE }, async () => {
+  const scratch = await scratchDir();
+  try {
+    writeFileSync(join(scratch.dir, 'plain'), '');
+    writeFileSync(join(scratch.dir, 'main.hcl'), connection('  url = "sqlite:plain/app.db"'));
+    const text = await svc(['serve', '-c', scratch.dir, '--port', '0']);
+    assert.equal(text.code, 1);
+    assert.match(text.stderr, /Error: SQLite database directory unusable/);
+    assert.match(text.stderr, /main\.hcl line 2, in connection "sqlite" "db"/);
+    assert.match(text.stderr, /url = "sqlite:plain\/app\.db"/);
+    const json = await svc(['serve', '-c', scratch.dir, '--port', '0', '--diagnostics=json']);
+    const [found] = (JSON.parse(json.stderr) as { diagnostics: { code: string; range: { start: { line: number; column: number } } }[] }).diagnostics;
+    assert.deepEqual([found!.code, found!.range.start.line, found!.range.start.column], ['SVC_CONNECTION_SQLITE_DIRECTORY', 2, 9]);
+  } finally {
+    await scratch.remove();
+  }
 });

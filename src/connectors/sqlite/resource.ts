@@ -11,11 +11,10 @@
  * writer and any readers, across processes too), `synchronous = NORMAL` (safe in WAL: a power loss
  * may lose the last commits, never corrupt), `foreign_keys = ON`, `busy_timeout = 0` (./busy.ts).
  */
-import { mkdir, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { ConnectorError, describeCause } from '../errors.js';
+import { ConnectorError } from '../errors.js';
 import type { ConnectorLogger } from '../types.js';
 import { retryWhileBusy } from './busy.js';
+import { makeDatabaseDirectory } from './directory.js';
 import { loadSqlite, type SqliteDatabase } from './driver.js';
 import { Lane } from './lane.js';
 import { StatementCache } from './statement.js';
@@ -73,7 +72,8 @@ export async function openSqlite(target: SqliteTarget, where: Where, options: Op
     const write = connection(db, 'write');
     return { where, target, turns, write, read: write, busyTimeoutMs: options.busyTimeoutMs, routes: new Map(), closed: false, logger: options.logger };
   }
-  await makeDirectory(dirname(target.path), where);
+  const unmade = await makeDatabaseDirectory(target.path);
+  if (unmade !== undefined) throw new ConnectorError(`${where.label}: ${unmade}`, { connection: where.key });
   const writer = new DatabaseSync(target.path, { enableForeignKeyConstraints: true, timeout: 0 });
   try {
     writer.exec('PRAGMA busy_timeout = 0');
@@ -96,34 +96,6 @@ export async function openSqlite(target: SqliteTarget, where: Where, options: Op
   } catch (error) {
     writer.close();
     throw error;
-  }
-}
-
-/**
- * The file's directory, made when missing, one level at a time from the nearest one that exists:
- * Node's `mkdir(..., { recursive: true })` never returns under /proc (a made-up directory there is
- * refused with ENOENT, which the recursive walk takes for a parent still to make), so each level is
- * made by hand and the first refusal is the answer, naming the directory.
- */
-async function makeDirectory(dir: string, where: Where): Promise<void> {
-  const missing: string[] = [];
-  for (let at = dir; ; at = dirname(at)) {
-    try {
-      if ((await stat(at)).isDirectory()) break;
-      throw new ConnectorError(`${where.label}: ${at} is not a directory`, { connection: where.key });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    missing.push(at);
-    if (dirname(at) === at) break;
-  }
-  for (const at of missing.reverse()) {
-    try {
-      await mkdir(at);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw new ConnectorError(`${where.label}: the directory ${at} cannot be made: ${describeCause(error)}`, { connection: where.key, cause: error });
-    }
   }
 }
 
