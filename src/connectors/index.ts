@@ -15,6 +15,7 @@ export type { ConnectorLogger, RetryPolicy } from './types.js';
 export { describeOnDatabase, sqlKindOfUrl, uncheckableReason } from './describe-database.js';
 export { checkSqliteDirectories } from './sqlite/directory-check.js';
 export { MIGRATIONS_TABLE, type PostgresHandle, type PostgresListening, type PostgresSession } from './postgres/index.js';
+export { sqlSegments } from './sql-segments.js';
 export { PLACEHOLDERS, type PlaceholderStyle, type SqlCursor, type SqlHandle, type SqlResult, type SqlSession } from './sql-types.js';
 export type { ColumnDescription, StatementError, StatementReport } from './sql-types.js';
 // The embedded engine's template, made at build time (scripts/pglite-template.ts).

@@ -11,6 +11,7 @@
  * `position` is, so the sql step places all of them alike; undefined when the text has no such
  * place (the diagnostic then stands on the whole query).
  */
+import { sqlSegments } from './sql-segments.js';
 
 /** The first place of the identifier `name` (a qualified `a.b` is looked for as `b`) outside strings and comments. */
 export function identifierPosition(text: string, name: string): number | undefined {
@@ -43,32 +44,15 @@ export function continuationPosition(text: string, rest: string, line: number | 
   return first === undefined ? undefined : characterOffset(text, first) + 1;
 }
 
-/** True at each UTF-16 index of `text` that is outside a '…' string and a comment. */
+/**
+ * True at each UTF-16 index of `text` that is outside a '…' string and a comment. A double-quoted
+ * identifier counts as code: it is what the refusals name (`no such column: "titel"`); in MySQL's
+ * default mode `"…"` is a string, where the name is then found rather than missed.
+ */
 function codeMask(text: string): boolean[] {
-  const mask = new Array<boolean>(text.length).fill(true);
-  let i = 0;
-  const n = text.length;
-  const blank = (from: number, to: number): void => {
-    for (let k = from; k < Math.min(to, n); k++) mask[k] = false;
-  };
-  while (i < n) {
-    const c = text[i]!;
-    let end: number;
-    if (c === "'") {
-      end = text.indexOf("'", i + 1);
-      end = end < 0 ? n : end + 1;
-    } else if (c === '-' && text[i + 1] === '-') {
-      end = text.indexOf('\n', i);
-      end = end < 0 ? n : end;
-    } else if (c === '/' && text[i + 1] === '*') {
-      end = text.indexOf('*/', i + 2);
-      end = end < 0 ? n : end + 2;
-    } else {
-      i++;
-      continue;
-    }
-    blank(i, end);
-    i = end;
+  const mask = new Array<boolean>(text.length).fill(false);
+  for (const segment of sqlSegments(text)) {
+    if (segment.kind === 'code' || segment.kind === 'identifier') mask.fill(true, segment.start, segment.end);
   }
   return mask;
 }

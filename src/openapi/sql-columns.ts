@@ -5,6 +5,7 @@
  * expression makes the row an object of unknown members instead. Types are not guessed: a member's
  * schema is `{}`.
  */
+import { sqlSegments } from '../connectors/index.js';
 
 /** Lower-cased column names in select-list order, or undefined when they cannot all be named. */
 export function rowColumns(query: string): string[] | undefined {
@@ -57,50 +58,46 @@ interface Token {
   readonly depth: number;
 }
 
-/** Words, quoted identifiers, strings, numbers and single punctuation, comments dropped. */
+/**
+ * Words, quoted identifiers, strings, numbers and single punctuation, comments dropped
+ * (src/connectors/sql-segments.ts tells them apart); undefined when the text ends inside a string, a
+ * quoted identifier or a block comment.
+ */
 function tokenize(sql: string): Token[] | undefined {
   const out: Token[] = [];
   let depth = 0;
-  let i = 0;
-  while (i < sql.length) {
-    const c = sql[i]!;
-    if (/\s/.test(c)) {
-      i++;
-    } else if (sql.startsWith('--', i)) {
-      const end = sql.indexOf('\n', i);
-      i = end < 0 ? sql.length : end;
-    } else if (sql.startsWith('/*', i)) {
-      const end = sql.indexOf('*/', i + 2);
-      if (end < 0) return undefined;
-      i = end + 2;
-    } else if (c === "'" || c === '"') {
-      let j = i + 1;
-      while (j < sql.length) {
-        if (sql[j] === c && sql[j + 1] === c) j += 2;
-        else if (sql[j] === c) break;
-        else j++;
+  for (const segment of sqlSegments(sql)) {
+    if (segment.open) return undefined;
+    const text = sql.slice(segment.start, segment.end);
+    if (segment.kind === 'comment') continue;
+    if (segment.kind !== 'code') {
+      out.push({ text, depth });
+      continue;
+    }
+    let i = 0;
+    while (i < text.length) {
+      const c = text[i]!;
+      if (/\s/.test(c)) {
+        i++;
+      } else if (/[A-Za-z_]/.test(c)) {
+        const m = /^[A-Za-z_][A-Za-z0-9_$]*/.exec(text.slice(i))!;
+        out.push({ text: m[0], word: m[0].toLowerCase(), depth });
+        i += m[0].length;
+      } else if (c === '(') {
+        out.push({ text: c, depth });
+        depth++;
+        i++;
+      } else if (c === ')') {
+        depth--;
+        out.push({ text: c, depth });
+        i++;
+      } else if (c === ':' && text[i + 1] === ':') {
+        out.push({ text: '::', depth });
+        i += 2;
+      } else {
+        out.push({ text: c, depth });
+        i++;
       }
-      if (j >= sql.length) return undefined;
-      out.push({ text: sql.slice(i, j + 1), depth });
-      i = j + 1;
-    } else if (/[A-Za-z_]/.test(c)) {
-      const m = /^[A-Za-z_][A-Za-z0-9_$]*/.exec(sql.slice(i))!;
-      out.push({ text: m[0], word: m[0].toLowerCase(), depth });
-      i += m[0].length;
-    } else if (c === '(') {
-      out.push({ text: c, depth });
-      depth++;
-      i++;
-    } else if (c === ')') {
-      depth--;
-      out.push({ text: c, depth });
-      i++;
-    } else if (c === ':' && sql[i + 1] === ':') {
-      out.push({ text: '::', depth });
-      i += 2;
-    } else {
-      out.push({ text: c, depth });
-      i++;
     }
   }
   return out;

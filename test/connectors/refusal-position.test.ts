@@ -15,6 +15,9 @@ test('a named column or table: its first place as a word, outside strings and co
   assert.equal(identifierPosition('SELECT 1', 'nope'), undefined);
   // A token that is no word (a syntax error's `near ")"`) is found as it is.
   assert.equal(identifierPosition('SELECT (1))', ')'), 10);
+  // A double-quoted identifier is code (refusals name them), and a quote inside it opens no string.
+  assert.equal(identifierPosition('SELECT "it\'s", titel FROM t', 'titel'), 16);
+  assert.equal(identifierPosition('SELECT a FROM "Nope"', 'Nope'), 16);
   // Characters, not UTF-16 units: an emoji before the word counts once.
   assert.equal(identifierPosition("SELECT '😀', nope", 'nope'), 13);
 });

@@ -10,6 +10,8 @@ test('strings, quoted identifiers, comments, dollar quotes and operators are not
   const sql = `SELECT '@no', "@no" FROM t -- @no
     /* @no */ WHERE tags @> '{}' AND x @@ q AND body = $$ @no $$ AND id = @id AND e = u@host`;
   assert.deepEqual(sqlParameters(sql), ['id']);
+  // An escape string's backslash-quote does not end it; a dollar tag may hold digits.
+  assert.deepEqual(sqlParameters("SELECT E'it\\'s @no' AS a, $f1$ @no $f1$ AS b, @id AS c"), ['id']);
 });
 
 test("each engine's placeholders: $n and ?n bind a name once, ? binds it at every occurrence", () => {

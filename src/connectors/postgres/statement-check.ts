@@ -74,7 +74,8 @@ async function applyPending(client: pg.ClientBase, dir: string): Promise<void> {
   }
   for (const file of files) {
     if (recorded.has(file.name)) continue;
-    const control = transactionControl(file.sql);
+    // PostgreSQL's block comments nest: a COMMIT inside `/* /* */ */` is no statement.
+    const control = transactionControl(file.sql, { nestedComments: true });
     if (control !== undefined) {
       throw new MigrationError(
         `migration ${file.path} holds "${control}": it would end the check's transaction and commit into the database, so it is not applied (a migration runs in a transaction of svc's and must not hold its own)`,

@@ -5,12 +5,16 @@
  * database, so the check refuses to apply it. Statements are split on semicolons outside strings,
  * quoted identifiers, comments and dollar-quoted bodies (a function body's COMMIT is not one).
  */
+import { sqlSegments, type SqlSegmentOptions } from '../sql-segments.js';
 
 const CONTROL = /^(?:commit|end|rollback|abort|begin|start\s+transaction|prepare\s+transaction)\b/i;
 
-/** The first transaction-control statement of `sql`, as written, or undefined. */
-export function transactionControl(sql: string): string | undefined {
-  for (const statement of statements(sql)) {
+/**
+ * The first transaction-control statement of `sql`, as written, or undefined. `nestedComments` for
+ * PostgreSQL, whose block comments nest (../sql-segments.ts).
+ */
+export function transactionControl(sql: string, options: SqlSegmentOptions = {}): string | undefined {
+  for (const statement of statements(sql, options)) {
     const text = statement.trim();
     const match = CONTROL.exec(text);
     if (match) return text.split('\n')[0]!.slice(0, 60);
@@ -18,40 +22,25 @@ export function transactionControl(sql: string): string | undefined {
   return undefined;
 }
 
-/** The statements of `sql` with their comments blanked out. */
-function statements(sql: string): string[] {
+/** The statements of `sql` (split on the semicolons of its code) with their comments blanked out. */
+function statements(sql: string, options: SqlSegmentOptions): string[] {
   const out: string[] = [];
   let current = '';
-  let i = 0;
-  const n = sql.length;
-  while (i < n) {
-    const c = sql[i]!;
-    if (c === "'" || c === '"') {
-      let j = i + 1;
-      while (j < n && sql[j] !== c) j++;
-      current += sql.slice(i, j + 1);
-      i = j + 1;
-    } else if (c === '-' && sql[i + 1] === '-') {
-      const end = sql.indexOf('\n', i);
-      i = end < 0 ? n : end;
+  for (const segment of sqlSegments(sql, options)) {
+    const text = sql.slice(segment.start, segment.end);
+    if (segment.kind === 'comment') {
       current += ' ';
-    } else if (c === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? n : end + 2;
-      current += ' ';
-    } else if (c === '$' && /^\$[A-Za-z_]*\$/.test(sql.slice(i, i + 64))) {
-      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i, i + 64))![0];
-      const end = sql.indexOf(tag, i + tag.length);
-      const stop = end < 0 ? n : end + tag.length;
-      current += sql.slice(i, stop);
-      i = stop;
-    } else if (c === ';') {
+      continue;
+    }
+    if (segment.kind !== 'code') {
+      current += text;
+      continue;
+    }
+    const [first, ...rest] = text.split(';');
+    current += first;
+    for (const part of rest) {
       out.push(current);
-      current = '';
-      i++;
-    } else {
-      current += c;
-      i++;
+      current = part;
     }
   }
   out.push(current);

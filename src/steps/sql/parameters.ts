@@ -5,34 +5,25 @@
  * Quoted strings, quoted identifiers, comments and dollar-quoted bodies are skipped, and so are
  * operators such as `@>`, `@@` and `||/@`.
  */
-import type { PlaceholderStyle } from '../../connectors/index.js';
+import { sqlSegments, type PlaceholderStyle } from '../../connectors/index.js';
 
-/** Calls `found` for every `@name` outside strings and comments, with its offsets in `sql`. */
+const PARAMETER = /@([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/**
+ * Calls `found` for every `@name` in code (src/connectors/sql-segments.ts), with its offsets in
+ * `sql`. Not one after `@` or a character of a word (`@@x`, `a@b`). Block comments do not nest: the
+ * text may be any engine's, and of the two mistakes a nested `/*` can cause, binding inside a
+ * PostgreSQL comment fails loudly (an unused parameter), leaving a MySQL `@x` unbound would not (a
+ * session variable).
+ */
 function scanParameters(sql: string, found: (name: string, start: number, end: number) => void): void {
-  let i = 0;
-  const n = sql.length;
-  while (i < n) {
-    const c = sql[i]!;
-    if (c === "'" || c === '"') {
-      const end = sql.indexOf(c, i + 1);
-      i = end < 0 ? n : end + 1;
-    } else if (c === '-' && sql[i + 1] === '-') {
-      const end = sql.indexOf('\n', i);
-      i = end < 0 ? n : end + 1;
-    } else if (c === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? n : end + 2;
-    } else if (c === '$' && /^\$[A-Za-z_]*\$/.test(sql.slice(i))) {
-      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i))![0];
-      const end = sql.indexOf(tag, i + tag.length);
-      i = end < 0 ? n : end + tag.length;
-    } else if (c === '@' && sql[i - 1] !== '@' && !/[\w$]/.test(sql[i - 1] ?? ' ')) {
-      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1));
-      if (m) {
-        found(m[0], i, i + 1 + m[0].length);
-        i += 1 + m[0].length;
-      } else i++;
-    } else i++;
+  for (const segment of sqlSegments(sql)) {
+    if (segment.kind !== 'code') continue;
+    for (const m of sql.slice(segment.start, segment.end).matchAll(PARAMETER)) {
+      const at = segment.start + m.index;
+      if (/[\w$@]/.test(sql[at - 1] ?? ' ')) continue;
+      found(m[1]!, at, at + m[0].length);
+    }
   }
 }
 
