@@ -14,6 +14,7 @@ import { problem } from '../problem/index.js';
 import type { StreamResult } from '../steps/index.js';
 import { Pump, type PumpResult } from '../stream/index.js';
 import { representStreamHead, type StreamRepresentation, streamOut, streamRepresentation } from './compress-stream.js';
+import { directWrites } from './chunk-writes.js';
 import { joinVary } from './cors.js';
 import { failureStatus } from './failure.js';
 import { logSent, noteOf } from './note.js';
@@ -83,6 +84,7 @@ export function writeStream(request: FastifyRequest, reply: FastifyReply, result
     // A compressed body is corked at the compressor, whose output leaves as it is flushed.
     // An HTTP/2 stream's socket is its session's, shared with other streams: never corked from here.
     corkable: rep?.coding === undefined && !isHttp2Response(reply.raw) ? (reply.raw.socket ?? undefined) : undefined,
+    direct: rep?.coding === undefined && !isHttp2Response(reply.raw) ? () => directWrites(reply.raw) : undefined,
   });
   if (result.live || result.encoding.format === 'sse') {
     commit(reply, result, rep);

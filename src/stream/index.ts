@@ -5,4 +5,4 @@
  */
 export { createEncoding } from './encoding.js';
 export { StreamGap, StreamItemError, type EncodingOptions, type StreamEncoder, type StreamEncoding, type StreamFormat } from './types.js';
-export { Pump, type PumpOptions, type PumpResult, type StreamEndReason } from './pump.js';
+export { type DirectWrites, Pump, type PumpOptions, type PumpResult, type StreamEndReason } from './pump.js';

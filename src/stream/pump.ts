@@ -57,6 +57,18 @@ export interface PumpOptions {
    * response itself after its head was flushed sends the body before the head on Node.js 22.
    */
   readonly corkable?: { cork(): void; uncork(): void } | undefined;
+  /** Text written past the response, to its connection: asked as the pump runs, the head sent. */
+  readonly direct?: (() => DirectWrites | undefined) | undefined;
+}
+
+/**
+ * Writes a stream's text past the response, straight to its connection (the HTTP edge frames it:
+ * src/http/chunk-writes.ts). `write` answers false when the connection's buffer is full (`drains`
+ * then emits `drain`), and undefined when it cannot: the text is then written through the response.
+ */
+export interface DirectWrites {
+  readonly drains: NodeJS.EventEmitter;
+  write(text: string): boolean | undefined;
 }
 
 type Iter = Iterator<unknown> | AsyncIterator<unknown>;
@@ -112,6 +124,8 @@ export class Pump {
   /** The buffers of the first and of the latest chunk sent (freeAfter). */
   private firstBuffer: ArrayBufferLike | undefined;
   private lastBuffer: ArrayBufferLike | undefined;
+  /** Text goes past the response, to its connection (PumpOptions.direct). */
+  private direct: DirectWrites | undefined;
 
   constructor(options: PumpOptions) {
     this.options = options;
@@ -155,14 +169,18 @@ export class Pump {
    */
   async run(first?: IteratorResult<unknown>): Promise<PumpResult> {
     const out = this.out;
+    const direct = this.options.direct?.();
+    this.direct = direct;
     out.on('drain', this.onDrain);
     out.on('close', this.onClose);
+    direct?.drains.on('drain', this.onDrain);
     try {
       return await this.loop(first);
     } finally {
       if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
       out.off('drain', this.onDrain);
       out.off('close', this.onClose);
+      direct?.drains.off('drain', this.onDrain);
     }
   }
 
@@ -391,6 +409,16 @@ export class Pump {
 
   private writeText(text: string): void {
     if (text === '') return;
+    const direct = this.direct;
+    if (direct !== undefined && !this.out.destroyed) {
+      this.corkTurn();
+      const accepted = direct.write(text);
+      if (accepted !== undefined) {
+        this.bytes += Buffer.byteLength(text);
+        if (!accepted) this.needDrain = true;
+        return;
+      }
+    }
     if (this.fannedOut) {
       const bytes = sharedBytes(text);
       this.bytes += bytes.byteLength;
@@ -402,6 +430,9 @@ export class Pump {
   }
 
   private send(bytes: Uint8Array): void {
+    // From Node.js 24 the response holds what it is written until the next tick: text written past
+    // it after these bytes would arrive first. Written through the response from now on.
+    this.direct = undefined;
     this.bytes += bytes.byteLength;
     this.write(bytes, this.freeWritten ? this.freeAfter(bytes) : undefined);
   }
@@ -430,13 +461,17 @@ export class Pump {
    */
   private write(chunk: string | Uint8Array, written?: () => void): void {
     if (this.out.destroyed) return;
+    this.corkTurn();
+    // `written` runs once the bytes have left (or the response was destroyed): nothing holds them then.
+    if (!this.out.write(chunk, written)) this.needDrain = true;
+  }
+
+  private corkTurn(): void {
     if (!this.corked && this.corking) {
       this.corked = true;
       (this.options.corkable ?? this.out).cork();
       process.nextTick(this.uncork);
     }
-    // `written` runs once the bytes have left (or the response was destroyed): nothing holds them then.
-    if (!this.out.write(chunk, written)) this.needDrain = true;
   }
 
   private uncork(): void {

@@ -102,6 +102,32 @@ describe(`Node.js sockets: _write and _writev (src/io/internals.ts), ${NODE}`, (
   });
 });
 
+describe(`Node.js HTTP: a connection's _httpMessage (src/http/chunk-writes.ts), ${NODE}`, () => {
+  it('is the response being written, from its head until it has finished, then no longer it', async () => {
+    const seen: unknown[] = [];
+    const http = createServer((_request, response) => {
+      const socket = response.socket as Socket & { _httpMessage?: unknown };
+      response.flushHeaders();
+      seen.push(socket._httpMessage === response);
+      response.end('ok', () => setImmediate(() => seen.push(socket._httpMessage === response)));
+    });
+    http.listen(0, '127.0.0.1');
+    await once(http, 'listening');
+    try {
+      await new Promise<void>((resolve, reject) => {
+        get({ port: (http.address() as AddressInfo).port, host: '127.0.0.1', agent: false }, (response) => response.resume().on('end', resolve)).on(
+          'error',
+          reject,
+        );
+      });
+      while (seen.length < 2) await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(seen, [true, false], `${NODE}: a connection's _httpMessage no longer names the response it writes (seen: ${seen})`);
+    } finally {
+      http.close();
+    }
+  });
+});
+
 describe(`rxjs ${versionOf('rxjs')}: rxjs/internal/... (graph/internals.ts)`, () => {
   const rxjs = require('rxjs') as Record<string, unknown>;
   const found = `rxjs ${versionOf('rxjs')}`;

@@ -1,0 +1,63 @@
+/**
+ * A stream's text written past Node's response, straight to its HTTP/1.1 connection as whole chunks
+ * of the chunked transfer coding (RFC 9112 §7.1). `res.write` makes four writes of each frame (the
+ * size line, CRLF, the bytes, CRLF) and a tick to uncork; here it is one buffer, and a frame fanned
+ * out to every client of a feed is framed once, the same buffer going to each (bench/sse README
+ * "Whole chunks").
+ *
+ * Relies on one Node.js internal, the connection's `_httpMessage`: the response that owns it (the
+ * one written now; a pipelined response waits its turn). Only while it is this response may bytes go
+ * to the socket; otherwise the pump writes through the response as before. Verified: Node.js 20.20,
+ * 22.23, 24.22, 26.12; guarded by test/portability/internals.test.ts.
+ */
+import type { ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import type { DirectWrites } from '../stream/index.js';
+import type { HttpSocket } from './connection-states.js';
+
+const CRLF = '\r\n';
+
+/** The last text framed, and its chunk: a fan-out writes one text to many connections in a row. */
+let lastText = '';
+let lastChunk: Buffer = Buffer.alloc(0);
+
+/** `text` as one chunk: its size in hex, CRLF, its UTF-8 bytes, CRLF. Never called with ''. */
+export function chunkOf(text: string): Buffer {
+  if (text === lastText) return lastChunk;
+  const size = Buffer.byteLength(text);
+  const sizeLine = size.toString(16) + CRLF;
+  const chunk = Buffer.allocUnsafe(sizeLine.length + size + CRLF.length);
+  let at = chunk.write(sizeLine, 0, 'latin1');
+  at += chunk.write(text, at, 'utf8');
+  chunk.write(CRLF, at, 'latin1');
+  lastText = text;
+  lastChunk = chunk;
+  return chunk;
+}
+
+class ChunkedConnection implements DirectWrites {
+  constructor(
+    private readonly res: ServerResponse,
+    readonly drains: HttpSocket,
+  ) {}
+
+  write(text: string): boolean | undefined {
+    const socket = this.drains;
+    // The response ended (it stays the connection's until its last bytes are written), or the
+    // connection is closing: through the response, which knows what to do.
+    if (socket._httpMessage !== this.res || this.res.writableEnded || !socket.writable) return undefined;
+    return socket.write(chunkOf(text));
+  }
+}
+
+/**
+ * Direct writes for `res`, called once its head has been flushed: when its body is chunked (an
+ * HTTP/1.1 client, no Content-Length) and it owns its connection, so the head is on the socket ahead
+ * of anything written here. Undefined otherwise (HTTP/1.0, HTTP/2, a pipelined response, inject).
+ */
+export function directWrites(res: ServerResponse): DirectWrites | undefined {
+  const socket = res.socket as HttpSocket | null;
+  // Only a connection: Fastify's inject gives responses a stand-in that discards what it is written.
+  if (!(socket instanceof Socket) || socket._httpMessage !== res || !socket.writable || !res.chunkedEncoding) return undefined;
+  return new ChunkedConnection(res, socket);
+}
