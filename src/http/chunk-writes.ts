@@ -19,20 +19,21 @@ const CRLF = '\r\n';
 
 /** The last text framed, and its chunk: a fan-out writes one text to many connections in a row. */
 let lastText = '';
-let lastChunk: Buffer = Buffer.alloc(0);
+let lastChunk: string | Buffer = '';
 
-/** `text` as one chunk: its size in hex, CRLF, its UTF-8 bytes, CRLF. Never called with ''. */
-export function chunkOf(text: string): Buffer {
-  if (text === lastText) return lastChunk;
-  const size = Buffer.byteLength(text);
-  const sizeLine = size.toString(16) + CRLF;
-  const chunk = Buffer.allocUnsafe(sizeLine.length + size + CRLF.length);
-  let at = chunk.write(sizeLine, 0, 'latin1');
-  at += chunk.write(text, at, 'utf8');
-  chunk.write(CRLF, at, 'latin1');
+/**
+ * `text` as one chunk: its size in hex, CRLF, its UTF-8 bytes, CRLF. Never called with ''. A text
+ * seen once stays a string (the socket encodes it as it writes, cheaper than filling a buffer here);
+ * the same text again is a fan-out, and its bytes are made once for every connection after.
+ */
+export function chunkOf(text: string): string | Buffer {
+  if (text === lastText) {
+    if (typeof lastChunk === 'string') lastChunk = Buffer.from(lastChunk, 'utf8');
+    return lastChunk;
+  }
   lastText = text;
-  lastChunk = chunk;
-  return chunk;
+  lastChunk = Buffer.byteLength(text).toString(16) + CRLF + text + CRLF;
+  return lastChunk;
 }
 
 class ChunkedConnection implements DirectWrites {

@@ -97,9 +97,12 @@ describe('direct chunk writes', () => {
   });
 
   it('frames a text once for every connection it goes to', () => {
-    const a = chunkOf('data: {"seq":1}\n\n');
-    assert.equal(chunkOf('data: {"seq":1}\n\n'), a);
-    assert.equal(a.toString(), '11\r\ndata: {"seq":1}\n\n\r\n');
-    assert.notEqual(chunkOf(': heartbeat\n\n'), a);
+    const text = 'data: {"seq":1}\n\n';
+    assert.equal(chunkOf(text), '11\r\ndata: {"seq":1}\n\n\r\n', 'a text seen once is framed as text');
+    const shared = chunkOf(text);
+    assert.ok(Buffer.isBuffer(shared), 'the same text again is a fan-out: its bytes are made once');
+    assert.equal(shared.toString(), '11\r\ndata: {"seq":1}\n\n\r\n');
+    assert.equal(chunkOf(text), shared);
+    assert.equal(chunkOf('é'), '2\r\né\r\n', 'the size counts bytes, not characters');
   });
 });
