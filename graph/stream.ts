@@ -50,6 +50,11 @@ export interface SourceTraits {
    * goes to a consumer that holds nothing.
    */
   limitBacklog?(maxBytes: number, held: () => number): void;
+  /**
+   * The next item when it is already at hand (a cursor's fetched batch), without a promise; undefined
+   * when it must be waited for (then `next()`). Never `done`: the end is learnt from `next()`.
+   */
+  pullNow?(): IteratorYieldResult<unknown> | undefined;
 }
 
 /** Whoever takes a live source's items as they come (SourceTraits.push). */

@@ -51,7 +51,7 @@ export function sseEncoding(options: EncodingOptions): StreamEncoding {
       // The id is taken from the item as the source gave it: the mask may drop the field it names.
       const idLine = idOf ? idField(idOf(value)) : '';
       const sent = mask ? mask(value) : value;
-      const frame = idLine + (eventOf ? eventField(eventOf(value)) : eventLine) + dataLines(sent) + '\n';
+      const frame = idLine + (eventOf ? eventField(eventOf(value)) : eventLine) + dataLines(sent);
       lastItem = value;
       lastFrame = frame;
       return frame;
@@ -84,6 +84,8 @@ function eventField(name: unknown): string {
 
 function idField(id: unknown): string {
   if (id === null || id === undefined) return '';
+  // A number's text never holds a line end.
+  if (typeof id === 'number') return 'id: ' + id + '\n';
   const text = typeof id === 'string' ? id : typeof id === 'object' ? jsonText(id, 'sse') : String(id);
   if (FIELD_BREAKER.test(text)) throw new StreamItemError('sse: an event id must not contain CR, LF or NUL');
   return `id: ${text}\n`;
@@ -91,9 +93,10 @@ function idField(id: unknown): string {
 
 /**
  * A string is sent as its text (what the browser's `e.data` then holds), one `data:` line per line;
- * any other value as its JSON text, which never holds a raw line end.
+ * any other value as its JSON text, which never holds a raw line end. With the blank line that ends
+ * the event.
  */
 function dataLines(value: unknown): string {
   const text = typeof value === 'string' ? value.replace(LINE_END, '\ndata: ') : jsonText(value, 'sse');
-  return `data: ${text}\n`;
+  return 'data: ' + text + '\n\n';
 }

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ConnectorCategory, ConnectorError, createConnectors, type ConnectorSet, type PostgresHandle, type SqlCursor } from '../../src/connectors/index.js';
 import { CURSOR_BATCH_ROWS } from '../../src/connectors/postgres/cursor.js';
+import type { SourceTraits } from '../../graph/index.js';
 import { closeTargets, eventually, modelOf, postgresConnection, TARGETS } from '../connectors/helpers.js';
 
 after(closeTargets);
@@ -90,6 +91,28 @@ for (const target of TARGETS) {
       // Not destroyed: the pool still has the client it had.
       assert.equal((await whole(solo)).total, before.total);
       assert.equal((await cursor.next()).done, true, 'an exhausted cursor stays done');
+    });
+
+    test('pullNow hands out the fetched batch without a promise, and next() fetches on: none skipped or repeated', async () => {
+      const cursor = await db.cursor<{ i: number }>('SELECT i FROM generate_series(1, 1200) i');
+      const pullNow = (cursor as SourceTraits).pullNow!.bind(cursor);
+      assert.equal(pullNow(), undefined, 'nothing is at hand before the first fetch');
+      const seen: number[] = [];
+      let atHand = 0;
+      for (;;) {
+        const now = pullNow() as IteratorResult<{ i: number }> | undefined;
+        if (now !== undefined) atHand++;
+        const step = now ?? (await cursor.next());
+        if (step.done) break;
+        seen.push(step.value.i);
+      }
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 1200 }, (_, k) => k + 1),
+      );
+      assert.equal(atHand, 1200 - Math.ceil(1200 / CURSOR_BATCH_ROWS), 'every row but the first of each batch was at hand');
+      assert.equal(pullNow(), undefined);
+      assert.equal(cursor.released, true);
     });
 
     test('values are converted exactly as a plain query converts them', async () => {

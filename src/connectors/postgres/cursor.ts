@@ -144,6 +144,11 @@ class PortalCursor<Row> implements SqlCursor<Row> {
     }
   }
 
+  /** SourceTraits.pullNow: a row of the fetched batch. */
+  pullNow(): IteratorYieldResult<Row> | undefined {
+    return this.#index < this.#rows.length ? { done: false, value: this.#rows[this.#index++] as Row } : undefined;
+  }
+
   async return(): Promise<IteratorResult<Row, undefined>> {
     await this.close();
     return DONE;

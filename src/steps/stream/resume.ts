@@ -41,6 +41,7 @@ export class ResumedSource implements AsyncIterableIterator<unknown>, SourceTrai
   readonly #live: AsyncIterator<unknown>;
   readonly #liveTraits: SourceTraits;
   readonly #replay: Iter;
+  readonly #replayNow: (() => IteratorYieldResult<unknown> | undefined) | undefined;
   readonly #idOf: (item: unknown) => unknown;
   /** The client's last id, until the replay has told whether the log still keeps it. */
   #unconfirmed: EventId | undefined;
@@ -58,6 +59,8 @@ export class ResumedSource implements AsyncIterableIterator<unknown>, SourceTrai
     this.#live = options.live[Symbol.asyncIterator]();
     const replay = options.replay;
     this.#replay = Symbol.asyncIterator in replay ? replay[Symbol.asyncIterator]() : (replay as Iterable<unknown>)[Symbol.iterator]();
+    const pullNow = (this.#replay as SourceTraits).pullNow;
+    this.#replayNow = pullNow === undefined ? undefined : pullNow.bind(this.#replay);
     this.#idOf = options.idOf;
     this.#unconfirmed = readEventId(options.lastEventId);
     this.#last = this.#unconfirmed;
@@ -79,7 +82,15 @@ export class ResumedSource implements AsyncIterableIterator<unknown>, SourceTrai
     // Once the client's id is found (or there is none), replayed items pass as they come: one
     // promise each at most, nothing computed (the replay is in id order; the last one's id is read
     // at its end).
-    if (this.#unconfirmed === undefined) return Promise.resolve(this.#replay.next()).then(this.#passMissed);
+    if (this.#unconfirmed === undefined) {
+      // A row the replay's cursor has at hand passes without a promise of its own (SourceTraits.pullNow).
+      const now = this.#replayNow?.();
+      if (now !== undefined) {
+        this.#lastReplayed = now;
+        return Promise.resolve(now);
+      }
+      return Promise.resolve(this.#replay.next()).then(this.#passMissed);
+    }
     return this.#nextUnconfirmed();
   }
 
