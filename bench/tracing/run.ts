@@ -3,14 +3,15 @@
  * step) and the users endpoint (examples/shop's `GET /api/v1/users/{id}` on PostgreSQL), three
  * servers under the same load in alternating rounds, CPU time per request of each from /proc:
  *
- * - `baseline`: the build of the commit before tracing was added (no tracing code at all), built
- *   here from `git archive` into a temporary directory sharing this tree's node_modules;
+ * - `baseline`: this commit with its tracing hooks taken out of the compiled code (stripped.ts), or
+ *   with `--baseline <git ref>` that commit, built here from `git archive` into a temporary
+ *   directory sharing this tree's node_modules;
  * - `off`: this build, tracing not configured (the goal: at least 0.98x the baseline's req/s);
  * - `on`: this build, every request sampled (OTEL_EXPORTER_OTLP_ENDPOINT, the default sampler: a
  *   request without traceparent starts a sampled trace), exporting over OTLP/HTTP to a sink in this
  *   process that counts the spans it receives, so the spans per request are measured, not assumed.
  *
- *     SVC_TEST_POSTGRES_URL=postgres://... npm run bench:tracing [-- --rounds 3 --seconds 2 --connections 16 --baseline <git ref>]
+ *     SVC_TEST_POSTGRES_URL=postgres://... npm run bench:tracing [-- --rounds 3 --seconds 2 --connections 16 --baseline stripped|<git ref>]
  *
  * A database is created for the run (the shop's migration seeds it) and dropped afterwards. The
  * servers are pinned to the last CPU and the load to the others, as bench/cors does. About 50 s with
@@ -25,6 +26,7 @@ import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import { buildOnce, compiled, cpuMs, freePort, median, root, SVC_LAUNCH, stopChild, waitForPort } from '../lib/procs.js';
+import { buildStripped } from './stripped.js';
 
 const { values } = parseArgs({
   options: {
@@ -75,9 +77,11 @@ endpoint "GET /api/v1/health" {
 `;
 
 buildOnce(['bench/lib/load']);
-const baselineRef = values.baseline ?? `${git(['log', '--diff-filter=A', '--format=%H', '--', 'src/tracing/active.ts']).trim().split('\n').pop()}^`;
+// `stripped` (the default): this commit without its tracing hooks (stripped.ts); or a git ref.
+const stripped = (values.baseline ?? 'stripped') === 'stripped';
+const baselineRef = stripped ? 'HEAD' : values.baseline!;
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-tracing-'));
-const baselineRoot = buildBaseline(baselineRef, join(work, 'baseline'));
+const baselineRoot = stripped ? buildStripped(root, join(work, 'baseline')) : buildBaseline(baselineRef, join(work, 'baseline'));
 
 // The manifest: the health endpoint above, the shop's users endpoint and its migration.
 const manifest = join(work, 'manifest');
@@ -125,7 +129,7 @@ try {
     servers.push({ name, child, port });
   }
   process.stdout.write(
-    `\nbaseline: ${baselineRef} (${git(['rev-parse', '--short', baselineRef]).trim()}); ${values.connections} connections, ${seconds} s a round, ${pinned ? `servers pinned to CPU ${serverCpu}` : 'not pinned'}\n\n`,
+    `\nbaseline: ${baselineRef} (${git(['rev-parse', '--short', baselineRef]).trim()})${stripped ? ' without its tracing hooks' : ''}; ${values.connections} connections, ${seconds} s a round, ${pinned ? `servers pinned to CPU ${serverCpu}` : 'not pinned'}\n\n`,
   );
   for (const endpoint of ENDPOINTS) for (const server of servers) await load(server.port, endpoint.path, Number(values.warmup));
 
