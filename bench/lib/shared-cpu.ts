@@ -11,6 +11,7 @@
  * Usage (after `npm run build`, which compiles the load generator it runs):
  *   npm run bench:shared-cpu -- [--rounds 5] [--seconds 3] [--path /] [--method POST --body '<json>'] [--header 'name: value']...
  *     <name>=<url-origin>,<pid> <name>=<url-origin>,<pid>
+ *   --h2: the servers speak HTTP/2 over TLS (https:// origins), loaded by bench/h2/load.ts
  * e.g. npm run bench:shared-cpu -- --path /api/v1/health new=http://127.0.0.1:18082,4242 old=http://127.0.0.1:18080,4243
  * Prints each round (req/s and CPU time per request of each server, from /proc) and the median ratio.
  */
@@ -27,6 +28,8 @@ const { values, positionals } = parseArgs({
     method: { type: 'string' },
     body: { type: 'string' },
     header: { type: 'string', multiple: true, default: [] },
+    // HTTP/2 over TLS with bench/h2's load generator (4 sessions x 16 streams; GET `--path` only).
+    h2: { type: 'boolean', default: false },
   },
 });
 
@@ -52,7 +55,9 @@ function load(target: Target): Promise<{ requests: number; rps: number }> {
     ...(values.method ? ['--method', values.method, ...(values.body !== undefined ? ['--body', values.body] : [])] : []),
     ...values.header.flatMap((header) => ['--header', header]),
   ];
-  const load = compiled('bench/lib/load', [`${target.origin}${values.path}`, '16', values.seconds, ...extra]);
+  const load = values.h2
+    ? compiled('bench/h2/load', [target.origin, values.path, values.seconds, '4', '16'])
+    : compiled('bench/lib/load', [`${target.origin}${values.path}`, '16', values.seconds, ...extra]);
   const child = spawn('taskset', ['-c', '0', process.execPath, ...load], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -60,7 +65,10 @@ function load(target: Target): Promise<{ requests: number; rps: number }> {
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', () => resolve(JSON.parse(out.trim().split('\n').at(-1)!) as { requests: number; rps: number }));
+    child.on('close', () => {
+      const result = JSON.parse(out.trim().split('\n').at(-1)!) as { requests: number; rps: number } | { completed: number };
+      resolve('completed' in result ? { requests: result.completed, rps: result.completed / Number(values.seconds) } : result);
+    });
   });
 }
 

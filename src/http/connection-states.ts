@@ -76,6 +76,9 @@ export function trackConnections(server: Server, accepted: 'connection' | 'secur
     silent.set(socket, performance.now());
     if (open.size >= pruneAt) prune();
   });
+  function forgetStream(this: Http2ServerResponse): void {
+    streams.delete(this);
+  }
   server.on('session', (session: Http2Session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
@@ -108,7 +111,8 @@ export function trackConnections(server: Server, accepted: 'connection' | 'secur
     },
     streamArrived(res) {
       streams.add(res);
-      res.once('close', () => streams.delete(res));
+      // One listener function for every stream, and `on`: `once` wraps each in two objects more.
+      res.on('close', forgetStream);
     },
     closeSessions() {
       for (const session of sessions) if (!session.closed) session.close();
