@@ -19,7 +19,7 @@
  * src/stream/free-bytes.ts). Where that fails nothing is collected: it saves memory, nothing
  * depends on it.
  */
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 // A V8 internal (a flag set at run time): what is relied on and where it was verified.
 import { EXPOSE_GC_FLAG } from './internals.js';
@@ -27,8 +27,28 @@ import { EXPOSE_GC_FLAG } from './internals.js';
 /** V8's window for the allocation rate (kThroughputTimeFrameMs, 5 s), and a margin. */
 const IDLE_COLLECTION_DELAY_MS = 6_000;
 
+/** The young generation's size at its smallest (one semi-space of 1 MiB, V8 11 to 14). */
+const YOUNG_AT_REST_BYTES = 1024 * 1024;
+
+/**
+ * `gc`'s options on V8 12 and later (Node.js 22): a collection that gives back all it can (V8's
+ * "last resort": the young generation shrunk whatever the allocation rate). V8 11 (Node.js 20) makes
+ * any options object a young-generation collection: there `gc()` alone, a full collection, which
+ * shrinks the young generation only when the rate it last sampled was low.
+ */
+const GIVE_BACK = Number(process.versions.v8.split('.')[0]) >= 12 ? ({ type: 'major', execution: 'sync', flavor: 'last-resort' } as const) : undefined;
+
 export function collectGarbageWhenIdle(delayMs = IDLE_COLLECTION_DELAY_MS): void {
-  setTimeout(collectGarbage, delayMs).unref();
+  setTimeout(() => {
+    collectGarbage();
+    // V8 11 samples the rate at collections: the first one may still see the boot's. A second,
+    // one window later, sees only the idle time between the two (when the server stayed idle).
+    if (youngGenerationBytes() > YOUNG_AT_REST_BYTES) setTimeout(collectGarbage, delayMs).unref();
+  }, delayMs).unref();
+}
+
+function youngGenerationBytes(): number {
+  return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
 }
 
 /** One full collection now (exported for its test). */
@@ -42,5 +62,7 @@ export function collectGarbage(): void {
   } finally {
     setFlagsFromString(`--no-${EXPOSE_GC_FLAG.slice(2)}`);
   }
-  if (typeof gc === 'function') gc();
+  if (typeof gc !== 'function') return;
+  if (GIVE_BACK === undefined) gc();
+  else gc(GIVE_BACK);
 }
