@@ -149,7 +149,7 @@ class Cursor<Row> implements SqlCursor<Row> {
         this.exhausted = true;
         break;
       }
-      rows.push(read(step.value) as Row);
+      rows.push(read(step.value as unknown as readonly unknown[]) as Row);
     }
     if (rows.length > 0) this.stepped = true;
     this.buffer = rows;

@@ -32,6 +32,8 @@ export interface SqliteStatement {
   iterate(...values: unknown[]): IterableIterator<Record<string, unknown>>;
   columns(): SqliteColumn[];
   setReadBigInts(enabled: boolean): void;
+  /** Rows as arrays in column order instead of objects (Node.js 22.16 and later): `all`, `get` and `iterate` then give arrays. */
+  setReturnArrays(enabled: boolean): void;
 }
 
 export interface SqliteDatabase {

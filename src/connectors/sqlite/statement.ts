@@ -39,6 +39,7 @@ export class StatementCache {
 export function prepare(db: SqliteDatabase, text: string): Prepared {
   const statement = db.prepare(text);
   statement.setReadBigInts(true);
+  statement.setReturnArrays(true);
   const columns = statement.columns();
   return {
     statement,
@@ -56,7 +57,8 @@ export function bind(values: readonly unknown[] | undefined): unknown[] {
 export function execute<Row>(prepared: Prepared, values: readonly unknown[] | undefined): SqlResult<Row> {
   const bound = bind(values);
   if (prepared.returnsRows) {
-    const rows = prepared.statement.all(...bound).map(prepared.read) as Row[];
+    // Arrays in column order (prepare's setReturnArrays), read into objects.
+    const rows = (prepared.statement.all(...bound) as unknown as (readonly unknown[])[]).map((row) => prepared.read(row)) as Row[];
     return { rows, rowCount: rows.length, command: prepared.command, fields: prepared.fields };
   }
   const { changes } = prepared.statement.run(...bound);

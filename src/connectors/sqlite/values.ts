@@ -78,8 +78,14 @@ function readerOf(declared: string | null): Reader {
   return any;
 }
 
-/** Plain objects in the row shape a response writes, from the engine's null-prototype rows. */
-export type RowReader = (row: Record<string, unknown>) => Record<string, unknown>;
+/**
+ * Plain objects in the row shape a response writes, from the engine's rows read as arrays in column
+ * order (statement.ts sets `setReturnArrays`). The engine's own row objects outlive V8's young
+ * generation: a 1,000,000-row export promoted nearly every one to die in the old generation; read as
+ * arrays, half as much is promoted and the export runs a fifth faster (bench/sqlite README "What is
+ * promoted"). A repeated name keeps the last column's value, as the engine's objects did.
+ */
+export type RowReader = (row: readonly unknown[]) => Record<string, unknown>;
 
 /** The reader of one statement's rows, from its columns (computed once per prepared statement). */
 export function rowReader(columns: readonly SqliteColumn[]): RowReader {
@@ -88,10 +94,7 @@ export function rowReader(columns: readonly SqliteColumn[]): RowReader {
   const count = names.length;
   return (row) => {
     const out: Record<string, unknown> = {};
-    for (let i = 0; i < count; i++) {
-      const name = names[i]!;
-      out[name] = readers[i]!(row[name]);
-    }
+    for (let i = 0; i < count; i++) out[names[i]!] = readers[i]!(row[i]);
     return out;
   };
 }
