@@ -5,6 +5,7 @@
  * ParameterDescription, which pg does not route to the active query, is heard on the connection.
  */
 import type pg from 'pg';
+import type { StatementError } from '../sql-types.js';
 
 /** One column of the statement's rows, from its RowDescription. */
 export interface DescribedField {
@@ -15,17 +16,6 @@ export interface DescribedField {
   readonly columnNumber: number;
   /** pg_type oid. */
   readonly typeOid: number;
-}
-
-/** The server's error response, as far as a report needs it. */
-export interface StatementError {
-  readonly message: string;
-  /** SQLSTATE. */
-  readonly code?: string;
-  /** 1-based character offset into the statement's text, when the server names one. */
-  readonly position?: number;
-  readonly detail?: string;
-  readonly hint?: string;
 }
 
 export type Described =
