@@ -22,17 +22,17 @@ let lastText = '';
 let lastChunk: string | Buffer = '';
 
 /**
- * `text` as one chunk: its size in hex, CRLF, its UTF-8 bytes, CRLF. Never called with ''. A text
- * seen once stays a string (the socket encodes it as it writes, cheaper than filling a buffer here);
- * the same text again is a fan-out, and its bytes are made once for every connection after.
+ * `text` as one chunk: its `size` (UTF-8 bytes) in hex, CRLF, its bytes, CRLF. Never called with ''.
+ * A text seen once stays a string (the socket encodes it as it writes, cheaper than filling a buffer
+ * here); the same text again is a fan-out, and its bytes are made once for every connection after.
  */
-export function chunkOf(text: string): string | Buffer {
+export function chunkOf(text: string, size = Buffer.byteLength(text)): string | Buffer {
   if (text === lastText) {
     if (typeof lastChunk === 'string') lastChunk = Buffer.from(lastChunk, 'utf8');
     return lastChunk;
   }
   lastText = text;
-  lastChunk = Buffer.byteLength(text).toString(16) + CRLF + text + CRLF;
+  lastChunk = size.toString(16) + CRLF + text + CRLF;
   return lastChunk;
 }
 
@@ -42,12 +42,12 @@ class ChunkedConnection implements DirectWrites {
     readonly drains: HttpSocket,
   ) {}
 
-  write(text: string): boolean | undefined {
+  write(text: string, size: number): boolean | undefined {
     const socket = this.drains;
     // The response ended (it stays the connection's until its last bytes are written), or the
     // connection is closing: through the response, which knows what to do.
     if (socket._httpMessage !== this.res || this.res.writableEnded || !socket.writable) return undefined;
-    return socket.write(chunkOf(text));
+    return socket.write(chunkOf(text, size));
   }
 }
 

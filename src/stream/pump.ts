@@ -68,7 +68,8 @@ export interface PumpOptions {
  */
 export interface DirectWrites {
   readonly drains: NodeJS.EventEmitter;
-  write(text: string): boolean | undefined;
+  /** `size`: the text's UTF-8 byte length, which the pump counts anyway. */
+  write(text: string, size: number): boolean | undefined;
 }
 
 type Iter = Iterator<unknown> | AsyncIterator<unknown>;
@@ -412,9 +413,10 @@ export class Pump {
     const direct = this.direct;
     if (direct !== undefined && !this.out.destroyed) {
       this.corkTurn();
-      const accepted = direct.write(text);
+      const size = Buffer.byteLength(text);
+      const accepted = direct.write(text, size);
       if (accepted !== undefined) {
-        this.bytes += Buffer.byteLength(text);
+        this.bytes += size;
         if (!accepted) this.needDrain = true;
         return;
       }

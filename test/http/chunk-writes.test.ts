@@ -55,12 +55,12 @@ describe('direct chunk writes', () => {
       startHead(res);
       const direct = directWrites(res);
       assert.ok(direct, 'a chunked HTTP/1.1 response owning its connection writes directly');
-      assert.equal(direct.write('héllo\n'), true);
-      assert.equal(direct.write('world\n'), true);
+      assert.equal(direct.write('héllo\n', 7), true);
+      assert.equal(direct.write('world\n', 6), true);
       // After direct writes, not before: from Node.js 24 the response holds its writes to the next tick.
       res.write('through the response\n');
       res.end();
-      afterEnd = direct.write('late');
+      afterEnd = direct.write('late', 4);
     };
     const wire = await exchange(port, 'GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     const responses = wire.split('HTTP/1.1 200 OK\r\n').slice(1);
