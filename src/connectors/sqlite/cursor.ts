@@ -53,7 +53,7 @@ export async function openCursor<Row>(resource: SqliteResource, query: SqlQuery 
 
 class Cursor<Row> implements SqlCursor<Row> {
   private prepared: Prepared | undefined;
-  private iterator: IterableIterator<Record<string, unknown>> | undefined;
+  private iterator: IterableIterator<unknown[]> | undefined;
   private buffer: Row[] = [];
   private next_ = 0;
   private exhausted = false;
@@ -149,7 +149,7 @@ class Cursor<Row> implements SqlCursor<Row> {
         this.exhausted = true;
         break;
       }
-      rows.push(read(step.value as unknown as readonly unknown[]) as Row);
+      rows.push(read(step.value) as Row);
     }
     if (rows.length > 0) this.stepped = true;
     this.buffer = rows;

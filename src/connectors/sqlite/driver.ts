@@ -36,6 +36,14 @@ export interface SqliteStatement {
   setReturnArrays(enabled: boolean): void;
 }
 
+/** A statement whose rows are arrays in column order (`setReturnArrays(true)` was called on it). */
+export interface SqliteArrayStatement {
+  all(...values: unknown[]): unknown[][];
+  run(...values: unknown[]): SqliteRunResult;
+  iterate(...values: unknown[]): IterableIterator<unknown[]>;
+  columns(): SqliteColumn[];
+}
+
 export interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
   exec(sql: string): void;

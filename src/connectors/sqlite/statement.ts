@@ -5,11 +5,11 @@
  * changed.
  */
 import type { SqlResult } from '../sql-types.js';
-import type { SqliteDatabase, SqliteStatement } from './driver.js';
+import type { SqliteArrayStatement, SqliteDatabase } from './driver.js';
 import { rowReader, toSqliteValue, type RowReader } from './values.js';
 
 export interface Prepared {
-  readonly statement: SqliteStatement;
+  readonly statement: SqliteArrayStatement;
   readonly read: RowReader;
   readonly returnsRows: boolean;
   readonly command: string;
@@ -37,9 +37,10 @@ export class StatementCache {
 
 /** A statement prepared for svc's values: INTEGERs read exactly, rows read as the column types say. */
 export function prepare(db: SqliteDatabase, text: string): Prepared {
-  const statement = db.prepare(text);
-  statement.setReadBigInts(true);
-  statement.setReturnArrays(true);
+  const prepared = db.prepare(text);
+  prepared.setReadBigInts(true);
+  prepared.setReturnArrays(true);
+  const statement = prepared as unknown as SqliteArrayStatement;
   const columns = statement.columns();
   return {
     statement,
@@ -57,8 +58,7 @@ export function bind(values: readonly unknown[] | undefined): unknown[] {
 export function execute<Row>(prepared: Prepared, values: readonly unknown[] | undefined): SqlResult<Row> {
   const bound = bind(values);
   if (prepared.returnsRows) {
-    // Arrays in column order (prepare's setReturnArrays), read into objects.
-    const rows = (prepared.statement.all(...bound) as unknown as (readonly unknown[])[]).map((row) => prepared.read(row)) as Row[];
+    const rows = prepared.statement.all(...bound).map((row) => prepared.read(row)) as Row[];
     return { rows, rowCount: rows.length, command: prepared.command, fields: prepared.fields };
   }
   const { changes } = prepared.statement.run(...bound);
