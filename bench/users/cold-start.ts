@@ -229,17 +229,20 @@ try {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-console.log(`cold start to the first answer (${runs} runs each; medians; resident memory in MiB):`);
+// Resident memory in MiB, and idle also in MB (10^6 bytes), the unit of issue 33's goal.
+console.log(`cold start to the first answer (${runs} runs each; medians; resident memory in MiB, idle also in MB):`);
 console.log(
-  `  ${'case'.padEnd(56)} ${'ms'.padStart(6)} ${'cpu ms'.padStart(6)} ${'rss'.padStart(6)} ${'peak'.padStart(6)} ${'idle'.padStart(6)}   (ms of each run; cpu ms of each run)`,
+  `  ${'case'.padEnd(56)} ${'ms'.padStart(6)} ${'cpu ms'.padStart(6)} ${'rss'.padStart(6)} ${'peak'.padStart(6)} ${'idle'.padStart(6)} ${'idle MB'.padStart(7)}   (ms of each run; cpu ms of each run; idle MiB of each run)`,
 );
 for (const [name, starts] of Object.entries(results)) {
   if (starts.length === 0) continue;
-  const m = (key: keyof Start) =>
+  const m = (key: keyof Start, digits = 0) =>
     median(starts.map((s) => s[key]))
-      .toFixed(0)
+      .toFixed(digits)
       .padStart(6);
+  const idleMB = ((median(starts.map((s) => s.idle)) * 1024 * 1024) / 1e6).toFixed(1).padStart(7);
+  const each = (key: keyof Start, digits = 0) => starts.map((s) => s[key].toFixed(digits)).join(' ');
   console.log(
-    `  ${name.padEnd(56)} ${m('ms')} ${m('cpu')} ${m('rss')} ${m('peak')} ${m('idle')}   (${starts.map((s) => s.ms.toFixed(0)).join(' ')}; ${starts.map((s) => s.cpu.toFixed(0)).join(' ')})`,
+    `  ${name.padEnd(56)} ${m('ms')} ${m('cpu')} ${m('rss', 1)} ${m('peak', 1)} ${m('idle', 1)} ${idleMB}   (${each('ms')}; ${each('cpu')}; ${each('idle', 1)})`,
   );
 }

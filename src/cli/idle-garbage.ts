@@ -14,18 +14,34 @@
  * On Node.js 22 (V8 12) the young generation is back to 1 MB by the end of the boot anyway, and
  * this collection finds little.
  *
+ * When the loop really was idle until then, the collection also drops the compiled code of every
+ * function not running (V8's bytecode flushing, made to take everything: FLUSH_CODE_FLAG). Most of
+ * it is the boot's (the HCL parser, the checks, the OpenAPI compiler), which V8 would drop by
+ * itself only after several collections an idle server never has: 1.2 MiB of heap, 1.7 MiB
+ * resident on examples/quickstart (bench/users README "Boot code dropped"). What a request then
+ * runs again is compiled again, lazily, as at the first request; a server already busy keeps its
+ * code.
+ *
  * `gc` exists only under `--expose-gc`, which would also expose it to every later realm; the flag is
  * set for the one realm that hands the function over and unset at once (the same mechanism as
  * src/stream/free-bytes.ts). Where that fails nothing is collected: it saves memory, nothing
  * depends on it.
  */
+import { performance } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 // A V8 internal (a flag set at run time): what is relied on and where it was verified.
-import { EXPOSE_GC_FLAG } from './internals.js';
+import { COMPACT_FLAGS, EXPOSE_GC_FLAG, FLUSH_CODE_FLAGS } from './internals.js';
 
 /** V8's window for the allocation rate (kThroughputTimeFrameMs, 5 s), and a margin. */
 const IDLE_COLLECTION_DELAY_MS = 6_000;
+
+/**
+ * The share of the delay the event loop may have been busy for the server to count as idle: the
+ * first request after a boot compiles its path (0.7 % of the window on examples/quickstart), and a
+ * few requests a second stay below it too; a server under load is far above it.
+ */
+const IDLE_UTILIZATION = 0.05;
 
 /** The young generation's size at its smallest (one semi-space of 1 MiB, V8 11 to 14). */
 const YOUNG_AT_REST_BYTES = 1024 * 1024;
@@ -39,11 +55,17 @@ const YOUNG_AT_REST_BYTES = 1024 * 1024;
 const GIVE_BACK = Number(process.versions.v8.split('.')[0]) >= 12 ? ({ type: 'major', execution: 'sync', flavor: 'last-resort' } as const) : undefined;
 
 export function collectGarbageWhenIdle(delayMs = IDLE_COLLECTION_DELAY_MS): void {
+  let since = performance.eventLoopUtilization();
+  const collect = (): void => {
+    const idle = performance.eventLoopUtilization(since).utilization < IDLE_UTILIZATION;
+    collectGarbage({ flushCode: idle });
+    since = performance.eventLoopUtilization();
+  };
   setTimeout(() => {
-    collectGarbage();
+    collect();
     // V8 11 samples the rate at collections: the first one may still see the boot's. A second,
     // one window later, sees only the idle time between the two (when the server stayed idle).
-    if (youngGenerationBytes() > YOUNG_AT_REST_BYTES) setTimeout(collectGarbage, delayMs).unref();
+    if (youngGenerationBytes() > YOUNG_AT_REST_BYTES) setTimeout(collect, delayMs).unref();
   }, delayMs).unref();
 }
 
@@ -51,8 +73,11 @@ function youngGenerationBytes(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
 }
 
-/** One full collection now (exported for its test). */
-export function collectGarbage(): void {
+/**
+ * One full collection now (exported for its test); with `flushCode`, the compiled code of every
+ * function not on the stack goes too.
+ */
+export function collectGarbage({ flushCode = false } = {}): void {
   let gc: unknown;
   try {
     setFlagsFromString(EXPOSE_GC_FLAG);
@@ -63,6 +88,23 @@ export function collectGarbage(): void {
     setFlagsFromString(`--no-${EXPOSE_GC_FLAG.slice(2)}`);
   }
   if (typeof gc !== 'function') return;
-  if (GIVE_BACK === undefined) gc();
-  else gc(GIVE_BACK);
+  const collect = (): void => (GIVE_BACK === undefined ? gc() : gc(GIVE_BACK));
+  collect();
+  if (!flushCode) return;
+  // V8 reads the flags when a collection starts marking: the collection above finished any that had
+  // started already, so the next one marks from the start under them.
+  underFlags(FLUSH_CODE_FLAGS, collect);
+  // The code dropped is garbage only from here on, spread over pages still in use: a second,
+  // compacting collection gives those pages back.
+  underFlags(COMPACT_FLAGS, collect);
+}
+
+/** `run` with V8's boolean `flags` set, unset after. */
+function underFlags(flags: readonly string[], run: () => void): void {
+  try {
+    for (const flag of flags) setFlagsFromString(flag);
+    run();
+  } finally {
+    for (const flag of flags) setFlagsFromString(`--no-${flag.slice(2)}`);
+  }
 }

@@ -4,7 +4,7 @@
  * bundle holds or loads the very packages dist/src loads (bundling pulls no lazily loaded package
  * into the boot); every file svc finds from its own location is found from dist/bundle (package.json's
  * version, the documentation renderers under vendor/, the Starlark pool's worker entry); every
- * command works; `--workers 2` forks workers that run it and roll over on SIGHUP.
+ * command works; `--workers 2` forks workers that run it and roll over on SIGHUP; its files are ASCII.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -197,6 +197,17 @@ test('bin/svc.js serves from the bundle, which holds or loads the packages dist/
       if (to === undefined || !extras.has(to) || from === to) continue;
       assert.ok(from !== undefined && kind === 'require-call', `${input} reaches ${to}, which dist/src does not load at boot, by ${kind}`);
     }
+  }
+});
+
+test("the bundle's files are ASCII: V8 holds each one's source as a one-byte string", () => {
+  const outputs = JSON.parse(readFileSync(join(root, 'dist/bundle/outputs.json'), 'utf8')) as string[];
+  const scripts = outputs.filter((name) => name.endsWith('.js'));
+  assert.ok(scripts.includes('svc.js'), 'dist/bundle/outputs.json lists no svc.js');
+  for (const name of scripts) {
+    const source = readFileSync(join(root, 'dist/bundle', name), 'utf8');
+    const wide = /[^\x00-\x7f]/.exec(source);
+    assert.equal(wide, null, `dist/bundle/${name} holds ${JSON.stringify(wide?.[0])} near ${JSON.stringify(source.slice(Math.max(0, (wide?.index ?? 0) - 40), (wide?.index ?? 0) + 10))}`);
   }
 });
 

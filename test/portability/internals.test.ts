@@ -18,7 +18,7 @@ import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { RXJS_INTERNAL_MODULES } from '../../graph/internals.js';
-import { COMMAND_V8_FLAGS, EXPOSE_GC_FLAG } from '../../src/cli/internals.js';
+import { COMMAND_V8_FLAGS, COMPACT_FLAGS, EXPOSE_GC_FLAG, FLUSH_CODE_FLAGS } from '../../src/cli/internals.js';
 import { UNDICI_CORE_MODULES } from '../../src/connectors/http/undici-core.js';
 import { TRANSFER_FLAG, TRANSFER_FLAG_V8_MAJOR } from '../../src/stream/internals.js';
 import { ROOT } from '../paths.js';
@@ -218,6 +218,12 @@ describe(`V8 flags set at run time, read by a new realm, ${NODE}`, () => {
     assert.equal(typeof gc, 'function', `${NODE}: a realm made under ${EXPOSE_GC_FLAG} has no global gc`);
     (gc as () => void)();
     assert.equal(runInNewContext('typeof gc'), 'undefined', `${NODE}: a realm made after --no-expose-gc still has gc`);
+  });
+
+  it('V8 knows the flags the idle collection sets for its length (src/cli/internals.ts)', () => {
+    // setFlagsFromString ignores a flag V8 does not know: the list of its options is the check.
+    const known = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    for (const flag of [...FLUSH_CODE_FLAGS, ...COMPACT_FLAGS]) assert.match(known, new RegExp(`^\\s+${flag} \\(`, 'm'), `${NODE}: V8 has no ${flag}`);
   });
 
   it("bin/svc.js's first line gives node the V8 flags of src/cli/internals.ts, and this node accepts them", () => {
