@@ -207,7 +207,11 @@ test("the bundle's files are ASCII: V8 holds each one's source as a one-byte str
   for (const name of scripts) {
     const source = readFileSync(join(root, 'dist/bundle', name), 'utf8');
     const wide = /[^\x00-\x7f]/.exec(source);
-    assert.equal(wide, null, `dist/bundle/${name} holds ${JSON.stringify(wide?.[0])} near ${JSON.stringify(source.slice(Math.max(0, (wide?.index ?? 0) - 40), (wide?.index ?? 0) + 10))}`);
+    assert.equal(
+      wide,
+      null,
+      `dist/bundle/${name} holds ${JSON.stringify(wide?.[0])} near ${JSON.stringify(source.slice(Math.max(0, (wide?.index ?? 0) - 40), (wide?.index ?? 0) + 10))}`,
+    );
   }
 });
 
