@@ -15,12 +15,12 @@
  * this collection finds little.
  *
  * When the loop really was idle until then, the collection also drops the compiled code of every
- * function not running (V8's bytecode flushing, made to take everything: FLUSH_CODE_FLAG). Most of
- * it is the boot's (the HCL parser, the checks, the OpenAPI compiler), which V8 would drop by
- * itself only after several collections an idle server never has: 1.2 MiB of heap, 1.7 MiB
- * resident on examples/quickstart (bench/users README "Boot code dropped"). What a request then
- * runs again is compiled again, lazily, as at the first request; a server already busy keeps its
- * code.
+ * function not running (V8's code flushing, made to take everything: FLUSH_CODE_FLAGS), and a
+ * compacting one after it gives back the pages that freed. Most of that code is the boot's (the HCL
+ * parser, the checks, the OpenAPI compiler), which V8 would drop by itself only after collections
+ * an idle server never has: about 3 MiB resident on examples/quickstart (bench/users README "Boot
+ * code dropped"). What a request then runs again is compiled again, lazily, as at the first
+ * request; a server already busy keeps its code.
  *
  * `gc` exists only under `--expose-gc`, which would also expose it to every later realm; the flag is
  * set for the one realm that hands the function over and unset at once (the same mechanism as

@@ -1,7 +1,7 @@
 /**
  * The V8 internals the `svc` command relies on (issue 34): two V8 flags on bin/svc.js's first line,
- * `gc` borrowed from a realm created under `--expose-gc`, and a flag set for the length of that
- * collection (idle-garbage.ts).
+ * `gc` borrowed from a realm created under `--expose-gc`, and V8 flags set for the length of that
+ * collection's steps (idle-garbage.ts).
  *
  * - `--max-semi-space-size` and `--liftoff-only` (V8's, the latter undocumented by Node and read from
  *   a command line only): relied upon to be accepted (an unknown flag stops Node with "bad option");
@@ -19,7 +19,7 @@
  *   collections (or, on V8 12, some time) and never baseline code, drops every function not running;
  *   the next collection compacts the pages that frees. `--stress-flush-code` is a V8 testing flag;
  *   when a flag is missing or ignored the collection frees less and nothing else changes. About
- *   5 MiB less resident on an idle quickstart (bench/users README "Boot code dropped").
+ *   3 MiB less resident on an idle quickstart (bench/users README "Boot code dropped").
  *
  * Verified: Node.js 20.20, 22.23, 24.22, 26.12. Guarded by test/portability/internals.test.ts.
  */
