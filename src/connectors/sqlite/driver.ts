@@ -37,11 +37,9 @@ export interface SqliteStatement {
 }
 
 /** A statement whose rows are arrays in column order (`setReturnArrays(true)` was called on it). */
-export interface SqliteArrayStatement {
+export interface SqliteArrayStatement extends Pick<SqliteStatement, 'run' | 'columns'> {
   all(...values: unknown[]): unknown[][];
-  run(...values: unknown[]): SqliteRunResult;
   iterate(...values: unknown[]): IterableIterator<unknown[]>;
-  columns(): SqliteColumn[];
 }
 
 export interface SqliteDatabase {
