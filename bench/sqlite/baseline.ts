@@ -1,5 +1,6 @@
 /**
- * The hand-written baseline of examples/sqlite-crud's `GET /tasks/{id}` and `PATCH /tasks/{id}`, as
+ * The hand-written baseline of examples/sqlite-crud's `GET /tasks/{id}`, `PATCH /tasks/{id}` and
+ * `GET /tasks.ndjson` (bench/sqlite/export.ts), as
  * one would write them with Fastify and node:sqlite alone (the same driver svc uses): one
  * DatabaseSync in WAL mode, prepared statements made once, run synchronously in the handler; the
  * row's BOOLEAN as true/false and its JSON column parsed, as svc gives them; Fastify's route schemas
@@ -11,6 +12,7 @@
  * writes wait for the other's. Prints `listening <port>` once bound.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fastify } from 'fastify';
@@ -19,6 +21,7 @@ import { echoRequestId, requestIdOptions } from '../lib/baseline-request-id.js';
 
 interface Statement {
   get(...values: unknown[]): Record<string, unknown> | undefined;
+  iterate(...values: unknown[]): IterableIterator<Record<string, unknown>>;
 }
 interface Database {
   prepare(sql: string): Statement;
@@ -84,6 +87,18 @@ app.patch<{ Params: { id: number }; Body: { title?: string; done?: boolean } }>(
     return reply.send(task(row));
   },
 );
+
+// The export as the Node.js documentation shows it: a statement prepared for the request (two exports
+// at once must not reset each other's), its `iterate()` stepped as Readable.from is read, so
+// Fastify's pipe to the socket is the backpressure.
+app.get('/tasks.ndjson', async (request, reply) => {
+  echoRequestId(request, reply);
+  const rows = db.prepare('SELECT id, title, done, tags, created_at FROM tasks ORDER BY id').iterate();
+  const lines = (function* () {
+    for (const row of rows) yield `${JSON.stringify(task(row))}\n`;
+  })();
+  return reply.type('application/x-ndjson').send(Readable.from(lines));
+});
 
 await app.listen({ host: '127.0.0.1', port: 0 });
 announce(app);

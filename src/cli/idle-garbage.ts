@@ -22,16 +22,14 @@
  * code dropped"). What a request then runs again is compiled again, lazily, as at the first
  * request; a server already busy keeps its code.
  *
- * `gc` exists only under `--expose-gc`, which would also expose it to every later realm; the flag is
- * set for the one realm that hands the function over and unset at once (the same mechanism as
- * src/stream/free-bytes.ts). Where that fails nothing is collected: it saves memory, nothing
- * depends on it.
+ * `gc` is borrowed from a realm made under `--expose-gc` (src/heap). Where that fails nothing is
+ * collected: it saves memory, nothing depends on it.
  */
 import { performance } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-// A V8 internal (a flag set at run time): what is relied on and where it was verified.
-import { COMPACT_FLAGS, EXPOSE_GC_FLAG, FLUSH_CODE_FLAGS } from './internals.js';
+import { borrowGc } from '../heap/index.js';
+// V8 internals (flags set at run time): what is relied on and where it was verified.
+import { COMPACT_FLAGS, FLUSH_CODE_FLAGS } from './internals.js';
 
 /** V8's window for the allocation rate (kThroughputTimeFrameMs, 5 s), and a margin. */
 const IDLE_COLLECTION_DELAY_MS = 6_000;
@@ -78,16 +76,8 @@ function youngGenerationBytes(): number {
  * function not on the stack goes too.
  */
 export function collectGarbage({ flushCode = false } = {}): void {
-  let gc: unknown;
-  try {
-    setFlagsFromString(EXPOSE_GC_FLAG);
-    gc = runInNewContext('gc');
-  } catch {
-    return;
-  } finally {
-    setFlagsFromString(`--no-${EXPOSE_GC_FLAG.slice(2)}`);
-  }
-  if (typeof gc !== 'function') return;
+  const gc = borrowGc();
+  if (gc === undefined) return;
   const collect = (): void => (GIVE_BACK === undefined ? gc() : gc(GIVE_BACK));
   collect();
   if (!flushCode) return;

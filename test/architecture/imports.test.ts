@@ -1,7 +1,7 @@
 /**
  * Holds the import rules of ARCHITECTURE.md and CONTRIBUTING.md:
  * - layers: imports flow one way (cli -> http -> steps/openapi -> connectors/stream/auth -> model ->
- *   manifest -> expr/schema/graph -> hcl/starlark -> diag/problem/json/regex/io/package);
+ *   manifest -> expr/schema/graph -> hcl/starlark -> diag/problem/json/regex/io/heap/package);
  * - the engine and the interpreters stand alone;
  * - another area is imported only through its `index.ts` (what it does not export there is private);
  * - no import cycle between files, type-only imports included (the parsers' own grammar recursion
@@ -21,6 +21,7 @@ const LAYER: Record<string, number> = {
   'src/json': 0,
   'src/regex': 0,
   'src/io': 0,
+  'src/heap': 0,
   'src/package': 0,
   'src/tracing': 0,
   'src/hcl': 1,
@@ -49,6 +50,7 @@ const STANDALONE: Record<string, string[]> = {
   'src/json': [],
   'src/regex': [],
   'src/io': [],
+  'src/heap': [],
   'src/package': [],
   'src/tracing': [],
   'src/hcl': ['src/diag'],
@@ -216,4 +218,10 @@ test('no import cycle between files (type-only imports included)', () => {
     .map((c) => c.join(' '))
     .filter((c) => !ALLOWED_CYCLES.has(c));
   assert.deepEqual(cycles, []);
+});
+
+test('every folder of src/ has a layer (a folder the rules do not know is held to none of them)', () => {
+  const folders = readdirSync(join(root, 'src')).filter((name) => statSync(join(root, 'src', name)).isDirectory());
+  const unknown = folders.filter((name) => LAYER[`src/${name}`] === undefined);
+  assert.deepEqual(unknown, [], `add these to LAYER (and to STANDALONE where they import nothing else): ${unknown.join(', ')}`);
 });

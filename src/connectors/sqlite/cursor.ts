@@ -12,6 +12,7 @@ import { ConnectorError } from '../errors.js';
 import type { CursorOptions, SqlCursor, SqlQuery } from '../sql-types.js';
 import { readOnlyRefusal } from './errors.js';
 import { onConnection } from './execute.js';
+import { stepGarbage } from './iterator-garbage.js';
 import type { Lease } from './lane.js';
 import { takeLease } from './lease.js';
 import type { SqliteConnection, SqliteResource } from './resource.js';
@@ -62,6 +63,8 @@ class Cursor<Row> implements SqlCursor<Row> {
   private done = false;
   /** A batch returned rows: the statement can no longer move to another connection. */
   private stepped = false;
+  /** The iterator's per-step garbage, on a Node.js line that makes it (./iterator-garbage.ts). */
+  private readonly garbage = stepGarbage();
 
   constructor(
     private readonly resource: SqliteResource,
@@ -152,6 +155,7 @@ class Cursor<Row> implements SqlCursor<Row> {
       rows.push(read(step.value) as Row);
     }
     if (rows.length > 0) this.stepped = true;
+    this.garbage?.stepped(rows.length);
     this.buffer = rows;
     this.next_ = 0;
   }
