@@ -2,12 +2,12 @@
  * Node.js 22's node:sqlite gives each `iterate()` step's result (`{ done, value }`, made with
  * `v8::Object::New` and a null prototype) a V8 Map of its own: 72 bytes in the old generation per
  * row, which V8 collects only when the old generation next reaches its limit, and that limit grows
- * with the heap. A 1,000,000-row export peaked 35 to 65 MiB higher than on Node.js 24, whose
- * iterator makes its results without (bench/sqlite README "A Map per row"). Rows read as objects
+ * with the heap. A 1,000,000-row export peaked about 30 to 40 MiB higher than on Node.js 24, whose
+ * iterator makes its results without (132 against 100 MiB: bench/sqlite README "A Map per row"). Rows read as objects
  * have the same fault on every line; svc reads them as arrays (values.ts).
  *
  * A cursor on such a line asks V8 to start a major collection each time the maps its steps made
- * reach a quarter of the heap in use, and at most every 65,536 rows (4.7 MB of maps). The
+ * reach a quarter of the heap in use, never more often than every 65,536 rows (4.7 MB of maps). The
  * collection is V8's incremental one (`execution: 'async'`): marked in steps and on V8's helper
  * threads, as when V8 starts it itself, only sooner. `gc` is borrowed as the idle collection borrows
  * it (src/heap); where it cannot be, nothing is asked and the export runs as before.
