@@ -4,4 +4,3 @@
  * node:vm only.
  */
 export { borrowGc, type Gc, type GcOptions } from './borrowed-gc.js';
-export { EXPOSE_GC_FLAG } from './internals.js';
