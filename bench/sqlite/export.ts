@@ -5,10 +5,11 @@
  * client that counts lines; against the hand-written Fastify + node:sqlite export of baseline.ts
  * (`iterate()` through Readable.from) over a copy of the same file. Each run starts each server
  * afresh, leaves it idle for `--idle-seconds` (svc's idle collection runs after 6 s: the state a
- * server is in when an export arrives), then exports once; `--runs` runs, the servers alternated. Reported per server: time, rows per second, resident
- * memory before the request and its peak during it (VmHWM, the kernel's own high-water mark, reset
- * before each request). svc runs with bin/svc.js's launch settings, the baseline with Node's
- * defaults (`--baseline-like-svc`: with svc's).
+ * server is in when an export arrives), then exports once; `--runs` runs, the servers alternated.
+ * Reported per server: time, rows per second, resident memory before the request and its peak
+ * during it (VmHWM, the kernel's own high-water mark, reset before each request). svc runs with
+ * bin/svc.js's launch settings, the baseline with Node's defaults (`--baseline-like-svc`: with
+ * svc's).
  *
  *     /work/main/.cache/node-lines/22/node --import tsx bench/sqlite/export.ts [--rows 1000000] [--runs 3] [--idle-seconds 14]
  *       [--svc-option=--max-semi-space-size=4] [--baseline-like-svc]
