@@ -5,7 +5,7 @@
  * delivery latency.
  *
  *   node dist/bench/sse/client.js --port <p> --clients <n> [--hold 11] [--messages 20] [--every 500]
- *     [--concurrency 200] [--publish-port <p>]
+ *     [--concurrency 200] [--publish-port <p>] [--warm 0]
  *
  * `--port` may list several servers (`--port 4001,4002`, replicas sharing one Redis channel: the
  * connections go to them in turn); the messages are POSTed to `--publish-port`, by default the
@@ -15,7 +15,10 @@
  *    a time; prints {"phase":"connected", clients, failed, ms}.
  * 2. Holds them <hold> seconds, counting heartbeats (`: heartbeat`); prints {"phase":"publishing",...}.
  * 3. POSTs <messages> messages to /publish, one every <every> ms, each `{"seq":k,"sent":<epoch ms>}`
- *    with the time it was sent (this process' clock, which also stamps every arrival).
+ *    with the time it was sent (this process' clock, which also stamps every arrival). With
+ *    `--warm <w>`, first <w> messages more (seq -w to -1), every <every> ms, not counted: the first
+ *    message to thousands of clients runs the delivery path before V8 has optimized it, and sets
+ *    the p99 of a short run alone (bench/sse README "Where the p99 comes from").
  * 4. Waits until every client has every message (at most 5 s after the last publish), then prints
  *    {"phase":"result", ...}: deliveries, latency p50/p99/max over all of them, heartbeats per
  *    client, connections that closed early; and leaves (closes every connection).
@@ -36,6 +39,7 @@ const { values } = parseArgs({
     messages: { type: 'string', default: '20' },
     every: { type: 'string', default: '500' },
     concurrency: { type: 'string', default: '200' },
+    warm: { type: 'string', default: '0' },
   },
 });
 const ports = (values.port ?? '').split(',').map(Number);
@@ -45,6 +49,7 @@ const holdMs = Number(values.hold) * 1000;
 const messageCount = Number(values.messages);
 const everyMs = Number(values.every);
 const concurrency = Number(values.concurrency);
+const warmCount = Number(values.warm);
 
 const REQUEST = Buffer.from('GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n');
 const now = (): number => performance.timeOrigin + performance.now();
@@ -65,6 +70,8 @@ const conns: Conn[] = [];
 /** Latency of every delivery (ms), in arrival order; and the highest per message. */
 const latencies: number[] = [];
 const worstPerMessage = new Array<number>(messageCount + 1).fill(0);
+/** Every delivery's latency, per message (index = seq). */
+const perMessage = Array.from({ length: messageCount + 1 }, (): number[] => []);
 let leaving = false;
 
 /** Scans the complete events of a connection's text (a blank line ends one); the rest stays pending. */
@@ -78,9 +85,14 @@ function scan(conn: Conn, text: string): string {
       const seqAt = text.indexOf('"seq":', data) + 6;
       const sentAt = text.indexOf('"sent":', data) + 7;
       const seq = Number.parseInt(text.slice(seqAt, text.indexOf(',', seqAt)), 10);
+      if (seq < 1) {
+        start = end + 2;
+        continue;
+      }
       const latency = arrived - Number.parseFloat(text.slice(sentAt, end));
       latencies.push(latency);
       if (latency > worstPerMessage[seq]!) worstPerMessage[seq] = latency;
+      perMessage[seq]?.push(latency);
       conn.messages++;
     } else if (text.lastIndexOf(': heartbeat', end) >= start) conn.heartbeats++;
     start = end + 2;
@@ -176,6 +188,10 @@ emit({ phase: 'connected', clients: conns.length, failed, ms: performance.now() 
 await new Promise((r) => setTimeout(r, holdMs));
 emit({ phase: 'publishing', heartbeats: spread(conns.map((c) => c.heartbeats)), closedEarly: conns.filter((c) => c.closedEarly).length });
 
+for (let seq = -warmCount; seq < 0; seq++) {
+  await publish(seq);
+  await new Promise((r) => setTimeout(r, everyMs));
+}
 const statuses: Promise<number>[] = [];
 for (let seq = 1; seq <= messageCount; seq++) {
   statuses.push(publish(seq));
@@ -197,6 +213,11 @@ emit({
   p99: percentile(sorted, 0.99),
   max: sorted[sorted.length - 1] ?? NaN,
   worstPerMessage: spread(worstPerMessage.slice(1)),
+  // Per message, in publishing order: the median and the highest latency of its deliveries.
+  messages: perMessage.slice(1).map((list) => {
+    const ordered = [...list].sort((a, b) => a - b);
+    return [Math.round(percentile(ordered, 0.5)), Math.round(ordered[ordered.length - 1] ?? NaN)];
+  }),
   heartbeats: spread(conns.map((c) => c.heartbeats)),
   closedEarly: conns.filter((c) => c.closedEarly).length,
 });

@@ -55,6 +55,12 @@ const { values } = parseArgs({
     // What feeds svc's clients: a pub/sub channel (SUBSCRIBE, bench/sse/manifest) or a Redis stream
     // key (XREAD, bench/sse/manifest-stream, each event with its entry id). The baseline is the same.
     feed: { type: 'string', default: 'pubsub' },
+    // Each message's median and highest latency, in publishing order (where a p99 comes from).
+    'per-message': { type: 'boolean', default: false },
+    // Messages published to the N clients before the measured ones, not counted (client.ts).
+    warm: { type: 'string', default: '0' },
+    // More Node options for svc after bin/svc.js's own (`--svc-option=--trace-gc`: into svc's log).
+    'svc-option': { type: 'string', multiple: true, default: [] },
   },
 });
 const workers = Number(values.workers);
@@ -87,6 +93,7 @@ interface ClientReport {
   p99?: number;
   max?: number;
   worstPerMessage?: Spread;
+  messages?: [number, number][];
   heartbeats?: Spread;
   closedEarly?: number;
   /** The client process' CPU time so far. */
@@ -116,7 +123,7 @@ interface Run {
 
 async function startSvc(redisUrl: string): Promise<Server> {
   const port = await freePort();
-  const args = svcServe(values.feed === 'stream' ? 'bench/sse/manifest-stream' : 'bench/sse/manifest', port);
+  const args = svcServe(values.feed === 'stream' ? 'bench/sse/manifest-stream' : 'bench/sse/manifest', port, values['svc-option']);
   if (workers > 1 && redisUrl !== 'memory:') args.push('--workers', String(workers));
   const child = spawnNode(args, { env: { ...SVC_LAUNCH.env, REDIS_URL: redisUrl }, manyFiles: true, logFile: svcLog });
   await waitForPort(port, child, 'svc');
@@ -183,7 +190,14 @@ async function measure(server: Server, clients: number): Promise<Run> {
   const cpuStart = cpuMs(pid);
   const result = await runClient(
     server.port,
-    { clients, hold: Number(values.hold), messages: Number(values.messages), every: Number(values.every), concurrency: Number(values.concurrency) },
+    {
+      clients,
+      hold: Number(values.hold),
+      messages: Number(values.messages),
+      every: Number(values.every),
+      concurrency: Number(values.concurrency),
+      warm: Number(values.warm),
+    },
     (report) => {
       if (report.phase === 'connected') {
         nextPhase('connecting');
@@ -238,6 +252,9 @@ function print(run: Run): void {
       `max ${r.max!.toFixed(1)} (worst per message: min ${r.worstPerMessage!.min.toFixed(1)}, median ${r.worstPerMessage!.median.toFixed(1)}); ` +
       `heartbeats per client min ${r.heartbeats!.min} median ${r.heartbeats!.median}; failed to open ${run.failed}; closed early ${r.closedEarly}; publish failures ${r.publishFailures}`,
   );
+  if (values['per-message'] && r.messages !== undefined) {
+    console.log(`  ${''.padEnd(8)} per message, median/highest ms: ${r.messages.map(([median, highest]) => `${median}/${highest}`).join(' ')}`);
+  }
   console.log(
     `  ${''.padEnd(8)} RSS MiB idle ${run.idle.toFixed(1)}, connected ${run.connected.toFixed(1)}, held ${run.held.toFixed(1)}; highest while ` +
       `${Object.entries(run.peaks)

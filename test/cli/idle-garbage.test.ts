@@ -54,7 +54,7 @@ test('on V8 12 and later (Node.js 22) it gives the young generation back however
  * says how much of V8's bytecode and its metadata (getHeapCodeStatistics) was left, as a share of
  * what there was after a plain collection.
  */
-function codeLeft(mode: 'now' | 'idle' | 'busy'): number {
+function codeLeft(mode: 'now' | 'idle' | 'busy' | 'holding'): number {
   const program = `
     import { getHeapCodeStatistics } from 'node:v8';
     import { collectGarbage, collectGarbageWhenIdle } from ${JSON.stringify(pathToFileURL(join(ROOT, 'src/cli/idle-garbage.ts')).href)};
@@ -69,7 +69,10 @@ function codeLeft(mode: 'now' | 'idle' | 'busy'): number {
       collectGarbage({ flushCode: true });
       report();
     } else {
-      collectGarbageWhenIdle(500);
+      // holding: a heap beyond the collection's limit (a server's own state), the loop idle.
+      const held = mode === 'holding' ? Array.from({ length: 4 }, () => Array.from({ length: 1 << 20 }, (_, i) => ({ i }))) : [];
+      collectGarbageWhenIdle(500, 32 * 1024 * 1024);
+      setTimeout(() => held.length, 900);
       setTimeout(report, 800);
       // busy: the loop turns, but is never idle for long, until after the collection
       const until = Date.now() + 700;
@@ -89,4 +92,9 @@ test('once idle, the collection drops the code the boot ran; a server busy by th
   assert.ok(idle < 0.5, `an idle process kept ${(idle * 100).toFixed(0)} % of its bytecode`);
   const busy = codeLeft('busy');
   assert.ok(busy > 0.8, `a busy process kept ${(busy * 100).toFixed(0)} % of its bytecode`);
+});
+
+test('a server holding a heap beyond the limit is left alone: no collection, its code kept', () => {
+  const holding = codeLeft('holding');
+  assert.ok(holding > 0.8, `an idle process holding a large heap kept ${(holding * 100).toFixed(0)} % of its bytecode`);
 });
