@@ -10,7 +10,8 @@
  * nobody calls it, 83 MB after this collection (bench/users README, "Cold start and footprint"). A
  * collection at the end of the boot itself frees nothing of it (the rate is the boot's), hence the
  * delay. A server already busy by then keeps its young generation (the rate is high) and pays one
- * collection of a small heap, once; the timer never keeps the process alive.
+ * collection of a small heap, once; one whose heap has grown past what a boot leaves is not
+ * collected at all (IDLE_COLLECTION_HEAP_LIMIT_BYTES); the timer never keeps the process alive.
  * On Node.js 22 (V8 12) the young generation is back to 1 MB by the end of the boot anyway, and
  * this collection finds little.
  *
