@@ -10,14 +10,14 @@
  * nobody calls it, 83 MB after this collection (bench/users README, "Cold start and footprint"). A
  * collection at the end of the boot itself frees nothing of it (the rate is the boot's), hence the
  * delay. A server already busy by then keeps its young generation (the rate is high) and pays one
- * collection of a small heap, once; one whose heap has grown past what a boot leaves is not
- * collected at all (IDLE_COLLECTION_HEAP_LIMIT_BYTES); the timer never keeps the process alive.
+ * collection of a small heap, once; the timer never keeps the process alive.
  * On Node.js 22 (V8 12) the young generation is back to 1 MB by the end of the boot anyway, and
  * this collection finds little.
  *
- * When the loop really was idle until then, the collection also drops the compiled code of every
- * function not running (V8's code flushing, made to take everything: FLUSH_CODE_FLAGS), and a
- * compacting one after it gives back the pages that freed. Most of that code is the boot's (the HCL
+ * When the loop really was idle until then and the heap is no larger than a boot leaves
+ * (FLUSH_HEAP_LIMIT_BYTES), the collection also drops the compiled code of every function not
+ * running (V8's code flushing, made to take everything: FLUSH_CODE_FLAGS), and a compacting one
+ * after it gives back the pages that freed. Most of that code is the boot's (the HCL
  * parser, the checks, the OpenAPI compiler), which V8 would drop by itself only after collections
  * an idle server never has: about 3 MiB resident on examples/quickstart (bench/users README "Boot
  * code dropped"). What a request then runs again is compiled again, lazily, as at the first
@@ -43,13 +43,14 @@ const IDLE_COLLECTION_DELAY_MS = 6_000;
 const IDLE_UTILIZATION = 0.05;
 
 /**
- * The heap in use above which the collection is not run: what a boot leaves is well below it
- * (examples/quickstart 17 MB before the collection, examples/shop 28), and a server already holding
- * more holds its own state (thousands of open streams, caches), which the collection cannot give
- * back and takes long to go through: with 10,000 SSE clients held (106 MB), its three collections
- * stopped the loop for 375 ms (bench/sse README "Where the p99 comes from").
+ * The heap in use above which an idle server gets the plain collection only, without the code
+ * flushing and compacting ones: what a boot leaves is well below it (examples/quickstart 17 MB
+ * before the collection, examples/shop 28); a server holding more holds its own state (thousands of
+ * open streams, caches), which those two collections go through for little: with 10,000 SSE clients
+ * held (106 MB) the three collections stopped the loop for 375 ms, the plain one alone for 80 to 89
+ * (bench/sse README "Where the p99 comes from").
  */
-const IDLE_COLLECTION_HEAP_LIMIT_BYTES = 48 * 1024 * 1024;
+const FLUSH_HEAP_LIMIT_BYTES = 48 * 1024 * 1024;
 
 /** The young generation's size at its smallest (one semi-space of 1 MiB, V8 11 to 14). */
 const YOUNG_AT_REST_BYTES = 1024 * 1024;
@@ -62,12 +63,11 @@ const YOUNG_AT_REST_BYTES = 1024 * 1024;
  */
 const GIVE_BACK = Number(process.versions.v8.split('.')[0]) >= 12 ? ({ type: 'major', execution: 'sync', flavor: 'last-resort' } as const) : undefined;
 
-export function collectGarbageWhenIdle(delayMs = IDLE_COLLECTION_DELAY_MS, heapLimitBytes = IDLE_COLLECTION_HEAP_LIMIT_BYTES): void {
+export function collectGarbageWhenIdle(delayMs = IDLE_COLLECTION_DELAY_MS, flushHeapLimitBytes = FLUSH_HEAP_LIMIT_BYTES): void {
   let since = performance.eventLoopUtilization();
   const collect = (): void => {
-    if (getHeapStatistics().used_heap_size > heapLimitBytes) return;
     const idle = performance.eventLoopUtilization(since).utilization < IDLE_UTILIZATION;
-    collectGarbage({ flushCode: idle });
+    collectGarbage({ flushCode: idle && getHeapStatistics().used_heap_size <= flushHeapLimitBytes });
     since = performance.eventLoopUtilization();
   };
   setTimeout(() => {

@@ -69,7 +69,7 @@ function codeLeft(mode: 'now' | 'idle' | 'busy' | 'holding'): number {
       collectGarbage({ flushCode: true });
       report();
     } else {
-      // holding: a heap beyond the collection's limit (a server's own state), the loop idle.
+      // holding: a heap beyond the flushing limit (a server's own state), the loop idle.
       const held = mode === 'holding' ? Array.from({ length: 4 }, () => Array.from({ length: 1 << 20 }, (_, i) => ({ i }))) : [];
       collectGarbageWhenIdle(500, 32 * 1024 * 1024);
       setTimeout(() => held.length, 900);
@@ -94,7 +94,7 @@ test('once idle, the collection drops the code the boot ran; a server busy by th
   assert.ok(busy > 0.8, `a busy process kept ${(busy * 100).toFixed(0)} % of its bytecode`);
 });
 
-test('a server holding a heap beyond the limit is left alone: no collection, its code kept', () => {
+test('an idle server holding a heap beyond the limit keeps its code (a plain collection only)', () => {
   const holding = codeLeft('holding');
   assert.ok(holding > 0.8, `an idle process holding a large heap kept ${(holding * 100).toFixed(0)} % of its bytecode`);
 });
