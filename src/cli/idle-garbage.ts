@@ -63,11 +63,19 @@ const YOUNG_AT_REST_BYTES = 1024 * 1024;
  */
 const GIVE_BACK = Number(process.versions.v8.split('.')[0]) >= 12 ? ({ type: 'major', execution: 'sync', flavor: 'last-resort' } as const) : undefined;
 
-export function collectGarbageWhenIdle(delayMs = IDLE_COLLECTION_DELAY_MS, flushHeapLimitBytes = FLUSH_HEAP_LIMIT_BYTES): void {
+export interface IdleCollectionOptions {
+  readonly delayMs?: number;
+  readonly flushHeapLimitBytes?: number;
+  /** What runs the collection (tests see its options). */
+  readonly collect?: (options: { flushCode: boolean }) => void;
+}
+
+export function collectGarbageWhenIdle(options: IdleCollectionOptions = {}): void {
+  const { delayMs = IDLE_COLLECTION_DELAY_MS, flushHeapLimitBytes = FLUSH_HEAP_LIMIT_BYTES, collect: run = collectGarbage } = options;
   let since = performance.eventLoopUtilization();
   const collect = (): void => {
     const idle = performance.eventLoopUtilization(since).utilization < IDLE_UTILIZATION;
-    collectGarbage({ flushCode: idle && getHeapStatistics().used_heap_size <= flushHeapLimitBytes });
+    run({ flushCode: idle && getHeapStatistics().used_heap_size <= flushHeapLimitBytes });
     since = performance.eventLoopUtilization();
   };
   setTimeout(() => {
