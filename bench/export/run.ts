@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { type Download, DOWNLOAD_CLIENT, loadAverage, machine, mbps, measuredDownload } from '../lib/download.js';
 import { postgresServer } from '../lib/engines.js';
-import { buildOnce, compiled, freePort, median, memoryMiB, spawnNode, stopChild, svcServe, SVC_LAUNCH, waitForPort } from '../lib/procs.js';
+import { buildOnce, compiled, freePort, listeningPort, median, memoryMiB, spawnNode, stopChild, svcServe, SVC_LAUNCH, waitForPort } from '../lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -123,15 +123,7 @@ async function startSvc(env: Record<string, string>): Promise<Server> {
 
 async function startBaseline(env: Record<string, string>): Promise<Server> {
   const child = spawnNode(compiled('bench/export/baseline'), { env, stdout: 'pipe' });
-  const port = await new Promise<number>((resolvePort, reject) => {
-    let text = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const m = /listening (\d+)/.exec(text);
-      if (m) resolvePort(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`baseline exited with code ${code}`)));
-  });
+  const port = await listeningPort(child, 'baseline');
   return { name: 'baseline', child, port };
 }
 

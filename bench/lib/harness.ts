@@ -25,7 +25,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SVC_LAUNCH } from './procs.js';
+import { listeningPort, SVC_LAUNCH } from './procs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const root = resolve(here, '../..');
@@ -247,20 +247,7 @@ function profArgs(server: 'svc' | 'fastify'): string[] {
 async function startBaseline(name: string, args: string[] = [], env?: Readonly<Record<string, string>>): Promise<Server> {
   const launch = values['baseline-like-svc'] ? SVC_LAUNCH : { nodeArgs: [], env: {} };
   const child = script('server', name, args, 'pipe', [...launch.nodeArgs, ...profArgs('fastify')], { ...launch.env, ...env });
-  const port = await new Promise<number>((resolvePort, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer): void => {
-      text += chunk.toString();
-      const m = /listening (\d+)/.exec(text);
-      if (!m) return;
-      // From here on stdout carries only log lines: keep draining it, unread, so writes never block.
-      child.stdout!.off('data', onData);
-      child.stdout!.resume();
-      resolvePort(Number(m[1]));
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`baseline exited with code ${code}`)));
-  });
+  const port = await listeningPort(child, 'baseline');
   return { name: 'fastify', child, port };
 }
 

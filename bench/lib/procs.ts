@@ -114,6 +114,27 @@ export async function waitForPort(port: number, child: ChildProcess, name: strin
   throw new Error(`${name} did not listen on ${port} within 60 s`);
 }
 
+/**
+ * The port a hand-written baseline prints once bound (`listening <port>`, bench/lib/baseline-logging.ts),
+ * read from its stdout (spawned with `stdout: 'pipe'`). From then on stdout carries only log lines:
+ * it is drained unread, so the child's writes never block.
+ */
+export function listeningPort(child: ChildProcess, name: string): Promise<number> {
+  return new Promise<number>((resolvePort, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString();
+      const m = /listening (\d+)/.exec(text);
+      if (!m) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      resolvePort(Number(m[1]));
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${name} exited with code ${code}`)));
+  });
+}
+
 /** SIGTERM, then SIGKILL after `graceMs`; resolves at the exit. */
 export function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

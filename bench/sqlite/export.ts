@@ -12,7 +12,7 @@
  * svc's).
  *
  *     /work/main/.cache/node-lines/22/node --import tsx bench/sqlite/export.ts [--rows 1000000] [--runs 3] [--idle-seconds 14]
- *       [--svc-option=--max-semi-space-size=4] [--baseline-like-svc]
+ *       [--svc-node-options=--max-semi-space-size=4] [--baseline-like-svc]
  */
 import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
@@ -20,7 +20,20 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildOnce, compiled, freePort, median, memoryMiB, resetPeak, spawnNode, stopChild, SVC_LAUNCH, svcServe, waitForPort } from '../lib/procs.js';
+import {
+  buildOnce,
+  compiled,
+  freePort,
+  listeningPort,
+  median,
+  memoryMiB,
+  resetPeak,
+  spawnNode,
+  stopChild,
+  SVC_LAUNCH,
+  svcServe,
+  waitForPort,
+} from '../lib/procs.js';
 
 const { values } = parseArgs({
   options: {
@@ -28,8 +41,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     'idle-seconds': { type: 'string', default: '14' },
     'baseline-like-svc': { type: 'boolean', default: false },
-    // More Node options for svc after bin/svc.js's own (a later V8 flag wins): `--svc-option=--max-semi-space-size=4`.
-    'svc-option': { type: 'string', multiple: true, default: [] },
+    // More Node options for svc after bin/svc.js's own (a later V8 flag wins): `--svc-node-options=--max-semi-space-size=4`.
+    'svc-node-options': { type: 'string', default: '' },
   },
 });
 const rows = Number(values.rows);
@@ -51,7 +64,14 @@ interface Server {
 
 async function serveSvc(file: string): Promise<Server> {
   const port = await freePort();
-  const child = spawnNode(svcServe('examples/sqlite-crud', port, values['svc-option']), { env: { ...SVC_LAUNCH.env, DATABASE_URL: `sqlite:${file}` } });
+  const child = spawnNode(
+    svcServe(
+      'examples/sqlite-crud',
+      port,
+      values['svc-node-options'].split(' ').filter((o) => o !== ''),
+    ),
+    { env: { ...SVC_LAUNCH.env, DATABASE_URL: `sqlite:${file}` } },
+  );
   await waitForPort(port, child, 'svc');
   return { name: 'svc', port, child };
 }
@@ -63,19 +83,7 @@ async function serveBaseline(file: string): Promise<Server> {
     env: { ...launch.env, DATABASE_URL: `sqlite:${file}` },
     stdout: 'pipe',
   });
-  const port = await new Promise<number>((resolvePort, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer): void => {
-      text += chunk.toString();
-      const m = /listening (\d+)/.exec(text);
-      if (!m) return;
-      child.stdout!.off('data', onData);
-      child.stdout!.resume();
-      resolvePort(Number(m[1]));
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the baseline exited with code ${code}`)));
-  });
+  const port = await listeningPort(child, 'the baseline');
   return { name: 'fastify', port, child };
 }
 

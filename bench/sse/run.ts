@@ -30,6 +30,7 @@ import {
   compiled,
   cpuMs,
   freePort,
+  listeningPort,
   memoryMiB,
   onJsonLines,
   RssSampler,
@@ -59,8 +60,8 @@ const { values } = parseArgs({
     'per-message': { type: 'boolean', default: false },
     // Messages published to the N clients before the measured ones, not counted (client.ts).
     warm: { type: 'string', default: '0' },
-    // More Node options for svc after bin/svc.js's own (`--svc-option=--trace-gc`: into svc's log).
-    'svc-option': { type: 'string', multiple: true, default: [] },
+    // More Node options for svc after bin/svc.js's own (`--svc-node-options=--trace-gc`: into svc's log).
+    'svc-node-options': { type: 'string', default: '' },
   },
 });
 const workers = Number(values.workers);
@@ -123,7 +124,11 @@ interface Run {
 
 async function startSvc(redisUrl: string): Promise<Server> {
   const port = await freePort();
-  const args = svcServe(values.feed === 'stream' ? 'bench/sse/manifest-stream' : 'bench/sse/manifest', port, values['svc-option']);
+  const args = svcServe(
+    values.feed === 'stream' ? 'bench/sse/manifest-stream' : 'bench/sse/manifest',
+    port,
+    values['svc-node-options'].split(' ').filter((o) => o !== ''),
+  );
   if (workers > 1 && redisUrl !== 'memory:') args.push('--workers', String(workers));
   const child = spawnNode(args, { env: { ...SVC_LAUNCH.env, REDIS_URL: redisUrl }, manyFiles: true, logFile: svcLog });
   await waitForPort(port, child, 'svc');
@@ -133,15 +138,7 @@ async function startSvc(redisUrl: string): Promise<Server> {
 async function startBaseline(redisUrl: string): Promise<Server> {
   const args = redisUrl === 'memory:' ? [] : ['--redis', redisUrl];
   const child = spawnNode(compiled('bench/sse/baseline', args), { stdout: 'pipe', manyFiles: true });
-  const port = await new Promise<number>((resolvePort, reject) => {
-    let text = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const m = /listening (\d+)/.exec(text);
-      if (m) resolvePort(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`baseline exited with code ${code}`)));
-  });
+  const port = await listeningPort(child, 'baseline');
   return { name: 'baseline', child, port };
 }
 
